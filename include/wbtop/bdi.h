@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Backing devices: /sys/class/bdi knobs, device names (/sys/dev/block,
+ * btrfs's own BDIs through /sys/fs/btrfs), mounts (/proc/self/mountinfo),
+ * and, at access level 2, debugfs stats and wb_stats.
+ */
+#ifndef WBTOP_BDI_H
+#define WBTOP_BDI_H
+
+#include "wbtop/kvfile.h"
+#include "wbtop/sample.h"
+
+/* debugfs stats cost above which a BDI's stats are read less often. */
+#define WB_BDI_STATS_SLOW_US 1000
+
+struct wb_bdi_state;
+
+struct wb_bdis {
+	char *root;                   /* owned */
+	char *debugfs;                /* root + /sys/kernel/debug/bdi, owned */
+	struct wb_kvfile mountinfo;
+	struct wb_bdi_state *st;      /* one per known BDI, owned */
+	size_t nst;
+	bool debugfs_ok;              /* last sample read some debugfs stats */
+	bool sysfs_ok;                /* /sys/class/bdi was listable */
+};
+
+int wb_bdis_open(struct wb_bdis *b, const char *root);
+/* Replace s->bdis with the BDIs present now. */
+void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d);
+void wb_bdis_close(struct wb_bdis *b);
+
+/* Order BDI names: "MAJ:MIN" numerically, then others by name. */
+int wb_bdi_name_cmp(const char *a, const char *b);
+
+/* Decode mountinfo's octal escapes (\040) in place. */
+void wb_mountinfo_unescape(char *s);
+
+#endif

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reading kernel text files cheaply and safely: a kept-open descriptor
+ * re-read with pread() (open/close dominates the cost of small sysfs files),
+ * a hard size cap, and a table-driven "key value [kB]" parser that matches
+ * by key name, tolerates unknown keys and reports bad values by line.
+ */
+#ifndef WBTOP_KVFILE_H
+#define WBTOP_KVFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WB_KVFILE_MAX  (4u << 20)  /* larger files are refused as damaged */
+#define WB_DIAG_MAX    16
+#define WB_DIAG_LEN    256
+
+/* Messages a collector wants a person to see; bounded, never fatal. */
+struct wb_diag {
+	char msg[WB_DIAG_MAX][WB_DIAG_LEN];
+	int n;
+	int dropped;
+};
+void wb_diag_clear(struct wb_diag *d);
+void wb_diag_add(struct wb_diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+struct wb_kvfile {
+	char *path;   /* owned */
+	int fd;       /* -1 when closed */
+	char *buf;    /* owned; NUL-terminated contents after a read */
+	size_t cap, len;
+};
+
+/* Remember path (copied); nothing is opened yet. 0 or -ENOMEM. */
+int wb_kvfile_init(struct wb_kvfile *f, const char *path);
+/*
+ * Read the whole file (opening it on first use, then pread from 0).
+ * Returns 0, or -errno (-ENOENT, -EACCES, -EFBIG for a file over
+ * WB_KVFILE_MAX). Problems other than ENOENT are added to d when d != NULL.
+ */
+int wb_kvfile_read(struct wb_kvfile *f, struct wb_diag *d);
+/* Read a file holding one unsigned number (sysfs/sysctl style). */
+int wb_kvfile_u64(struct wb_kvfile *f, struct wb_diag *d, uint64_t *out);
+void wb_kvfile_close(struct wb_kvfile *f);  /* keep path, drop fd */
+void wb_kvfile_finish(struct wb_kvfile *f); /* free everything */
+
+enum wb_kv_unit {
+	WB_KV_NUM,   /* plain number, stored as is */
+	WB_KV_KB,    /* "N kB" -> pages */
+	WB_KV_KBPS,  /* "N kBps" -> pages/s */
+	WB_KV_HEX,   /* hexadecimal number */
+};
+
+struct wb_kv_key {
+	const char *key;     /* exact key, or a prefix when sum is set */
+	int index;           /* where the value goes in v[] */
+	enum wb_kv_unit unit;
+	bool sum;            /* add every key starting with `key` */
+	bool required;       /* its absence is reported */
+};
+
+/*
+ * Parse "key[:] value [unit]" lines; a leading "Node N " is skipped (node
+ * meminfo). Fills v[index] and sets its bit in *valid for every key found.
+ * Bad values and missing required keys are reported to d, naming `what`
+ * (usually the path) and the line. Returns the number of keys stored.
+ */
+int wb_kv_parse(const char *buf, const struct wb_kv_key *tab, size_t ntab,
+		uint32_t page_size, uint64_t *v, uint64_t *valid,
+		const char *what, struct wb_diag *d);
+
+/* Parse one unsigned decimal number with overflow checks; end set past it. */
+bool wb_parse_u64(const char *s, const char **end, uint64_t *out);
+
+#endif

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The live source: every kernel collector behind one read call. */
+#ifndef WBTOP_LIVE_H
+#define WBTOP_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "wbtop/kvfile.h"
+#include "wbtop/sample.h"
+
+struct wb_live_opts {
+	const char *root;      /* "/" unless reading a fixture tree */
+	bool procs;            /* read the process table and diskstats */
+	bool mount_debugfs;    /* mount debugfs if absent (root only); unmounted at destroy */
+};
+
+struct wb_live;
+
+/* NULL with a message in err on failure. Free with wb_live_destroy(). */
+struct wb_live *wb_live_create(const struct wb_live_opts *o, char *err, size_t errlen);
+/* Undo what create did (unmounts what it mounted). NULL-safe. */
+void wb_live_destroy(struct wb_live *l);
+/* Fill s (initialised or previously filled) from the kernel now. */
+void wb_live_read(struct wb_live *l, struct wb_sample *s);
+/* Problems met by the last read; owned by l. */
+const struct wb_diag *wb_live_diag(const struct wb_live *l);
+/*
+ * What the missing access levels hide, one line each, for the level the
+ * last sample reached: writes at most n lines into lines[], returns count.
+ */
+int wb_level_hidden(int level, const char **lines, int n);
+
+#endif

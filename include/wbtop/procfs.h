@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Global counters and sysctls: /proc/vmstat, /proc/meminfo, /proc/sys/vm. */
+#ifndef WBTOP_PROCFS_H
+#define WBTOP_PROCFS_H
+
+#include "wbtop/kvfile.h"
+#include "wbtop/sample.h"
+
+struct wb_procfs {
+	struct wb_kvfile vmstat, meminfo, online;
+	struct wb_kvfile sysctl[WB_SYS_COUNT];
+};
+
+/* Join root and a path ("/" + "/proc/x"); the result is caller-freed. */
+char *wb_path_join(const char *root, const char *path);
+
+/* Prepare the files under root (default "/"). 0 or -ENOMEM. */
+int wb_procfs_open(struct wb_procfs *p, const char *root);
+/* Fill s->g, s->sys, s->ncpus; problems go to d. */
+void wb_procfs_read(struct wb_procfs *p, struct wb_sample *s, struct wb_diag *d);
+void wb_procfs_close(struct wb_procfs *p);
+
+/* Count CPUs in a cpulist ("0-3,8"); 0 if malformed. */
+unsigned wb_cpulist_count(const char *s);
+
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Through libproc2 (procps-ng): the process table (top writers by
+ * write_bytes rate, tasks sleeping in balance_dirty_pages) and
+ * /proc/diskstats (device-side written sectors). libproc2 reads the live
+ * /proc only, so these are live-only collectors (no fixture root).
+ */
+#ifndef WBTOP_PROCS_H
+#define WBTOP_PROCS_H
+
+#include "wbtop/kvfile.h"
+#include "wbtop/sample.h"
+
+#define WB_TOP_PROCS 16
+
+struct wb_procs;
+
+/* NULL on failure (message in d). Free with wb_procs_destroy(). */
+struct wb_procs *wb_procs_create(struct wb_diag *d);
+void wb_procs_destroy(struct wb_procs *p);
+/* Replace s->procs with the top writers since the previous call. */
+void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d);
+/* Fill s->bdis[].disk from /proc/diskstats, matched by device name. */
+void wb_procs_read_disks(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d);
+
+#endif

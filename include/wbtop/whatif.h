@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What-if: apply proposed knob writes to a settings set with the kernel's
+ * write semantics and validation (writeback-model.md 2.3 and 4.4), then run
+ * the model on it.
+ */
+#ifndef WBTOP_WHATIF_H
+#define WBTOP_WHATIF_H
+
+#include <stddef.h>
+
+#include "wbtop/model.h"
+
+/* A parsed KEY=VALUE. */
+struct wb_setop {
+	char key[96];       /* as given: "vm.dirty_ratio", "bdi.loop0.max_ratio" */
+	char bdi[WB_NAME_LEN]; /* resolved BDI sysfs name for bdi.* keys */
+	int knob;           /* enum wb_sysctl for vm.*, enum wb_knob for bdi.* */
+	bool is_bdi;
+	uint64_t value;     /* in the kernel's unit for that file */
+};
+
+/*
+ * Parse "KEY=VALUE" against the sample (BDIs named by MAJ:MIN or device
+ * name). Units: bytes keys take K/M/G/T suffixes (powers of 1024), ratio
+ * keys an optional '%', *_fine keys ppm. 0 or -EINVAL with a message.
+ */
+int wb_setop_parse(const char *arg, const struct wb_sample *s, struct wb_setop *op,
+		   char *err, size_t errlen);
+
+/*
+ * Apply op to k as the kernel would apply the write, given the current
+ * limits cur (for the *_bytes conversions and range checks). Invalid writes
+ * are refused with the kernel's rule in err: -EINVAL or -ERANGE, k unchanged.
+ */
+int wb_settings_apply(struct wb_settings *k, const struct wb_limits *cur, uint32_t page_size,
+		      const struct wb_setop *op, char *err, size_t errlen);
+
+/* The file a setop writes, relative to "/" (e.g. "proc/sys/vm/dirty_ratio"). */
+void wb_setop_path(const struct wb_setop *op, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Backing devices: enumeration, knobs, names, mounts, debugfs stats. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wbtop/bdi.h"
+#include "wbtop/procfs.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Per-BDI collector state: kept-open files, cached names, back-off. */
+struct wb_bdi_state {
+	char name[WB_NAME_LEN];
+	char dev[WB_NAME_LEN];
+	bool dev_known;
+	bool seen;
+	struct wb_kvfile knob[WB_K_COUNT];
+	struct wb_kvfile stats, wb_stats;
+	uint64_t st[WB_B_COUNT];   /* last debugfs figures, for back-off */
+	uint64_t st_valid;
+	uint32_t cost_us;
+	unsigned skip;             /* samples left before the next stats read */
+};
+
+static const struct wb_kv_key stats_keys[] = {
+	{ "BdiWriteback", WB_B_WRITEBACK, WB_KV_KB, false, true },
+	{ "BdiReclaimable", WB_B_RECLAIMABLE, WB_KV_KB, false, true },
+	{ "BdiDirtyThresh", WB_B_THRESH, WB_KV_KB, false, true },
+	{ "DirtyThresh", WB_B_DIRTY_THRESH, WB_KV_KB, false, false },
+	{ "BackgroundThresh", WB_B_BG_THRESH, WB_KV_KB, false, false },
+	{ "BdiDirtied", WB_B_DIRTIED, WB_KV_KB, false, false },
+	{ "BdiWritten", WB_B_WRITTEN, WB_KV_KB, false, false },
+	{ "BdiWriteBandwidth", WB_B_BDI_BW, WB_KV_KBPS, false, false },
+	{ "b_dirty", WB_B_B_DIRTY, WB_KV_NUM, false, false },
+	{ "b_io", WB_B_B_IO, WB_KV_NUM, false, false },
+	{ "b_more_io", WB_B_B_MORE_IO, WB_KV_NUM, false, false },
+	{ "b_dirty_time", WB_B_B_DIRTY_TIME, WB_KV_NUM, false, false },
+	{ "state", WB_B_STATE, WB_KV_HEX, false, false },
+};
+
+/* wb_stats keys of one wb block; indices are local (WS_*). */
+enum { WS_CGINO, WS_BW, WS_THRESH, WS_COUNT };
+static const struct wb_kv_key wb_stats_keys[] = {
+	{ "WbCgIno", WS_CGINO, WB_KV_NUM, false, false },
+	{ "WbWriteBandwidth", WS_BW, WB_KV_KBPS, false, false },
+	{ "WbDirtyThresh", WS_THRESH, WB_KV_KB, false, false },
+};
+
+static const char *const knob_files[WB_K_COUNT] = {
+	[WB_K_MIN_RATIO] = "min_ratio",
+	[WB_K_MAX_RATIO] = "max_ratio",
+	[WB_K_MIN_RATIO_FINE] = "min_ratio_fine",
+	[WB_K_MAX_RATIO_FINE] = "max_ratio_fine",
+	[WB_K_MIN_BYTES] = "min_bytes",
+	[WB_K_MAX_BYTES] = "max_bytes",
+	[WB_K_STRICT_LIMIT] = "strict_limit",
+};
+
+int wb_bdi_name_cmp(const char *a, const char *b)
+{
+	unsigned am, an, bm, bn;
+	int ha = sscanf(a, "%u:%u", &am, &an) == 2, hb = sscanf(b, "%u:%u", &bm, &bn) == 2;
+
+	if (ha && hb) {
+		if (am != bm)
+			return am < bm ? -1 : 1;
+		if (an != bn)
+			return an < bn ? -1 : 1;
+		return 0;
+	}
+	if (ha != hb)
+		return ha ? -1 : 1;
+	return strcmp(a, b);
+}
+
+void wb_mountinfo_unescape(char *s)
+{
+	char *w = s;
+
+	for (char *r = s; *r; r++) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
+		    r[3] >= '0' && r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+			r += 3;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+}
+
+int wb_bdis_open(struct wb_bdis *b, const char *root)
+{
+	char *mi;
+	int err;
+
+	memset(b, 0, sizeof(*b));
+	b->root = strdup(root);
+	b->debugfs = wb_path_join(root, "/sys/kernel/debug/bdi");
+	mi = wb_path_join(root, "/proc/self/mountinfo");
+	if (!b->root || !b->debugfs || !mi) {
+		free(mi);
+		wb_bdis_close(b);
+		return -ENOMEM;
+	}
+	err = wb_kvfile_init(&b->mountinfo, mi);
+	free(mi);
+	return err;
+}
+
+static void state_finish(struct wb_bdi_state *st)
+{
+	for (int k = 0; k < WB_K_COUNT; k++)
+		wb_kvfile_finish(&st->knob[k]);
+	wb_kvfile_finish(&st->stats);
+	wb_kvfile_finish(&st->wb_stats);
+}
+
+void wb_bdis_close(struct wb_bdis *b)
+{
+	for (size_t i = 0; i < b->nst; i++)
+		state_finish(&b->st[i]);
+	free(b->st);
+	free(b->root);
+	free(b->debugfs);
+	wb_kvfile_finish(&b->mountinfo);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Set up the files of a newly seen BDI. */
+static int state_init(struct wb_bdis *b, struct wb_bdi_state *st, const char *name)
+{
+	char rel[160], *p;
+
+	memset(st, 0, sizeof(*st));
+	snprintf(st->name, sizeof(st->name), "%s", name);
+	for (int k = 0; k < WB_K_COUNT; k++) {
+		snprintf(rel, sizeof(rel), "/sys/class/bdi/%s/%s", name, knob_files[k]);
+		p = wb_path_join(b->root, rel);
+		if (!p || wb_kvfile_init(&st->knob[k], p))
+			goto nomem;
+		free(p);
+	}
+	if (asprintf(&p, "%s/%s/stats", b->debugfs, name) < 0 || wb_kvfile_init(&st->stats, p))
+		goto nomem;
+	free(p);
+	if (asprintf(&p, "%s/%s/wb_stats", b->debugfs, name) < 0 || wb_kvfile_init(&st->wb_stats, p))
+		goto nomem;
+	free(p);
+	return 0;
+nomem:
+	free(p);
+	state_finish(st);
+	return -ENOMEM;
+}
+
+/* Find (or add) the state of a BDI by name. */
+static struct wb_bdi_state *state_get(struct wb_bdis *b, const char *name)
+{
+	struct wb_bdi_state *ns;
+
+	for (size_t i = 0; i < b->nst; i++)
+		if (strcmp(b->st[i].name, name) == 0)
+			return &b->st[i];
+	ns = realloc(b->st, (b->nst + 1) * sizeof(*ns));
+	if (!ns)
+		return NULL;
+	b->st = ns;
+	if (state_init(b, &ns[b->nst], name))
+		return NULL;
+	return &ns[b->nst++];
+}
+
+/* Drop the states of BDIs that vanished (closing their files). */
+static void state_prune(struct wb_bdis *b)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < b->nst; i++) {
+		if (!b->st[i].seen) {
+			state_finish(&b->st[i]);
+			continue;
+		}
+		b->st[w++] = b->st[i];
+	}
+	b->nst = w;
+}
+
+/* Block device name of a "MAJ:MIN" BDI from the /sys/dev/block link. */
+static void resolve_dev(struct wb_bdis *b, struct wb_bdi_state *st)
+{
+	char rel[96], link[512], *p;
+	ssize_t n;
+
+	st->dev_known = true;
+	st->dev[0] = '\0';
+	snprintf(rel, sizeof(rel), "/sys/dev/block/%s", st->name);
+	p = wb_path_join(b->root, rel);
+	if (!p)
+		return;
+	n = readlink(p, link, sizeof(link) - 1);
+	free(p);
+	if (n > 0) {
+		const char *base;
+
+		link[n] = '\0';
+		base = strrchr(link, '/');
+		snprintf(st->dev, sizeof(st->dev), "%.31s", base ? base + 1 : link);
+	}
+}
+
+/* btrfs registers one BDI per mount: find its device via /sys/fs/btrfs. */
+static void resolve_btrfs(struct wb_bdis *b, struct wb_bdi_state *st)
+{
+	char *dir = wb_path_join(b->root, "/sys/fs/btrfs");
+	DIR *dh = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+
+	st->dev_known = true;
+	while (dh && (e = readdir(dh))) {
+		char path[600], link[256];
+		ssize_t n;
+		DIR *devs;
+		struct dirent *de;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/bdi", dir, e->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		if (strcmp(strrchr(link, '/') ? strrchr(link, '/') + 1 : link, st->name) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/devices", dir, e->d_name);
+		devs = opendir(path);
+		while (devs && (de = readdir(devs)))
+			if (de->d_name[0] != '.') {
+				snprintf(st->dev, sizeof(st->dev), "%.31s", de->d_name);
+				break;
+			}
+		if (devs)
+			closedir(devs);
+		break;
+	}
+	if (dh)
+		closedir(dh);
+	free(dir);
+}
+
+/* Attach mount points and fs type from mountinfo to each BDI. */
+static void attach_mounts(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
+{
+	char *p;
+
+	if (wb_kvfile_read(&b->mountinfo, d) != 0)
+		return;
+	p = b->mountinfo.buf;
+	while (*p) {
+		char *eol = strchr(p, '\n'), *f[10], *sep, *save = NULL, *tok;
+		int nf = 0;
+
+		if (eol)
+			*eol = '\0';
+		/* id parent maj:min root mountpoint opts [optional...] - fstype source super */
+		sep = strstr(p, " - ");
+		if (sep) {
+			*sep = '\0';
+			for (tok = strtok_r(p, " ", &save); tok && nf < 5; tok = strtok_r(NULL, " ", &save))
+				f[nf++] = tok;
+			save = NULL;
+			for (tok = strtok_r(sep + 3, " ", &save); tok && nf < 7; tok = strtok_r(NULL, " ", &save))
+				f[nf++] = tok;
+		}
+		if (nf == 7) {
+			const char *src = f[6];
+			const char *srcdev = strncmp(src, "/dev/", 5) == 0 ? src + 5 : "";
+
+			for (size_t i = 0; i < s->nbdis; i++) {
+				struct wb_bdi *x = &s->bdis[i];
+				bool match = strcmp(x->name, f[2]) == 0 ||
+					     (strncmp(x->name, "btrfs-", 6) == 0 && x->dev[0] &&
+					      strcmp(f[5], "btrfs") == 0 && strcmp(srcdev, x->dev) == 0);
+				if (!match || x->nmounts >= WB_MAX_MOUNTS)
+					continue;
+				snprintf(x->mounts[x->nmounts], WB_PATH_LEN, "%s", f[4]);
+				wb_mountinfo_unescape(x->mounts[x->nmounts]);
+				x->nmounts++;
+				if (!x->fstype[0])
+					snprintf(x->fstype, sizeof(x->fstype), "%s", f[5]);
+			}
+		}
+		if (!eol)
+			break;
+		p = eol + 1;
+	}
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* Root wb figures from wb_stats (blank-line separated blocks). */
+static void read_wb_stats(struct wb_bdi_state *st, struct wb_diag *d)
+{
+	char *p;
+	uint64_t nwbs = 0;
+
+	if (wb_kvfile_read(&st->wb_stats, NULL) != 0)
+		return;
+	p = st->wb_stats.buf;
+	while (*p) {
+		char *end = strstr(p, "\n\n");
+		uint64_t v[WS_COUNT] = { 0 }, valid = 0;
+
+		if (end)
+			*end = '\0';
+		wb_kv_parse(p, wb_stats_keys, NELEM(wb_stats_keys), 4096, v, &valid,
+			    st->wb_stats.path, d);
+		if (WB_HAS(valid, WS_CGINO)) {
+			nwbs++;
+			if (v[WS_CGINO] == 1) {
+				static const int map[][2] = { { WS_BW, WB_B_WB_BW },
+							      { WS_THRESH, WB_B_WB_THRESH } };
+				for (size_t m = 0; m < NELEM(map); m++)
+					if (WB_HAS(valid, map[m][0])) {
+						st->st[map[m][1]] = v[map[m][0]];
+						st->st_valid |= WB_BIT(map[m][1]);
+					}
+			}
+		}
+		if (!end)
+			break;
+		p = end + 2;
+	}
+	if (nwbs) {
+		st->st[WB_B_NR_WBS] = nwbs;
+		st->st_valid |= WB_BIT(WB_B_NR_WBS);
+	}
+}
+
+/*
+ * debugfs stats, with back-off: reading them walks the BDI's dirty inode
+ * lists under its list lock, so an expensive read is repeated less often.
+ */
+static bool read_debugfs(struct wb_bdi_state *st, uint32_t page_size, struct wb_diag *d)
+{
+	double t0;
+
+	if (st->skip > 0) {
+		st->skip--;
+		return true;
+	}
+	t0 = now_us();
+	st->st_valid = 0;
+	if (wb_kvfile_read(&st->stats, NULL) != 0)
+		return false;
+	wb_kv_parse(st->stats.buf, stats_keys, NELEM(stats_keys), page_size, st->st, &st->st_valid,
+		    st->stats.path, d);
+	read_wb_stats(st, d);
+	st->cost_us = (uint32_t)(now_us() - t0);
+	if (st->cost_us > WB_BDI_STATS_SLOW_US) {
+		unsigned k = st->cost_us / WB_BDI_STATS_SLOW_US;
+		st->skip = k > 30 ? 30 : k;
+	}
+	return true;
+}
+
+static int bdi_cmp(const void *a, const void *b)
+{
+	return wb_bdi_name_cmp(((const struct wb_bdi *)a)->name, ((const struct wb_bdi *)b)->name);
+}
+
+/* Fill one sample BDI from its state. */
+static void fill_bdi(struct wb_bdis *b, struct wb_bdi_state *st, struct wb_bdi *x,
+		     uint32_t page_size, struct wb_diag *d)
+{
+	memset(x, 0, sizeof(*x));
+	snprintf(x->name, sizeof(x->name), "%s", st->name);
+	if (!st->dev_known) {
+		if (strncmp(st->name, "btrfs-", 6) == 0)
+			resolve_btrfs(b, st);
+		else
+			resolve_dev(b, st);
+	}
+	snprintf(x->dev, sizeof(x->dev), "%s", st->dev);
+	for (int k = 0; k < WB_K_COUNT; k++) {
+		uint64_t v;
+		if (wb_kvfile_u64(&st->knob[k], d, &v) == 0) {
+			x->knob[k] = v;
+			x->knob_valid |= WB_BIT(k);
+		}
+	}
+	bool skipped = st->skip > 0;
+	if (read_debugfs(st, page_size, d)) {
+		b->debugfs_ok = true;
+		memcpy(x->st, st->st, sizeof(x->st));
+		x->st_valid = st->st_valid;
+		x->stats_cost_us = st->cost_us;
+		x->stats_skipped = skipped;
+	}
+}
+
+void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
+{
+	char *dir = wb_path_join(b->root, "/sys/class/bdi");
+	DIR *dh = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+	size_t n = 0, cap = 0;
+	struct wb_bdi *out = NULL;
+
+	free(s->bdis);
+	s->bdis = NULL;
+	s->nbdis = 0;
+	b->debugfs_ok = false;
+	b->sysfs_ok = dh != NULL;
+	if (!dh) {
+		wb_diag_add(d, "%s: %s: per-device figures unknown", dir ? dir : "/sys/class/bdi",
+			    strerror(errno));
+		free(dir);
+		return;
+	}
+	for (size_t i = 0; i < b->nst; i++)
+		b->st[i].seen = false;
+	while ((e = readdir(dh))) {
+		struct wb_bdi_state *st;
+
+		if (e->d_name[0] == '.' || strlen(e->d_name) >= WB_NAME_LEN)
+			continue;
+		st = state_get(b, e->d_name);
+		if (!st)
+			continue;
+		st->seen = true;
+		if (n == cap) {
+			struct wb_bdi *no = realloc(out, (cap = cap ? cap * 2 : 16) * sizeof(*out));
+			if (!no)
+				break;
+			out = no;
+		}
+		fill_bdi(b, st, &out[n++], s->page_size, d);
+	}
+	closedir(dh);
+	free(dir);
+	state_prune(b);
+	if (n)
+		qsort(out, n, sizeof(*out), bdi_cmp);
+	s->bdis = out;
+	s->nbdis = n;
+	attach_mounts(b, s, d);
+}

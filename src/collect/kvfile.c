@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Kept-open kernel text files and the table-driven key/value parser. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wbtop/kvfile.h"
+#include "wbtop/sample.h"
+
+void wb_diag_clear(struct wb_diag *d)
+{
+	d->n = 0;
+	d->dropped = 0;
+}
+
+void wb_diag_add(struct wb_diag *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d)
+		return;
+	if (d->n >= WB_DIAG_MAX) {
+		d->dropped++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(d->msg[d->n++], WB_DIAG_LEN, fmt, ap);
+	va_end(ap);
+}
+
+int wb_kvfile_init(struct wb_kvfile *f, const char *path)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	f->path = strdup(path);
+	return f->path ? 0 : -ENOMEM;
+}
+
+void wb_kvfile_close(struct wb_kvfile *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+}
+
+void wb_kvfile_finish(struct wb_kvfile *f)
+{
+	wb_kvfile_close(f);
+	free(f->path);
+	free(f->buf);
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+}
+
+/* Make room for at least want+1 bytes; false past the cap or on ENOMEM. */
+static bool grow(struct wb_kvfile *f, size_t want)
+{
+	size_t ncap = f->cap ? f->cap : 4096;
+	char *nb;
+
+	if (want + 1 <= f->cap)
+		return true;
+	while (ncap < want + 1)
+		ncap *= 2;
+	if (ncap > WB_KVFILE_MAX + 1)
+		ncap = WB_KVFILE_MAX + 1;
+	if (ncap < want + 1)
+		return false;
+	nb = realloc(f->buf, ncap);
+	if (!nb)
+		return false;
+	f->buf = nb;
+	f->cap = ncap;
+	return true;
+}
+
+int wb_kvfile_read(struct wb_kvfile *f, struct wb_diag *d)
+{
+	size_t len = 0;
+
+	if (f->fd < 0) {
+		f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+		if (f->fd < 0) {
+			int e = errno;
+			if (e != ENOENT)
+				wb_diag_add(d, "%s: %s", f->path, strerror(e));
+			return -e;
+		}
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (!grow(f, len + 4096)) {
+			if (len >= WB_KVFILE_MAX) {
+				wb_diag_add(d, "%s: larger than %u bytes, not a kernel file as expected; skipped",
+					    f->path, WB_KVFILE_MAX);
+				return -EFBIG;
+			}
+			return -ENOMEM;
+		}
+		n = pread(f->fd, f->buf + len, f->cap - 1 - len, (off_t)len);
+		if (n < 0) {
+			int e = errno;
+			if (e == EINTR)
+				continue;
+			wb_diag_add(d, "%s: read: %s", f->path, strerror(e));
+			/* A BDI or node may have gone: reopen next time. */
+			wb_kvfile_close(f);
+			return -e;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	f->buf[len] = '\0';
+	f->len = len;
+	return 0;
+}
+
+bool wb_parse_u64(const char *s, const char **end, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p))
+		return false;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned dgt = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - dgt) / 10)
+			return false;
+		v = v * 10 + dgt;
+	}
+	*out = v;
+	if (end)
+		*end = p;
+	return true;
+}
+
+static bool parse_hex(const char *s, const char **end, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = s;
+
+	if (!isxdigit((unsigned char)*p))
+		return false;
+	for (; isxdigit((unsigned char)*p); p++) {
+		unsigned dgt = isdigit((unsigned char)*p) ? (unsigned)(*p - '0')
+			     : (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
+		if (v > (UINT64_MAX >> 4))
+			return false;
+		v = (v << 4) | dgt;
+	}
+	*out = v;
+	*end = p;
+	return true;
+}
+
+int wb_kvfile_u64(struct wb_kvfile *f, struct wb_diag *d, uint64_t *out)
+{
+	const char *p, *end;
+	int err = wb_kvfile_read(f, d);
+
+	if (err)
+		return err;
+	p = f->buf;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!wb_parse_u64(p, &end, out) || (*end && !isspace((unsigned char)*end))) {
+		wb_diag_add(d, "%s: expected a number, found \"%.24s\"", f->path, f->buf);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Find the table entry for a key; NULL if unknown. */
+static const struct wb_kv_key *lookup(const struct wb_kv_key *tab, size_t ntab,
+				      const char *key, size_t klen)
+{
+	for (size_t i = 0; i < ntab; i++) {
+		size_t tl = strlen(tab[i].key);
+		if (tab[i].sum ? (klen >= tl && memcmp(key, tab[i].key, tl) == 0)
+			       : (klen == tl && memcmp(key, tab[i].key, tl) == 0))
+			return &tab[i];
+	}
+	return NULL;
+}
+
+/* Convert a value to the sample's units; false when it cannot be. */
+static bool convert(enum wb_kv_unit u, uint32_t page_size, uint64_t *val)
+{
+	uint64_t kb_per_page = page_size / 1024;
+
+	if (u != WB_KV_KB && u != WB_KV_KBPS)
+		return true;
+	if (kb_per_page == 0)
+		return false;
+	*val /= kb_per_page;
+	return true;
+}
+
+int wb_kv_parse(const char *buf, const struct wb_kv_key *tab, size_t ntab,
+		uint32_t page_size, uint64_t *v, uint64_t *valid,
+		const char *what, struct wb_diag *d)
+{
+	uint64_t seen = 0;
+	int stored = 0, line = 0;
+	const char *p = buf;
+
+	while (*p) {
+		const char *eol = strchr(p, '\n'), *k, *q, *end;
+		const struct wb_kv_key *e;
+		uint64_t val;
+		size_t klen;
+		bool ok;
+
+		if (!eol)
+			eol = p + strlen(p);
+		line++;
+		q = p;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (strncmp(q, "Node ", 5) == 0) { /* node meminfo prefix */
+			q += 5;
+			while (isdigit((unsigned char)*q))
+				q++;
+			while (*q == ' ')
+				q++;
+		}
+		k = q;
+		while (q < eol && !isspace((unsigned char)*q) && *q != ':')
+			q++;
+		klen = (size_t)(q - k);
+		e = klen ? lookup(tab, ntab, k, klen) : NULL;
+		if (e) {
+			if (*q == ':')
+				q++;
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			ok = e->unit == WB_KV_HEX ? parse_hex(q, &end, &val)
+						  : wb_parse_u64(q, &end, &val);
+			if (ok && end < eol && !isspace((unsigned char)*end))
+				ok = false;
+			if (ok)
+				ok = convert(e->unit, page_size, &val);
+			if (!ok) {
+				wb_diag_add(d, "%s:%d: %.*s: bad value \"%.*s\" (ignored)", what, line,
+					    (int)klen, k, (int)((eol - q) > 24 ? 24 : (eol - q)), q);
+			} else {
+				if (e->sum && WB_HAS(seen, e->index))
+					v[e->index] += val;
+				else
+					v[e->index] = val;
+				seen |= WB_BIT(e->index);
+				stored++;
+			}
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	*valid |= seen;
+	for (size_t i = 0; i < ntab; i++)
+		if (tab[i].required && !WB_HAS(seen, tab[i].index))
+			wb_diag_add(d, "%s: no usable \"%s\" (file damaged or kernel differs)", what,
+				    tab[i].key);
+	return stored;
+}

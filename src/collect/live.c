@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The live source: runs the collectors in order and settles the access level. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wbtop/bdi.h"
+#include "wbtop/live.h"
+#include "wbtop/procfs.h"
+#include "wbtop/procs.h"
+#include "wbtop/zoneinfo.h"
+
+struct wb_live {
+	struct wb_procfs procfs;
+	struct wb_zoneinfo zones;
+	struct wb_bdis bdis;
+	struct wb_procs *procs;
+	struct wb_diag diag;
+	bool mounted_debugfs;
+};
+
+/* One line per level that is missing, index = the level it would add. */
+static const char *const hidden_text[] = {
+	[WB_LEVEL_PROC] = "level 0 missing: /proc/vmstat unreadable: global dirty state unknown",
+	[WB_LEVEL_SYSFS] = "level 1 hidden: per-device knobs and names (/sys/class/bdi unreadable)",
+	[WB_LEVEL_DEBUGFS] = "level 2 hidden: per-device dirty, writeback, thresholds, bandwidth "
+			     "(need root and debugfs: run as root with --mount-debugfs)",
+	[WB_LEVEL_TRACE] = "level 3 hidden: flusher wakeups, throttling and reclaim events "
+			   "(tracepoints are not collected by this build yet)",
+};
+
+int wb_level_hidden(int level, const char **lines, int n)
+{
+	int k = 0;
+
+	for (int l = level + 1; l <= WB_LEVEL_TRACE && k < n; l++)
+		lines[k++] = hidden_text[l];
+	return k;
+}
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Mount debugfs when asked and absent; only ever on the real root. */
+static int maybe_mount_debugfs(struct wb_live *l, const struct wb_live_opts *o, char *err,
+			       size_t errlen)
+{
+	if (!o->mount_debugfs || strcmp(o->root, "/") != 0 || is_dir("/sys/kernel/debug/bdi"))
+		return 0;
+	if (mount("none", "/sys/kernel/debug", "debugfs", 0, NULL) != 0) {
+		snprintf(err, errlen, "--mount-debugfs: mount debugfs on /sys/kernel/debug: %s%s",
+			 strerror(errno), geteuid() ? " (needs root)" : "");
+		return -1;
+	}
+	l->mounted_debugfs = true;
+	return 0;
+}
+
+struct wb_live *wb_live_create(const struct wb_live_opts *o, char *err, size_t errlen)
+{
+	struct wb_live *l = calloc(1, sizeof(*l));
+	const char *root = o->root ? o->root : "/";
+	struct wb_live_opts eff = *o;
+
+	eff.root = root;
+	if (!l) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (wb_procfs_open(&l->procfs, root) || wb_zoneinfo_open(&l->zones, root) ||
+	    wb_bdis_open(&l->bdis, root)) {
+		snprintf(err, errlen, "out of memory");
+		wb_live_destroy(l);
+		return NULL;
+	}
+	if (maybe_mount_debugfs(l, &eff, err, errlen)) {
+		wb_live_destroy(l);
+		return NULL;
+	}
+	if (o->procs && strcmp(root, "/") == 0)
+		l->procs = wb_procs_create(&l->diag);
+	return l;
+}
+
+void wb_live_destroy(struct wb_live *l)
+{
+	if (!l)
+		return;
+	wb_procfs_close(&l->procfs);
+	wb_zoneinfo_close(&l->zones);
+	wb_bdis_close(&l->bdis);
+	wb_procs_destroy(l->procs);
+	if (l->mounted_debugfs)
+		umount2("/sys/kernel/debug", MNT_DETACH);
+	free(l);
+}
+
+static double clock_s(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void wb_live_read(struct wb_live *l, struct wb_sample *s)
+{
+	wb_sample_finish(s);
+	wb_diag_clear(&l->diag);
+	s->mono = clock_s(CLOCK_MONOTONIC);
+	s->wall = clock_s(CLOCK_REALTIME);
+	s->page_size = (uint32_t)sysconf(_SC_PAGESIZE);
+	wb_procfs_read(&l->procfs, s, &l->diag);
+	wb_zoneinfo_read(&l->zones, s, &l->diag);
+	wb_bdis_read(&l->bdis, s, &l->diag);
+	if (l->procs) {
+		wb_procs_read(l->procs, s, &l->diag);
+		wb_procs_read_disks(l->procs, s, &l->diag);
+	}
+	s->level = -1;
+	if (WB_HAS(s->g.valid, WB_G_DIRTY)) {
+		s->level = WB_LEVEL_PROC;
+		if (l->bdis.sysfs_ok && s->nbdis > 0)
+			s->level = WB_LEVEL_SYSFS;
+		if (s->level == WB_LEVEL_SYSFS && l->bdis.debugfs_ok)
+			s->level = WB_LEVEL_DEBUGFS;
+	}
+}
+
+const struct wb_diag *wb_live_diag(const struct wb_live *l)
+{
+	return &l->diag;
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Global counters and sysctls. /proc/vmstat and /proc/meminfo are parsed by
+ * key name here rather than through libproc2's meminfo/vmstat APIs: those
+ * read a hard-wired /proc (no fixture trees) and know only the keys of the
+ * kernel they were built for (libproc2 4.0.2 predates nr_throttled_written).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wbtop/procfs.h"
+
+static const struct wb_kv_key vmstat_keys[] = {
+	{ "nr_free_pages", WB_G_FREE_PAGES, WB_KV_NUM, false, false },
+	{ "nr_active_file", WB_G_ACTIVE_FILE, WB_KV_NUM, false, true },
+	{ "nr_inactive_file", WB_G_INACTIVE_FILE, WB_KV_NUM, false, true },
+	{ "nr_dirty", WB_G_DIRTY, WB_KV_NUM, false, true },
+	{ "nr_writeback", WB_G_WRITEBACK, WB_KV_NUM, false, true },
+	{ "nr_writeback_temp", WB_G_WRITEBACK_TEMP, WB_KV_NUM, false, false },
+	{ "nr_dirtied", WB_G_DIRTIED, WB_KV_NUM, false, false },
+	{ "nr_written", WB_G_WRITTEN, WB_KV_NUM, false, false },
+	{ "nr_dirty_threshold", WB_G_DIRTY_THRESH, WB_KV_NUM, false, true },
+	{ "nr_dirty_background_threshold", WB_G_BG_THRESH, WB_KV_NUM, false, true },
+	{ "nr_zone_write_pending", WB_G_ZONE_WRITE_PENDING, WB_KV_NUM, false, false },
+	{ "nr_vmscan_write", WB_G_VMSCAN_WRITE, WB_KV_NUM, false, false },
+	{ "nr_vmscan_immediate_reclaim", WB_G_VMSCAN_IMMEDIATE, WB_KV_NUM, false, false },
+	{ "nr_throttled_written", WB_G_THROTTLED_WRITTEN, WB_KV_NUM, false, false },
+	{ "pgrotated", WB_G_PGROTATED, WB_KV_NUM, false, false },
+	{ "pgscan_", WB_G_PGSCAN, WB_KV_NUM, true, false },
+	{ "pgsteal_", WB_G_PGSTEAL, WB_KV_NUM, true, false },
+	{ "allocstall_", WB_G_ALLOCSTALL, WB_KV_NUM, true, false },
+};
+
+static const struct wb_kv_key meminfo_keys[] = {
+	{ "MemTotal", WB_G_MEMTOTAL, WB_KV_KB, false, true },
+	{ "MemFree", WB_G_MEMFREE, WB_KV_KB, false, true },
+};
+
+/* Relative to /proc/sys/vm; the order is enum wb_sysctl. */
+static const char *const sysctl_files[WB_SYS_COUNT] = {
+	[WB_SYS_DIRTY_RATIO] = "dirty_ratio",
+	[WB_SYS_DIRTY_BYTES] = "dirty_bytes",
+	[WB_SYS_BG_RATIO] = "dirty_background_ratio",
+	[WB_SYS_BG_BYTES] = "dirty_background_bytes",
+	[WB_SYS_EXPIRE_CS] = "dirty_expire_centisecs",
+	[WB_SYS_WRITEBACK_CS] = "dirty_writeback_centisecs",
+	[WB_SYS_DIRTYTIME_EXPIRE] = "dirtytime_expire_seconds",
+	[WB_SYS_LAPTOP_MODE] = "laptop_mode",
+};
+
+char *wb_path_join(const char *root, const char *path)
+{
+	size_t rl = strlen(root);
+	char *out;
+
+	while (rl > 0 && root[rl - 1] == '/')
+		rl--;
+	if (asprintf(&out, "%.*s%s%s", (int)rl, root, path[0] == '/' ? "" : "/", path) < 0)
+		return NULL;
+	return out;
+}
+
+/* Init f with root+rel. */
+static int init_at(struct wb_kvfile *f, const char *root, const char *rel)
+{
+	char *p = wb_path_join(root, rel);
+	int err;
+
+	if (!p)
+		return -ENOMEM;
+	err = wb_kvfile_init(f, p);
+	free(p);
+	return err;
+}
+
+int wb_procfs_open(struct wb_procfs *p, const char *root)
+{
+	char rel[96];
+	int err = 0;
+
+	memset(p, 0, sizeof(*p));
+	err |= init_at(&p->vmstat, root, "/proc/vmstat");
+	err |= init_at(&p->meminfo, root, "/proc/meminfo");
+	err |= init_at(&p->online, root, "/sys/devices/system/cpu/online");
+	for (int i = 0; i < WB_SYS_COUNT; i++) {
+		snprintf(rel, sizeof(rel), "/proc/sys/vm/%s", sysctl_files[i]);
+		err |= init_at(&p->sysctl[i], root, rel);
+	}
+	if (err) {
+		wb_procfs_close(p);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void wb_procfs_close(struct wb_procfs *p)
+{
+	wb_kvfile_finish(&p->vmstat);
+	wb_kvfile_finish(&p->meminfo);
+	wb_kvfile_finish(&p->online);
+	for (int i = 0; i < WB_SYS_COUNT; i++)
+		wb_kvfile_finish(&p->sysctl[i]);
+}
+
+unsigned wb_cpulist_count(const char *s)
+{
+	unsigned n = 0;
+	const char *p = s;
+
+	while (*p && *p != '\n') {
+		uint64_t a, b;
+		const char *e;
+
+		if (!wb_parse_u64(p, &e, &a))
+			return 0;
+		b = a;
+		if (*e == '-' && !wb_parse_u64(e + 1, &e, &b))
+			return 0;
+		if (b < a || b - a > 65535)
+			return 0;
+		n += (unsigned)(b - a + 1);
+		p = e;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return 0;
+	}
+	return n;
+}
+
+void wb_procfs_read(struct wb_procfs *p, struct wb_sample *s, struct wb_diag *d)
+{
+	if (wb_kvfile_read(&p->vmstat, d) == 0)
+		wb_kv_parse(p->vmstat.buf, vmstat_keys, sizeof(vmstat_keys) / sizeof(vmstat_keys[0]),
+			    s->page_size, s->g.v, &s->g.valid, p->vmstat.path, d);
+	else
+		wb_diag_add(d, "%s: unreadable: global dirty counters unknown", p->vmstat.path);
+	if (wb_kvfile_read(&p->meminfo, d) == 0)
+		wb_kv_parse(p->meminfo.buf, meminfo_keys, sizeof(meminfo_keys) / sizeof(meminfo_keys[0]),
+			    s->page_size, s->g.v, &s->g.valid, p->meminfo.path, d);
+	for (int i = 0; i < WB_SYS_COUNT; i++) {
+		uint64_t v;
+		/* laptop_mode and dirtytime may be absent on odd kernels: quiet. */
+		if (wb_kvfile_u64(&p->sysctl[i], d, &v) == 0) {
+			s->sys[i] = v;
+			s->sys_valid |= WB_BIT(i);
+		}
+	}
+	if (wb_kvfile_read(&p->online, NULL) == 0)
+		s->ncpus = wb_cpulist_count(p->online.buf);
+}

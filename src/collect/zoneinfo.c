@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * /proc/zoneinfo: zone watermarks, managed pages, lowmem protection and
+ * write-pending counts; the "per-node stats" block (4.8+) for node dirty and
+ * writeback. Older kernels (< 4.8) keep nr_dirty/nr_writeback per zone: they
+ * are summed into the node so the rest of wbtop sees one shape.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wbtop/procfs.h"
+#include "wbtop/zoneinfo.h"
+
+static const struct wb_kv_key node_keys[] = {
+	{ "nr_active_file", WB_N_ACTIVE_FILE, WB_KV_NUM, false, false },
+	{ "nr_inactive_file", WB_N_INACTIVE_FILE, WB_KV_NUM, false, false },
+	{ "nr_dirty", WB_N_DIRTY, WB_KV_NUM, false, false },
+	{ "nr_writeback", WB_N_WRITEBACK, WB_KV_NUM, false, false },
+	{ "nr_vmscan_write", WB_N_VMSCAN_WRITE, WB_KV_NUM, false, false },
+	{ "nr_vmscan_immediate_reclaim", WB_N_VMSCAN_IMMEDIATE, WB_KV_NUM, false, false },
+	{ "nr_throttled_written", WB_N_THROTTLED_WRITTEN, WB_KV_NUM, false, false },
+};
+
+static const struct wb_kv_key zone_keys[] = {
+	{ "boost", WB_Z_BOOST, WB_KV_NUM, false, false },
+	{ "min", WB_Z_MIN, WB_KV_NUM, false, false },
+	{ "low", WB_Z_LOW, WB_KV_NUM, false, false },
+	{ "high", WB_Z_HIGH, WB_KV_NUM, false, false },
+	{ "spanned", WB_Z_SPANNED, WB_KV_NUM, false, false },
+	{ "present", WB_Z_PRESENT, WB_KV_NUM, false, false },
+	{ "managed", WB_Z_MANAGED, WB_KV_NUM, false, false },
+	{ "nr_zone_write_pending", WB_Z_WRITE_PENDING, WB_KV_NUM, false, false },
+	{ "nr_zone_active_file", WB_Z_ACTIVE_FILE, WB_KV_NUM, false, false },
+	{ "nr_zone_inactive_file", WB_Z_INACTIVE_FILE, WB_KV_NUM, false, false },
+	/* < 4.8: per-zone counters under the node's names */
+	{ "nr_active_file", WB_Z_ACTIVE_FILE, WB_KV_NUM, false, false },
+	{ "nr_inactive_file", WB_Z_INACTIVE_FILE, WB_KV_NUM, false, false },
+	{ "nr_dirty", WB_Z_DIRTY, WB_KV_NUM, false, false },
+	{ "nr_writeback", WB_Z_WRITEBACK, WB_KV_NUM, false, false },
+};
+
+static const struct wb_kv_key node_meminfo_keys[] = {
+	{ "MemFree", WB_N_MEMFREE, WB_KV_KB, false, true },
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+enum section { S_NONE, S_NODE, S_ZONE, S_SKIP };
+
+/* Find or append node id; NULL on ENOMEM. */
+static struct wb_node *node_slot(struct wb_node **nodes, size_t *n, int id)
+{
+	struct wb_node *nn;
+
+	for (size_t i = 0; i < *n; i++)
+		if ((*nodes)[i].id == id)
+			return &(*nodes)[i];
+	nn = realloc(*nodes, (*n + 1) * sizeof(**nodes));
+	if (!nn)
+		return NULL;
+	*nodes = nn;
+	memset(&nn[*n], 0, sizeof(*nn));
+	nn[*n].id = id;
+	return &nn[(*n)++];
+}
+
+/* "protection: (0, 3018, 4426)": the largest entry (entries up to the zone's own index are 0). */
+static bool parse_protection(const char *p, uint64_t *out)
+{
+	uint64_t best = 0, v;
+
+	p = strchr(p, '(');
+	if (!p)
+		return false;
+	p++;
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (!wb_parse_u64(p, &p, &v))
+			return false;
+		if (v > best)
+			best = v;
+		while (*p == ' ')
+			p++;
+		if (*p == ')')
+			break;
+		if (*p != ',')
+			return false;
+		p++;
+	}
+	*out = best;
+	return true;
+}
+
+/* Copy one line (without newline) into buf; returns the next line start. */
+static const char *take_line(const char *p, char *buf, size_t cap)
+{
+	const char *eol = strchr(p, '\n');
+	size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+	if (len >= cap)
+		len = cap - 1;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	return eol ? eol + 1 : p + strlen(p);
+}
+
+/* Fold < 4.8 per-zone dirty/writeback into their node when it has none. */
+static void fold_zone_counters(struct wb_node *nodes, size_t nn, const struct wb_zone *zones,
+			       size_t nz)
+{
+	static const struct { int z, n; } fold[] = {
+		{ WB_Z_DIRTY, WB_N_DIRTY }, { WB_Z_WRITEBACK, WB_N_WRITEBACK },
+		{ WB_Z_ACTIVE_FILE, WB_N_ACTIVE_FILE }, { WB_Z_INACTIVE_FILE, WB_N_INACTIVE_FILE },
+	};
+	for (size_t i = 0; i < nn; i++)
+		for (size_t f = 0; f < NELEM(fold); f++) {
+			uint64_t sum = 0;
+			bool any = false;
+
+			if (WB_HAS(nodes[i].valid, fold[f].n))
+				continue;
+			for (size_t j = 0; j < nz; j++)
+				if (zones[j].node == nodes[i].id && WB_HAS(zones[j].valid, fold[f].z)) {
+					sum += zones[j].v[fold[f].z];
+					any = true;
+				}
+			if (any) {
+				nodes[i].v[fold[f].n] = sum;
+				nodes[i].valid |= WB_BIT(fold[f].n);
+			}
+		}
+}
+
+int wb_zoneinfo_parse(const char *buf, const char *what, struct wb_node **nodes,
+		      size_t *nnodes, struct wb_zone **zones, size_t *nzones,
+		      struct wb_diag *d)
+{
+	enum section sec = S_NONE;
+	struct wb_node *node = NULL;
+	char line[512];
+	const char *p = buf;
+	int lineno = 0;
+
+	*nodes = NULL;
+	*zones = NULL;
+	*nnodes = *nzones = 0;
+	while (*p) {
+		int id;
+		char zname[32];
+		uint64_t v;
+
+		p = take_line(p, line, sizeof(line));
+		lineno++;
+		if (sscanf(line, "Node %d, zone %31s", &id, zname) == 2) {
+			struct wb_zone *nz;
+
+			if (id < 0 || id >= WB_MAX_NODES) {
+				wb_diag_add(d, "%s:%d: node %d out of range; rest ignored", what, lineno, id);
+				break;
+			}
+			node = node_slot(nodes, nnodes, id);
+			nz = realloc(*zones, (*nzones + 1) * sizeof(**zones));
+			if (!node || !nz)
+				goto nomem;
+			*zones = nz;
+			memset(&nz[*nzones], 0, sizeof(*nz));
+			nz[*nzones].node = id;
+			snprintf(nz[*nzones].name, sizeof(nz->name), "%.15s", zname);
+			(*nzones)++;
+			sec = S_ZONE;
+			continue;
+		}
+		if (*nzones == 0)
+			continue; /* garbage before the first zone */
+		struct wb_zone *z = &(*zones)[*nzones - 1];
+		const char *t = line;
+
+		while (*t == ' ')
+			t++;
+		if (strcmp(t, "per-node stats") == 0) {
+			sec = S_NODE;
+		} else if (strncmp(t, "pages free", 10) == 0) {
+			sec = S_ZONE;
+			t += 10;
+			while (*t == ' ')
+				t++;
+			if (wb_parse_u64(t, NULL, &v)) {
+				z->v[WB_Z_FREE] = v;
+				z->valid |= WB_BIT(WB_Z_FREE);
+			} else {
+				wb_diag_add(d, "%s:%d: bad \"pages free\" value", what, lineno);
+			}
+		} else if (strncmp(t, "protection:", 11) == 0) {
+			if (parse_protection(t, &v)) {
+				z->v[WB_Z_PROTECTION] = v;
+				z->valid |= WB_BIT(WB_Z_PROTECTION);
+			} else {
+				wb_diag_add(d, "%s:%d: bad protection tuple", what, lineno);
+			}
+		} else if (strcmp(t, "pagesets") == 0) {
+			sec = S_SKIP;
+		} else if (sec == S_NODE) {
+			wb_kv_parse(line, node_keys, NELEM(node_keys), 0 /* counts only */, node->v, &node->valid,
+				    what, d);
+		} else if (sec == S_ZONE) {
+			wb_kv_parse(line, zone_keys, NELEM(zone_keys), 0 /* counts only */, z->v, &z->valid, what, d);
+		}
+	}
+	fold_zone_counters(*nodes, *nnodes, *zones, *nzones);
+	if (*nzones == 0)
+		wb_diag_add(d, "%s: no \"Node N, zone X\" line: no zones known", what);
+	return 0;
+nomem:
+	free(*nodes);
+	free(*zones);
+	*nodes = NULL;
+	*zones = NULL;
+	*nnodes = *nzones = 0;
+	return -ENOMEM;
+}
+
+int wb_zoneinfo_open(struct wb_zoneinfo *z, const char *root)
+{
+	char *p;
+	int err;
+
+	memset(z, 0, sizeof(*z));
+	z->root = strdup(root);
+	p = wb_path_join(root, "/proc/zoneinfo");
+	if (!z->root || !p) {
+		free(p);
+		free(z->root);
+		return -ENOMEM;
+	}
+	err = wb_kvfile_init(&z->zoneinfo, p);
+	free(p);
+	return err;
+}
+
+void wb_zoneinfo_close(struct wb_zoneinfo *z)
+{
+	wb_kvfile_finish(&z->zoneinfo);
+	for (int i = 0; i < WB_MAX_NODES; i++)
+		if (z->node_open[i])
+			wb_kvfile_finish(&z->node_meminfo[i]);
+	free(z->root);
+	memset(z, 0, sizeof(*z));
+}
+
+/* Node MemFree from sysfs (zone free counters can lag it, see kernel-notes). */
+static void read_node_meminfo(struct wb_zoneinfo *z, struct wb_node *n, uint32_t page_size,
+			      struct wb_diag *d)
+{
+	struct wb_kvfile *f = &z->node_meminfo[n->id];
+
+	if (!z->node_open[n->id]) {
+		char rel[80], *p;
+
+		snprintf(rel, sizeof(rel), "/sys/devices/system/node/node%d/meminfo", n->id);
+		p = wb_path_join(z->root, rel);
+		if (!p || wb_kvfile_init(f, p)) {
+			free(p);
+			return;
+		}
+		free(p);
+		z->node_open[n->id] = true;
+	}
+	if (wb_kvfile_read(f, d) == 0)
+		wb_kv_parse(f->buf, node_meminfo_keys, NELEM(node_meminfo_keys), page_size, n->v, &n->valid,
+			    f->path, d);
+}
+
+void wb_zoneinfo_read(struct wb_zoneinfo *z, struct wb_sample *s, struct wb_diag *d)
+{
+	struct wb_node *nodes;
+	struct wb_zone *zones;
+	size_t nn, nz;
+
+	free(s->nodes);
+	free(s->zones);
+	s->nodes = NULL;
+	s->zones = NULL;
+	s->nnodes = s->nzones = 0;
+	if (wb_kvfile_read(&z->zoneinfo, d) != 0) {
+		wb_diag_add(d, "%s: unreadable: zones and nodes unknown", z->zoneinfo.path);
+		return;
+	}
+	if (wb_zoneinfo_parse(z->zoneinfo.buf, z->zoneinfo.path, &nodes, &nn, &zones, &nz, d))
+		return;
+	for (size_t i = 0; i < nn; i++)
+		read_node_meminfo(z, &nodes[i], s->page_size, d);
+	s->nodes = nodes;
+	s->nnodes = nn;
+	s->zones = zones;
+	s->nzones = nz;
+}

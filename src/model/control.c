@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The control layer: what balance_dirty_pages and the flusher would do now
+ * (writeback-model.md section 5 and 7.1), per BDI, for one writer.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb_model_internal.h"
+#include "wbtop/model.h"
+
+#define RATELIMIT_SHIFT 10
+
+int64_t wb_pos_polynom(int64_t setpoint, int64_t dirty, int64_t limit)
+{
+	int64_t x = ((setpoint - dirty) * (1 << RATELIMIT_SHIFT)) / ((limit - setpoint) | 1);
+	int64_t p = x;
+
+	p = (p * x) >> RATELIMIT_SHIFT;
+	p = (p * x) >> RATELIMIT_SHIFT;
+	p += 1 << RATELIMIT_SHIFT;
+	if (p < 0)
+		p = 0;
+	if (p > 2 << RATELIMIT_SHIFT)
+		p = 2 << RATELIMIT_SHIFT;
+	return p;
+}
+
+/* wb_position_ratio (6.14+), bw in pages/s. */
+static int64_t position_ratio(const struct wb_limits *l, const struct wb_bdi_limits *b, double bw)
+{
+	int64_t pos, wt, x16, wsp, span, xint, h;
+	int64_t dirty = (int64_t)l->dirty, limit = (int64_t)l->limit;
+	int64_t wd = (int64_t)b->wb_dirty;
+
+	if (dirty >= limit)
+		return 0;
+	pos = wb_pos_polynom((int64_t)l->setpoint, dirty, limit);
+	if (b->strict) {
+		int64_t wth = (int64_t)b->thresh, wsp2 = (int64_t)(b->thresh + b->bdp_bg_thresh) / 2;
+		if (wd >= wth || wsp2 == 0 || wsp2 == wth)
+			return 0;
+		int64_t p2 = wb_pos_polynom(wsp2, wd, wth);
+		return pos < p2 ? pos : p2;
+	}
+	wt = (int64_t)(b->thresh < l->thresh ? b->thresh : l->thresh);
+	x16 = (wt << 16) / ((int64_t)l->thresh | 1);
+	wsp = ((int64_t)l->setpoint * x16) >> 16;
+	span = (((int64_t)l->thresh - wt + 8 * (int64_t)bw) * x16) >> 16;
+	xint = wsp + span;
+	if (wd < xint - span / 4)
+		pos = pos * (xint - wd) / ((xint - wsp) | 1);
+	else
+		pos = pos / 4;
+	h = wt / 2;
+	if (wd < h)
+		pos = wd > h / 8 ? pos * h / wd : pos * 8;
+	return pos;
+}
+
+/* Is this BDI's writer in freerun (no balance_dirty_pages pause)? */
+static bool freerun(const struct wb_limits *l, const struct wb_bdi_limits *b)
+{
+	if (b->strict)
+		return b->wb_dirty <= (b->thresh + b->bdp_bg_thresh) / 2;
+	return l->dirty <= l->freerun;
+}
+
+static enum wb_bdi_state state_of(const struct wb_limits *l, const struct wb_bdi_limits *b,
+				  const struct wb_bdi *sb, bool is_free)
+{
+	if (l->dirty >= l->limit ||
+	    (b->dirty_known && b->wb_dirty >= b->thresh && b->wb_dirty > 0 && (b->strict || !is_free)))
+		return WB_ST_OVER;
+	if (!is_free && b->dirty_known && b->wb_dirty > 0)
+		return WB_ST_THROTTLED;
+	if (b->over_bg || (b->dirty_known && b->wb_dirty > 0) ||
+	    (WB_HAS(sb->st_valid, WB_B_B_IO) && sb->st[WB_B_B_IO] > 0))
+		return WB_ST_FLUSHING;
+	return WB_ST_IDLE;
+}
+
+void wb_control_compute(struct wb_limits *l, const struct wb_sample *s,
+			const double *bw_pages_s, unsigned hz)
+{
+	if (!l->valid)
+		return;
+	if (hz == 0)
+		hz = 250;
+	for (size_t i = 0; i < l->nbdis && i < s->nbdis; i++) {
+		struct wb_bdi_limits *b = &l->bdis[i];
+		const struct wb_bdi *sb = &s->bdis[i];
+		double bw = bw_pages_s ? bw_pages_s[i] : 0;
+		bool is_free = freerun(l, b);
+
+		b->bw = bw;
+		b->over_bg = s->g.v[WB_G_DIRTY] > l->bg ||
+			     (WB_HAS(sb->st_valid, WB_B_RECLAIMABLE) && sb->st[WB_B_RECLAIMABLE] > b->bg_thresh);
+		b->state = state_of(l, b, sb, is_free);
+		b->drain_s = (b->dirty_known && bw > 0) ? (double)b->wb_dirty / bw : -1;
+		if (is_free || !b->dirty_known || bw <= 0) {
+			b->pos_ratio = -1;
+			b->task_ratelimit = 0;
+			b->pause_ms = 0;
+			continue;
+		}
+		b->pos_ratio = position_ratio(l, b, bw);
+		/* one writer: dirty_ratelimit settles at the write bandwidth */
+		b->task_ratelimit = (uint64_t)(bw * (double)b->pos_ratio / 1024.0);
+		{
+			uint64_t max_pause = hz / 5 ? hz / 5 : 1;
+			uint64_t mp = b->wb_dirty / (1 + (uint64_t)bw / wb_rp2(1 + hz / 8)) + 1;
+			uint64_t pages = 32, pause;
+
+			if (mp < max_pause)
+				max_pause = mp;
+			pause = b->task_ratelimit ? (uint64_t)hz * pages / b->task_ratelimit : max_pause;
+			if (pause > max_pause)
+				pause = max_pause;
+			b->pause_ms = (uint32_t)(pause * 1000 / hz);
+		}
+	}
+}
+
+void wb_model_bandwidths(const struct wb_sample *prev, const struct wb_sample *cur, double *bw)
+{
+	for (size_t i = 0; i < cur->nbdis; i++) {
+		const struct wb_bdi *b = &cur->bdis[i];
+		double r;
+
+		bw[i] = 0;
+		if (WB_HAS(b->st_valid, WB_B_WB_BW))
+			bw[i] = (double)b->st[WB_B_WB_BW];
+		else if (WB_HAS(b->st_valid, WB_B_BDI_BW) && b->st[WB_B_BDI_BW])
+			bw[i] = (double)b->st[WB_B_BDI_BW];
+		else if (prev && wb_rate_bdi(prev, cur, b->name, WB_B_WRITTEN, &r))
+			bw[i] = r;
+	}
+}
+
+int wb_model_eval(const struct wb_sample *prev, const struct wb_sample *cur,
+		  const struct wb_settings *k, const struct wb_limits *base, unsigned hz,
+		  struct wb_limits *out)
+{
+	double stackbw[64], *bw = stackbw;
+	int err = wb_limits_compute(cur, k, base, out);
+
+	if (err)
+		return err;
+	if (cur->nbdis > 64) {
+		bw = calloc(cur->nbdis, sizeof(*bw));
+		if (!bw)
+			return -ENOMEM;
+	}
+	wb_model_bandwidths(prev, cur, bw);
+	wb_control_compute(out, cur, bw, hz);
+	if (bw != stackbw)
+		free(bw);
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Arithmetic helpers shared by the model's layers (not installed). */
+#ifndef WBTOP_MODEL_INTERNAL_H
+#define WBTOP_MODEL_INTERNAL_H
+
+#include <stdint.h>
+
+static inline uint64_t wb_div_round_up(uint64_t a, uint64_t b)
+{
+	return b ? a / b + (a % b != 0) : 0;
+}
+
+/* floor(a * b / c) without overflowing the product. */
+static inline uint64_t wb_mul_div(uint64_t a, uint64_t b, uint64_t c)
+{
+	return c ? (uint64_t)((unsigned __int128)a * b / c) : 0;
+}
+
+/* Round up to a power of two (rp2), and floor(log2). */
+static inline uint64_t wb_rp2(uint64_t n)
+{
+	uint64_t p = 1;
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+static inline unsigned wb_ilog2(uint64_t n)
+{
+	unsigned l = 0;
+	while (n >>= 1)
+		l++;
+	return l;
+}
+
+#endif

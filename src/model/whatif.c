@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* What-if: KEY=VALUE parsing and the kernel's write semantics per knob. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb_model_internal.h"
+#include "wbtop/kvfile.h"
+#include "wbtop/whatif.h"
+
+enum unit { U_PERCENT, U_BYTES, U_PPM, U_CS, U_BOOL };
+
+struct keydef {
+	const char *name;   /* after "vm." or "bdi.<dev>." */
+	bool is_bdi;
+	int knob;
+	enum unit unit;
+};
+
+/* The knob table the CLI and the tune pane walk. */
+static const struct keydef keys[] = {
+	{ "dirty_ratio", false, WB_SYS_DIRTY_RATIO, U_PERCENT },
+	{ "dirty_bytes", false, WB_SYS_DIRTY_BYTES, U_BYTES },
+	{ "dirty_background_ratio", false, WB_SYS_BG_RATIO, U_PERCENT },
+	{ "dirty_background_bytes", false, WB_SYS_BG_BYTES, U_BYTES },
+	{ "dirty_expire_centisecs", false, WB_SYS_EXPIRE_CS, U_CS },
+	{ "dirty_writeback_centisecs", false, WB_SYS_WRITEBACK_CS, U_CS },
+	{ "min_ratio", true, WB_K_MIN_RATIO, U_PERCENT },
+	{ "max_ratio", true, WB_K_MAX_RATIO, U_PERCENT },
+	{ "min_ratio_fine", true, WB_K_MIN_RATIO_FINE, U_PPM },
+	{ "max_ratio_fine", true, WB_K_MAX_RATIO_FINE, U_PPM },
+	{ "min_bytes", true, WB_K_MIN_BYTES, U_BYTES },
+	{ "max_bytes", true, WB_K_MAX_BYTES, U_BYTES },
+	{ "strict_limit", true, WB_K_STRICT_LIMIT, U_BOOL },
+};
+
+static const struct keydef *find_key(const char *name, bool is_bdi)
+{
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (keys[i].is_bdi == is_bdi && strcmp(keys[i].name, name) == 0)
+			return &keys[i];
+	return NULL;
+}
+
+/* Number with an optional unit suffix allowed by u. */
+static int parse_value(const char *v, enum unit u, uint64_t *out, char *err, size_t errlen)
+{
+	const char *end;
+	uint64_t x, mul = 1;
+
+	if (!wb_parse_u64(v, &end, &x)) {
+		snprintf(err, errlen, "\"%s\" is not a whole number", v);
+		return -EINVAL;
+	}
+	if (u == U_BYTES && *end) {
+		static const char sfx[] = "KMGT";
+		const char *p = strchr(sfx, toupper((unsigned char)*end));
+		if (!p || !(end[1] == '\0' || ((end[1] == 'i' || end[1] == 'B') &&
+					       (end[2] == '\0' || (end[2] == 'B' && !end[3])))))
+			goto bad_unit;
+		mul = 1ULL << (10 * (p - sfx + 1));
+		end = "";
+	} else if (u == U_PERCENT && *end == '%' && !end[1]) {
+		end = "";
+	}
+	if (*end)
+		goto bad_unit;
+	if (x > UINT64_MAX / mul) {
+		snprintf(err, errlen, "\"%s\" is too large", v);
+		return -ERANGE;
+	}
+	*out = x * mul;
+	return 0;
+bad_unit:
+	snprintf(err, errlen, "\"%s\": unknown unit (%s)", v,
+		 u == U_BYTES ? "use bytes or K, M, G, T" : u == U_PERCENT ? "use a percent" : "no unit");
+	return -EINVAL;
+}
+
+/* Resolve a BDI given by sysfs name or device name. */
+static const struct wb_bdi *find_bdi(const struct wb_sample *s, const char *id)
+{
+	for (size_t i = 0; i < s->nbdis; i++)
+		if (strcmp(s->bdis[i].name, id) == 0 || (s->bdis[i].dev[0] && strcmp(s->bdis[i].dev, id) == 0))
+			return &s->bdis[i];
+	return NULL;
+}
+
+int wb_setop_parse(const char *arg, const struct wb_sample *s, struct wb_setop *op,
+		   char *err, size_t errlen)
+{
+	const char *eq = strchr(arg, '=');
+	const struct keydef *kd;
+	char name[96];
+
+	memset(op, 0, sizeof(*op));
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(op->key)) {
+		snprintf(err, errlen, "--set %s: expected KEY=VALUE", arg);
+		return -EINVAL;
+	}
+	snprintf(op->key, sizeof(op->key), "%.*s", (int)(eq - arg), arg);
+	if (strncmp(op->key, "vm.", 3) == 0) {
+		kd = find_key(op->key + 3, false);
+	} else if (strncmp(op->key, "bdi.", 4) == 0) {
+		const char *dot = strrchr(op->key + 4, '.');
+		const struct wb_bdi *b;
+
+		if (!dot || dot == op->key + 4) {
+			snprintf(err, errlen, "%s: expected bdi.<MAJ:MIN or device>.<attribute>", op->key);
+			return -EINVAL;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(dot - op->key - 4), op->key + 4);
+		b = find_bdi(s, name);
+		if (!b) {
+			snprintf(err, errlen, "%s: no backing device \"%s\" (see /sys/class/bdi)", op->key, name);
+			return -EINVAL;
+		}
+		snprintf(op->bdi, sizeof(op->bdi), "%s", b->name);
+		kd = find_key(dot + 1, true);
+	} else {
+		kd = NULL;
+	}
+	if (!kd) {
+		snprintf(err, errlen, "%s: unknown knob (vm.dirty_*, or bdi.<dev>.{min,max}_ratio[_fine], "
+			 "{min,max}_bytes, strict_limit)", op->key);
+		return -EINVAL;
+	}
+	op->is_bdi = kd->is_bdi;
+	op->knob = kd->knob;
+	if (parse_value(eq + 1, kd->unit, &op->value, err, errlen)) {
+		char m[160];
+		snprintf(m, sizeof(m), "%s", err);
+		snprintf(err, errlen, "%s: %s", op->key, m);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void wb_setop_path(const struct wb_setop *op, char *buf, size_t len)
+{
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (keys[i].is_bdi == op->is_bdi && keys[i].knob == op->knob) {
+			if (op->is_bdi)
+				snprintf(buf, len, "sys/class/bdi/%s/%s", op->bdi, keys[i].name);
+			else
+				snprintf(buf, len, "proc/sys/vm/%s", keys[i].name);
+			return;
+		}
+	snprintf(buf, len, "?");
+}
+
+/* sysctl writes (section 2.3). */
+static int apply_vm(struct wb_settings *k, uint32_t P, const struct wb_setop *op, char *err,
+		    size_t errlen)
+{
+	uint64_t v = op->value;
+
+	switch (op->knob) {
+	case WB_SYS_DIRTY_RATIO:
+	case WB_SYS_BG_RATIO:
+		if (v > 100) {
+			snprintf(err, errlen, "%s=%llu: must be 0..100 (kernel: EINVAL)", op->key,
+				 (unsigned long long)v);
+			return -EINVAL;
+		}
+		if (op->knob == WB_SYS_BG_RATIO) {
+			k->bg_ratio = v;
+			k->bg_bytes = 0; /* on every successful write */
+		} else if (v != k->dirty_ratio) { /* only a change switches modes */
+			k->dirty_ratio = v;
+			k->dirty_bytes = 0;
+		}
+		return 0;
+	case WB_SYS_DIRTY_BYTES:
+	case WB_SYS_BG_BYTES: {
+		bool fg = op->knob == WB_SYS_DIRTY_BYTES;
+		uint64_t min = fg ? 2ULL * P : 1;
+
+		if (v < min) {
+			snprintf(err, errlen, "%s=%llu: below the minimum of %llu bytes (kernel: EINVAL, value kept)",
+				 op->key, (unsigned long long)v, (unsigned long long)min);
+			return -EINVAL;
+		}
+		if (wb_div_round_up(v, P) > WB_THRESH_CAP) {
+			snprintf(err, errlen, "%s=%llu: more than 2^32-1 pages (kernel: ERANGE)", op->key,
+				 (unsigned long long)v);
+			return -ERANGE;
+		}
+		if (!fg) {
+			k->bg_bytes = v;
+			k->bg_ratio = 0;
+		} else if (v != k->dirty_bytes) {
+			k->dirty_bytes = v;
+			k->dirty_ratio = 0;
+		}
+		return 0;
+	}
+	case WB_SYS_EXPIRE_CS:
+		k->expire_cs = v;
+		return 0;
+	case WB_SYS_WRITEBACK_CS:
+		k->writeback_cs = v;
+		return 0;
+	}
+	snprintf(err, errlen, "%s: not a writable knob", op->key);
+	return -EINVAL;
+}
+
+/* Per-BDI writes (section 4.4): all end up as ppm ratios or the strict flag. */
+static int apply_bdi(struct wb_settings *k, const struct wb_limits *cur, uint32_t P,
+		     const struct wb_setop *op, char *err, size_t errlen)
+{
+	struct wb_bdi_knobs *b = wb_settings_bdi(k, op->bdi);
+	uint64_t v = op->value, ppm, sum = 0;
+	bool is_min;
+
+	if (!b) {
+		snprintf(err, errlen, "%s: backing device %s has gone", op->key, op->bdi);
+		return -ENODEV;
+	}
+	switch (op->knob) {
+	case WB_K_STRICT_LIMIT:
+		if (v > 1) {
+			snprintf(err, errlen, "%s=%llu: must be 0 or 1 (kernel: EINVAL)", op->key,
+				 (unsigned long long)v);
+			return -EINVAL;
+		}
+		b->strict = v;
+		return 0;
+	case WB_K_MIN_RATIO:
+	case WB_K_MAX_RATIO:
+		if (v > 100)
+			goto range;
+		ppm = v * (WB_RATIO_FULL / 100);
+		break;
+	case WB_K_MIN_RATIO_FINE:
+	case WB_K_MAX_RATIO_FINE:
+		if (v > WB_RATIO_FULL)
+			goto range;
+		ppm = v;
+		break;
+	case WB_K_MIN_BYTES:
+	case WB_K_MAX_BYTES: {
+		uint64_t pages = v / P;
+		if (!cur || !cur->valid || cur->thresh == 0) {
+			snprintf(err, errlen, "%s: the current threshold is unknown, cannot convert bytes",
+				 op->key);
+			return -EINVAL;
+		}
+		if (pages > cur->dirtyable) {
+			snprintf(err, errlen, "%s=%llu: more than the dirtyable memory (kernel: EINVAL)",
+				 op->key, (unsigned long long)v);
+			return -EINVAL;
+		}
+		ppm = wb_mul_div(pages, WB_RATIO_FULL, cur->thresh);
+		if (ppm > WB_RATIO_FULL)
+			goto range;
+		break;
+	}
+	default:
+		snprintf(err, errlen, "%s: not a writable knob", op->key);
+		return -EINVAL;
+	}
+	is_min = op->knob == WB_K_MIN_RATIO || op->knob == WB_K_MIN_RATIO_FINE || op->knob == WB_K_MIN_BYTES;
+	if (is_min) {
+		if (ppm > b->max_ppm) {
+			snprintf(err, errlen, "%s: min above this device's max ratio (kernel: EINVAL)", op->key);
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < k->nbdis; i++)
+			sum += k->bdis[i].min_ppm;
+		if (ppm > b->min_ppm && sum + (ppm - b->min_ppm) >= WB_RATIO_FULL) {
+			snprintf(err, errlen, "%s: the min_ratio sum over all devices would reach 100%% "
+				 "(kernel: EINVAL)", op->key);
+			return -EINVAL;
+		}
+		b->min_ppm = ppm;
+	} else {
+		if (ppm < b->min_ppm) {
+			snprintf(err, errlen, "%s: max below this device's min ratio (kernel: EINVAL)", op->key);
+			return -EINVAL;
+		}
+		b->max_ppm = ppm;
+	}
+	return 0;
+range:
+	snprintf(err, errlen, "%s=%llu: above 100%% (kernel: EINVAL)", op->key, (unsigned long long)v);
+	return -EINVAL;
+}
+
+int wb_settings_apply(struct wb_settings *k, const struct wb_limits *cur, uint32_t page_size,
+		      const struct wb_setop *op, char *err, size_t errlen)
+{
+	return op->is_bdi ? apply_bdi(k, cur, page_size, op, err, errlen)
+			  : apply_vm(k, page_size, op, err, errlen);
+}

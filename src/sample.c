@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The sample contract: init/copy/free, and the history ring. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wbtop/sample.h"
+
+const char *const wb_sysctl_names[WB_SYS_COUNT] = {
+	[WB_SYS_DIRTY_RATIO] = "dirty_ratio",
+	[WB_SYS_DIRTY_BYTES] = "dirty_bytes",
+	[WB_SYS_BG_RATIO] = "dirty_background_ratio",
+	[WB_SYS_BG_BYTES] = "dirty_background_bytes",
+	[WB_SYS_EXPIRE_CS] = "dirty_expire_centisecs",
+	[WB_SYS_WRITEBACK_CS] = "dirty_writeback_centisecs",
+	[WB_SYS_DIRTYTIME_EXPIRE] = "dirtytime_expire_seconds",
+	[WB_SYS_LAPTOP_MODE] = "laptop_mode",
+};
+
+const char *const wb_knob_names[WB_K_COUNT] = {
+	[WB_K_MIN_RATIO] = "min_ratio",
+	[WB_K_MAX_RATIO] = "max_ratio",
+	[WB_K_MIN_RATIO_FINE] = "min_ratio_fine",
+	[WB_K_MAX_RATIO_FINE] = "max_ratio_fine",
+	[WB_K_MIN_BYTES] = "min_bytes",
+	[WB_K_MAX_BYTES] = "max_bytes",
+	[WB_K_STRICT_LIMIT] = "strict_limit",
+};
+
+void wb_sample_init(struct wb_sample *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void wb_sample_finish(struct wb_sample *s)
+{
+	if (!s)
+		return;
+	free(s->nodes);
+	free(s->zones);
+	free(s->bdis);
+	free(s->procs);
+	wb_sample_init(s);
+}
+
+/* Duplicate n elements of size sz; *out stays NULL for n == 0. */
+static int dup_array(void **out, const void *src, size_t n, size_t sz)
+{
+	*out = NULL;
+	if (n == 0)
+		return 0;
+	*out = malloc(n * sz);
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, src, n * sz);
+	return 0;
+}
+
+int wb_sample_copy(struct wb_sample *dst, const struct wb_sample *src)
+{
+	struct wb_sample t = *src;
+
+	t.nodes = NULL;
+	t.zones = NULL;
+	t.bdis = NULL;
+	t.procs = NULL;
+	if (dup_array((void **)&t.nodes, src->nodes, src->nnodes, sizeof(*src->nodes)) ||
+	    dup_array((void **)&t.zones, src->zones, src->nzones, sizeof(*src->zones)) ||
+	    dup_array((void **)&t.bdis, src->bdis, src->nbdis, sizeof(*src->bdis)) ||
+	    dup_array((void **)&t.procs, src->procs, src->nprocs, sizeof(*src->procs))) {
+		wb_sample_finish(&t);
+		return -ENOMEM;
+	}
+	wb_sample_finish(dst);
+	*dst = t;
+	return 0;
+}
+
+const struct wb_bdi *wb_sample_bdi(const struct wb_sample *s, const char *name)
+{
+	for (size_t i = 0; i < s->nbdis; i++)
+		if (strcmp(s->bdis[i].name, name) == 0)
+			return &s->bdis[i];
+	return NULL;
+}
+
+struct wb_ring {
+	struct wb_sample *slot;
+	size_t cap, len, head; /* head: index of the newest */
+};
+
+struct wb_ring *wb_ring_create(size_t capacity)
+{
+	struct wb_ring *r;
+
+	if (capacity == 0)
+		capacity = 1;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->slot = calloc(capacity, sizeof(*r->slot));
+	if (!r->slot) {
+		free(r);
+		return NULL;
+	}
+	r->cap = capacity;
+	return r;
+}
+
+void wb_ring_clear(struct wb_ring *r)
+{
+	for (size_t i = 0; i < r->cap; i++)
+		wb_sample_finish(&r->slot[i]);
+	r->len = 0;
+	r->head = 0;
+}
+
+void wb_ring_destroy(struct wb_ring *r)
+{
+	if (!r)
+		return;
+	wb_ring_clear(r);
+	free(r->slot);
+	free(r);
+}
+
+int wb_ring_push(struct wb_ring *r, const struct wb_sample *s)
+{
+	size_t next = r->len ? (r->head + 1) % r->cap : 0;
+	int err = wb_sample_copy(&r->slot[next], s);
+
+	if (err)
+		return err;
+	r->head = next;
+	if (r->len < r->cap)
+		r->len++;
+	return 0;
+}
+
+size_t wb_ring_len(const struct wb_ring *r)
+{
+	return r->len;
+}
+
+const struct wb_sample *wb_ring_get(const struct wb_ring *r, size_t i)
+{
+	if (i >= r->len)
+		return NULL;
+	return &r->slot[(r->head + r->cap - i) % r->cap];
+}
+
+/* Rate of a monotonically growing counter; false if unusable. */
+static bool counter_rate(uint64_t a, uint64_t b, double dt, double *per_s)
+{
+	if (dt <= 0 || b < a)
+		return false;
+	*per_s = (double)(b - a) / dt;
+	return true;
+}
+
+bool wb_rate_global(const struct wb_sample *a, const struct wb_sample *b,
+		    enum wb_gstat k, double *per_s)
+{
+	if (!WB_HAS(a->g.valid, k) || !WB_HAS(b->g.valid, k))
+		return false;
+	return counter_rate(a->g.v[k], b->g.v[k], b->mono - a->mono, per_s);
+}
+
+bool wb_rate_bdi(const struct wb_sample *a, const struct wb_sample *b,
+		 const char *bdi, enum wb_bstat k, double *per_s)
+{
+	const struct wb_bdi *x = wb_sample_bdi(a, bdi), *y = wb_sample_bdi(b, bdi);
+
+	if (!x || !y || !WB_HAS(x->st_valid, k) || !WB_HAS(y->st_valid, k))
+		return false;
+	return counter_rate(x->st[k], y->st[k], b->mono - a->mono, per_s);
+}
