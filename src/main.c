@@ -208,7 +208,7 @@ static int run_batch(const struct opts *o, struct wb_live *live)
 		wb_live_read(live, &cur);
 		report_diag(wb_live_diag(live), &dh);
 		if (cur.level < 0) {
-			fprintf(stderr, "wbtop: no usable /proc/vmstat under %s: nothing to show\n", o->root);
+			fprintf(stderr, "wbtop: no usable kernel files under %s: nothing to show\n", o->root);
 			rc = 1;
 			break;
 		}

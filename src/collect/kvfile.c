@@ -93,15 +93,18 @@ int wb_kvfile_read(struct wb_kvfile *f, struct wb_diag *d)
 		}
 	}
 	for (;;) {
+		size_t want = len + 4096 > WB_KVFILE_MAX ? WB_KVFILE_MAX : len + 4096;
 		ssize_t n;
+		char probe;
 
-		if (!grow(f, len + 4096)) {
-			if (len >= WB_KVFILE_MAX) {
-				wb_diag_add(d, "%s: larger than %u bytes, not a kernel file as expected; skipped",
-					    f->path, WB_KVFILE_MAX);
-				return -EFBIG;
-			}
+		if (!grow(f, want))
 			return -ENOMEM;
+		if (len >= WB_KVFILE_MAX) {
+			if (pread(f->fd, &probe, 1, (off_t)len) <= 0)
+				break;
+			wb_diag_add(d, "%s: larger than %u bytes, not a kernel file as expected; skipped",
+				    f->path, WB_KVFILE_MAX);
+			return -EFBIG;
 		}
 		n = pread(f->fd, f->buf + len, f->cap - 1 - len, (off_t)len);
 		if (n < 0) {
@@ -171,7 +174,8 @@ int wb_kvfile_u64(struct wb_kvfile *f, struct wb_diag *d, uint64_t *out)
 	while (*p == ' ' || *p == '\t')
 		p++;
 	if (!wb_parse_u64(p, &end, out) || (*end && !isspace((unsigned char)*end))) {
-		wb_diag_add(d, "%s: expected a number, found \"%.24s\"", f->path, f->buf);
+		wb_diag_add(d, "%s: expected a number, found \"%.*s\"", f->path,
+			    (int)strcspn(f->buf, "\n") > 24 ? 24 : (int)strcspn(f->buf, "\n"), f->buf);
 		return -EINVAL;
 	}
 	return 0;

@@ -125,12 +125,11 @@ void wb_live_read(struct wb_live *l, struct wb_sample *s)
 		wb_procs_read(l->procs, s, &l->diag);
 		wb_procs_read_disks(l->procs, s, &l->diag);
 	}
-	s->level = -1;
-	if (WB_HAS(s->g.valid, WB_G_DIRTY)) {
-		s->level = WB_LEVEL_PROC;
-		if (l->bdis.sysfs_ok && s->nbdis > 0)
-			s->level = WB_LEVEL_SYSFS;
-		if (s->level == WB_LEVEL_SYSFS && l->bdis.debugfs_ok)
+	/* A damaged file degrades its own figures only; -1 = nothing at all. */
+	s->level = s->g.valid || s->nzones ? WB_LEVEL_PROC : -1;
+	if (l->bdis.sysfs_ok && s->nbdis > 0) {
+		s->level = WB_LEVEL_SYSFS;
+		if (l->bdis.debugfs_ok)
 			s->level = WB_LEVEL_DEBUGFS;
 	}
 }

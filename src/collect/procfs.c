@@ -31,7 +31,7 @@ static const struct wb_kv_key vmstat_keys[] = {
 	{ "pgrotated", WB_G_PGROTATED, WB_KV_NUM, false, false },
 	{ "pgscan_", WB_G_PGSCAN, WB_KV_NUM, true, false },
 	{ "pgsteal_", WB_G_PGSTEAL, WB_KV_NUM, true, false },
-	{ "allocstall_", WB_G_ALLOCSTALL, WB_KV_NUM, true, false },
+	{ "allocstall", WB_G_ALLOCSTALL, WB_KV_NUM, true, false }, /* < 4.x: one counter */
 };
 
 static const struct wb_kv_key meminfo_keys[] = {

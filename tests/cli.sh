@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The command line on fixture trees: formats, errors, damaged input.
+set -u
+W=${WBTOP:?} F=${FIXTURES:?}
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+n=0
+fail() { echo "FAIL: $*"; exit 1; }
+check() { n=$((n + 1)); echo "ok $n - $*"; }
+
+$W --help | grep -q -- '--batch' || fail "--help"; check help
+$W --version | grep -q '^wbtop ' || fail "--version"; check version
+for bad in "-n x" "-d 0" "-d nan" "--frob" "--json" "extra"; do
+	$W $bad >/dev/null 2>"$T/err"; rc=$?
+	[ $rc = 2 ] && [ -s "$T/err" ] || fail "'$bad' gave rc=$rc without a message"
+done; check "bad arguments refused with rc 2 and a message"
+
+$W --root "$F/6.18-writing" -b --json -n 2 -d 0.1 >"$T/out" 2>"$T/err" || fail "json run"
+python3 - "$T/out" <<'PY' || fail "json content"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 2, lines
+for l in lines:
+    d = json.loads(l)
+    for k in ("time", "level", "sysctl", "global", "nodes", "zones", "bdis"):
+        assert k in d, k
+    g = d["global"]
+    assert g["thresh"] == g["kernel_thresh"], g
+    assert g["bg_thresh"] == g["kernel_bg_thresh"], g
+    b = {x["bdi"]: x for x in d["bdis"]}
+    assert b["btrfs-1"]["dev"] == "loop2" and b["btrfs-1"]["reclaimable"] > 0
+    assert b["7:0"]["mounts"][0].endswith("/ext")
+    assert "wakeups" not in b["7:0"]         # no tracing: absent, never 0
+PY
+check "json lines with model and kernel thresholds"
+
+$W --root "$F/6.18-writing" -b --csv -n 1 >"$T/csv" || fail csv
+[ "$(head -1 "$T/csv" | cut -d, -f1-3)" = "time,bdi,dev" ] || fail "csv header"
+[ "$(wc -l < "$T/csv")" = 12 ] || fail "csv rows: $(wc -l < "$T/csv")"
+check "csv"
+
+$W --root "$F/6.18-writing" -b --json --set vm.dirty_ratio=40 --set bdi.loop1.max_ratio=5 >"$T/wi" || fail whatif
+python3 -c "
+import json,sys; d=json.load(open('$T/wi')); w=d['whatif']
+assert abs(w['global']['thresh'] - 2*d['global']['thresh']) < 2*4096*3, w
+b={x['bdi']:x for x in w['bdis']}; assert b['7:1']['thresh'] <= w['global']['thresh']*5//100
+" || fail "whatif content"
+$W --root "$F/6.18-writing" -b --set vm.dirty_bytes=100 >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 2 ] && grep -q minimum "$T/err" || fail "invalid --set accepted (rc=$rc)"
+check "what-if and its validation"
+
+$W --root "$F/damaged" -b >"$T/out" 2>"$T/err" || fail "damaged fixture: rc $?"
+grep -q 'proc/vmstat: no usable "nr_dirty"' "$T/err" || fail "damaged vmstat not named"
+grep -q '^254:0 ' "$T/out" || fail "other collectors stopped"
+check "damaged files named, the rest shown"
+
+$W --root "$T/nothing" -b >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 1 ] && grep -q "nothing to show" "$T/err" || fail "empty root: rc $rc"
+check "empty root"
+echo "$n passed, 0 failed"

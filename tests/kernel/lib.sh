@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared helpers for root-only tests that change the kernel. Every change is
+# registered with at_exit right after it is made; the EXIT trap undoes them in
+# reverse order and then checks that the machine is exactly as found.
+# Exit code 77 means "skipped" to meson.
+
+set -u
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+[ "$(id -u)" = 0 ] || skip "needs root"
+command -v losetup >/dev/null || skip "needs losetup (util-linux)"
+
+WBTOP=${WBTOP:-$(dirname "$0")/../../build/wbtop}
+TMP=$(mktemp -d /tmp/wbtop-test.XXXXXX)
+_UNDO=()
+at_exit() { _UNDO+=("$*"); }
+
+# Everything a test may touch, as text, to compare before and after.
+machine_state() {
+	local f
+	for f in /proc/sys/vm/dirty_ratio /proc/sys/vm/dirty_bytes /proc/sys/vm/dirty_background_ratio \
+		 /proc/sys/vm/dirty_background_bytes /proc/sys/vm/dirty_expire_centisecs \
+		 /proc/sys/vm/dirty_writeback_centisecs; do
+		echo "$f $(cat $f)"
+	done
+	for b in /sys/class/bdi/*; do
+		echo "$b $(cat $b/min_ratio_fine $b/max_ratio_fine $b/strict_limit 2>/dev/null | tr '\n' ' ')"
+	done
+	cat /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device 2>/dev/null
+	grep -c wbtop-test /proc/self/mountinfo
+	losetup -a | grep -c wbtop-test
+	ls /sys/kernel/tracing/instances 2>/dev/null | grep -c '^wbtop'
+	grep -c ' /sys/kernel/debug debugfs' /proc/self/mountinfo
+}
+_BEFORE=$(machine_state)
+
+_cleanup() {
+	local rc=$? i
+	trap - EXIT INT TERM
+	for ((i = ${#_UNDO[@]} - 1; i >= 0; i--)); do eval "${_UNDO[i]}" >/dev/null 2>&1 || true; done
+	rm -rf "$TMP"
+	local after
+	after=$(machine_state)
+	if [ "$after" != "$_BEFORE" ]; then
+		echo "FAIL: the machine was not restored:"
+		diff <(echo "$_BEFORE") <(echo "$after")
+		rc=1
+	fi
+	exit $rc
+}
+trap _cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Save every dirty_* sysctl now; restore at exit (bytes before ratio, since a
+# write to one clears its twin).
+save_sysctls() {
+	local r b br bb
+	r=$(cat /proc/sys/vm/dirty_ratio); b=$(cat /proc/sys/vm/dirty_bytes)
+	br=$(cat /proc/sys/vm/dirty_background_ratio); bb=$(cat /proc/sys/vm/dirty_background_bytes)
+	at_exit "echo $(cat /proc/sys/vm/dirty_expire_centisecs) > /proc/sys/vm/dirty_expire_centisecs"
+	at_exit "echo $(cat /proc/sys/vm/dirty_writeback_centisecs) > /proc/sys/vm/dirty_writeback_centisecs"
+	if [ "$b" != 0 ]; then at_exit "echo $b > /proc/sys/vm/dirty_bytes"
+	else at_exit "echo $r > /proc/sys/vm/dirty_ratio"; fi
+	if [ "$bb" != 0 ]; then at_exit "echo $bb > /proc/sys/vm/dirty_background_bytes"
+	else at_exit "echo $br > /proc/sys/vm/dirty_background_ratio"; fi
+	# a ratio write of the same value does not switch modes back: go via another value
+	at_exit "echo 2 > /proc/sys/vm/dirty_ratio; echo 1 > /proc/sys/vm/dirty_background_ratio"
+}
+
+# Save one BDI's knobs (by MAJ:MIN); restored at exit.
+save_bdi() {
+	local b=/sys/class/bdi/$1
+	at_exit "echo $(cat $b/strict_limit) > $b/strict_limit"
+	at_exit "echo $(cat $b/max_ratio_fine) > $b/max_ratio_fine"
+	at_exit "echo $(cat $b/min_ratio_fine) > $b/min_ratio_fine"
+	at_exit "echo 0 > $b/min_ratio_fine"
+}
+
+need_debugfs() {
+	if [ ! -d /sys/kernel/debug/bdi ]; then
+		mount -t debugfs none /sys/kernel/debug || skip "cannot mount debugfs"
+		at_exit "umount /sys/kernel/debug"
+	fi
+}
+
+# make_loop NAME SIZE_MB FSTYPE: sets LOOP_DEV, LOOP_MM (MAJ:MIN), LOOP_MNT.
+# Not in $(...): the undo steps must be registered in this shell.
+make_loop() {
+	local name=$1 size=$2 fs=$3 img=$TMP/$1.img mnt=$TMP/$1 dev mm
+	truncate -s "${size}M" "$img"
+	dev=$(losetup --direct-io=on -f --show "$img") || fail "losetup"
+	at_exit "losetup -d $dev"
+	case $fs in
+	ext4) mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$dev" ;;
+	xfs) command -v mkfs.xfs >/dev/null || skip "needs xfsprogs"; mkfs.xfs -q -f "$dev" ;;
+	btrfs) command -v mkfs.btrfs >/dev/null || skip "needs btrfs-progs"; mkfs.btrfs -q -f "$dev" >/dev/null ;;
+	esac || fail "mkfs.$fs"
+	mkdir -p "$mnt"
+	mount "$dev" "$mnt" || fail "mount $dev"
+	at_exit "umount -l $mnt"
+	mm=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
+	LOOP_DEV=$dev LOOP_MM=$mm LOOP_MNT=$mnt
+}
+
+# throttle MAJ:MIN BYTES_PER_S: blkio v1 write limit, removed at exit
+throttle() {
+	local f=/sys/fs/cgroup/blkio/blkio.throttle.write_bps_device
+	[ -w "$f" ] || skip "no cgroup v1 blkio throttling"
+	echo "$1 $2" > "$f" || fail "throttle $1"
+	at_exit "echo '$1 0' > $f"
+}
+
+# A background job killed at exit; sets BG_PID.
+bg_job() {
+	"$@" &
+	BG_PID=$!
+	at_exit "kill $BG_PID; wait $BG_PID"
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The live source on fixture trees captured from real kernels (and damaged ones). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "wbtop/live.h"
+#include "wbtop/model.h"
+
+static struct wb_live *open_fixture(const char *name)
+{
+	static char root[512];
+	char err[256];
+	struct wb_live_opts o = { root, false, false };
+	struct wb_live *l;
+
+	snprintf(root, sizeof(root), "%s/%s", FIXTURES, name);
+	l = wb_live_create(&o, err, sizeof(err));
+	assert_non_null(l);
+	return l;
+}
+
+static bool diag_has(const struct wb_diag *d, const char *needle)
+{
+	for (int i = 0; i < d->n; i++)
+		if (strstr(d->msg[i], needle))
+			return true;
+	return false;
+}
+
+/* Captured on 6.18 while dd wrote to ext4, xfs and btrfs loop devices. */
+static void writing_618(void **st)
+{
+	struct wb_live *l = open_fixture("6.18-writing");
+	struct wb_sample s;
+	struct wb_limits m;
+	const struct wb_bdi *b;
+	(void)st;
+	wb_sample_init(&s);
+	wb_live_read(l, &s);
+	assert_int_equal(wb_live_diag(l)->n, 0);
+	assert_int_equal(s.level, WB_LEVEL_DEBUGFS);
+	b = wb_sample_bdi(&s, "btrfs-1");
+	assert_non_null(b);                         /* btrfs's own BDI, mapped to its device */
+	assert_string_equal(b->dev, "loop2");
+	assert_string_equal(b->fstype, "btrfs");
+	assert_int_equal(b->nmounts, 1);
+	assert_true(b->st[WB_B_RECLAIMABLE] > 0);
+	b = wb_sample_bdi(&s, "7:0");
+	assert_string_equal(b->dev, "loop0");
+	assert_string_equal(b->fstype, "ext4");
+	assert_true(b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK] > 0);
+	assert_true(WB_HAS(b->st_valid, WB_B_WB_BW));
+	/* the model reproduces the kernel's global thresholds from the same files */
+	assert_int_equal(wb_limits_compute(&s, NULL, NULL, &m), 0);
+	assert_false(m.calibrated);
+	assert_int_equal(m.thresh, s.g.v[WB_G_DIRTY_THRESH]);
+	assert_int_equal(m.bg, s.g.v[WB_G_BG_THRESH]);
+	/*
+	 * and every BDI's threshold within the per-CPU counter error (32 pages),
+	 * plus what the global threshold moved between the capture's reads of
+	 * /proc/vmstat and of that BDI's debugfs file (a writer was running)
+	 */
+	for (size_t i = 0; i < s.nbdis; i++) {
+		int64_t diff = (int64_t)m.bdis[i].thresh - (int64_t)s.bdis[i].st[WB_B_THRESH];
+		int64_t moved = llabs((int64_t)s.bdis[i].st[WB_B_DIRTY_THRESH] - (int64_t)m.thresh);
+		if (diff < -32 - moved || diff > 32 + moved)
+			fail_msg("%s: model %llu kernel %llu", s.bdis[i].name,
+				 (unsigned long long)m.bdis[i].thresh,
+				 (unsigned long long)s.bdis[i].st[WB_B_THRESH]);
+	}
+	wb_limits_finish(&m);
+	wb_sample_finish(&s);
+	wb_live_destroy(l);
+}
+
+static void old_kernel_shapes(void **st)
+{
+	struct wb_live *l = open_fixture("4.4-handmade");
+	struct wb_sample s;
+	struct wb_limits m;
+	const struct wb_bdi *b;
+	(void)st;
+	wb_sample_init(&s);
+	wb_live_read(l, &s);
+	assert_int_equal(s.level, WB_LEVEL_DEBUGFS);
+	b = wb_sample_bdi(&s, "8:0");
+	assert_non_null(b);
+	assert_string_equal(b->dev, "sda");
+	assert_string_equal(b->mounts[0], "/mnt/whole disk"); /* \040 decoded */
+	assert_false(WB_HAS(b->st_valid, WB_B_DIRTIED));      /* absent, not 0 */
+	assert_false(WB_HAS(b->knob_valid, WB_K_MIN_RATIO_FINE));
+	assert_int_equal(s.ncpus, 4);
+	assert_int_equal(s.g.v[WB_G_ALLOCSTALL], 3);
+	assert_int_equal(wb_limits_compute(&s, NULL, NULL, &m), 0);
+	assert_true(m.calibrated);                        /* old arithmetic: recovered avail */
+	assert_int_equal(m.thresh, 360048);
+	wb_limits_finish(&m);
+	wb_sample_finish(&s);
+	wb_live_destroy(l);
+}
+
+static void damaged_files_named(void **st)
+{
+	struct wb_live *l = open_fixture("damaged");
+	const struct wb_diag *d;
+	struct wb_sample s;
+	(void)st;
+	wb_sample_init(&s);
+	wb_live_read(l, &s);
+	d = wb_live_diag(l);
+	assert_true(diag_has(d, "proc/vmstat: no usable \"nr_dirty\""));
+	assert_true(diag_has(d, "proc/meminfo:2: MemFree: bad value"));
+	assert_true(diag_has(d, "proc/zoneinfo: no \"Node N, zone X\""));
+	assert_true(diag_has(d, "7:0/stats:2: BdiReclaimable: bad value"));
+	assert_true(diag_has(d, "7:1/max_ratio: expected a number"));
+	/* the rest still works */
+	assert_true(s.nbdis >= 10);
+	assert_true(WB_HAS(wb_sample_bdi(&s, "7:3")->st_valid, WB_B_THRESH));
+	assert_false(WB_HAS(s.g.valid, WB_G_DIRTY));
+	wb_sample_finish(&s);
+	wb_live_destroy(l);
+}
+
+static void ring_and_rates(void **st)
+{
+	struct wb_ring *r = wb_ring_create(3);
+	struct wb_sample a, b;
+	struct wb_bdi ba = { .name = "7:0" }, bb = { .name = "7:0" };
+	double rate;
+	(void)st;
+	wb_sample_init(&a);
+	wb_sample_init(&b);
+	a.mono = 10;
+	b.mono = 12;
+	a.g.v[WB_G_DIRTIED] = 100;
+	b.g.v[WB_G_DIRTIED] = 300;
+	a.g.valid = b.g.valid = WB_BIT(WB_G_DIRTIED);
+	assert_true(wb_rate_global(&a, &b, WB_G_DIRTIED, &rate));
+	assert_true(rate == 100.0);
+	assert_false(wb_rate_global(&b, &a, WB_G_DIRTIED, &rate)); /* backwards: no rate */
+	ba.st[WB_B_WRITTEN] = 50;
+	bb.st[WB_B_WRITTEN] = 10; /* a re-created BDI */
+	ba.st_valid = bb.st_valid = WB_BIT(WB_B_WRITTEN);
+	a.bdis = &ba;
+	a.nbdis = 1;
+	b.bdis = &bb;
+	b.nbdis = 1;
+	assert_false(wb_rate_bdi(&a, &b, "7:0", WB_B_WRITTEN, &rate));
+	for (int i = 0; i < 5; i++) {
+		a.mono = i;
+		assert_int_equal(wb_ring_push(r, &a), 0);
+	}
+	assert_int_equal(wb_ring_len(r), 3);
+	assert_true(wb_ring_get(r, 0)->mono == 4);
+	assert_true(wb_ring_get(r, 2)->mono == 2);
+	assert_null(wb_ring_get(r, 3));
+	assert_string_equal(wb_ring_get(r, 1)->bdis[0].name, "7:0"); /* deep copy */
+	wb_ring_destroy(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(writing_618),
+		cmocka_unit_test(old_kernel_shapes),
+		cmocka_unit_test(damaged_files_named),
+		cmocka_unit_test(ring_and_rates),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The model's formulas against hand-computed cases (writeback-model.md). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "wbtop/model.h"
+
+static struct wb_settings ratio(uint64_t r, uint64_t b)
+{
+	return (struct wb_settings){ .dirty_ratio = r, .bg_ratio = b };
+}
+
+static void reserve_from_zones(void **st)
+{
+	/* writeback-model.md 1.2: DMA min(3840, 75+4939), DMA32 15444+1920, Normal 9822 */
+	struct wb_zone z[4] = { 0 };
+	(void)st;
+	z[0].v[WB_Z_HIGH] = 75; z[0].v[WB_Z_MANAGED] = 3840; z[0].v[WB_Z_PROTECTION] = 4939;
+	z[1].v[WB_Z_HIGH] = 15444; z[1].v[WB_Z_MANAGED] = 772807; z[1].v[WB_Z_PROTECTION] = 1920;
+	z[2].v[WB_Z_HIGH] = 9822 + 100; z[2].v[WB_Z_BOOST] = 100; z[2].v[WB_Z_MANAGED] = 360448;
+	assert_int_equal(wb_reserve_pages(z, 4), 31026);
+}
+
+static void global_ratio_mode(void **st)
+{
+	struct wb_settings k = ratio(20, 10);
+	uint64_t t, b;
+	(void)st;
+	/* 1.5/11.2: avail 6 093 184 -> 1 218 339 / 608 425 (kernel's own figures) */
+	assert_int_equal(wb_dirtyable(5784289, 31026, 339920), 6093184);
+	wb_domain_limits(&k, 6093184, 4096, &t, &b);
+	assert_int_equal(t, 1218339);
+	assert_int_equal(b, 608425);
+}
+
+static void global_bytes_mode_and_clamps(void **st)
+{
+	struct wb_settings k = { .dirty_bytes = 10000, .bg_bytes = 1 };
+	uint64_t t, b;
+	(void)st;
+	wb_domain_limits(&k, 1000000, 4096, &t, &b);
+	assert_int_equal(t, 3);  /* ceil(10000 / 4096) */
+	assert_int_equal(b, 1);
+	k.bg_bytes = 20000;      /* 5 pages >= 3: bg = thresh / 2 */
+	wb_domain_limits(&k, 1000000, 4096, &t, &b);
+	assert_int_equal(b, 1);
+	k = ratio(0, 0);         /* zero ratio: no floor */
+	wb_domain_limits(&k, 1000000, 4096, &t, &b);
+	assert_int_equal(t, 0);
+	assert_int_equal(b, 0);
+	k = (struct wb_settings){ .dirty_bytes = 1ULL << 46, .bg_ratio = 10 }; /* 2^34 pages */
+	wb_domain_limits(&k, 1ULL << 40, 4096, &t, &b);
+	assert_int_equal(t, WB_THRESH_CAP);
+	assert_true(b < t);
+}
+
+static void node_limit(void **st)
+{
+	struct wb_settings k = ratio(20, 10);
+	(void)st;
+	assert_int_equal(wb_node_dirty_limit(&k, 1000003, 2000000, 4096), 200000); /* plain percent */
+	k.dirty_bytes = 4096 * 1000 + 1; /* 1001 pages, scaled by the node's share */
+	assert_int_equal(wb_node_dirty_limit(&k, 500000, 2000000, 4096), 250);
+}
+
+static void wb_thresh_floor_cap_reserve(void **st)
+{
+	(void)st;
+	/* 11.3: idle device, thresh 1 218 617, dirty 108 -> (T-D)/8 = 152 313 */
+	assert_int_equal(wb_calc_thresh(1218617, 108, 0, 0, WB_RATIO_FULL, false, 0, 1), 152313);
+	/* strict: /100 */
+	assert_int_equal(wb_calc_thresh(1218617, 108, 0, 0, WB_RATIO_FULL, true, 0, 1), 12185);
+	/* the only active device gets all of T */
+	assert_int_equal(wb_calc_thresh(1000000, 5000, 0, 0, WB_RATIO_FULL, false, 7, 7), 1000000);
+	/* max_ratio 10 % caps even the floor */
+	assert_int_equal(wb_calc_thresh(1000000, 0, 0, 0, 100000, false, 0, 1), 100000);
+	/* min_ratio 5 % of this BDI, sum 25 %: 750000*1/2 + 50000 */
+	assert_int_equal(wb_calc_thresh(1000000, 999999, 250000, 50000, WB_RATIO_FULL, false, 1, 2), 425000);
+	/* min ratio sum at 100 %: nothing left to share, only the reserve */
+	assert_int_equal(wb_calc_thresh(1000000, 1000000, WB_RATIO_FULL, 400000, WB_RATIO_FULL, false, 1, 1), 400000);
+	/* dirty above T: no floor */
+	assert_int_equal(wb_calc_thresh(1000, 2000, 0, 0, WB_RATIO_FULL, false, 0, 1), 0);
+	/* 32-bit T times ppm does not overflow */
+	assert_int_equal(wb_calc_thresh(WB_THRESH_CAP, WB_THRESH_CAP, 0, 0, WB_RATIO_FULL, false, 1, 1), WB_THRESH_CAP);
+}
+
+static void fraction_inversion_round_trip(void **st)
+{
+	(void)st;
+	for (uint64_t num = 1; num < 1000; num += 37) {
+		uint64_t T = 1218339, D = 500000, K, n, d;
+		K = wb_calc_thresh(T, D, 10000, 0, WB_RATIO_FULL, false, num, 1000);
+		enum wb_frac_src src = wb_frac_invert(K, T, D, 10000, 0, WB_RATIO_FULL, false, &n, &d);
+		if (K <= (T - D) / 8 + 2) {
+			assert_int_equal(src, WB_FRAC_FLOOR);
+			continue;
+		}
+		assert_int_equal(src, WB_FRAC_DEBUGFS);
+		assert_int_equal(wb_calc_thresh(T, D, 10000, 0, WB_RATIO_FULL, false, n, d), K);
+	}
+	/* a BDI that never wrote shows the floor */
+	uint64_t n, d;
+	assert_int_equal(wb_frac_invert(152313, 1218617, 108, 0, 0, WB_RATIO_FULL, false, &n, &d),
+			 WB_FRAC_FLOOR);
+	assert_int_equal(n, 0);
+}
+
+static void polynom(void **st)
+{
+	(void)st;
+	assert_int_equal(wb_pos_polynom(1000, 1000, 2000), 1024);
+	assert_in_range(wb_pos_polynom(1000, 2000, 2000), 0, 8); /* |1 makes it not quite 0; callers test dirty >= limit first */
+	assert_in_range(wb_pos_polynom(1000, 0, 2000), 2040, 2048);
+	assert_int_equal(wb_pos_polynom(1000, -100000, 2000), 2048); /* clamped */
+}
+
+/* A small sample with one BDI, through the whole limits layer. */
+static void limits_on_sample(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b = { .name = "7:0" };
+	struct wb_zone z = { .name = "Normal" };
+	struct wb_limits l;
+	(void)st;
+	wb_sample_init(&s);
+	s.page_size = 4096;
+	s.ncpus = 2;
+	s.sys[WB_SYS_DIRTY_RATIO] = 20;
+	s.sys[WB_SYS_BG_RATIO] = 10;
+	s.sys_valid = 0xff;
+	s.g.v[WB_G_MEMFREE] = 5784289;
+	s.g.v[WB_G_ACTIVE_FILE] = 139920;
+	s.g.v[WB_G_INACTIVE_FILE] = 200000;
+	s.g.v[WB_G_DIRTY] = 100;
+	s.g.v[WB_G_WRITEBACK] = 8;
+	s.g.v[WB_G_DIRTY_THRESH] = 1218339;
+	s.g.valid = WB_BIT(WB_G_MEMFREE) | WB_BIT(WB_G_ACTIVE_FILE) | WB_BIT(WB_G_INACTIVE_FILE) |
+		    WB_BIT(WB_G_DIRTY) | WB_BIT(WB_G_WRITEBACK) | WB_BIT(WB_G_DIRTY_THRESH);
+	z.v[WB_Z_HIGH] = 31026;
+	z.v[WB_Z_MANAGED] = 1 << 20;
+	s.zones = &z;
+	s.nzones = 1;
+	b.st[WB_B_THRESH] = (1218339 - 108) / 8;    /* idle: the floor */
+	b.st[WB_B_DIRTY_THRESH] = 1218339;
+	b.st_valid = WB_BIT(WB_B_THRESH) | WB_BIT(WB_B_DIRTY_THRESH);
+	s.bdis = &b;
+	s.nbdis = 1;
+	assert_int_equal(wb_limits_compute(&s, NULL, NULL, &l), 0);
+	assert_true(l.valid);
+	assert_false(l.calibrated);
+	assert_int_equal(l.thresh, 1218339);
+	assert_int_equal(l.kernel_diff, 0);
+	assert_int_equal(l.freerun, (1218339 + 608425) / 2);
+	assert_int_equal(l.setpoint, (l.freerun + l.thresh) / 2);
+	assert_int_equal(l.ratelimit_pages, 1218339 / 64);
+	assert_int_equal(l.bdis[0].frac_src, WB_FRAC_FLOOR);
+	assert_int_equal(l.bdis[0].thresh, (1218339 - 108) / 8);
+	/* the kernel disagrees by more than a few pages: calibrate from it */
+	s.g.v[WB_G_DIRTY_THRESH] = 1200000;
+	wb_limits_finish(&l);
+	assert_int_equal(wb_limits_compute(&s, NULL, NULL, &l), 0);
+	assert_true(l.calibrated);
+	assert_int_equal(l.thresh, 1200000);
+	wb_limits_finish(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(reserve_from_zones),
+		cmocka_unit_test(global_ratio_mode),
+		cmocka_unit_test(global_bytes_mode_and_clamps),
+		cmocka_unit_test(node_limit),
+		cmocka_unit_test(wb_thresh_floor_cap_reserve),
+		cmocka_unit_test(fraction_inversion_round_trip),
+		cmocka_unit_test(polynom),
+		cmocka_unit_test(limits_on_sample),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Parsers: the key/value table parser, kept-open files, zoneinfo shapes. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "wbtop/kvfile.h"
+#include "wbtop/procfs.h"
+#include "wbtop/zoneinfo.h"
+
+enum { K_A, K_B, K_SUM, K_HEX };
+static const struct wb_kv_key tab[] = {
+	{ "alpha", K_A, WB_KV_NUM, false, true },
+	{ "Beta", K_B, WB_KV_KB, false, true },
+	{ "pgscan_", K_SUM, WB_KV_NUM, true, false },
+	{ "state", K_HEX, WB_KV_HEX, false, false },
+};
+
+static bool diag_has(const struct wb_diag *d, const char *needle)
+{
+	for (int i = 0; i < d->n; i++)
+		if (strstr(d->msg[i], needle))
+			return true;
+	return false;
+}
+
+static void kv_units_and_sums(void **st)
+{
+	uint64_t v[4] = { 0 }, valid = 0;
+	struct wb_diag d = { 0 };
+	(void)st;
+	int n = wb_kv_parse("unknown 5\nalpha 42\nNode 0 Beta:  8 kB\npgscan_a 3\npgscan_b 4\nstate: 1f\n",
+			    tab, 4, 4096, v, &valid, "t", &d);
+	assert_int_equal(n, 5);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(v[K_A], 42);
+	assert_int_equal(v[K_B], 2);          /* 8 kB = 2 pages of 4 KiB */
+	assert_int_equal(v[K_SUM], 7);
+	assert_int_equal(v[K_HEX], 0x1f);
+	assert_int_equal(valid, 0xf);
+}
+
+static void kv_bad_values_named(void **st)
+{
+	uint64_t v[4] = { 0 }, valid = 0;
+	struct wb_diag d = { 0 };
+	(void)st;
+	wb_kv_parse("alpha 12x\nBeta 99999999999999999999999 kB\n", tab, 4, 4096, v, &valid, "f.txt", &d);
+	assert_true(diag_has(&d, "f.txt:1: alpha: bad value"));
+	assert_true(diag_has(&d, "f.txt:2: Beta: bad value"));
+	assert_true(diag_has(&d, "no usable \"alpha\""));
+	assert_int_equal(valid, 0);
+}
+
+static void kv_truncated_and_empty(void **st)
+{
+	uint64_t v[4] = { 0 }, valid = 0;
+	struct wb_diag d = { 0 };
+	(void)st;
+	wb_kv_parse("alpha 1\nBe", tab, 4, 4096, v, &valid, "t", &d);
+	assert_int_equal(valid, 1);
+	assert_true(diag_has(&d, "no usable \"Beta\""));
+	wb_diag_clear(&d);
+	valid = 0;
+	assert_int_equal(wb_kv_parse("", tab, 4, 4096, v, &valid, "t", &d), 0);
+	assert_int_equal(d.n, 2);
+}
+
+static void kvfile_refuses_huge_file(void **st)
+{
+	char path[] = "/tmp/wbtop-huge-XXXXXX";
+	int fd = mkstemp(path);
+	struct wb_kvfile f;
+	struct wb_diag d = { 0 };
+	(void)st;
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 10 << 20), 0); /* a 10 MB "kernel file" */
+	close(fd);
+	assert_int_equal(wb_kvfile_init(&f, path), 0);
+	assert_int_equal(wb_kvfile_read(&f, &d), -EFBIG);
+	assert_true(diag_has(&d, "larger than"));
+	wb_kvfile_finish(&f);
+	unlink(path);
+}
+
+static void kvfile_rereads_with_kept_fd(void **st)
+{
+	char path[] = "/tmp/wbtop-kv-XXXXXX";
+	int fd = mkstemp(path);
+	struct wb_kvfile f;
+	uint64_t v;
+	(void)st;
+	assert_int_equal(write(fd, "17\n", 3), 3);
+	assert_int_equal(wb_kvfile_init(&f, path), 0);
+	assert_int_equal(wb_kvfile_u64(&f, NULL, &v), 0);
+	assert_int_equal(v, 17);
+	assert_int_equal(pwrite(fd, "23\n", 3, 0), 3);
+	assert_int_equal(wb_kvfile_u64(&f, NULL, &v), 0);
+	assert_int_equal(v, 23);
+	assert_int_equal(pwrite(fd, "zz\n", 3, 0), 3);
+	assert_int_equal(wb_kvfile_u64(&f, NULL, &v), -EINVAL);
+	close(fd);
+	wb_kvfile_finish(&f);
+	unlink(path);
+	assert_int_equal(wb_kvfile_init(&f, "/nonexistent/wbtop"), 0);
+	assert_int_equal(wb_kvfile_read(&f, NULL), -ENOENT);
+	wb_kvfile_finish(&f);
+}
+
+static void cpulist(void **st)
+{
+	(void)st;
+	assert_int_equal(wb_cpulist_count("0-1\n"), 2);
+	assert_int_equal(wb_cpulist_count("0-3,8,10-11"), 7);
+	assert_int_equal(wb_cpulist_count("x"), 0);
+	assert_int_equal(wb_cpulist_count("3-1"), 0);
+}
+
+static void path_join(void **st)
+{
+	char *p;
+	(void)st;
+	p = wb_path_join("/", "/proc/vmstat");
+	assert_string_equal(p, "/proc/vmstat");
+	free(p);
+	p = wb_path_join("fix/", "/proc/vmstat");
+	assert_string_equal(p, "fix/proc/vmstat");
+	free(p);
+}
+
+static char *slurp(const char *rel)
+{
+	char path[512];
+	FILE *f;
+	char *buf = calloc(1, 1 << 20);
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", FIXTURES, rel);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, (1 << 20) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static const struct wb_zone *zone(const struct wb_zone *z, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(z[i].name, name) == 0)
+			return &z[i];
+	return NULL;
+}
+
+static void zoneinfo_618(void **st)
+{
+	char *buf = slurp("6.18-idle/proc/zoneinfo");
+	struct wb_node *nodes;
+	struct wb_zone *zones;
+	size_t nn, nz;
+	struct wb_diag d = { 0 };
+	(void)st;
+	assert_int_equal(wb_zoneinfo_parse(buf, "z", &nodes, &nn, &zones, &nz, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(nn, 1);
+	assert_int_equal(nz, 5);
+	const struct wb_zone *dma = zone(zones, nz, "DMA");
+	assert_non_null(dma);
+	assert_int_equal(dma->v[WB_Z_HIGH], 85);      /* values as in the captured file */
+	assert_int_equal(dma->v[WB_Z_MANAGED], 3840);
+	assert_int_equal(dma->v[WB_Z_PROTECTION], 4426);
+	assert_true(WB_HAS(nodes[0].valid, WB_N_DIRTY));
+	assert_true(WB_HAS(zone(zones, nz, "Normal")->valid, WB_Z_WRITE_PENDING));
+	free(nodes);
+	free(zones);
+	free(buf);
+}
+
+static void zoneinfo_44_sums_zone_counters(void **st)
+{
+	char *buf = slurp("4.4-handmade/proc/zoneinfo");
+	struct wb_node *nodes;
+	struct wb_zone *zones;
+	size_t nn, nz;
+	struct wb_diag d = { 0 };
+	(void)st;
+	assert_int_equal(wb_zoneinfo_parse(buf, "z", &nodes, &nn, &zones, &nz, &d), 0);
+	assert_int_equal(nz, 3);
+	assert_int_equal(nodes[0].v[WB_N_DIRTY], 4000);      /* 0 + 1200 + 2800 */
+	assert_int_equal(nodes[0].v[WB_N_WRITEBACK], 400);
+	assert_int_equal(nodes[0].v[WB_N_INACTIVE_FILE], 300000);
+	assert_int_equal(zone(zones, nz, "DMA")->v[WB_Z_PROTECTION], 7885);
+	free(nodes);
+	free(zones);
+	free(buf);
+}
+
+static void zoneinfo_garbage(void **st)
+{
+	struct wb_node *nodes;
+	struct wb_zone *zones;
+	size_t nn, nz;
+	struct wb_diag d = { 0 };
+	(void)st;
+	assert_int_equal(wb_zoneinfo_parse("junk\n\n\xff\xfe\nNode 9999, zone X\n", "z", &nodes, &nn,
+					   &zones, &nz, &d), 0);
+	assert_int_equal(nz, 0);
+	assert_true(diag_has(&d, "out of range"));
+	wb_diag_clear(&d);
+	assert_int_equal(wb_zoneinfo_parse("Node 0, zone DMA\n  pages free zz\n protection: (1, x\n",
+					   "z", &nodes, &nn, &zones, &nz, &d), 0);
+	assert_int_equal(nz, 1);
+	assert_true(diag_has(&d, "bad \"pages free\""));
+	assert_true(diag_has(&d, "bad protection"));
+	free(nodes);
+	free(zones);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(kv_units_and_sums),
+		cmocka_unit_test(kv_bad_values_named),
+		cmocka_unit_test(kv_truncated_and_empty),
+		cmocka_unit_test(kvfile_refuses_huge_file),
+		cmocka_unit_test(kvfile_rereads_with_kept_fd),
+		cmocka_unit_test(cpulist),
+		cmocka_unit_test(path_join),
+		cmocka_unit_test(zoneinfo_618),
+		cmocka_unit_test(zoneinfo_44_sums_zone_counters),
+		cmocka_unit_test(zoneinfo_garbage),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Run live as an unprivileged user: a lower level, a line saying what is
+# hidden and how to get it, exit 0.
+set -u
+W=${WBTOP:?}
+T=$(mktemp -d); chmod 755 "$T"; trap 'rm -rf "$T"' EXIT
+if [ "$(id -u)" = 0 ]; then
+	command -v setpriv >/dev/null || { echo "SKIP: no setpriv"; exit 77; }
+	run=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+else
+	run=()
+fi
+"${run[@]}" "$W" --batch --json -n 2 -d 0.2 >"$T/out" 2>"$T/err"; rc=$?
+[ $rc = 0 ] || { echo "FAIL: rc $rc"; cat "$T/err"; exit 1; }
+python3 - "$T/out" <<'PY' || exit 1
+import json, sys
+for l in open(sys.argv[1]):
+    d = json.loads(l)
+    assert d["level"] in (0, 1), d["level"]
+    assert d["global"]["kernel_thresh"] > 0
+    for b in d["bdis"]:
+        assert "reclaimable" not in b, b  # debugfs is root-only: absent, not 0
+PY
+grep -q "level 2 hidden:.*run as root" "$T/err" || { echo "FAIL: no explanation"; cat "$T/err"; exit 1; }
+"${run[@]}" "$W" --batch -n 1 --mount-debugfs >/dev/null 2>"$T/err"
+if [ "$(id -u)" = 0 ] && ! grep -qs ' /sys/kernel/debug ' /proc/self/mountinfo; then
+	grep -q "needs root" "$T/err" || { echo "FAIL: --mount-debugfs as nobody"; exit 1; }
+fi
+echo "1 passed, 0 failed"
