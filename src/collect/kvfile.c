@@ -186,7 +186,11 @@ static const struct wb_kv_key *lookup(const struct wb_kv_key *tab, size_t ntab,
 				      const char *key, size_t klen)
 {
 	for (size_t i = 0; i < ntab; i++) {
-		size_t tl = strlen(tab[i].key);
+		size_t tl;
+
+		if (tab[i].key[0] != key[0]) /* cheap reject: most lines match no key */
+			continue;
+		tl = strlen(tab[i].key);
 		if (tab[i].sum ? (klen >= tl && memcmp(key, tab[i].key, tl) == 0)
 			       : (klen == tl && memcmp(key, tab[i].key, tl) == 0))
 			return &tab[i];

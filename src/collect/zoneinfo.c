@@ -155,7 +155,7 @@ int wb_zoneinfo_parse(const char *buf, const char *what, struct wb_node **nodes,
 
 		p = take_line(p, line, sizeof(line));
 		lineno++;
-		if (sscanf(line, "Node %d, zone %31s", &id, zname) == 2) {
+		if (line[0] == 'N' && sscanf(line, "Node %d, zone %31s", &id, zname) == 2) {
 			struct wb_zone *nz;
 
 			if (id < 0 || id >= WB_MAX_NODES) {

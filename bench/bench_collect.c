@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What one live sample costs, beside merely reading the same files with
+ * open/read/close. Prints CPU time per sample (user+system, median of runs);
+ * run under callgrind with --toggle-collect=one_* for instruction counts
+ * (bench/run-bench does both).
+ *   bench_collect sample|bare|procs [iterations]
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "wbtop/live.h"
+
+static char *paths[2048];
+static int npaths;
+
+/* The files a sample reads (without the process table). */
+static void list_files(void)
+{
+	static const char *pat[] = {
+		"/proc/vmstat", "/proc/meminfo", "/proc/zoneinfo", "/proc/self/mountinfo",
+		"/sys/devices/system/cpu/online", "/sys/devices/system/node/node*/meminfo",
+		"/proc/sys/vm/dirty_*", "/proc/sys/vm/dirtytime_expire_seconds", "/proc/sys/vm/laptop_mode",
+		"/sys/class/bdi/*/m*_ratio", "/sys/class/bdi/*/m*_ratio_fine", "/sys/class/bdi/*/m*_bytes",
+		"/sys/class/bdi/*/strict_limit", "/sys/kernel/debug/bdi/*/stats",
+		"/sys/kernel/debug/bdi/*/wb_stats",
+	};
+	for (size_t i = 0; i < sizeof(pat) / sizeof(pat[0]); i++) {
+		glob_t g;
+		if (glob(pat[i], 0, NULL, &g) == 0)
+			for (size_t j = 0; j < g.gl_pathc && npaths < 2048; j++)
+				paths[npaths++] = strdup(g.gl_pathv[j]);
+		globfree(&g);
+	}
+}
+
+__attribute__((noinline)) void one_bare(void)
+{
+	static char buf[65536];
+	for (int i = 0; i < npaths; i++) {
+		int fd = open(paths[i], O_RDONLY);
+		if (fd < 0)
+			continue;
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		close(fd);
+	}
+}
+
+__attribute__((noinline)) void one_sample(struct wb_live *l, struct wb_sample *s)
+{
+	wb_live_read(l, s);
+}
+
+static double cpu_s(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "sample";
+	int iters = argc > 2 ? atoi(argv[2]) : 200, runs = 9;
+	bool procs = strcmp(mode, "procs") == 0;
+	struct wb_live_opts o = { "/", procs, false };
+	char err[256];
+	struct wb_live *l = wb_live_create(&o, err, sizeof(err));
+	struct wb_sample s;
+	double t[9];
+
+	if (!l) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	list_files();
+	wb_sample_init(&s);
+	one_sample(l, &s); /* open the kept descriptors once */
+	for (int r = 0; r < runs; r++) {
+		double t0 = cpu_s();
+		for (int i = 0; i < iters; i++) {
+			if (strcmp(mode, "bare") == 0)
+				one_bare();
+			else
+				one_sample(l, &s);
+		}
+		t[r] = (cpu_s() - t0) / iters;
+	}
+	qsort(t, runs, sizeof(t[0]), cmp);
+	printf("%-7s %zu BDIs, %d files: median CPU %.1f us per sample (%d runs x %d)\n", mode,
+	       s.nbdis, npaths, t[runs / 2] * 1e6, runs, iters);
+	wb_sample_finish(&s);
+	wb_live_destroy(l);
+	return 0;
+}
