@@ -207,6 +207,12 @@ static void bdi_model(struct js *j, const struct wb_sample *s, const struct wb_b
 		return;
 	u64(j, "thresh", wb_pages_to_bytes(s, bl->thresh));
 	u64(j, "bg_thresh", wb_pages_to_bytes(s, bl->bg_thresh));
+	if (bl->frac_src != WB_FRAC_NONE) {
+		/* the writeout share, and how it is known (capped: at least this) */
+		static const char *const src[] = { "none", "debugfs", "floor", "capped" };
+		dblp(j, "share", bl->frac_den ? (double)bl->frac_num / (double)bl->frac_den : 0, 6);
+		sval(j, "share_src", src[bl->frac_src]);
+	}
 	sval(j, "state", wb_bdi_state_names[bl->state]);
 	if (bl->drain_s >= 0)
 		dblp(j, "drain_s", bl->drain_s, 3);
