@@ -178,6 +178,8 @@ enum wb_frac_src wb_frac_invert(uint64_t K, uint64_t T, uint64_t D, uint64_t sum
 	*den = 1;
 	if (K + FLOOR_SLACK >= mx && mx <= T) {
 		src = max_ppm < WB_RATIO_FULL ? WB_FRAC_CAPPED : WB_FRAC_DEBUGFS;
+		if (src == WB_FRAC_CAPPED && fl >= mx)
+			return src; /* the floor alone reaches the cap: share unknown, take 0 */
 	} else if (K <= fl + FLOOR_SLACK) {
 		return WB_FRAC_FLOOR;
 	}

@@ -14,7 +14,12 @@ Checks, per grid point:
   * per BDI: the prediction made before applying is within
     32 pages (wb_stat_error = nr_cpus * 8 * (1 + ilog2 nr_cpus) on 2 CPUs, the
     kernel's per-CPU counter error) plus what the global threshold and dirty
-    count moved between the two samples (the floor moves by dT and dD/8).
+    count moved between the two samples (the floor moves by dT and dD/8), plus
+    what the device's writeout share measurably moved meanwhile; for devices
+    whose share comes from counting completions, 0.01 % of the threshold more
+    for the approximate per-CPU reads of those counts. A share hidden below the
+    idle floor may show when the threshold shrinks (checked against its upper
+    bound); a share hidden above a max_ratio cap gives a lower bound only.
 """
 import json, os, subprocess, sys
 
@@ -134,7 +139,9 @@ for sets in grid:
                      // max(pred["global"]["kernel_thresh"], 1)) // P
             good = p_["thresh"] // P - bound <= b["kernel_thresh"] // P <= hi + bound + share_moved
         else:
-            good = diff <= bound + (share_moved if cls == "share" else 0)
+            # an active device's share is a ratio of per-CPU counters the kernel
+            # reads approximately (32 events each way); allow 0.01 % of T
+            good = diff <= bound + share_moved + g["kernel_thresh"] // P // 10000
         stats[cls][0 if good else 1] += 1
         worst[cls] = max(worst[cls], diff)
         if good:
