@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wbtop/forecast.h"
 #include "wbtop/live.h"
 #include "wbtop/model.h"
 #include "wbtop/out.h"
@@ -27,6 +28,7 @@ struct opts {
 	const char *root;
 	bool mount_debugfs;
 	bool procs;
+	double forecast;       /* --forecast horizon, 0 = none */
 	const char *sets[MAX_SETS];
 	int nsets;
 };
@@ -56,6 +58,8 @@ static void usage(FILE *f)
 		"                         vm.dirty_writeback_centisecs, bdi.<MAJ:MIN|dev>.<attr> with\n"
 		"                         attr min_ratio max_ratio min_ratio_fine max_ratio_fine\n"
 		"                         min_bytes max_bytes strict_limit); repeatable\n"
+		"      --forecast SEC     add the model's forecast for the next SEC seconds\n"
+		"                         (1 s steps; with --set, also under the new settings)\n"
 		"      --mount-debugfs    mount debugfs if absent (root), unmounted on exit\n"
 		"      --no-procs         do not read the process table\n"
 		"      --root DIR         read kernel files under DIR (fixture trees)\n"
@@ -66,7 +70,7 @@ static void usage(FILE *f)
 /* Parse the command line; returns 0, or the exit code to leave with. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_JSON = 256, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_ROOT };
+	enum { O_JSON = 256, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_ROOT, O_FORECAST };
 	static const struct option lo[] = {
 		{ "batch", no_argument, NULL, 'b' },
 		{ "iterations", required_argument, NULL, 'n' },
@@ -77,6 +81,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "mount-debugfs", no_argument, NULL, O_MOUNT },
 		{ "no-procs", no_argument, NULL, O_NOPROCS },
 		{ "root", required_argument, NULL, O_ROOT },
+		{ "forecast", required_argument, NULL, O_FORECAST },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
@@ -115,6 +120,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_MOUNT: o->mount_debugfs = true; break;
 		case O_NOPROCS: o->procs = false; break;
 		case O_ROOT: o->root = optarg; break;
+		case O_FORECAST:
+			o->forecast = strtod(optarg, &end);
+			if (*end || !isfinite(o->forecast) || o->forecast < 1 || o->forecast > 3600) {
+				fprintf(stderr, "wbtop: --forecast %s: expected seconds between 1 and 3600\n", optarg);
+				return 2;
+			}
+			break;
 		case 'h': usage(stdout); return -1;
 		case 'V': printf("wbtop %s\n", WBTOP_VERSION); return -1;
 		default: usage(stderr); return 2;
@@ -181,6 +193,46 @@ static void sleep_until(struct timespec *next, double delay)
 		;
 }
 
+/* Forecast under the current settings and, with --set, under the new ones. */
+static void run_forecast(const struct opts *o, struct wb_view *v, struct wb_forecast *fc,
+			 struct wb_forecast *wfc)
+{
+	size_t n = v->cur->nbdis ? v->cur->nbdis : 1;
+	double *bw = calloc(n, sizeof(double)), *rate = calloc(n, sizeof(double));
+	struct wb_forecast_in in = { o->forecast, 1.0, bw, rate };
+	struct wb_settings k;
+	char err[256];
+
+	if (!bw || !rate)
+		goto out;
+	wb_model_bandwidths(v->prev, v->cur, bw);
+	wb_forecast_dirty_rates(v->prev, v->cur, rate);
+	/*
+	 * What a busy device completed since the last sample is a truer rate
+	 * than the kernel's smoothed estimate, which overshoots on bursty
+	 * (throttled, queued) devices.
+	 */
+	for (size_t i = 0; i < v->cur->nbdis; i++) {
+		double w;
+		if (v->prev && rate[i] > 0 &&
+		    wb_rate_bdi(v->prev, v->cur, v->cur->bdis[i].name, WB_B_WRITTEN, &w) && w > 0)
+			bw[i] = w;
+	}
+	if (wb_settings_from_sample(&k, v->cur) == 0) {
+		if (wb_forecast_run(v->cur, v->lim, &k, &in, fc) == 0)
+			v->forecast = fc;
+		wb_settings_finish(&k);
+	}
+	if (v->whatif && whatif_settings(o, v->cur, v->lim, &k, err, sizeof(err)) == 0) {
+		if (wb_forecast_run(v->cur, v->whatif, &k, &in, wfc) == 0)
+			v->whatif_forecast = wfc;
+		wb_settings_finish(&k);
+	}
+out:
+	free(bw);
+	free(rate);
+}
+
 /* Headless loop: sample, model, print. */
 static int run_batch(const struct opts *o, struct wb_live *live)
 {
@@ -219,7 +271,7 @@ static int run_batch(const struct opts *o, struct wb_live *live)
 				fprintf(stderr, "wbtop: %s\n", h[j]);
 			told_hidden = true;
 		}
-		v = (struct wb_view){ have_prev ? &prev : NULL, &cur, NULL, NULL };
+		v = (struct wb_view){ .prev = have_prev ? &prev : NULL, .cur = &cur };
 		if (wb_model_eval(v.prev, &cur, NULL, NULL, 0, &lim) == 0)
 			v.lim = &lim;
 		memset(&wi, 0, sizeof(wi));
@@ -234,6 +286,11 @@ static int run_batch(const struct opts *o, struct wb_live *live)
 				v.whatif = &wi;
 			wb_settings_finish(&k);
 		}
+		struct wb_forecast fc, wfc;
+		memset(&fc, 0, sizeof(fc));
+		memset(&wfc, 0, sizeof(wfc));
+		if (o->forecast > 0 && v.lim)
+			run_forecast(o, &v, &fc, &wfc);
 		if (o->fmt == FMT_JSON)
 			wb_out_json(stdout, &v);
 		else if (o->fmt == FMT_CSV)
@@ -241,6 +298,8 @@ static int run_batch(const struct opts *o, struct wb_live *live)
 		else
 			wb_out_text(stdout, &v);
 		fflush(stdout);
+		wb_forecast_finish(&fc);
+		wb_forecast_finish(&wfc);
 		wb_limits_finish(&lim);
 		wb_limits_finish(&wi);
 		wb_sample_copy(&prev, &cur);

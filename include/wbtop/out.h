@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "wbtop/forecast.h"
 #include "wbtop/model.h"
 #include "wbtop/sample.h"
 
@@ -18,6 +19,8 @@ struct wb_view {
 	const struct wb_sample *cur;
 	const struct wb_limits *lim;    /* model, current settings; NULL if not run */
 	const struct wb_limits *whatif; /* model under --set; NULL without */
+	const struct wb_forecast *forecast;        /* --forecast, current settings */
+	const struct wb_forecast *whatif_forecast; /* --forecast with --set */
 };
 
 void wb_out_json(FILE *f, const struct wb_view *v);

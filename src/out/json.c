@@ -270,6 +270,49 @@ static void bdi_obj(struct js *j, const struct wb_view *v, size_t i)
 	close_(j, '}');
 }
 
+/* An array of page figures as bytes (rates: pages/s as bytes/s). */
+static void page_arr(struct js *j, const char *k, const double *v, size_t n, uint32_t P)
+{
+	open_(j, k, '[');
+	for (size_t i = 0; i < n; i++) {
+		sep(j);
+		fprintf(j->f, "%.0f", v[i] * P);
+		j->need_comma = true;
+	}
+	close_(j, ']');
+}
+
+static void forecast_obj(struct js *j, const struct wb_forecast *f, uint32_t P)
+{
+	open_(j, "forecast", '{');
+	dblp(j, "horizon_s", f->horizon_s, 1);
+	dblp(j, "step_s", f->step_s, 2);
+	open_(j, "global", '{');
+	page_arr(j, "dirty", f->g_dirty, f->nsteps, P);
+	page_arr(j, "writeback", f->g_writeback, f->nsteps, P);
+	close_(j, '}');
+	open_(j, "bdis", '[');
+	for (size_t i = 0; i < f->nbdis; i++) {
+		const struct wb_forecast_bdi *b = &f->bdis[i];
+		open_(j, NULL, '{');
+		sval(j, "bdi", b->name);
+		page_arr(j, "dirty", b->dirty, f->nsteps, P);
+		page_arr(j, "writeback", b->writeback, f->nsteps, P);
+		page_arr(j, "thresh", b->thresh, f->nsteps, P);
+		page_arr(j, "write_rate", b->write_rate, f->nsteps, P);
+		if (b->drain_s >= 0)
+			dblp(j, "drain_s", b->drain_s, 2);
+		if (b->clean_at_s >= 0)
+			dblp(j, "clean_at_s", b->clean_at_s, 2);
+		dblp(j, "bg_flushes_per_min", b->bg_flushes_per_min, 2);
+		if (b->dirty_rate_in >= 0) /* absent: throttled writers, demand unknown */
+			dblp(j, "demand", b->dirty_rate_in * P, 0);
+		close_(j, '}');
+	}
+	close_(j, ']');
+	close_(j, '}');
+}
+
 static void whatif_obj(struct js *j, const struct wb_view *v)
 {
 	const struct wb_sample *s = v->cur;
@@ -284,6 +327,8 @@ static void whatif_obj(struct js *j, const struct wb_view *v)
 		close_(j, '}');
 	}
 	close_(j, ']');
+	if (v->whatif_forecast)
+		forecast_obj(j, v->whatif_forecast, s->page_size);
 	close_(j, '}');
 }
 
@@ -328,6 +373,8 @@ void wb_out_json(FILE *f, const struct wb_view *v)
 	}
 	if (v->whatif)
 		whatif_obj(&j, v);
+	if (v->forecast)
+		forecast_obj(&j, v->forecast, s->page_size);
 	close_(&j, '}');
 	fputc('\n', f);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "wbtop/forecast.h"
 #include "wbtop/model.h"
 
 static struct wb_settings ratio(uint64_t r, uint64_t b)
@@ -168,6 +169,47 @@ static void limits_on_sample(void **st)
 	wb_limits_finish(&l);
 }
 
+/* One device, 5000 dirty pages over its background share, 1000 pages/s. */
+static void forecast_drain_and_throttle(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b = { .name = "8:0" };
+	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 1 };
+	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct wb_forecast f;
+	double bw = 1000, rate = 0;
+	struct wb_forecast_in in = { 40, 1, &bw, &rate };
+	(void)st;
+	wb_sample_init(&s);
+	s.page_size = 4096;
+	b.st[WB_B_RECLAIMABLE] = 5000;
+	b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
+	s.bdis = &b;
+	s.nbdis = 1;
+	l.bdis = &bl;
+	l.dirty = 5000;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_int_equal(f.nsteps, 40);
+	assert_true(f.bdis[0].drain_s == 5.0);
+	/* background writeback stops at the background threshold (2000 pages) ... */
+	assert_true(f.bdis[0].dirty[0] + f.bdis[0].writeback[0] < 4100);
+	assert_true(f.bdis[0].dirty[10] == 2000 && f.bdis[0].writeback[10] == 0);
+	/* ... and the rest goes when it expires (30 s) through periodic writeback */
+	assert_true(f.bdis[0].clean_at_s >= 30 && f.bdis[0].clean_at_s <= 34);
+	assert_true(f.bdis[0].bg_flushes_per_min > 0);
+	wb_forecast_finish(&f);
+	/* a writer at 3000 pages/s into a 1000 pages/s device: throttled near bw */
+	rate = 3000;
+	in.horizon_s = 60;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_in_range((long)f.bdis[0].write_rate[59], 700, 1300);
+	assert_true(f.bdis[0].dirty[59] + f.bdis[0].writeback[59] < 20000); /* below the limit */
+	assert_true(f.bdis[0].clean_at_s < 0);
+	wb_forecast_finish(&f);
+	in.step_s = 0; /* refused, not a crash */
+	assert_int_not_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +221,7 @@ int main(void)
 		cmocka_unit_test(fraction_inversion_round_trip),
 		cmocka_unit_test(polynom),
 		cmocka_unit_test(limits_on_sample),
+		cmocka_unit_test(forecast_drain_and_throttle),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The forecast layer: step each device's dirty and writeback pages forward
+ * under the kernel's rules (writeback-model.md 4.1, 5.4, 5.8, 7): writers
+ * dirty at their measured rate until balance_dirty_pages throttles them to
+ * the position ratio times the write bandwidth; the flusher writes at the
+ * device's bandwidth while the background condition holds or pages expire;
+ * completions feed each device's writeout share (3 s aging), which moves
+ * its threshold. Pure: no I/O.
+ */
+#ifndef WBTOP_FORECAST_H
+#define WBTOP_FORECAST_H
+
+#include "wbtop/model.h"
+
+struct wb_forecast_bdi {
+	char name[WB_NAME_LEN];
+	double *dirty, *writeback, *thresh, *write_rate; /* per step: pages, pages/s */
+	double drain_s;            /* writers stopped now: seconds to clean; < 0 unknown */
+	double clean_at_s;         /* first step with nothing dirty (writers going on); < 0 never */
+	double bg_flushes_per_min; /* background flusher wakeups */
+	double dirty_rate_in;      /* the assumed writer demand, pages/s */
+};
+
+struct wb_forecast {
+	double horizon_s, step_s;
+	size_t nsteps;
+	double *g_dirty, *g_writeback;  /* pages */
+	size_t nbdis;
+	struct wb_forecast_bdi *bdis;   /* owned, in the sample's BDI order */
+};
+
+struct wb_forecast_in {
+	double horizon_s, step_s;       /* e.g. 60, 1 */
+	const double *bw;               /* write bandwidth per BDI, pages/s (0 unknown) */
+	const double *dirty_rate;       /* writer demand per BDI, pages/s */
+};
+
+/* Run the forecast for sample s under limits l. Free with wb_forecast_finish(). */
+int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
+		    const struct wb_settings *k, const struct wb_forecast_in *in,
+		    struct wb_forecast *out);
+void wb_forecast_finish(struct wb_forecast *f);
+
+/* Measured dirtying rate per BDI (pages/s) between two samples; 0 unknown. */
+void wb_forecast_dirty_rates(const struct wb_sample *prev, const struct wb_sample *cur,
+			     double *rate);
+
+#endif

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The forecast layer: a time-stepped simulation of dirty pages per device. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wbtop/forecast.h"
+
+#define DT 0.05              /* simulation step, s */
+#define FPROP_PERIOD 3.0     /* writeout-share aging period, s */
+#define INFLIGHT_S 1.0       /* writeback kept in flight: about a second of bandwidth */
+
+struct sim_bdi {
+	double r, w;             /* reclaimable, writeback (pages) */
+	double bw, demand;       /* pages/s */
+	double e;                /* completions in the share's numerator */
+	double age;              /* seconds the oldest dirty page has waited */
+	double min_ppm, max_ppm;
+	bool strict, flushing, was_over_bg;
+	unsigned wakeups;
+};
+
+/* __wb_calc_thresh in floating point for the simulation. */
+static double calc_thresh(double T, double D, double summin, const struct sim_bdi *b, double frac)
+{
+	double a = T * (1e6 - summin) / 1e6 * frac + T * b->min_ppm / 1e6;
+	double fl = T > D ? (T - D) / (b->strict ? 100 : 8) : 0;
+
+	if (a < fl)
+		a = fl;
+	return fmin(a, T * b->max_ppm / 1e6);
+}
+
+/*
+ * Position ratio of b's writers (1.0 = at the setpoint); < 0 while they run
+ * free of balance_dirty_pages.
+ */
+static double position(const struct sim_bdi *b, double dirty, double thresh, double bg,
+		       double wth, double wbg)
+{
+	double freerun = (thresh + bg) / 2, limit = thresh, sp = (freerun + limit) / 2;
+	double wd = b->r + b->w, pos, x;
+
+	if (b->strict ? wd <= (wth + wbg) / 2 : dirty <= freerun)
+		return -1;
+	if (dirty >= limit || (b->strict && wd >= wth))
+		return 0;
+	x = (sp - dirty) / fmax(limit - sp, 1);
+	pos = 1 + x * x * x;
+	if (b->strict) {
+		double wsp = (wth + wbg) / 2, y = (wsp - wd) / fmax(wth - wsp, 1);
+		pos = fmin(pos, 1 + y * y * y);
+	} else {
+		double wt = fmin(wth, thresh), share = wt / fmax(thresh, 1);
+		double wsp = sp * share, span = (thresh - wt + 8 * b->bw) * share, xint = wsp + span;
+		pos = wd < xint - span / 4 ? pos * (xint - wd) / fmax(xint - wsp, 1) : pos / 4;
+		if (wd < wt / 2)
+			pos = wd > wt / 16 ? pos * (wt / 2) / wd : pos * 8;
+	}
+	return fmax(pos, 0);
+}
+
+static int alloc_out(struct wb_forecast *f, size_t nb, size_t ns)
+{
+	f->nsteps = ns;
+	f->g_dirty = calloc(ns, sizeof(double));
+	f->g_writeback = calloc(ns, sizeof(double));
+	f->bdis = calloc(nb ? nb : 1, sizeof(*f->bdis));
+	if (!f->g_dirty || !f->g_writeback || !f->bdis)
+		return -ENOMEM;
+	f->nbdis = nb;
+	for (size_t i = 0; i < nb; i++) {
+		struct wb_forecast_bdi *b = &f->bdis[i];
+		b->dirty = calloc(ns, sizeof(double));
+		b->writeback = calloc(ns, sizeof(double));
+		b->thresh = calloc(ns, sizeof(double));
+		b->write_rate = calloc(ns, sizeof(double));
+		if (!b->dirty || !b->writeback || !b->thresh || !b->write_rate)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void wb_forecast_finish(struct wb_forecast *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->nbdis; i++) {
+		free(f->bdis[i].dirty);
+		free(f->bdis[i].writeback);
+		free(f->bdis[i].thresh);
+		free(f->bdis[i].write_rate);
+	}
+	free(f->bdis);
+	free(f->g_dirty);
+	free(f->g_writeback);
+	memset(f, 0, sizeof(*f));
+}
+
+void wb_forecast_dirty_rates(const struct wb_sample *prev, const struct wb_sample *cur, double *rate)
+{
+	for (size_t i = 0; i < cur->nbdis; i++)
+		if (!prev || !wb_rate_bdi(prev, cur, cur->bdis[i].name, WB_B_DIRTIED, &rate[i]))
+			rate[i] = 0;
+}
+
+/* Set up the per-BDI simulation state from the sample and the limits. */
+static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct wb_limits *l,
+		     const struct wb_settings *k, const struct wb_forecast_in *in, double *g)
+{
+	double sumbw = 0;
+
+	for (size_t i = 0; i < s->nbdis; i++)
+		sumbw += in->bw[i];
+	/* the share's denominator holds about two aging periods of completions */
+	*g = fmax(sumbw * FPROP_PERIOD * 2, 1);
+	for (size_t i = 0; i < s->nbdis; i++) {
+		const struct wb_bdi *b = &s->bdis[i];
+		const struct wb_bdi_limits *bl = &l->bdis[i];
+		struct sim_bdi *x = &sb[i];
+		struct wb_bdi_knobs *kn = k ? wb_settings_bdi((struct wb_settings *)k, b->name) : NULL;
+
+		x->r = WB_HAS(b->st_valid, WB_B_RECLAIMABLE) ? (double)b->st[WB_B_RECLAIMABLE] : 0;
+		x->w = WB_HAS(b->st_valid, WB_B_WRITEBACK) ? (double)b->st[WB_B_WRITEBACK] : 0;
+		x->bw = in->bw[i];
+		x->demand = in->dirty_rate ? in->dirty_rate[i] : 0;
+		/* a throttled writer wrote as fast as it was let: its demand is open */
+		if (x->demand > 0 && (bl->state == WB_ST_THROTTLED || bl->state == WB_ST_OVER))
+			x->demand = HUGE_VAL;
+		x->e = bl->frac_den ? *g * (double)bl->frac_num / (double)bl->frac_den : 0;
+		x->min_ppm = kn ? (double)kn->min_ppm : 0;
+		x->max_ppm = kn ? (double)kn->max_ppm : 1e6;
+		x->strict = kn && kn->strict;
+		x->flushing = x->w > 0;
+
+	}
+}
+
+int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
+		    const struct wb_settings *k, const struct wb_forecast_in *in,
+		    struct wb_forecast *out)
+{
+	size_t nb = s->nbdis, ns;
+	struct sim_bdi *sb;
+	double g, other, t = 0, next_out, next_age = FPROP_PERIOD;
+	double expire = k ? k->expire_cs / 100.0 : 30, period = k ? k->writeback_cs / 100.0 : 5;
+
+	size_t step = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!l->valid || in->step_s <= 0 || in->horizon_s < in->step_s || in->horizon_s > 86400)
+		return -EINVAL;
+	ns = (size_t)(in->horizon_s / in->step_s + 1e-9);
+	out->horizon_s = in->horizon_s;
+	out->step_s = in->step_s;
+	sb = calloc(nb ? nb : 1, sizeof(*sb));
+	if (!sb || alloc_out(out, nb, ns)) {
+		free(sb);
+		wb_forecast_finish(out);
+		return -ENOMEM;
+	}
+	init_sim(sb, s, l, k, in, &g);
+	other = (double)l->dirty;
+	for (size_t i = 0; i < nb; i++) {
+		other -= sb[i].r + sb[i].w;
+		out->bdis[i].clean_at_s = -1;
+		out->bdis[i].dirty_rate_in = isfinite(sb[i].demand) ? sb[i].demand : -1;
+		memcpy(out->bdis[i].name, s->bdis[i].name, WB_NAME_LEN);
+		out->bdis[i].drain_s = sb[i].bw > 0 ? (sb[i].r + sb[i].w) / sb[i].bw : -1;
+	}
+	if (other < 0)
+		other = 0;
+	next_out = in->step_s;
+	while (step < ns) {
+		double dirty = other, ndirty = other, T = (double)l->thresh, bg = (double)l->bg;
+
+		for (size_t i = 0; i < nb; i++) {
+			dirty += sb[i].r + sb[i].w;
+			ndirty += sb[i].r;
+		}
+		for (size_t i = 0; i < nb; i++) {
+			struct sim_bdi *b = &sb[i];
+			double frac = fmin(1, b->e / g), wth = calc_thresh(T, dirty, (double)l->sum_min_ppm, b, frac);
+			double wbg = calc_thresh(bg, ndirty, (double)l->sum_min_ppm, b, frac);
+			double pos = position(b, dirty, T, bg, wth, T > 0 ? wth * bg / T : 0);
+			/* dirty_ratelimit taken as settled at the bandwidth (5.5, 5.8) */
+			double rate = pos < 0 ? b->demand : fmin(b->demand, b->bw * pos);
+			bool over_bg = ndirty > bg || b->r > wbg;
+			double done, submit;
+
+			if (over_bg && !b->was_over_bg)
+				b->wakeups++;
+			b->was_over_bg = over_bg;
+			b->age = b->r > 0 ? b->age + DT : 0;
+			b->flushing = over_bg || (b->r > 0 && b->age >= expire && period > 0);
+			b->r += rate * DT;
+			/* the flusher keeps about a second of bandwidth in flight */
+			submit = b->flushing ? fmin(b->r, fmax(0, b->bw * INFLIGHT_S - b->w) + b->bw * DT) : 0;
+			b->r -= submit;
+			b->w += submit;
+			done = fmin(b->w, b->bw * DT);
+			b->w -= done;
+			b->e += done;
+			g += done;
+			if (b->r <= 0)
+				b->age = 0;
+			if (t + DT >= next_out - 1e-9) {
+				struct wb_forecast_bdi *o = &out->bdis[i];
+				o->dirty[step] = b->r;
+				o->writeback[step] = b->w;
+				o->thresh[step] = wth;
+				o->write_rate[step] = rate;
+				if (o->clean_at_s < 0 && b->r + b->w < 1)
+					o->clean_at_s = next_out;
+			}
+		}
+		t += DT;
+		if (t >= next_age) { /* 3 s aging halves every count */
+			g = fmax(g / 2, 1);
+			for (size_t i = 0; i < nb; i++)
+				sb[i].e /= 2;
+			next_age += FPROP_PERIOD;
+		}
+		if (t >= next_out - 1e-9) {
+			out->g_dirty[step] = ndirty;
+			out->g_writeback[step] = dirty - ndirty;
+			step++;
+			next_out += in->step_s;
+		}
+	}
+	for (size_t i = 0; i < nb; i++)
+		out->bdis[i].bg_flushes_per_min = sb[i].wakeups * 60.0 / in->horizon_s;
+	free(sb);
+	return 0;
+}
