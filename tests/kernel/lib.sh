@@ -76,6 +76,17 @@ save_bdi() {
 	at_exit "echo 0 > $b/min_ratio_fine"
 }
 
+# Wait (up to 60 s) until writeback left over by anything else has drained.
+settle() {
+	local i
+	sync
+	for i in $(seq 120); do
+		[ "$(awk '/^nr_writeback /{print $2}' /proc/vmstat)" -lt 256 ] && return 0
+		sleep 0.5
+	done
+	echo "note: writeback did not settle"
+}
+
 need_debugfs() {
 	if [ ! -d /sys/kernel/debug/bdi ]; then
 		mount -t debugfs none /sys/kernel/debug || skip "cannot mount debugfs"
@@ -97,7 +108,8 @@ make_loop() {
 	esac || fail "mkfs.$fs"
 	mkdir -p "$mnt"
 	mount "$dev" "$mnt" || fail "mount $dev"
-	at_exit "umount -l $mnt"
+	# write back before unmounting, so no test leaves writeback running for the next
+	at_exit "sync -f $mnt; umount $mnt || umount -l $mnt"
 	mm=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
 	LOOP_DEV=$dev LOOP_MM=$mm LOOP_MNT=$mnt
 }

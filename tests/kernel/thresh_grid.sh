@@ -8,6 +8,7 @@ save_sysctls
 make_loop g1 64 ext4; A=$LOOP_MM; AM=$LOOP_MNT
 make_loop g2 64 ext4; B=$LOOP_MM
 save_bdi $A; save_bdi $B
+settle
 PHASE=idle python3 "$(dirname "$0")/thresh_grid.py" "$WBTOP" $A $B || fail "idle grid"
 throttle $A 2097152
 bg_job dd if=/dev/zero of=$AM/f bs=1M count=40 status=none
