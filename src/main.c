@@ -14,6 +14,7 @@
 #include "wbtop/live.h"
 #include "wbtop/model.h"
 #include "wbtop/out.h"
+#include "wbtop/ui.h"
 #include "wbtop/whatif.h"
 
 #define MAX_SETS 64
@@ -29,6 +30,8 @@ struct opts {
 	bool mount_debugfs;
 	bool procs;
 	double forecast;       /* --forecast horizon, 0 = none */
+	const char *theme;
+	double warn, crit;     /* UI row highlighting, percent */
 	const char *sets[MAX_SETS];
 	int nsets;
 };
@@ -62,6 +65,10 @@ static void usage(FILE *f)
 		"                         (1 s steps; with --set, also under the new settings)\n"
 		"      --mount-debugfs    mount debugfs if absent (root), unmounted on exit\n"
 		"      --no-procs         do not read the process table\n"
+		"      --theme NAME|PATH  UI colours: default, light, mono, high-contrast or a\n"
+		"                         .theme file (NO_COLOR selects mono)\n"
+		"      --warn PCT         UI: highlight devices from PCT %% of their threshold (75)\n"
+		"      --crit PCT         UI: critical from PCT %% (95) or when writers are throttled\n"
 		"      --root DIR         read kernel files under DIR (fixture trees)\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          version\n");
@@ -70,7 +77,7 @@ static void usage(FILE *f)
 /* Parse the command line; returns 0, or the exit code to leave with. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_JSON = 256, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_ROOT, O_FORECAST };
+	enum { O_JSON = 256, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_ROOT, O_FORECAST, O_THEME, O_WARN, O_CRIT };
 	static const struct option lo[] = {
 		{ "batch", no_argument, NULL, 'b' },
 		{ "iterations", required_argument, NULL, 'n' },
@@ -82,6 +89,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "no-procs", no_argument, NULL, O_NOPROCS },
 		{ "root", required_argument, NULL, O_ROOT },
 		{ "forecast", required_argument, NULL, O_FORECAST },
+		{ "theme", required_argument, NULL, O_THEME },
+		{ "warn", required_argument, NULL, O_WARN },
+		{ "crit", required_argument, NULL, O_CRIT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
@@ -89,7 +99,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	int c;
 	char *end;
 
-	*o = (struct opts){ .count = -1, .delay = 1.0, .root = "/", .procs = true };
+	*o = (struct opts){ .count = -1, .delay = 1.0, .root = "/", .procs = true, .warn = 75, .crit = 95 };
 	while ((c = getopt_long(argc, argv, "bn:d:hV", lo, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->batch = true; break;
@@ -120,6 +130,18 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_MOUNT: o->mount_debugfs = true; break;
 		case O_NOPROCS: o->procs = false; break;
 		case O_ROOT: o->root = optarg; break;
+		case O_THEME: o->theme = optarg; break;
+		case O_WARN:
+		case O_CRIT: {
+			double v = strtod(optarg, &end);
+			if (*end || !isfinite(v) || v <= 0 || v > 1000) {
+				fprintf(stderr, "wbtop: %s %s: expected a percentage above 0\n",
+					c == O_WARN ? "--warn" : "--crit", optarg);
+				return 2;
+			}
+			*(c == O_WARN ? &o->warn : &o->crit) = v;
+			break;
+		}
 		case O_FORECAST:
 			o->forecast = strtod(optarg, &end);
 			if (*end || !isfinite(o->forecast) || o->forecast < 1 || o->forecast > 3600) {
@@ -142,6 +164,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (o->count < 0)
 		o->count = o->batch ? 1 : 0;
+	if (o->warn > o->crit) {
+		fprintf(stderr, "wbtop: --warn %g is above --crit %g\n", o->warn, o->crit);
+		return 2;
+	}
 	return 0;
 }
 
@@ -310,6 +336,37 @@ static int run_batch(const struct opts *o, struct wb_live *live)
 	return rc;
 }
 
+/* The UI's source: the live collectors. */
+static int live_read(void *ctx, struct wb_sample *s)
+{
+	wb_live_read(ctx, s);
+	return s->level < 0 ? -1 : 0;
+}
+
+static const struct wb_diag *live_diag(void *ctx)
+{
+	return wb_live_diag(ctx);
+}
+
+static int run_ui(const struct opts *o, struct wb_live *live)
+{
+	char user_dir[512], err[256];
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	const char *dirs[] = { user_dir, WBTOP_THEMES_DIR, WBTOP_SRC_THEMES_DIR, NULL };
+	struct wb_source src = { live, live_read, live_diag };
+	struct wb_ui_opts uo = { o->delay, o->theme, dirs, o->warn, o->crit, o->sets, o->nsets };
+	int rc;
+
+	if (xdg && *xdg)
+		snprintf(user_dir, sizeof(user_dir), "%s/wbtop/themes", xdg);
+	else
+		snprintf(user_dir, sizeof(user_dir), "%s/.config/wbtop/themes", home ? home : "/");
+	rc = wb_ui_run(&uo, &src, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "wbtop: %s\n", err);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -330,10 +387,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 1;
 	}
-	if (!o.batch)
-		fprintf(stderr, "wbtop: the curses UI is not part of this build yet; "
-				"showing batch text (use --batch to silence this)\n");
-	rc = run_batch(&o, live);
+	rc = o.batch ? run_batch(&o, live) : run_ui(&o, live);
 	wb_live_destroy(live);
 	return rc;
 }

@@ -13,13 +13,13 @@
 /* debugfs stats cost above which a BDI's stats are read less often. */
 #define WB_BDI_STATS_SLOW_US 1000
 
-struct wb_bdi_state;
+struct wb_bdi_files;
 
 struct wb_bdis {
 	char *root;                   /* owned */
 	char *debugfs;                /* root + /sys/kernel/debug/bdi, owned */
 	struct wb_kvfile mountinfo;
-	struct wb_bdi_state *st;      /* one per known BDI, owned */
+	struct wb_bdi_files *st;      /* one per known BDI, owned */
 	size_t nst;
 	bool debugfs_ok;              /* last sample read some debugfs stats */
 	bool sysfs_ok;                /* /sys/class/bdi was listable */

@@ -14,7 +14,7 @@
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Per-BDI collector state: kept-open files, cached names, back-off. */
-struct wb_bdi_state {
+struct wb_bdi_files {
 	char name[WB_NAME_LEN];
 	char dev[WB_NAME_LEN];
 	bool dev_known;
@@ -113,7 +113,7 @@ int wb_bdis_open(struct wb_bdis *b, const char *root)
 	return err;
 }
 
-static void state_finish(struct wb_bdi_state *st)
+static void state_finish(struct wb_bdi_files *st)
 {
 	for (int k = 0; k < WB_K_COUNT; k++)
 		wb_kvfile_finish(&st->knob[k]);
@@ -133,7 +133,7 @@ void wb_bdis_close(struct wb_bdis *b)
 }
 
 /* Set up the files of a newly seen BDI. */
-static int state_init(struct wb_bdis *b, struct wb_bdi_state *st, const char *name)
+static int state_init(struct wb_bdis *b, struct wb_bdi_files *st, const char *name)
 {
 	char rel[160], *p;
 
@@ -160,9 +160,9 @@ nomem:
 }
 
 /* Find (or add) the state of a BDI by name. */
-static struct wb_bdi_state *state_get(struct wb_bdis *b, const char *name)
+static struct wb_bdi_files *state_get(struct wb_bdis *b, const char *name)
 {
-	struct wb_bdi_state *ns;
+	struct wb_bdi_files *ns;
 
 	for (size_t i = 0; i < b->nst; i++)
 		if (strcmp(b->st[i].name, name) == 0)
@@ -192,7 +192,7 @@ static void state_prune(struct wb_bdis *b)
 }
 
 /* Block device name of a "MAJ:MIN" BDI from the /sys/dev/block link. */
-static void resolve_dev(struct wb_bdis *b, struct wb_bdi_state *st)
+static void resolve_dev(struct wb_bdis *b, struct wb_bdi_files *st)
 {
 	char rel[96], link[512], *p;
 	ssize_t n;
@@ -215,7 +215,7 @@ static void resolve_dev(struct wb_bdis *b, struct wb_bdi_state *st)
 }
 
 /* btrfs registers one BDI per mount: find its device via /sys/fs/btrfs. */
-static void resolve_btrfs(struct wb_bdis *b, struct wb_bdi_state *st)
+static void resolve_btrfs(struct wb_bdis *b, struct wb_bdi_files *st)
 {
 	char *dir = wb_path_join(b->root, "/sys/fs/btrfs");
 	DIR *dh = dir ? opendir(dir) : NULL;
@@ -310,7 +310,7 @@ static double now_us(void)
 }
 
 /* Root wb figures from wb_stats (blank-line separated blocks). */
-static void read_wb_stats(struct wb_bdi_state *st, struct wb_diag *d)
+static void read_wb_stats(struct wb_bdi_files *st, struct wb_diag *d)
 {
 	char *p;
 	uint64_t nwbs = 0;
@@ -352,7 +352,7 @@ static void read_wb_stats(struct wb_bdi_state *st, struct wb_diag *d)
  * debugfs stats, with back-off: reading them walks the BDI's dirty inode
  * lists under its list lock, so an expensive read is repeated less often.
  */
-static bool read_debugfs(struct wb_bdi_state *st, uint32_t page_size, struct wb_diag *d)
+static bool read_debugfs(struct wb_bdi_files *st, uint32_t page_size, struct wb_diag *d)
 {
 	double t0;
 
@@ -381,7 +381,7 @@ static int bdi_cmp(const void *a, const void *b)
 }
 
 /* Fill one sample BDI from its state. */
-static void fill_bdi(struct wb_bdis *b, struct wb_bdi_state *st, struct wb_bdi *x,
+static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *x,
 		     uint32_t page_size, struct wb_diag *d)
 {
 	memset(x, 0, sizeof(*x));
@@ -432,7 +432,7 @@ void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 	for (size_t i = 0; i < b->nst; i++)
 		b->st[i].seen = false;
 	while ((e = readdir(dh))) {
-		struct wb_bdi_state *st;
+		struct wb_bdi_files *st;
 
 		if (e->d_name[0] == '.' || strlen(e->d_name) >= WB_NAME_LEN)
 			continue;

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Themes: semantic roles (dirty, writeback, threshold, warn, critical, ...)
+ * mapped to colours and attributes, read from INI files (inih). Drawing code
+ * asks for a role, never for a colour.
+ */
+#ifndef WBTOP_THEME_H
+#define WBTOP_THEME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum wb_role {
+	WB_R_NORMAL, WB_R_HEADER, WB_R_TITLE, WB_R_DIRTY, WB_R_WRITEBACK, WB_R_THRESHOLD,
+	WB_R_BACKGROUND, WB_R_WARN, WB_R_CRITICAL, WB_R_IDLE, WB_R_SELECTED, WB_R_TAB,
+	WB_R_TAB_ACTIVE, WB_R_HINT, WB_R_BAR_EMPTY, WB_R_NA, WB_R_GOOD,
+	WB_R_COUNT
+};
+extern const char *const wb_role_names[WB_R_COUNT];
+
+struct wb_style {
+	short fg, bg;        /* curses colour numbers, -1 = terminal default */
+	short fg8, bg8;      /* what to use on an 8-colour terminal */
+	unsigned attrs;      /* WB_A_* */
+};
+#define WB_A_BOLD 1u
+#define WB_A_REVERSE 2u
+#define WB_A_UNDERLINE 4u
+#define WB_A_DIM 8u
+
+struct wb_theme {
+	char name[64];
+	bool mono;           /* no colour at all: attributes only */
+	struct wb_style role[WB_R_COUNT];
+};
+
+/* The compiled-in default (dark) theme. */
+void wb_theme_default(struct wb_theme *t);
+/*
+ * Load NAME (from dirs, then the built-ins "default" and "mono") or a PATH
+ * (contains '/' or ends in .theme). Unknown keys and bad values are errors
+ * naming file and line. 0, or -1 with a message in err.
+ */
+int wb_theme_load(struct wb_theme *t, const char *name_or_path, const char *const *dirs,
+		  char *err, size_t errlen);
+/* Parse one colour spec "214|yellow" / "default" / "7"; false if bad. */
+bool wb_theme_parse_color(const char *s, short *c256, short *c8);
+/* Names of the themes found in dirs plus built-ins (for cycling); count returned. */
+int wb_theme_list(const char *const *dirs, char names[][64], int max);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The curses UI. It reads samples through a source (live or replay) and the
+ * model's output; it never opens a kernel file itself.
+ */
+#ifndef WBTOP_UI_H
+#define WBTOP_UI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "wbtop/kvfile.h"
+#include "wbtop/sample.h"
+
+struct wb_source {
+	void *ctx;
+	/* Fill s with the next sample; 0, or -1 when the source has ended. */
+	int (*read)(void *ctx, struct wb_sample *s);
+	/* Problems met by the last read (may be NULL). */
+	const struct wb_diag *(*diag)(void *ctx);
+};
+
+struct wb_ui_opts {
+	double delay;                 /* seconds between samples */
+	const char *theme;            /* name or path; NULL = default (mono with NO_COLOR) */
+	const char *const *theme_dirs;
+	double warn_pct, crit_pct;    /* row highlighting, percent of the device's threshold */
+	const char *const *sets;      /* --set list for the what-if column */
+	int nsets;
+};
+
+/* Run until the user quits or a signal arrives. 0, or 1 with err set. */
+int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size_t errlen);
+
+#endif

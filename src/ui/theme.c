@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Themes from INI files (inih): [roles] role = fg, bg, attrs. */
+#include <dirent.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "wbtop/theme.h"
+
+const char *const wb_role_names[WB_R_COUNT] = {
+	[WB_R_NORMAL] = "normal", [WB_R_HEADER] = "header", [WB_R_TITLE] = "title",
+	[WB_R_DIRTY] = "dirty", [WB_R_WRITEBACK] = "writeback", [WB_R_THRESHOLD] = "threshold",
+	[WB_R_BACKGROUND] = "background", [WB_R_WARN] = "warn", [WB_R_CRITICAL] = "critical",
+	[WB_R_IDLE] = "idle", [WB_R_SELECTED] = "selected", [WB_R_TAB] = "tab",
+	[WB_R_TAB_ACTIVE] = "tab_active", [WB_R_HINT] = "hint", [WB_R_BAR_EMPTY] = "bar_empty",
+	[WB_R_NA] = "na", [WB_R_GOOD] = "good",
+};
+
+static const char *const color_names[] = {
+	"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
+};
+
+/* One colour: "default", a name, or a number (optionally "N|name" for 8-colour). */
+static bool one_color(const char *s, short *c)
+{
+	char *end;
+	long n;
+
+	if (strcasecmp(s, "default") == 0) {
+		*c = -1;
+		return true;
+	}
+	for (int i = 0; i < 8; i++)
+		if (strcasecmp(s, color_names[i]) == 0) {
+			*c = (short)i;
+			return true;
+		}
+	n = strtol(s, &end, 10);
+	if (end == s || *end || n < 0 || n > 255)
+		return false;
+	*c = (short)n;
+	return true;
+}
+
+bool wb_theme_parse_color(const char *s, short *c256, short *c8)
+{
+	char buf[64];
+	char *bar;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	bar = strchr(buf, '|');
+	if (bar) {
+		*bar = '\0';
+		return one_color(buf, c256) && one_color(bar + 1, c8) && *c8 < 8;
+	}
+	if (!one_color(buf, c256))
+		return false;
+	*c8 = *c256 < 8 ? *c256 : (short)(*c256 % 8);
+	return true;
+}
+
+struct style_def { enum wb_role r; const char *fg, *bg; unsigned a; };
+
+/* The compiled-in dark theme, also the base every file starts from. */
+static const struct style_def dflt[] = {
+	{ WB_R_NORMAL, "default", "default", 0 },
+	{ WB_R_HEADER, "white", "blue", WB_A_BOLD },
+	{ WB_R_TITLE, "cyan", "default", WB_A_BOLD },
+	{ WB_R_DIRTY, "214|yellow", "default", 0 },
+	{ WB_R_WRITEBACK, "39|blue", "default", 0 },
+	{ WB_R_THRESHOLD, "red", "default", WB_A_BOLD },
+	{ WB_R_BACKGROUND, "magenta", "default", 0 },
+	{ WB_R_WARN, "black", "yellow", 0 },
+	{ WB_R_CRITICAL, "white", "red", WB_A_BOLD },
+	{ WB_R_IDLE, "244|white", "default", WB_A_DIM },
+	{ WB_R_SELECTED, "black", "cyan", 0 },
+	{ WB_R_TAB, "white", "default", 0 },
+	{ WB_R_TAB_ACTIVE, "black", "green", WB_A_BOLD },
+	{ WB_R_HINT, "black", "cyan", 0 },
+	{ WB_R_BAR_EMPTY, "240|white", "default", WB_A_DIM },
+	{ WB_R_NA, "244|white", "default", WB_A_DIM },
+	{ WB_R_GOOD, "green", "default", 0 },
+};
+
+void wb_theme_default(struct wb_theme *t)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "default");
+	for (size_t i = 0; i < sizeof(dflt) / sizeof(dflt[0]); i++) {
+		struct wb_style *s = &t->role[dflt[i].r];
+		wb_theme_parse_color(dflt[i].fg, &s->fg, &s->fg8);
+		wb_theme_parse_color(dflt[i].bg, &s->bg, &s->bg8);
+		s->attrs = dflt[i].a;
+	}
+}
+
+/* The built-in mono theme: attributes only (also what NO_COLOR gets). */
+static void theme_mono(struct wb_theme *t)
+{
+	static const unsigned a[WB_R_COUNT] = {
+		[WB_R_HEADER] = WB_A_REVERSE, [WB_R_TITLE] = WB_A_BOLD, [WB_R_THRESHOLD] = WB_A_BOLD,
+		[WB_R_WARN] = WB_A_UNDERLINE, [WB_R_CRITICAL] = WB_A_REVERSE | WB_A_BOLD,
+		[WB_R_IDLE] = WB_A_DIM, [WB_R_SELECTED] = WB_A_REVERSE, [WB_R_TAB_ACTIVE] = WB_A_REVERSE,
+		[WB_R_HINT] = WB_A_REVERSE, [WB_R_NA] = WB_A_DIM, [WB_R_DIRTY] = WB_A_BOLD,
+	};
+	wb_theme_default(t);
+	snprintf(t->name, sizeof(t->name), "mono");
+	t->mono = true;
+	for (int i = 0; i < WB_R_COUNT; i++)
+		t->role[i] = (struct wb_style){ -1, -1, -1, -1, a[i] };
+}
+
+struct load_ctx {
+	struct wb_theme *t;
+	char *err;
+	size_t errlen;
+	const char *path;
+};
+
+static unsigned parse_attrs(char *s, bool *ok)
+{
+	static const struct { const char *n; unsigned a; } tab[] = {
+		{ "bold", WB_A_BOLD }, { "reverse", WB_A_REVERSE }, { "underline", WB_A_UNDERLINE },
+		{ "dim", WB_A_DIM }, { "none", 0 },
+	};
+	unsigned a = 0;
+	char *save = NULL;
+
+	for (char *w = strtok_r(s, " +", &save); w; w = strtok_r(NULL, " +", &save)) {
+		size_t i;
+		for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+			if (strcasecmp(w, tab[i].n) == 0)
+				break;
+		if (i == sizeof(tab) / sizeof(tab[0])) {
+			*ok = false;
+			return 0;
+		}
+		a |= tab[i].a;
+	}
+	return a;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		*--e = '\0';
+	return s;
+}
+
+/* inih handler: [theme] name/mono, [roles] role = fg, bg[, attrs]. */
+static int on_entry(void *user, const char *section, const char *key, const char *value)
+{
+	struct load_ctx *c = user;
+	char buf[160], *f[3] = { NULL, NULL, NULL }, *save = NULL;
+	int nf = 0, r;
+	bool ok = true;
+	struct wb_style st;
+
+	if (strcmp(section, "theme") == 0) {
+		if (strcmp(key, "name") == 0) {
+			snprintf(c->t->name, sizeof(c->t->name), "%s", value);
+			return 1;
+		}
+		if (strcmp(key, "mono") == 0) {
+			c->t->mono = strcmp(value, "1") == 0 || strcasecmp(value, "true") == 0;
+			return 1;
+		}
+	} else if (strcmp(section, "roles") == 0) {
+		for (r = 0; r < WB_R_COUNT; r++)
+			if (strcmp(key, wb_role_names[r]) == 0)
+				break;
+		if (r == WB_R_COUNT) {
+			snprintf(c->err, c->errlen, "unknown role \"%s\"", key);
+			return 0;
+		}
+		snprintf(buf, sizeof(buf), "%s", value);
+		for (char *w = strtok_r(buf, ",", &save); w && nf < 3; w = strtok_r(NULL, ",", &save))
+			f[nf++] = trim(w);
+		st = c->t->role[r];
+		if (nf < 2 || !wb_theme_parse_color(f[0], &st.fg, &st.fg8) ||
+		    !wb_theme_parse_color(f[1], &st.bg, &st.bg8))
+			ok = false;
+		st.attrs = nf == 3 ? parse_attrs(f[2], &ok) : 0;
+		if (!ok) {
+			snprintf(c->err, c->errlen, "%s: expected \"fg, bg[, bold|reverse|underline|dim]\" "
+				 "with colours as names, 0-255 or N|name", key);
+			return 0;
+		}
+		c->t->role[r] = st;
+		return 1;
+	}
+	snprintf(c->err, c->errlen, "unknown key \"%s\" in [%s]", key, section);
+	return 0;
+}
+
+static int load_file(struct wb_theme *t, const char *path, char *err, size_t errlen)
+{
+	struct load_ctx c = { t, err, errlen, path };
+	const char *slash = strrchr(path, '/');
+	int rc;
+
+	wb_theme_default(t);
+	snprintf(t->name, sizeof(t->name), "%.*s", (int)strcspn(slash ? slash + 1 : path, "."),
+		 slash ? slash + 1 : path);
+	err[0] = '\0';
+	rc = ini_parse(path, on_entry, &c);
+	if (rc < 0) {
+		snprintf(err, errlen, "theme %s: cannot open", path);
+		return -1;
+	}
+	if (rc > 0) { /* inih returns the line of the first error */
+		char what[200];
+		snprintf(what, sizeof(what), "%s", err[0] ? err : "not INI syntax");
+		snprintf(err, errlen, "%s:%d: %s", path, rc, what);
+		return -1;
+	}
+	if (t->mono)
+		for (int i = 0; i < WB_R_COUNT; i++)
+			t->role[i].fg = t->role[i].bg = t->role[i].fg8 = t->role[i].bg8 = -1;
+	return 0;
+}
+
+int wb_theme_load(struct wb_theme *t, const char *name, const char *const *dirs, char *err,
+		  size_t errlen)
+{
+	size_t n = strlen(name);
+	char path[512];
+
+	if (strchr(name, '/') || (n > 6 && strcmp(name + n - 6, ".theme") == 0))
+		return load_file(t, name, err, errlen);
+	for (int i = 0; dirs && dirs[i]; i++) {
+		FILE *f;
+		snprintf(path, sizeof(path), "%s/%s.theme", dirs[i], name);
+		if ((f = fopen(path, "r"))) {
+			fclose(f);
+			return load_file(t, path, err, errlen);
+		}
+	}
+	if (strcmp(name, "default") == 0) {
+		wb_theme_default(t);
+		return 0;
+	}
+	if (strcmp(name, "mono") == 0) {
+		theme_mono(t);
+		return 0;
+	}
+	snprintf(err, errlen, "no theme \"%s\" (looked in the theme folders; built in: default, mono)", name);
+	return -1;
+}
+
+int wb_theme_list(const char *const *dirs, char names[][64], int max)
+{
+	int n = 0;
+
+	for (int i = 0; dirs && dirs[i]; i++) {
+		DIR *d = opendir(dirs[i]);
+		struct dirent *e;
+
+		while (d && (e = readdir(d)) && n < max) {
+			size_t l = strlen(e->d_name);
+			bool dup = false;
+
+			if (l <= 6 || strcmp(e->d_name + l - 6, ".theme") != 0 || l - 6 >= 64)
+				continue;
+			for (int j = 0; j < n; j++)
+				dup |= strncmp(names[j], e->d_name, l - 6) == 0 && names[j][l - 6] == '\0';
+			if (!dup)
+				snprintf(names[n++], 64, "%.*s", (int)(l - 6), e->d_name);
+		}
+		if (d)
+			closedir(d);
+	}
+	for (const char *b = "default"; b; b = strcmp(b, "default") == 0 ? "mono" : NULL) {
+		bool dup = false;
+		for (int j = 0; j < n; j++)
+			dup |= strcmp(names[j], b) == 0;
+		if (!dup && n < max)
+			snprintf(names[n++], 64, "%s", b);
+	}
+	/* stable order for cycling */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+			char tmp[64];
+			memcpy(tmp, names[j], 64);
+			memcpy(names[j], names[j - 1], 64);
+			memcpy(names[j - 1], tmp, 64);
+		}
+	return n;
+}

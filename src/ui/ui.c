@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The UI loop: sample, model, draw; keys from one table. The terminal is
+ * restored on every exit path (q, signals, fatal errors).
+ */
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ui_internal.h"
+#include "wbtop/whatif.h"
+
+#define RING_SAMPLES 600   /* 10 minutes at 1 Hz for sparklines and rates */
+
+static volatile sig_atomic_t ui_stop;
+static volatile sig_atomic_t curses_on;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	ui_stop = 1;
+}
+
+/* A crash must not leave the terminal raw: restore it, then die as before. */
+static void on_fatal(int sig)
+{
+	if (curses_on)
+		endwin();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Re-run the model on the newest sample (and the what-if, if asked). */
+static void run_model(struct ui *u)
+{
+	const struct wb_sample *s = wb_ring_get(u->ring, 0), *p = wb_ring_get(u->ring, 1);
+	struct wb_settings k;
+	char err[256];
+
+	if (u->lim_ok)
+		wb_limits_finish(&u->lim);
+	if (u->whatif_ok)
+		wb_limits_finish(&u->whatif);
+	u->lim_ok = u->whatif_ok = false;
+	if (!s)
+		return;
+	u->lim_ok = wb_model_eval(p, s, NULL, NULL, 0, &u->lim) == 0 && u->lim.valid;
+	if (!u->lim_ok || u->o->nsets == 0 || wb_settings_from_sample(&k, s))
+		return;
+	for (int i = 0; i < u->o->nsets; i++) {
+		struct wb_setop op;
+		if (wb_setop_parse(u->o->sets[i], s, &op, err, sizeof(err)) ||
+		    wb_settings_apply(&k, &u->lim, s->page_size, &op, err, sizeof(err))) {
+			snprintf(u->status, sizeof(u->status), "what-if: %.180s", err);
+			wb_settings_finish(&k);
+			return;
+		}
+	}
+	u->whatif_ok = wb_model_eval(p, s, &k, &u->lim, 0, &u->whatif) == 0;
+	wb_settings_finish(&k);
+}
+
+static int take_sample(struct ui *u, struct wb_source *src)
+{
+	struct wb_sample s;
+	int rc;
+
+	wb_sample_init(&s);
+	rc = src->read(src->ctx, &s);
+	if (rc == 0)
+		wb_ring_push(u->ring, &s);
+	wb_sample_finish(&s);
+	u->diag = src->diag ? src->diag(src->ctx) : NULL;
+	if (u->diag && u->diag->n && !u->status[0])
+		snprintf(u->status, sizeof(u->status), "%.190s", u->diag->msg[0]);
+	return rc;
+}
+
+/* ---- keys ---- */
+
+typedef void (*key_fn)(struct ui *u, int ch);
+
+static void k_quit(struct ui *u, int ch) { (void)ch; (void)u; ui_stop = 1; }
+static void k_help(struct ui *u, int ch) { (void)ch; u->help = true; }
+static void k_pane(struct ui *u, int ch)
+{
+	if (ch == '\t')
+		u->pane = (u->pane + 1) % P_COUNT;
+	else if (ch == KEY_BTAB)
+		u->pane = (u->pane + P_COUNT - 1) % P_COUNT;
+	else
+		u->pane = (enum pane)(ch - '1');
+}
+static void k_move(struct ui *u, int ch)
+{
+	int page = LINES > 16 ? LINES - 12 : 4;
+	switch (ch) {
+	case KEY_UP: u->sel--; break;
+	case KEY_DOWN: u->sel++; break;
+	case KEY_PPAGE: u->sel -= page; break;
+	case KEY_NPAGE: u->sel += page; break;
+	case KEY_HOME: u->sel = 0; break;
+	case KEY_END: u->sel = u->nrows - 1; break;
+	}
+	if (u->sel >= u->nrows)
+		u->sel = u->nrows - 1;
+	if (u->sel < 0)
+		u->sel = 0;
+}
+static void k_sort(struct ui *u, int ch)
+{
+	if (ch == 'S') {
+		u->sort_desc = !u->sort_desc;
+	} else {
+		u->sort_col = (u->sort_col + 1) % ui_dev_columns();
+		/* numbers read best largest first, names A-Z */
+		u->sort_desc = u->sort_col > 1;
+	}
+	snprintf(u->status, sizeof(u->status), "sorted by %s %s", ui_dev_column_name(u->sort_col),
+		 u->sort_desc ? "(descending)" : "(ascending)");
+}
+static void k_filter(struct ui *u, int ch) { (void)ch; u->filtering = true; }
+static void k_idle(struct ui *u, int ch)
+{
+	(void)ch;
+	u->hide_idle = !u->hide_idle;
+	snprintf(u->status, sizeof(u->status), "idle devices %s", u->hide_idle ? "hidden" : "shown");
+}
+static void k_loop(struct ui *u, int ch)
+{
+	(void)ch;
+	u->hide_loop = !u->hide_loop;
+	snprintf(u->status, sizeof(u->status), "loop devices %s", u->hide_loop ? "hidden" : "shown");
+}
+static void k_freeze(struct ui *u, int ch)
+{
+	(void)ch;
+	u->frozen = !u->frozen;
+}
+static void k_rate(struct ui *u, int ch)
+{
+	static const double steps[] = { 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60 };
+	int n = (int)(sizeof(steps) / sizeof(steps[0])), i = 0;
+
+	while (i < n - 1 && steps[i] < u->delay - 1e-9)
+		i++;
+	if (ch == '-' && i > 0)
+		i--;
+	else if (ch == '+' && i < n - 1 && steps[i] <= u->delay + 1e-9)
+		i++;
+	u->delay = steps[i];
+	snprintf(u->status, sizeof(u->status), "sampling every %.2gs", u->delay);
+}
+static void k_theme(struct ui *u, int ch)
+{
+	char err[256];
+	(void)ch;
+	if (u->nthemes == 0)
+		return;
+	u->theme_idx = (u->theme_idx + 1) % u->nthemes;
+	if (wb_theme_load(&u->theme, u->themes[u->theme_idx], u->o->theme_dirs, err, sizeof(err)) == 0) {
+		ui_apply_theme(u);
+		snprintf(u->status, sizeof(u->status), "theme %s", u->theme.name);
+	} else {
+		snprintf(u->status, sizeof(u->status), "%.190s", err);
+	}
+}
+
+static const struct { int key; key_fn fn; } keymap[] = {
+	{ 'q', k_quit }, { 'Q', k_quit }, { KEY_F(10), k_quit },
+	{ 'h', k_help }, { '?', k_help }, { KEY_F(1), k_help },
+	{ '\t', k_pane }, { KEY_BTAB, k_pane }, { '1', k_pane }, { '2', k_pane }, { '3', k_pane }, { '4', k_pane },
+	{ KEY_UP, k_move }, { KEY_DOWN, k_move }, { KEY_PPAGE, k_move }, { KEY_NPAGE, k_move },
+	{ KEY_HOME, k_move }, { KEY_END, k_move },
+	{ 's', k_sort }, { 'S', k_sort }, { '/', k_filter }, { 'i', k_idle }, { 'l', k_loop },
+	{ ' ', k_freeze }, { '+', k_rate }, { '=', k_rate }, { '-', k_rate }, { 't', k_theme },
+};
+
+/* Typing a filter: printable characters, Backspace, Enter keeps, Esc clears. */
+static void filter_key(struct ui *u, int ch)
+{
+	size_t n = strlen(u->filter);
+
+	if (ch == 27) {
+		u->filter[0] = '\0';
+		u->filtering = false;
+	} else if (ch == '\n' || ch == KEY_ENTER) {
+		u->filtering = false;
+	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n) {
+		u->filter[n - 1] = '\0';
+	} else if (ch >= 32 && ch < 127 && n + 1 < sizeof(u->filter)) {
+		u->filter[n] = (char)ch;
+		u->filter[n + 1] = '\0';
+	}
+}
+
+static void handle_key(struct ui *u, int ch)
+{
+	if (ch == KEY_RESIZE)
+		return;
+	if (u->help) {
+		u->help = false;
+		return;
+	}
+	u->status[0] = '\0';
+	if (u->filtering) {
+		filter_key(u, ch);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(keymap) / sizeof(keymap[0]); i++)
+		if (keymap[i].key == ch) {
+			keymap[i].fn(u, ch);
+			return;
+		}
+}
+
+/* Theme at start: the option, else mono with NO_COLOR, else default. */
+static int init_theme(struct ui *u, char *err, size_t errlen)
+{
+	const char *want = u->o->theme;
+	const char *nc = getenv("NO_COLOR");
+
+	if (!want)
+		want = nc && *nc ? "mono" : "default";
+	if (wb_theme_load(&u->theme, want, u->o->theme_dirs, err, errlen))
+		return -1;
+	u->nthemes = wb_theme_list(u->o->theme_dirs, u->themes, 16);
+	for (int i = 0; i < u->nthemes; i++)
+		if (strcmp(u->themes[i], u->theme.name) == 0)
+			u->theme_idx = i;
+	return 0;
+}
+
+static void start_curses(struct ui *u)
+{
+	initscr();
+	curses_on = 1;
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	if (has_colors() && !u->theme.mono) {
+		start_color();
+		use_default_colors();
+	}
+	ui_apply_theme(u);
+}
+
+int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size_t errlen)
+{
+	struct ui u = { .o = o, .delay = o->delay, .sort_col = 0 };
+	struct sigaction sa = { .sa_handler = on_stop }, sf = { .sa_handler = on_fatal };
+	double next;
+	const char *cs;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		snprintf(err, errlen, "the UI needs a terminal (use --batch for a pipe or a file)");
+		return 1;
+	}
+	setlocale(LC_ALL, "");
+	cs = nl_langinfo(CODESET);
+	u.utf8 = cs && strcmp(cs, "UTF-8") == 0;
+	if (init_theme(&u, err, errlen))
+		return 1;
+	u.ring = wb_ring_create(RING_SAMPLES);
+	if (!u.ring) {
+		snprintf(err, errlen, "out of memory");
+		return 1;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGSEGV, &sf, NULL);
+	sigaction(SIGABRT, &sf, NULL);
+	sigaction(SIGBUS, &sf, NULL);
+	start_curses(&u);
+	next = now_s();
+	while (!ui_stop) {
+		double t = now_s();
+		int ch;
+
+		if (t >= next) {
+			if (!u.frozen) {
+				if (take_sample(&u, src) != 0)
+					snprintf(u.status, sizeof(u.status), "source ended; press q to quit");
+				else
+					run_model(&u);
+			}
+			next = t + u.delay;
+		}
+		ui_build_rows(&u);
+		ui_draw(&u);
+		/* wake for the next sample, but never later than 250 ms for keys and resizes */
+		timeout((int)fmax(1, fmin(250, (next - now_s()) * 1000)));
+		ch = getch();
+		if (ch != ERR) {
+			handle_key(&u, ch);
+			timeout(0);
+			while (!ui_stop && (ch = getch()) != ERR) /* drain typed-ahead keys */
+				handle_key(&u, ch);
+		}
+	}
+	endwin();
+	curses_on = 0;
+	if (u.lim_ok)
+		wb_limits_finish(&u.lim);
+	if (u.whatif_ok)
+		wb_limits_finish(&u.whatif);
+	free(u.rows);
+	wb_ring_destroy(u.ring);
+	return 0;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* UI state shared by the loop (ui.c) and the panes (draw.c). Not installed. */
+#ifndef WBTOP_UI_INTERNAL_H
+#define WBTOP_UI_INTERNAL_H
+
+#include "wbtop/model.h"
+#include "wbtop/sample.h"
+#include "wbtop/theme.h"
+#include "wbtop/ui.h"
+
+enum pane { P_DEVICES, P_ZONES, P_FLUSHER, P_PROCS, P_COUNT };
+
+/* One devices-pane row: a BDI with its model figures and derived values. */
+struct devrow {
+	const struct wb_bdi *b;
+	const struct wb_bdi_limits *bl;   /* NULL when the model did not run */
+	double dirty, pct, bw, dirtied, written, clean_s;
+	bool dirty_ok, pct_ok, bw_ok, rates_ok;
+	int hl;                           /* 0 normal, 1 warn, 2 critical */
+};
+
+struct ui {
+	const struct wb_ui_opts *o;
+	struct wb_ring *ring;
+	struct wb_limits lim;
+	bool lim_ok;
+	struct wb_limits whatif;
+	bool whatif_ok;
+	const struct wb_diag *diag;
+	enum pane pane;
+	int sel, scroll;
+	int sort_col;
+	bool sort_desc;
+	char filter[64];
+	bool filtering;                   /* typing a filter */
+	bool hide_idle, hide_loop;
+	bool frozen, help;
+	double delay;
+	bool utf8;
+	struct wb_theme theme;
+	char themes[16][64];
+	int nthemes, theme_idx;
+	char status[200];
+	struct devrow *rows;
+	int nrows, rows_cap;
+};
+
+/* draw.c */
+void ui_draw(struct ui *u);
+int ui_dev_columns(void);
+const char *ui_dev_column_name(int c);
+void ui_build_rows(struct ui *u);
+void ui_apply_theme(struct ui *u);
+
+#endif

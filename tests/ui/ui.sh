@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Golden screens: wbtop on a fixture tree in tmux; keys sent, the screen
+# captured and compared with tests/ui/golden/NAME.txt (the clock masked,
+# sparklines folded to "*"). WBTOP_UPDATE_GOLDEN=1 rewrites the goldens.
+set -u
+W=${WBTOP:?} F=${FIXTURES:?}
+G=$(cd "$(dirname "$0")" && pwd)/golden
+command -v tmux >/dev/null || { echo "SKIP: no tmux"; exit 77; }
+T=$(mktemp -d)
+SOCK=
+trap '[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1; rm -rf "$T"' EXIT
+pass=0 failed=0
+
+# screen NAME COLS LINES "wbtop args" [key...]
+screen() {
+	local name=$1 cols=$2 lines=$3 args=$4 k
+	shift 4
+	[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1
+	SOCK=wbtop-ui-$$-$name   # a server per screen: no race with the last one's exit
+	tmux -L $SOCK -f /dev/null new-session -d -x "$cols" -y "$lines" \
+		"env LANG=C.UTF-8 TERM=xterm-256color $W --root $F/6.18-writing -d 0.3 $args"
+	sleep 1.2
+	for k in "$@"; do
+		case $k in
+		resize=*) tmux -L $SOCK resize-window -x "${k#resize=}" -y "$(echo "$k" | sed 's/.*x//')" 2>/dev/null ||
+			  { local wh=${k#resize=}; tmux -L $SOCK resize-window -x "${wh%x*}" -y "${wh#*x}"; } ;;
+		*) tmux -L $SOCK send-keys "$k" ;;
+		esac
+		sleep 0.4
+	done
+	tmux -L $SOCK capture-pane -p 2>&1 | sed -E 's/[0-9]{2}:[0-9]{2}:[0-9]{2}/HH:MM:SS/; s/[▁▂▃▄▅▆▇█]+/*/g; s/[[:space:]]+$//' > "$T/$name.txt"
+	if [ "${WBTOP_UPDATE_GOLDEN:-0}" = 1 ] && [ -s "$T/$name.txt" ]; then
+		cp "$T/$name.txt" "$G/$name.txt"
+	fi
+	if diff -u "$G/$name.txt" "$T/$name.txt" > "$T/$name.diff"; then
+		pass=$((pass + 1)); echo "ok - $name"
+	else
+		failed=$((failed + 1)); echo "not ok - $name"; cat "$T/$name.diff"
+	fi
+}
+
+screen devices-80x24 80 24 "--theme mono"
+screen devices-200x60 200 60 "--theme mono"
+screen zones 80 24 "--theme mono" 2
+screen flusher 80 24 "--theme mono" 3
+screen procs 80 24 "--theme mono" 4
+screen help 80 24 "--theme mono" h
+screen sort-dirty 120 30 "--theme mono" s s
+screen filter-btrfs 80 24 "--theme mono" / b t r Enter
+screen hide-loop 80 24 "--theme mono" l
+screen tiny 60 20 "--theme mono"
+screen resize-wide 80 24 "--theme mono" resize=200x60
+screen resize-tiny 80 24 "--theme mono" resize=70x20
+screen whatif 80 24 "--theme mono --set vm.dirty_bytes=100M"
+screen theme-light 80 24 "--theme light"
+# the process must also leave when asked
+tmux -L $SOCK send-keys q; sleep 0.5
+tmux -L $SOCK has-session 2>/dev/null && { echo "not ok - q did not quit"; failed=$((failed + 1)); }
+echo "$pass passed, $failed failed"
+[ $failed = 0 ]

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* UI pieces that need no terminal: layout geometry and theme files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "wbtop/layout.h"
+#include "wbtop/theme.h"
+
+static void columns_by_priority(void **st)
+{
+	int w[] = { 10, 20, 5, 8 }, p[] = { 0, 2, 0, 1 };
+	bool shown[4];
+	(void)st;
+	assert_int_equal(wb_layout_columns(w, p, 4, 80, shown), 10 + 1 + 20 + 1 + 5 + 1 + 8);
+	assert_true(shown[0] && shown[1] && shown[2] && shown[3]);
+	assert_int_equal(wb_layout_columns(w, p, 4, 25, shown), 10 + 1 + 5 + 1 + 8);
+	assert_false(shown[1]);
+	assert_int_equal(wb_layout_columns(w, p, 4, 3, shown), 0);
+	assert_int_equal(wb_layout_meter_pos(50, 100, 40), 20);
+	assert_int_equal(wb_layout_meter_pos(500, 100, 40), 40);
+	assert_int_equal(wb_layout_meter_pos(5, 0, 40), 0);
+	assert_false(wb_layout_fits(79, 24));
+	assert_true(wb_layout_fits(200, 60));
+}
+
+static void colors(void **st)
+{
+	short a, b;
+	(void)st;
+	assert_true(wb_theme_parse_color("214|yellow", &a, &b));
+	assert_int_equal(a, 214);
+	assert_int_equal(b, 3);
+	assert_true(wb_theme_parse_color("default", &a, &b));
+	assert_int_equal(a, -1);
+	assert_true(wb_theme_parse_color("12", &a, &b));
+	assert_int_equal(b, 4);
+	assert_false(wb_theme_parse_color("256", &a, &b));
+	assert_false(wb_theme_parse_color("chartreuse", &a, &b));
+	assert_false(wb_theme_parse_color("200|99", &a, &b));
+}
+
+static void shipped_themes_load(void **st)
+{
+	const char *dirs[] = { THEMES, NULL };
+	static const char *const names[] = { "default", "light", "mono", "high-contrast" };
+	char list[16][64], err[256];
+	struct wb_theme t;
+	(void)st;
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(wb_theme_load(&t, names[i], dirs, err, sizeof(err)), 0);
+		assert_string_equal(t.name, names[i]);
+	}
+	assert_true(t.role[WB_R_CRITICAL].fg == 15 && t.role[WB_R_CRITICAL].fg8 == 7);
+	assert_int_equal(wb_theme_load(&t, "mono", dirs, err, sizeof(err)), 0);
+	assert_true(t.mono);
+	assert_int_equal(wb_theme_list(dirs, list, 16), 4);
+	assert_string_equal(list[0], "default");
+	assert_int_equal(wb_theme_load(&t, "mono", NULL, err, sizeof(err)), 0); /* built in */
+	assert_int_not_equal(wb_theme_load(&t, "nosuch", dirs, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "no theme"));
+}
+
+static void bad_theme_named(void **st)
+{
+	char path[] = "/tmp/wbtop-theme-XXXXXX", err[256];
+	int fd = mkstemp(path);
+	struct wb_theme t;
+	const char *bad = "[roles]\nnormal = default, default\ndirty = plaid, default\n";
+	(void)st;
+	assert_int_equal(write(fd, bad, strlen(bad)), (int)strlen(bad));
+	close(fd);
+	assert_int_not_equal(wb_theme_load(&t, path, NULL, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, ":3: dirty: expected"));
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_int_equal(write(fd, "[roles]\nsparkle = red, blue\n", 28), 28);
+	close(fd);
+	assert_int_not_equal(wb_theme_load(&t, path, NULL, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "unknown role \"sparkle\""));
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(columns_by_priority),
+		cmocka_unit_test(colors),
+		cmocka_unit_test(shipped_themes_load),
+		cmocka_unit_test(bad_theme_named),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
