@@ -291,6 +291,7 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	sigaction(SIGBUS, &sf, NULL);
 	start_curses(&u);
 	next = now_s();
+	bool redraw = true;
 	while (!ui_stop) {
 		double t = now_s();
 		int ch;
@@ -301,11 +302,15 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 					snprintf(u.status, sizeof(u.status), "source ended; press q to quit");
 				else
 					run_model(&u);
+				redraw = true;
 			}
 			next = t + u.delay;
 		}
-		ui_build_rows(&u);
-		ui_draw(&u);
+		if (redraw) { /* only after a sample, a key or a resize */
+			ui_build_rows(&u);
+			ui_draw(&u);
+			redraw = false;
+		}
 		/* wake for the next sample, but never later than 250 ms for keys and resizes */
 		timeout((int)fmax(1, fmin(250, (next - now_s()) * 1000)));
 		ch = getch();
@@ -314,6 +319,7 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 			timeout(0);
 			while (!ui_stop && (ch = getch()) != ERR) /* drain typed-ahead keys */
 				handle_key(&u, ch);
+			redraw = true;
 		}
 	}
 	endwin();

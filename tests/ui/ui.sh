@@ -19,7 +19,7 @@ screen() {
 	[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1
 	SOCK=wbtop-ui-$$-$name   # a server per screen: no race with the last one's exit
 	tmux -L $SOCK -f /dev/null new-session -d -x "$cols" -y "$lines" \
-		"env LANG=C.UTF-8 TERM=xterm-256color $W --root $F/6.18-writing -d 0.3 $args"
+		"env LANG=C.UTF-8 TERM=tmux-256color $W --root $F/6.18-writing -d 0.3 $args"
 	sleep 1.2
 	for k in "$@"; do
 		case $k in

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One UI frame: sample + model + full redraw at 200x60 (ncurses writing to
+ * /dev/null), against merely reading the same kernel files.
+ *   bench_frame ROOT frame|bare [iterations]
+ * Prints the median CPU time per frame; run-bench adds instruction counts.
+ */
+#include <curses.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "../src/ui/ui_internal.h"
+#include "wbtop/live.h"
+
+static char *paths[4096];
+static int npaths;
+
+static void list_files(const char *root)
+{
+	char pat[1024];
+	glob_t g;
+
+	snprintf(pat, sizeof(pat), "%s/{proc,sys}/**", root);
+	static const char *sub[] = { "/proc/*", "/proc/sys/vm/*", "/proc/self/mountinfo",
+				     "/sys/class/bdi/*/*", "/sys/kernel/debug/bdi/*/*",
+				     "/sys/devices/system/node/node*/meminfo", "/sys/devices/system/cpu/online" };
+	for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
+		snprintf(pat, sizeof(pat), "%s%s", root, sub[i]);
+		if (glob(pat, 0, NULL, &g) == 0)
+			for (size_t j = 0; j < g.gl_pathc && npaths < 4096; j++)
+				paths[npaths++] = strdup(g.gl_pathv[j]);
+		globfree(&g);
+	}
+}
+
+__attribute__((noinline)) void one_bare(void)
+{
+	static char buf[65536];
+	for (int i = 0; i < npaths; i++) {
+		int fd = open(paths[i], O_RDONLY);
+		if (fd < 0)
+			continue;
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		close(fd);
+	}
+}
+
+__attribute__((noinline)) void one_frame(struct ui *u, struct wb_live *l)
+{
+	struct wb_sample s;
+
+	wb_sample_init(&s);
+	wb_live_read(l, &s);
+	wb_ring_push(u->ring, &s);
+	wb_sample_finish(&s);
+	if (u->lim_ok)
+		wb_limits_finish(&u->lim);
+	u->lim_ok = wb_model_eval(wb_ring_get(u->ring, 1), wb_ring_get(u->ring, 0), NULL, NULL, 0,
+				  &u->lim) == 0;
+	ui_build_rows(u);
+	ui_draw(u);
+}
+
+static double cpu_s(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+	const char *root = argc > 1 ? argv[1] : "/", *mode = argc > 2 ? argv[2] : "frame";
+	int iters = argc > 3 ? atoi(argv[3]) : 100;
+	struct wb_ui_opts o = { .delay = 1, .warn_pct = 75, .crit_pct = 95 };
+	struct ui u = { .o = &o, .delay = 1, .utf8 = true };
+	struct wb_live_opts lo = { root, false, false };
+	char err[256];
+	struct wb_live *l = wb_live_create(&lo, err, sizeof(err));
+	FILE *null = fopen("/dev/null", "w");
+	double t[9];
+
+	if (!l || !null)
+		return 1;
+	setenv("TERM", "xterm-256color", 1);
+	newterm(NULL, null, stdin);
+	resizeterm(60, 200);
+	start_color();
+	use_default_colors();
+	wb_theme_default(&u.theme);
+	ui_apply_theme(&u);
+	u.ring = wb_ring_create(600);
+	list_files(root);
+	one_frame(&u, l);
+	for (int r = 0; r < 9; r++) {
+		double t0 = cpu_s();
+		for (int i = 0; i < iters; i++) {
+			if (strcmp(mode, "bare") == 0)
+				one_bare();
+			else
+				one_frame(&u, l);
+		}
+		t[r] = (cpu_s() - t0) / iters;
+	}
+	endwin();
+	qsort(t, 9, sizeof(t[0]), cmp);
+	fprintf(stderr, "%-5s %zu BDIs at %dx%d, %d files: median CPU %.1f us per frame\n", mode,
+		wb_ring_get(u.ring, 0)->nbdis, COLS, LINES, npaths, t[4] * 1e6);
+	return 0;
+}
