@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "sample";
 	int iters = argc > 2 ? atoi(argv[2]) : 200, runs = 9;
 	bool procs = strcmp(mode, "procs") == 0;
-	struct wb_live_opts o = { "/", procs, false };
+	struct wb_live_opts o = { .root = "/", .procs = procs };
 	char err[256];
 	struct wb_live *l = wb_live_create(&o, err, sizeof(err));
 	struct wb_sample s;

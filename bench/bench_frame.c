@@ -86,7 +86,7 @@ int main(int argc, char **argv)
 	int iters = argc > 3 ? atoi(argv[3]) : 100;
 	struct wb_ui_opts o = { .delay = 1, .warn_pct = 75, .crit_pct = 95 };
 	struct ui u = { .o = &o, .delay = 1, .utf8 = true };
-	struct wb_live_opts lo = { root, false, false };
+	struct wb_live_opts lo = { .root = root };
 	char err[256];
 	struct wb_live *l = wb_live_create(&lo, err, sizeof(err));
 	FILE *null = fopen("/dev/null", "w");

@@ -29,6 +29,7 @@ struct opts {
 	const char *root;
 	bool mount_debugfs;
 	bool procs;
+	bool trace;
 	double forecast;       /* --forecast horizon, 0 = none */
 	const char *theme;
 	double warn, crit;     /* UI row highlighting, percent */
@@ -42,6 +43,14 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_flag = 1;
+}
+
+/* A crash must not leave our trace instance behind (the UI adds the terminal). */
+static void on_fatal(int sig)
+{
+	wb_live_crash_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 static void usage(FILE *f)
@@ -63,7 +72,9 @@ static void usage(FILE *f)
 		"                         min_bytes max_bytes strict_limit); repeatable\n"
 		"      --forecast SEC     add the model's forecast for the next SEC seconds\n"
 		"                         (1 s steps; with --set, also under the new settings)\n"
-		"      --mount-debugfs    mount debugfs if absent (root), unmounted on exit\n"
+		"      --mount-debugfs    mount debugfs and tracefs if absent (root); unmounted\n"
+		"                         on exit\n"
+		"      --no-trace         do not use tracepoints (level 3)\n"
 		"      --no-procs         do not read the process table\n"
 		"      --theme NAME|PATH  UI colours: default, light, mono, high-contrast or a\n"
 		"                         .theme file (NO_COLOR selects mono)\n"
@@ -77,7 +88,7 @@ static void usage(FILE *f)
 /* Parse the command line; returns 0, or the exit code to leave with. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_JSON = 256, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_ROOT, O_FORECAST, O_THEME, O_WARN, O_CRIT };
+	enum { O_JSON = 256, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_ROOT, O_FORECAST, O_THEME, O_WARN, O_CRIT, O_NOTRACE };
 	static const struct option lo[] = {
 		{ "batch", no_argument, NULL, 'b' },
 		{ "iterations", required_argument, NULL, 'n' },
@@ -87,6 +98,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "set", required_argument, NULL, O_SET },
 		{ "mount-debugfs", no_argument, NULL, O_MOUNT },
 		{ "no-procs", no_argument, NULL, O_NOPROCS },
+		{ "no-trace", no_argument, NULL, O_NOTRACE },
 		{ "root", required_argument, NULL, O_ROOT },
 		{ "forecast", required_argument, NULL, O_FORECAST },
 		{ "theme", required_argument, NULL, O_THEME },
@@ -99,7 +111,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	int c;
 	char *end;
 
-	*o = (struct opts){ .count = -1, .delay = 1.0, .root = "/", .procs = true, .warn = 75, .crit = 95 };
+	*o = (struct opts){ .count = -1, .delay = 1.0, .root = "/", .procs = true, .trace = true, .warn = 75, .crit = 95 };
 	while ((c = getopt_long(argc, argv, "bn:d:hV", lo, NULL)) != -1) {
 		switch (c) {
 		case 'b': o->batch = true; break;
@@ -129,6 +141,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case O_MOUNT: o->mount_debugfs = true; break;
 		case O_NOPROCS: o->procs = false; break;
+		case O_NOTRACE: o->trace = false; break;
 		case O_ROOT: o->root = optarg; break;
 		case O_THEME: o->theme = optarg; break;
 		case O_WARN:
@@ -372,7 +385,7 @@ int main(int argc, char **argv)
 	struct opts o;
 	struct wb_live_opts lo;
 	struct wb_live *live;
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction sa = { .sa_handler = on_signal }, sf = { .sa_handler = on_fatal };
 	char err[256];
 	int rc = parse_args(argc, argv, &o);
 
@@ -381,11 +394,21 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	lo = (struct wb_live_opts){ o.root, o.procs, o.mount_debugfs };
+	sigaction(SIGSEGV, &sf, NULL);
+	sigaction(SIGABRT, &sf, NULL);
+	sigaction(SIGBUS, &sf, NULL);
+	lo = (struct wb_live_opts){ .root = o.root, .procs = o.procs, .mount_debugfs = o.mount_debugfs,
+				    .trace = o.trace };
 	live = wb_live_create(&lo, err, sizeof(err));
 	if (!live) {
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 1;
+	}
+	{
+		const struct wb_diag *n = wb_live_notes(live);
+		/* in the UI these are shown on the status line instead */
+		for (int i = 0; o.batch && i < n->n; i++)
+			fprintf(stderr, "wbtop: %s\n", n->msg[i]);
 	}
 	rc = o.batch ? run_batch(&o, live) : run_ui(&o, live);
 	wb_live_destroy(live);

@@ -40,6 +40,7 @@ void wb_sample_finish(struct wb_sample *s)
 	free(s->zones);
 	free(s->bdis);
 	free(s->procs);
+	free(s->events);
 	wb_sample_init(s);
 }
 
@@ -64,7 +65,9 @@ int wb_sample_copy(struct wb_sample *dst, const struct wb_sample *src)
 	t.zones = NULL;
 	t.bdis = NULL;
 	t.procs = NULL;
-	if (dup_array((void **)&t.nodes, src->nodes, src->nnodes, sizeof(*src->nodes)) ||
+	t.events = NULL;
+	if (dup_array((void **)&t.events, src->events, src->nevents, sizeof(*src->events)) ||
+	    dup_array((void **)&t.nodes, src->nodes, src->nnodes, sizeof(*src->nodes)) ||
 	    dup_array((void **)&t.zones, src->zones, src->nzones, sizeof(*src->zones)) ||
 	    dup_array((void **)&t.bdis, src->bdis, src->nbdis, sizeof(*src->bdis)) ||
 	    dup_array((void **)&t.procs, src->procs, src->nprocs, sizeof(*src->procs))) {

@@ -12,7 +12,8 @@
 struct wb_live_opts {
 	const char *root;      /* "/" unless reading a fixture tree */
 	bool procs;            /* read the process table and diskstats */
-	bool mount_debugfs;    /* mount debugfs if absent (root only); unmounted at destroy */
+	bool mount_debugfs;    /* mount debugfs and tracefs if absent (root only); unmounted at destroy */
+	bool trace;            /* level 3: tracepoints in a private instance */
 };
 
 struct wb_live;
@@ -23,6 +24,13 @@ struct wb_live *wb_live_create(const struct wb_live_opts *o, char *err, size_t e
 void wb_live_destroy(struct wb_live *l);
 /* Fill s (initialised or previously filled) from the kernel now. */
 void wb_live_read(struct wb_live *l, struct wb_sample *s);
+/* What happened at create (a stale trace instance removed, why tracing is off); owned by l. */
+const struct wb_diag *wb_live_notes(const struct wb_live *l);
+/*
+ * Async-signal-safe: remove the trace instance (rmdir) on a fatal signal, so
+ * that a crash does not leave it behind.
+ */
+void wb_live_crash_cleanup(void);
 /* Problems met by the last read; owned by l. */
 const struct wb_diag *wb_live_diag(const struct wb_live *l);
 /*

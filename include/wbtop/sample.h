@@ -159,6 +159,36 @@ enum wb_dstat {
 	WB_D_COUNT
 };
 
+#define WB_REASONS 8          /* writeback reasons (decoded from the tracepoint format) */
+#define WB_RECLAIM_REASONS 4  /* reclaim throttle reasons */
+#define WB_EVLOG_MAX 64       /* events kept per sample for the live log */
+
+/* Per-BDI tracepoint figures since the previous sample (level 3). */
+struct wb_bdi_events {
+	uint32_t wake_bg;             /* writeback_wake_background */
+	uint32_t start[WB_REASONS];   /* writeback_start by reason */
+	uint32_t pauses;              /* balance_dirty_pages with pause > 0 */
+	uint64_t pause_ms_total;
+	uint32_t pause_ms_max;
+	uint64_t task_ratelimit;      /* last seen, pages/s */
+	uint64_t dirty_ratelimit;     /* last seen, pages/s */
+	uint64_t balanced_ratelimit;  /* last seen (bdi_dirty_ratelimit), pages/s */
+	uint64_t wb_dirty_at_wake;    /* wb_dirty of the last throttle event, pages */
+};
+
+enum wb_evkind { WB_EV_WAKE_BG, WB_EV_START, WB_EV_PAUSE, WB_EV_RECLAIM, WB_EV_COUNT };
+
+/* One event for the live log. */
+struct wb_event {
+	double t;                     /* CLOCK_MONOTONIC seconds (trace_clock mono) */
+	uint8_t kind, reason;
+	int32_t pid;
+	char bdi[WB_NAME_LEN];
+	char comm[WB_COMM_LEN];
+	uint64_t value;               /* start: nr_pages; pause: ms; reclaim: usec delayed */
+	uint64_t extra;               /* pause: wb_dirty pages; wake: reclaimable pages */
+};
+
 struct wb_bdi {
 	char name[WB_NAME_LEN];      /* /sys/class/bdi entry: "7:0", "btrfs-3" */
 	char dev[WB_NAME_LEN];       /* block device name ("loop0"), or "" */
@@ -171,6 +201,7 @@ struct wb_bdi {
 	uint64_t st_valid;
 	uint64_t disk[WB_D_COUNT];
 	uint64_t disk_valid;
+	struct wb_bdi_events ev;     /* valid when the sample's ev_valid */
 	uint32_t stats_cost_us;      /* what reading debugfs stats cost */
 	bool stats_skipped;          /* stats not re-read this sample (back-off) */
 };
@@ -204,6 +235,17 @@ struct wb_sample {
 	struct wb_proc *procs;
 	size_t nprocs;
 	bool procs_valid;            /* the process table was read */
+	/* level 3: tracepoints since the previous sample */
+	bool ev_valid;
+	char reason_names[WB_REASONS][16];
+	char reclaim_names[WB_RECLAIM_REASONS][16];
+	uint32_t reclaim_throttled[WB_RECLAIM_REASONS];
+	uint64_t reclaim_delay_us;
+	bool dirty_limit_valid;
+	uint64_t dirty_limit;        /* the smoothed hard limit (global_dirty_state), pages */
+	uint64_t ev_total, ev_dropped, ev_lost_log; /* handled, lost in the kernel, not kept in the log */
+	struct wb_event *events;     /* bounded log, oldest first */
+	size_t nevents;
 };
 
 /* Names of the table-driven fields, for outputs (index = enum value). */

@@ -13,6 +13,7 @@
 #include "wbtop/live.h"
 #include "wbtop/procfs.h"
 #include "wbtop/procs.h"
+#include "wbtop/trace.h"
 #include "wbtop/zoneinfo.h"
 
 struct wb_live {
@@ -20,9 +21,19 @@ struct wb_live {
 	struct wb_zoneinfo zones;
 	struct wb_bdis bdis;
 	struct wb_procs *procs;
-	struct wb_diag diag;
-	bool mounted_debugfs;
+	struct wb_trace *trace;
+	struct wb_diag diag, notes;
+	bool mounted_debugfs, mounted_tracefs;
 };
+
+/* The trace instance's directory, for removal from a fatal-signal handler. */
+static char crash_path[512];
+
+void wb_live_crash_cleanup(void)
+{
+	if (crash_path[0])
+		rmdir(crash_path);
+}
 
 /* One line per level that is missing, index = the level it would add. */
 static const char *const hidden_text[] = {
@@ -31,7 +42,7 @@ static const char *const hidden_text[] = {
 	[WB_LEVEL_DEBUGFS] = "level 2 hidden: per-device dirty, writeback, thresholds, bandwidth "
 			     "(need root and debugfs: run as root with --mount-debugfs)",
 	[WB_LEVEL_TRACE] = "level 3 hidden: flusher wakeups, throttling and reclaim events "
-			   "(tracepoints are not collected by this build yet)",
+			   "(need root and tracefs: run as root with --mount-debugfs)",
 };
 
 int wb_level_hidden(int level, const char **lines, int n)
@@ -49,19 +60,39 @@ static bool is_dir(const char *p)
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Mount debugfs when asked and absent; only ever on the real root. */
+/* Mount debugfs (and tracefs) when asked and absent; only ever on the real root. */
 static int maybe_mount_debugfs(struct wb_live *l, const struct wb_live_opts *o, char *err,
 			       size_t errlen)
 {
-	if (!o->mount_debugfs || strcmp(o->root, "/") != 0 || is_dir("/sys/kernel/debug/bdi"))
+	if (!o->mount_debugfs || strcmp(o->root, "/") != 0)
 		return 0;
-	if (mount("none", "/sys/kernel/debug", "debugfs", 0, NULL) != 0) {
-		snprintf(err, errlen, "--mount-debugfs: mount debugfs on /sys/kernel/debug: %s%s",
-			 strerror(errno), geteuid() ? " (needs root)" : "");
-		return -1;
+	if (!is_dir("/sys/kernel/debug/bdi")) {
+		if (mount("none", "/sys/kernel/debug", "debugfs", 0, NULL) != 0) {
+			snprintf(err, errlen, "--mount-debugfs: mount debugfs on /sys/kernel/debug: %s%s",
+				 strerror(errno), geteuid() ? " (needs root)" : "");
+			return -1;
+		}
+		l->mounted_debugfs = true;
 	}
-	l->mounted_debugfs = true;
+	if (o->trace && !is_dir("/sys/kernel/tracing/instances") &&
+	    mount("none", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0)
+		l->mounted_tracefs = true;
 	return 0;
+}
+
+/* Tracing: clear instances left by killed wbtops, then make our own. */
+static void start_trace(struct wb_live *l)
+{
+	char msg[512], err[256];
+
+	if (wb_trace_remove_stale(NULL, msg, sizeof(msg)) > 0)
+		wb_diag_add(&l->notes, "%s", msg);
+	l->trace = wb_trace_create(NULL, 4096, err, sizeof(err));
+	if (!l->trace) {
+		wb_diag_add(&l->notes, "tracepoints off: %s", err);
+		return;
+	}
+	snprintf(crash_path, sizeof(crash_path), "%s", wb_trace_instance_path(l->trace));
 }
 
 struct wb_live *wb_live_create(const struct wb_live_opts *o, char *err, size_t errlen)
@@ -87,6 +118,8 @@ struct wb_live *wb_live_create(const struct wb_live_opts *o, char *err, size_t e
 	}
 	if (o->procs && strcmp(root, "/") == 0)
 		l->procs = wb_procs_create(&l->diag);
+	if (o->trace && strcmp(root, "/") == 0)
+		start_trace(l);
 	return l;
 }
 
@@ -98,6 +131,10 @@ void wb_live_destroy(struct wb_live *l)
 	wb_zoneinfo_close(&l->zones);
 	wb_bdis_close(&l->bdis);
 	wb_procs_destroy(l->procs);
+	wb_trace_destroy(l->trace);
+	crash_path[0] = '\0';
+	if (l->mounted_tracefs)
+		umount2("/sys/kernel/tracing", MNT_DETACH);
 	if (l->mounted_debugfs)
 		umount2("/sys/kernel/debug", MNT_DETACH);
 	free(l);
@@ -125,13 +162,34 @@ void wb_live_read(struct wb_live *l, struct wb_sample *s)
 		wb_procs_read(l->procs, s, &l->diag);
 		wb_procs_read_disks(l->procs, s, &l->diag);
 	}
+	if (l->trace && wb_trace_drain(l->trace, s, &l->diag) >= 0) {
+		/*
+		 * The wakeup event carries no page count: attach the device's
+		 * reclaimable pages as debugfs showed them in this same sample.
+		 */
+		for (size_t i = 0; i < s->nevents; i++) {
+			const struct wb_bdi *b;
+			if (s->events[i].kind != WB_EV_WAKE_BG)
+				continue;
+			b = wb_sample_bdi(s, s->events[i].bdi);
+			s->events[i].extra = b && WB_HAS(b->st_valid, WB_B_RECLAIMABLE)
+					     ? b->st[WB_B_RECLAIMABLE] : UINT64_MAX;
+		}
+	}
 	/* A damaged file degrades its own figures only; -1 = nothing at all. */
 	s->level = s->g.valid || s->nzones ? WB_LEVEL_PROC : -1;
 	if (l->bdis.sysfs_ok && s->nbdis > 0) {
 		s->level = WB_LEVEL_SYSFS;
 		if (l->bdis.debugfs_ok)
 			s->level = WB_LEVEL_DEBUGFS;
+		if (s->level == WB_LEVEL_DEBUGFS && s->ev_valid)
+			s->level = WB_LEVEL_TRACE;
 	}
+}
+
+const struct wb_diag *wb_live_notes(const struct wb_live *l)
+{
+	return &l->notes;
 }
 
 const struct wb_diag *wb_live_diag(const struct wb_live *l)

@@ -223,6 +223,97 @@ static void bdi_model(struct js *j, const struct wb_sample *s, const struct wb_b
 	}
 }
 
+/* Counts by reason, named from the tracepoint's own format. */
+static void reasons(struct js *j, const char *k, const struct wb_sample *s, const uint32_t *n)
+{
+	open_(j, k, '{');
+	for (int r = 0; r < WB_REASONS; r++)
+		if (s->reason_names[r][0])
+			u64(j, s->reason_names[r], n[r]);
+	close_(j, '}');
+}
+
+/* Per-BDI tracepoint figures since the previous sample. */
+static void bdi_events(struct js *j, const struct wb_sample *s, const struct wb_bdi_events *e)
+{
+	uint64_t P = s->page_size;
+
+	u64(j, "wakeups", e->wake_bg);
+	open_(j, "events", '{');
+	u64(j, "wake_background", e->wake_bg);
+	reasons(j, "writeback_start", s, e->start);
+	u64(j, "pauses", e->pauses);
+	u64(j, "pause_ms_total", e->pause_ms_total);
+	u64(j, "pause_ms_max", e->pause_ms_max);
+	if (e->pauses || e->task_ratelimit) {
+		u64(j, "task_ratelimit", e->task_ratelimit * P);
+		u64(j, "dirty_ratelimit", e->dirty_ratelimit * P);
+	}
+	if (e->balanced_ratelimit)
+		u64(j, "balanced_ratelimit", e->balanced_ratelimit * P);
+	close_(j, '}');
+}
+
+static const char *const ev_kind_names[WB_EV_COUNT] = { "wake_background", "writeback_start",
+							 "pause", "reclaim_throttled" };
+
+/* Global tracepoint figures and the bounded event log. */
+static void events_obj(struct js *j, const struct wb_sample *s)
+{
+	uint32_t start[WB_REASONS] = { 0 }, wake = 0, pauses = 0, pmax = 0;
+
+	for (size_t i = 0; i < s->nbdis; i++) {
+		const struct wb_bdi_events *e = &s->bdis[i].ev;
+		wake += e->wake_bg;
+		pauses += e->pauses;
+		if (e->pause_ms_max > pmax)
+			pmax = e->pause_ms_max;
+		for (int r = 0; r < WB_REASONS; r++)
+			start[r] += e->start[r];
+	}
+	open_(j, "events", '{');
+	u64(j, "wake_background", wake);
+	reasons(j, "writeback_start", s, start);
+	u64(j, "throttled", pauses);
+	u64(j, "pause_ms_max", pmax);
+	open_(j, "reclaim_throttled", '{');
+	for (int r = 0; r < WB_RECLAIM_REASONS; r++)
+		if (s->reclaim_names[r][0])
+			u64(j, s->reclaim_names[r], s->reclaim_throttled[r]);
+	close_(j, '}');
+	u64(j, "reclaim_delay_us", s->reclaim_delay_us);
+	if (s->dirty_limit_valid)
+		u64(j, "dirty_limit", s->dirty_limit * s->page_size);
+	u64(j, "handled", s->ev_total);
+	u64(j, "dropped", s->ev_dropped);
+	u64(j, "not_logged", s->ev_lost_log);
+	open_(j, "log", '[');
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct wb_event *e = &s->events[i];
+		open_(j, NULL, '{');
+		dblp(j, "t", e->t, 6);
+		sval(j, "kind", e->kind < WB_EV_COUNT ? ev_kind_names[e->kind] : "?");
+		if (e->bdi[0])
+			sval(j, "bdi", e->bdi);
+		i64(j, "pid", e->pid);
+		if (e->kind == WB_EV_START && e->reason < WB_REASONS)
+			sval(j, "reason", s->reason_names[e->reason]);
+		if (e->kind == WB_EV_PAUSE) {
+			u64(j, "pause_ms", e->value);
+			u64(j, "wb_dirty", e->extra * s->page_size);
+		} else if (e->kind == WB_EV_START) {
+			u64(j, "nr_pages", e->value);
+		} else if (e->kind == WB_EV_RECLAIM) {
+			u64(j, "delayed_us", e->value);
+		} else if (e->kind == WB_EV_WAKE_BG && e->extra != UINT64_MAX) {
+			u64(j, "reclaimable", e->extra * s->page_size); /* at the sample */
+		}
+		close_(j, '}');
+	}
+	close_(j, ']');
+	close_(j, '}');
+}
+
 static void bdi_obj(struct js *j, const struct wb_view *v, size_t i)
 {
 	const struct wb_sample *s = v->cur;
@@ -265,6 +356,8 @@ static void bdi_obj(struct js *j, const struct wb_view *v, size_t i)
 			u64(j, wb_knob_names[k], b->knob[k]);
 	if (WB_HAS(b->st_valid, WB_B_B_DIRTY))
 		u64(j, "dirty_inodes", b->st[WB_B_B_DIRTY]);
+	if (s->ev_valid)
+		bdi_events(j, s, &b->ev);
 	if (b->stats_skipped)
 		bval(j, "stats_stale", true);
 	close_(j, '}');
@@ -371,6 +464,8 @@ void wb_out_json(FILE *f, const struct wb_view *v)
 		}
 		close_(&j, ']');
 	}
+	if (s->ev_valid)
+		events_obj(&j, s);
 	if (v->whatif)
 		whatif_obj(&j, v);
 	if (v->forecast)

@@ -245,6 +245,8 @@ const char *ui_dev_column_name(int c)
 	return cols[c].title;
 }
 
+static const struct ui *sort_ui;
+
 /* Sort key of a row for a column. */
 static double key_of(const struct devrow *r, int c)
 {
@@ -261,11 +263,10 @@ static double key_of(const struct devrow *r, int c)
 	case C_MIN: return r->b->knob[WB_K_MIN_RATIO_FINE];
 	case C_MAX: return r->b->knob[WB_K_MAX_RATIO_FINE];
 	case C_STATE: return r->bl ? (double)r->bl->state : -1;
+	case C_WAKE: return ui_per_minute(sort_ui, r->b->name, 0);
 	default: return 0;
 	}
 }
-
-static const struct ui *sort_ui;
 
 static int row_cmp(const void *a, const void *b)
 {
@@ -422,7 +423,14 @@ static void cell(const struct ui *u, const struct devrow *r, int c, char *buf, s
 			snprintf(buf, n, "n/a");
 		break;
 	case C_STATE: snprintf(buf, n, "%s", bl ? wb_bdi_state_names[bl->state] : "n/a"); break;
-	case C_WAKE: snprintf(buf, n, "n/a"); break; /* needs tracepoints */
+	case C_WAKE: {
+		double w = ui_per_minute(u, b->name, 0);
+		if (w < 0)
+			snprintf(buf, n, "n/a");
+		else
+			snprintf(buf, n, "%.0f", w);
+		break;
+	}
 	case C_IFTHR: {
 		const struct wb_bdi_limits *w = u->whatif_ok ? wb_limits_bdi(&u->whatif, b->name) : NULL;
 		bytes(buf, n, w, w ? (double)w->thresh * P : 0);
@@ -573,6 +581,27 @@ static void draw_zones(struct ui *u, int y, int h)
 
 /* ---- flusher pane ---- */
 
+double ui_per_minute(const struct ui *u, const char *bdi, int what)
+{
+	const struct wb_sample *now = wb_ring_get(u->ring, 0), *s;
+	double sum = 0, span = 0;
+	size_t i;
+
+	if (!now || !now->ev_valid)
+		return -1;
+	/* events of sample i happened since sample i+1: add whole intervals up to 60 s */
+	for (i = 0; (s = wb_ring_get(u->ring, i)) && wb_ring_get(u->ring, i + 1); i++) {
+		const struct wb_bdi *b = wb_sample_bdi(s, bdi);
+		double dt = s->mono - wb_ring_get(u->ring, i + 1)->mono;
+		if (!s->ev_valid || span + dt > 60.5)
+			break;
+		if (b)
+			sum += what == 0 ? b->ev.wake_bg : b->ev.pauses;
+		span += dt;
+	}
+	return span > 0 ? sum * 60 / span : -1;
+}
+
 /* A count from the debugfs stats, or "n/a". */
 static const char *count(char *buf, size_t n, const struct wb_bdi *b, enum wb_bstat k)
 {
@@ -582,31 +611,84 @@ static const char *count(char *buf, size_t n, const struct wb_bdi *b, enum wb_bs
 	return buf;
 }
 
+/* One line of the event log. */
+static void log_line(const struct ui *u, const struct wb_event *e, char *line, size_t n)
+{
+	const struct wb_sample *s = cur_sample(u);
+	double P = s->page_size, ago = s->mono - e->t;
+	char a[16], b[16];
+
+	switch (e->kind) {
+	case WB_EV_WAKE_BG:
+		snprintf(line, n, "%7.1fs ago  wakeup     %-10s background  reclaimable %s (at the sample)", ago,
+			 e->bdi, e->extra == UINT64_MAX ? "n/a" : wb_fmt_bytes(a, 16, (double)e->extra * P));
+		break;
+	case WB_EV_START:
+		snprintf(line, n, "%7.1fs ago  writeback  %-10s %-12s %lld pages to write", ago, e->bdi,
+			 e->reason < WB_REASONS && u->log_names[e->reason][0] ? u->log_names[e->reason] : "?",
+			 (long long)e->value);
+		break;
+	case WB_EV_PAUSE:
+		snprintf(line, n, "%7.1fs ago  throttled  %-10s pid %-7d paused %llu ms, wb_dirty %s", ago, e->bdi,
+			 e->pid, (unsigned long long)e->value, wb_fmt_bytes(b, 16, (double)e->extra * P));
+		break;
+	case WB_EV_RECLAIM:
+		snprintf(line, n, "%7.1fs ago  reclaim    pid %-7d throttled %llu us (reason bits %u)", ago, e->pid,
+			 (unsigned long long)e->value, e->reason);
+		break;
+	default:
+		snprintf(line, n, "?");
+	}
+}
+
 static void draw_flusher(struct ui *u, int y, int h)
 {
 	const struct wb_sample *s = cur_sample(u);
-	int end = y + h;
+	int end = y + h, cap = (int)(sizeof(u->log) / sizeof(u->log[0]));
 
-	put(u, y++, 0, WB_R_NA, "Wakeup log (background/periodic/sync), throttling pauses and reclaim throttling: n/a -");
-	put(u, y++, 0, WB_R_NA, "they come from tracepoints, which this build does not collect yet.");
-	y++;
-	put(u, y++, 0, WB_R_TITLE, "DEVICE          FLUSHER OVER-BG DIRTY-INODES  B_IO B_MORE_IO  RECLAIM BG-THRESH");
-	for (size_t i = 0; i < s->nbdis && y < end; i++) {
+	put(u, y++, 0, WB_R_TITLE, "DEVICE          FLUSHER OVER-BG  INODES  B_IO  RECLAIM BG-THRESH WAKE/m THROTTLE/m");
+	for (size_t i = 0; i < s->nbdis && y < end - 4; i++) {
 		const struct wb_bdi *x = &s->bdis[i];
 		const struct wb_bdi_limits *bl = u->lim_ok && i < u->lim.nbdis ? &u->lim.bdis[i] : NULL;
 		bool st = WB_HAS(x->st_valid, WB_B_STATE), running = st && (x->st[WB_B_STATE] & 2);
-		char line[256], c0[48], c1[16], c2[16], c3[16], c4[16], c5[16];
+		double wk = ui_per_minute(u, x->name, 0), th = ui_per_minute(u, x->name, 1);
+		char line[256], c0[48], c1[16], c2[16], c4[16], c5[16], c6[16], c7[16];
 
 		if (!row_visible(u, x, bl))
 			continue;
-		snprintf(line, sizeof(line), "%-15.15s %-7s %-7s %12s %5s %9s %8s %9s",
+		snprintf(c6, 16, wk < 0 ? "n/a" : "%.0f", wk);
+		snprintf(c7, 16, th < 0 ? "n/a" : "%.0f", th);
+		snprintf(line, sizeof(line), "%-15.15s %-7s %-7s %7s %5s %8s %9s %6s %10s",
 			 dev_label(x, c0, sizeof(c0)), st ? (running ? "running" : "idle") : "n/a",
 			 bl ? (bl->over_bg ? "yes" : "no") : "n/a", count(c1, 16, x, WB_B_B_DIRTY),
-			 count(c2, 16, x, WB_B_B_IO), count(c3, 16, x, WB_B_B_MORE_IO),
+			 count(c2, 16, x, WB_B_B_IO),
 			 bytes(c4, 16, WB_HAS(x->st_valid, WB_B_RECLAIMABLE),
 			       (double)x->st[WB_B_RECLAIMABLE] * s->page_size),
-			 bytes(c5, 16, bl, bl ? (double)bl->bg_thresh * s->page_size : 0));
+			 bytes(c5, 16, bl, bl ? (double)bl->bg_thresh * s->page_size : 0), c6, c7);
 		put(u, y++, 0, running ? WB_R_WRITEBACK : bl && bl->over_bg ? WB_R_WARN : WB_R_NORMAL, line);
+	}
+	y++;
+	if (!s->ev_valid) {
+		put(u, y++, 0, WB_R_NA, "Event log: n/a - wakeups, throttling pauses and reclaim throttling come from");
+		put(u, y, 0, WB_R_NA, "tracepoints (level 3: root and tracefs; --mount-debugfs mounts it).");
+		return;
+	}
+	{
+		char t[160];
+		snprintf(t, sizeof(t), "EVENTS (newest first; Up/Down scroll%s)  handled %llu, dropped %llu%s",
+			 u->frozen ? ", frozen" : ", space freezes", (unsigned long long)s->ev_total,
+			 (unsigned long long)s->ev_dropped, s->ev_lost_log ? ", some not logged" : "");
+		put(u, y++, 0, s->ev_dropped ? WB_R_CRITICAL : WB_R_TITLE, t);
+	}
+	if (u->log_scroll > u->log_len - 1)
+		u->log_scroll = u->log_len > 0 ? u->log_len - 1 : 0;
+	if (u->log_len == 0)
+		put(u, y, 0, WB_R_IDLE, "no flusher wakeups, throttling or reclaim throttling yet");
+	for (int k = u->log_len - 1 - u->log_scroll; k >= 0 && y < end; k--, y++) {
+		const struct wb_event *e = &u->log[(u->log_head + k) % cap];
+		char line[256];
+		log_line(u, e, line, sizeof(line));
+		put(u, y, 0, e->kind == WB_EV_PAUSE || e->kind == WB_EV_RECLAIM ? WB_R_WARN : WB_R_NORMAL, line);
 	}
 }
 
@@ -625,7 +707,21 @@ static void draw_procs(struct ui *u, int y, int h)
 	put(u, y++, 0, WB_R_TITLE, "    PID COMM              WRITE/s  CANCEL/s  S  THROTTLED");
 	if (s->nprocs == 0)
 		put(u, y, 0, WB_R_IDLE, "no process wrote since the last sample");
-	for (size_t i = 0; i < s->nprocs && i < (size_t)h - 1; i++) {
+	if (s->ev_valid) { /* tasks paused in balance_dirty_pages since the last sample */
+		int shown = 0;
+		for (size_t i = 0; i < s->nevents && shown < 4; i++)
+			if (s->events[i].kind == WB_EV_PAUSE) {
+				bool dup = false;
+				for (size_t j = 0; j < i; j++)
+					dup |= s->events[j].kind == WB_EV_PAUSE && s->events[j].pid == s->events[i].pid;
+				if (dup)
+					continue;
+				snprintf(line, sizeof(line), "throttled: pid %d on %s, pauses up to %llu ms", s->events[i].pid,
+					 s->events[i].bdi, (unsigned long long)s->events[i].value);
+				put(u, LINES - 2 - shown++, 0, WB_R_CRITICAL, line);
+			}
+	}
+	for (size_t i = 0; i < s->nprocs && i < (size_t)h - 6; i++) {
 		const struct wb_proc *x = &s->procs[i];
 		snprintf(line, sizeof(line), "%7d %-16s %8s %9s  %c  %s", x->pid, x->comm,
 			 bytes(a, 16, dt > 0, dt > 0 ? x->write_bytes_delta / dt : 0),

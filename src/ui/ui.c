@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ui_internal.h"
+#include "wbtop/live.h"
 #include "wbtop/whatif.h"
 
 #define RING_SAMPLES 600   /* 10 minutes at 1 Hz for sparklines and rates */
@@ -32,6 +33,7 @@ static void on_stop(int sig)
 /* A crash must not leave the terminal raw: restore it, then die as before. */
 static void on_fatal(int sig)
 {
+	wb_live_crash_cleanup();
 	if (curses_on)
 		endwin();
 	signal(sig, SIG_DFL);
@@ -75,6 +77,22 @@ static void run_model(struct ui *u)
 	wb_settings_finish(&k);
 }
 
+void ui_log_events(struct ui *u, const struct wb_sample *s)
+{
+	int cap = (int)(sizeof(u->log) / sizeof(u->log[0]));
+
+	if (!s->ev_valid)
+		return;
+	memcpy(u->log_names, s->reason_names, sizeof(u->log_names));
+	for (size_t i = 0; i < s->nevents; i++) {
+		u->log[(u->log_head + u->log_len) % cap] = s->events[i];
+		if (u->log_len < cap)
+			u->log_len++;
+		else
+			u->log_head = (u->log_head + 1) % cap;
+	}
+}
+
 static int take_sample(struct ui *u, struct wb_source *src)
 {
 	struct wb_sample s;
@@ -82,8 +100,10 @@ static int take_sample(struct ui *u, struct wb_source *src)
 
 	wb_sample_init(&s);
 	rc = src->read(src->ctx, &s);
-	if (rc == 0)
+	if (rc == 0) {
 		wb_ring_push(u->ring, &s);
+		ui_log_events(u, &s);
+	}
 	wb_sample_finish(&s);
 	u->diag = src->diag ? src->diag(src->ctx) : NULL;
 	if (u->diag && u->diag->n && !u->status[0])
@@ -110,8 +130,16 @@ static void k_move(struct ui *u, int ch)
 {
 	int page = LINES > 16 ? LINES - 12 : 4;
 	switch (ch) {
-	case KEY_UP: u->sel--; break;
-	case KEY_DOWN: u->sel++; break;
+	case KEY_UP:
+		if (u->pane == P_FLUSHER)
+			u->log_scroll++;
+		u->sel--;
+		break;
+	case KEY_DOWN:
+		if (u->pane == P_FLUSHER && u->log_scroll > 0)
+			u->log_scroll--;
+		u->sel++;
+		break;
 	case KEY_PPAGE: u->sel -= page; break;
 	case KEY_NPAGE: u->sel += page; break;
 	case KEY_HOME: u->sel = 0; break;

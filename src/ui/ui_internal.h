@@ -43,8 +43,17 @@ struct ui {
 	char status[200];
 	struct devrow *rows;
 	int nrows, rows_cap;
+	/* the flusher pane's log: the last events of every sample, newest last */
+	struct wb_event log[512];
+	char log_names[WB_REASONS][16];
+	int log_len, log_head, log_scroll;
 };
 
+/* Append the newest sample's events to the log (ui.c). */
+void ui_log_events(struct ui *u, const struct wb_sample *s);
+
+/* Events of one BDI per minute over the last minute of the ring (draw.c); < 0 unknown. */
+double ui_per_minute(const struct ui *u, const char *bdi, int what);
 /* draw.c */
 void ui_draw(struct ui *u);
 int ui_dev_columns(void);

@@ -15,7 +15,7 @@ vm() { awk '/^nr_dirty_threshold |^nr_dirty_background_threshold |^nr_dirty |^nr
 stable=0
 for i in $(seq 40); do
 	v0=$(vm)
-	"$WBTOP" --batch --json -n 1 --no-procs > $TMP/q.json 2>/dev/null || fail "wbtop rc"
+	"$WBTOP" --batch --json -n 1 --no-procs --no-trace > $TMP/q.json 2>/dev/null || fail "wbtop rc"
 	v1=$(vm)
 	[ "$v0" = "$v1" ] || { sleep 0.2; continue; }
 	python3 - $TMP/q.json $v0 <<'PY' || fail "wbtop disagrees with /proc/vmstat"

@@ -16,7 +16,7 @@ static struct wb_live *open_fixture(const char *name)
 {
 	static char root[512];
 	char err[256];
-	struct wb_live_opts o = { root, false, false };
+	struct wb_live_opts o = { .root = root };
 	struct wb_live *l;
 
 	snprintf(root, sizeof(root), "%s/%s", FIXTURES, name);

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Writeback and reclaim tracepoints in a private tracefs instance. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "wbtop/trace.h"
+
+/* The events wbtop enables: all low-rate (never the per-page ones). */
+enum tev { T_WAKE, T_START, T_WRITTEN, T_BDP, T_RATELIMIT, T_GDS, T_VMSCAN, T_COUNT };
+static const struct { const char *sys, *name; } tev_names[T_COUNT] = {
+	[T_WAKE] = { "writeback", "writeback_wake_background" },
+	[T_START] = { "writeback", "writeback_start" },
+	[T_WRITTEN] = { "writeback", "writeback_written" },
+	[T_BDP] = { "writeback", "balance_dirty_pages" },
+	[T_RATELIMIT] = { "writeback", "bdi_dirty_ratelimit" },
+	[T_GDS] = { "writeback", "global_dirty_state" },
+	[T_VMSCAN] = { "vmscan", "mm_vmscan_throttled" },
+};
+
+/* Per-BDI accumulator between drains, by BDI name. */
+struct acc {
+	char name[WB_NAME_LEN];
+	struct wb_bdi_events ev;
+};
+
+struct wb_trace {
+	struct tracefs_instance *inst;
+	struct tep_handle *tep;
+	char *dir;                       /* instance directory (owned) */
+	int id[T_COUNT];                 /* tep event ids, -1 if absent */
+	struct tep_format_field *f_name[T_COUNT], *f_reason[T_COUNT], *f_pages[T_COUNT];
+	struct tep_format_field *f_pause, *f_wb_dirty, *f_task_rl, *f_dirty_rl, *f_bal_rl, *f_limit;
+	struct tep_format_field *f_usec_delayed;
+	char reason_names[WB_REASONS][16];
+	char reclaim_names[WB_RECLAIM_REASONS][16];
+	unsigned long long overrun0;     /* overruns already counted */
+	/* filled while draining */
+	struct acc *acc;
+	size_t nacc, cap;
+	struct wb_sample *s;
+	uint64_t total, lost_log;
+	uint32_t page_kb;
+};
+
+static struct acc *acc_get(struct wb_trace *t, const char *name)
+{
+	for (size_t i = 0; i < t->nacc; i++)
+		if (strncmp(t->acc[i].name, name, WB_NAME_LEN) == 0)
+			return &t->acc[i];
+	if (t->nacc == t->cap) {
+		size_t nc = t->cap ? t->cap * 2 : 16;
+		struct acc *na = realloc(t->acc, nc * sizeof(*na));
+		if (!na)
+			return NULL;
+		t->acc = na;
+		t->cap = nc;
+	}
+	memset(&t->acc[t->nacc], 0, sizeof(t->acc[0]));
+	snprintf(t->acc[t->nacc].name, WB_NAME_LEN, "%.*s", WB_NAME_LEN - 1, name);
+	return &t->acc[t->nacc++];
+}
+
+/* Find a symbolic/flags table for a field anywhere in an event's print args. */
+static struct tep_print_flag_sym *find_syms(struct tep_print_arg *a, const char *field, int depth)
+{
+	for (; a && depth < 16; a = a->next) {
+		struct tep_print_flag_sym *r = NULL;
+		struct tep_print_arg *f = NULL;
+
+		switch (a->type) {
+		case TEP_PRINT_SYMBOL:
+			f = a->symbol.field;
+			if (f && f->type == TEP_PRINT_FIELD && strcmp(f->field.name, field) == 0)
+				return a->symbol.symbols;
+			break;
+		case TEP_PRINT_FLAGS:
+			f = a->flags.field;
+			if (f && f->type == TEP_PRINT_FIELD && strcmp(f->field.name, field) == 0)
+				return a->flags.flags;
+			break;
+		case TEP_PRINT_OP:
+			r = find_syms(a->op.left, field, depth + 1);
+			if (!r)
+				r = find_syms(a->op.right, field, depth + 1);
+			break;
+		case TEP_PRINT_TYPE:
+			r = find_syms(a->typecast.item, field, depth + 1);
+			break;
+		default:
+			break;
+		}
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+/*
+ * Writeback reason names from writeback_start's own format
+ * (__print_symbolic(REC->reason, { 0, "background" }, ...)).
+ */
+static void load_reasons(struct wb_trace *t, struct tep_event *e)
+{
+	struct tep_print_flag_sym *sym = e ? find_syms(e->print_fmt.args, "reason", 0) : NULL;
+
+	for (; sym; sym = sym->next) {
+		char *end;
+		long v = strtol(sym->value, &end, 0);
+		if (*end == '\0' && v >= 0 && v < WB_REASONS)
+			snprintf(t->reason_names[v], sizeof(t->reason_names[v]), "%.15s", sym->str);
+	}
+}
+
+/*
+ * Reclaim throttle reasons from mm_vmscan_throttled's __print_flags list.
+ * Its values are "(1 << VMSCAN_THROTTLE_X)" with the enum unresolved in the
+ * format, so the bit is the entry's position (the list follows the enum).
+ */
+static void load_reclaim_reasons(struct wb_trace *t, struct tep_event *e)
+{
+	struct tep_print_flag_sym *sym = e ? find_syms(e->print_fmt.args, "reason", 0) : NULL;
+	int i = 0;
+
+	for (; sym && i < WB_RECLAIM_REASONS; sym = sym->next, i++) {
+		const char *n = sym->str;
+		if (strncmp(n, "VMSCAN_THROTTLE_", 16) == 0)
+			n += 16;
+		snprintf(t->reclaim_names[i], sizeof(t->reclaim_names[i]), "%.15s", n);
+		for (char *c = t->reclaim_names[i]; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+	}
+}
+
+static struct tep_format_field *field(struct tep_event *e, const char *name)
+{
+	return e ? tep_find_field(e, name) : NULL;
+}
+
+static void setup_fields(struct wb_trace *t)
+{
+	for (int i = 0; i < T_COUNT; i++) {
+		struct tep_event *e = tep_find_event_by_name(t->tep, tev_names[i].sys, tev_names[i].name);
+		t->id[i] = e ? e->id : -1;
+		t->f_name[i] = field(e, "name");
+		if (!t->f_name[i])
+			t->f_name[i] = field(e, "bdi");
+		t->f_reason[i] = field(e, "reason");
+		t->f_pages[i] = field(e, "nr_pages");
+		if (i == T_START)
+			load_reasons(t, e);
+		if (i == T_VMSCAN) {
+			load_reclaim_reasons(t, e);
+			t->f_usec_delayed = field(e, "usec_delayed");
+		}
+		if (i == T_BDP) {
+			t->f_pause = field(e, "pause");
+			t->f_wb_dirty = field(e, "wb_dirty");
+			t->f_task_rl = field(e, "task_ratelimit");
+			t->f_dirty_rl = field(e, "dirty_ratelimit");
+		}
+		if (i == T_RATELIMIT)
+			t->f_bal_rl = field(e, "balanced_dirty_ratelimit");
+		if (i == T_GDS)
+			t->f_limit = field(e, "dirty_limit");
+	}
+}
+
+int wb_trace_remove_stale(const char *tracing_dir, char *msg, size_t len)
+{
+	char path[512];
+	int n = 0;
+	size_t used = 0;
+	const char *td = tracing_dir ? tracing_dir : tracefs_tracing_dir();
+	DIR *d;
+	struct dirent *e;
+
+	if (msg && len)
+		msg[0] = '\0';
+	if (!td)
+		return 0;
+	snprintf(path, sizeof(path), "%s/instances", td);
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, WB_TRACE_PREFIX, strlen(WB_TRACE_PREFIX)) != 0)
+			continue;
+		pid = strtol(e->d_name + strlen(WB_TRACE_PREFIX), &end, 10);
+		if (*end || pid <= 0 || pid == getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/instances/%s", td, e->d_name);
+		if (rmdir(path) == 0) {
+			n++;
+			if (msg && used < len)
+				used += (size_t)snprintf(msg + used, len - used, "%sremoved the trace instance %s "
+							 "left by a wbtop that was killed", n > 1 ? "; " : "",
+							 e->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+struct wb_trace *wb_trace_create(const char *tracing_dir, size_t buffer_kb, char *err, size_t errlen)
+{
+	struct wb_trace *t;
+	char name[64], filt[64];
+	int enabled = 0;
+
+	if (geteuid() != 0) {
+		snprintf(err, errlen, "tracepoints need root");
+		return NULL;
+	}
+	(void)tracing_dir; /* the mounted tracefs; the argument is for tests of other trees */
+	if (!tracefs_tracing_dir()) {
+		snprintf(err, errlen, "tracefs is not mounted (mount -t tracefs none /sys/kernel/tracing)");
+		return NULL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	snprintf(name, sizeof(name), WB_TRACE_PREFIX "%d", (int)getpid());
+	t->inst = tracefs_instance_create(name);
+	if (!t->inst) {
+		snprintf(err, errlen, "cannot create the trace instance %s: %s", name, strerror(errno));
+		free(t);
+		return NULL;
+	}
+	t->dir = tracefs_instance_get_dir(t->inst);
+	t->tep = tracefs_local_events_system(NULL, (const char *[]){ "writeback", "vmscan", NULL });
+	if (!t->tep) {
+		snprintf(err, errlen, "cannot read the writeback event formats from tracefs");
+		wb_trace_destroy(t);
+		return NULL;
+	}
+	setup_fields(t);
+	/* our own /proc/vmstat and debugfs reads emit global_dirty_state: filter them out */
+	snprintf(filt, sizeof(filt), "common_pid != %d", (int)getpid());
+	tracefs_instance_file_write(t->inst, "events/writeback/global_dirty_state/filter", filt);
+	tracefs_instance_file_write(t->inst, "trace_clock", "mono");
+	if (buffer_kb)
+		tracefs_instance_set_buffer_size(t->inst, buffer_kb, -1);
+	for (int i = 0; i < T_COUNT; i++)
+		if (t->id[i] >= 0 && tracefs_event_enable(t->inst, tev_names[i].sys, tev_names[i].name) == 0)
+			enabled++;
+	if (enabled == 0) {
+		snprintf(err, errlen, "none of the writeback tracepoints could be enabled");
+		wb_trace_destroy(t);
+		return NULL;
+	}
+	tracefs_trace_on(t->inst);
+	t->page_kb = (uint32_t)(sysconf(_SC_PAGESIZE) / 1024);
+	return t;
+}
+
+void wb_trace_destroy(struct wb_trace *t)
+{
+	if (!t)
+		return;
+	if (t->inst) {
+		tracefs_trace_off(t->inst);
+		tracefs_instance_destroy(t->inst);
+		tracefs_instance_free(t->inst);
+	}
+	if (t->tep)
+		tep_free(t->tep);
+	tracefs_put_tracing_file(t->dir);
+	free(t->acc);
+	free(t);
+}
+
+const char *wb_trace_instance_path(const struct wb_trace *t)
+{
+	return t ? t->dir : NULL;
+}
+
+static unsigned long long num(struct tep_format_field *f, struct tep_record *r)
+{
+	unsigned long long v = 0;
+
+	if (f)
+		tep_read_number_field(f, r->data, &v);
+	return v;
+}
+
+/* A char[] field (BDI name), NUL-terminated into buf. */
+static const char *str_field(struct tep_format_field *f, struct tep_record *r, char *buf, size_t n)
+{
+	size_t len;
+
+	buf[0] = '\0';
+	if (!f || f->offset < 0 || f->size <= 0 || f->offset + f->size > r->size)
+		return buf;
+	len = (size_t)f->size < n - 1 ? (size_t)f->size : n - 1;
+	memcpy(buf, (const char *)r->data + f->offset, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+static void log_event(struct wb_trace *t, struct tep_record *r, uint8_t kind, uint8_t reason,
+		      const char *bdi, uint64_t value, uint64_t extra)
+{
+	struct wb_sample *s = t->s;
+	struct wb_event *e;
+
+	if (s->nevents >= WB_EVLOG_MAX) {
+		t->lost_log++;
+		return;
+	}
+	e = &s->events[s->nevents++];
+	memset(e, 0, sizeof(*e));
+	e->t = r->ts / 1e9;
+	e->kind = kind;
+	e->reason = reason;
+	e->pid = tep_data_pid(t->tep, r);
+	snprintf(e->bdi, sizeof(e->bdi), "%.*s", WB_NAME_LEN - 1, bdi);
+	e->value = value;
+	e->extra = extra;
+}
+
+static int on_event(struct tep_event *ev, struct tep_record *r, int cpu, void *ctx)
+{
+	struct wb_trace *t = ctx;
+	char name[WB_NAME_LEN];
+	struct acc *a;
+	int id = ev->id;
+	(void)cpu;
+
+	t->total++;
+	if (id == t->id[T_VMSCAN]) {
+		unsigned long long reason = num(t->f_reason[T_VMSCAN], r);
+		for (int b = 0; b < WB_RECLAIM_REASONS; b++)
+			if (reason & (1ULL << b))
+				t->s->reclaim_throttled[b]++;
+		t->s->reclaim_delay_us += num(t->f_usec_delayed, r);
+		log_event(t, r, WB_EV_RECLAIM, (uint8_t)reason, "", num(t->f_usec_delayed, r), 0);
+		return 0;
+	}
+	if (id == t->id[T_GDS]) {
+		t->s->dirty_limit = num(t->f_limit, r);
+		t->s->dirty_limit_valid = true;
+		return 0;
+	}
+	for (int i = 0; i < T_COUNT; i++) {
+		if (id != t->id[i])
+			continue;
+		str_field(t->f_name[i], r, name, sizeof(name));
+		a = acc_get(t, name);
+		if (!a)
+			return 0;
+		switch (i) {
+		case T_WAKE:
+			a->ev.wake_bg++;
+			log_event(t, r, WB_EV_WAKE_BG, 0, name, 0, 0);
+			break;
+		case T_START: {
+			unsigned long long rs = num(t->f_reason[i], r);
+			if (rs < WB_REASONS)
+				a->ev.start[rs]++;
+			if (rs != 0) /* background starts follow wakeups: log the others */
+				log_event(t, r, WB_EV_START, (uint8_t)rs, name, num(t->f_pages[i], r), 0);
+			break;
+		}
+		case T_BDP: {
+			long long pause = (long long)num(t->f_pause, r);
+			a->ev.task_ratelimit = num(t->f_task_rl, r) / t->page_kb;
+			a->ev.dirty_ratelimit = num(t->f_dirty_rl, r) / t->page_kb;
+			a->ev.wb_dirty_at_wake = num(t->f_wb_dirty, r);
+			if (pause > 0) {
+				a->ev.pauses++;
+				a->ev.pause_ms_total += (uint64_t)pause;
+				if ((uint64_t)pause > a->ev.pause_ms_max)
+					a->ev.pause_ms_max = (uint32_t)pause;
+				log_event(t, r, WB_EV_PAUSE, 0, name, (uint64_t)pause, a->ev.wb_dirty_at_wake);
+			}
+			break;
+		}
+		case T_RATELIMIT:
+			a->ev.balanced_ratelimit = num(t->f_bal_rl, r) / t->page_kb;
+			break;
+		default:
+			break;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* Overruns (events the kernel dropped) over all CPUs, from per_cpu/cpuN/stats. */
+static unsigned long long overruns(struct wb_trace *t)
+{
+	unsigned long long sum = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	for (long c = 0; c < ncpu && c < 4096; c++) {
+		char f[64], *txt, *p;
+		snprintf(f, sizeof(f), "per_cpu/cpu%ld/stats", c);
+		txt = tracefs_instance_file_read(t->inst, f, NULL);
+		if (!txt)
+			continue;
+		p = strstr(txt, "overrun:");
+		if (p)
+			sum += strtoull(p + 8, NULL, 10);
+		free(txt);
+	}
+	return sum;
+}
+
+int wb_trace_drain(struct wb_trace *t, struct wb_sample *s, struct wb_diag *d)
+{
+	unsigned long long ov;
+
+	free(s->events);
+	s->events = calloc(WB_EVLOG_MAX, sizeof(*s->events));
+	s->nevents = 0;
+	if (!s->events) {
+		wb_diag_add(d, "trace: out of memory");
+		return -1;
+	}
+	t->s = s;
+	t->nacc = 0;
+	t->total = t->lost_log = 0;
+	memset(s->reclaim_throttled, 0, sizeof(s->reclaim_throttled));
+	s->reclaim_delay_us = 0;
+	if (tracefs_iterate_raw_events(t->tep, t->inst, NULL, 0, on_event, t) < 0) {
+		wb_diag_add(d, "trace: reading the instance's buffers failed");
+		return -1;
+	}
+	for (size_t i = 0; i < s->nbdis; i++) {
+		memset(&s->bdis[i].ev, 0, sizeof(s->bdis[i].ev));
+		for (size_t a = 0; a < t->nacc; a++)
+			if (strcmp(t->acc[a].name, s->bdis[i].name) == 0)
+				s->bdis[i].ev = t->acc[a].ev;
+	}
+	memcpy(s->reason_names, t->reason_names, sizeof(s->reason_names));
+	memcpy(s->reclaim_names, t->reclaim_names, sizeof(s->reclaim_names));
+	ov = overruns(t);
+	s->ev_dropped = ov >= t->overrun0 ? ov - t->overrun0 : 0;
+	t->overrun0 = ov;
+	s->ev_total = t->total;
+	s->ev_lost_log = t->lost_log;
+	s->ev_valid = true;
+	return (int)t->total;
+}
