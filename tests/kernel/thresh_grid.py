@@ -28,7 +28,7 @@ VM = "/proc/sys/vm/"
 
 
 def sample(sets=()):
-    args = [W, "--batch", "--json", "-n", "1", "--no-procs"]
+    args = [W, "--batch", "--json", "-n", "1", "--no-procs", "--no-trace"]
     for s in sets:
         args += ["--set", s]
     p = subprocess.run(args, capture_output=True, text=True)
