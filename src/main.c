@@ -14,6 +14,8 @@
 #include "wbtop/live.h"
 #include "wbtop/model.h"
 #include "wbtop/out.h"
+#include "wbtop/record.h"
+#include "wbtop/source.h"
 #include "wbtop/ui.h"
 #include "wbtop/whatif.h"
 
@@ -32,6 +34,9 @@ struct opts {
 	bool trace;
 	double forecast;       /* --forecast horizon, 0 = none */
 	const char *theme;
+	const char *record, *replay;
+	double from, to;       /* replay range, seconds from the recording's start */
+	uint64_t max_size;     /* --record rotation size, 0 = none */
 	double warn, crit;     /* UI row highlighting, percent */
 	const char *sets[MAX_SETS];
 	int nsets;
@@ -80,6 +85,11 @@ static void usage(FILE *f)
 		"                         .theme file (NO_COLOR selects mono)\n"
 		"      --warn PCT         UI: highlight devices from PCT %% of their threshold (75)\n"
 		"      --crit PCT         UI: critical from PCT %% (95) or when writers are throttled\n"
+		"      --record FILE      also record every sample to FILE (.wbrec; UI or --batch)\n"
+		"      --max-size SIZE    with --record: past SIZE (e.g. 100M) move FILE to FILE.1\n"
+		"                         and start a new one\n"
+		"      --replay FILE      replay a recording in the UI; with --batch: export it\n"
+		"      --from SEC, --to SEC  with --replay: seconds from the recording's start\n"
 		"      --root DIR         read kernel files under DIR (fixture trees)\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          version\n");
@@ -88,7 +98,8 @@ static void usage(FILE *f)
 /* Parse the command line; returns 0, or the exit code to leave with. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_JSON = 256, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_ROOT, O_FORECAST, O_THEME, O_WARN, O_CRIT, O_NOTRACE };
+	enum { O_JSON = 256, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_ROOT, O_FORECAST, O_THEME, O_WARN, O_CRIT, O_NOTRACE,
+	       O_RECORD, O_REPLAY, O_FROM, O_TO, O_MAXSIZE };
 	static const struct option lo[] = {
 		{ "batch", no_argument, NULL, 'b' },
 		{ "iterations", required_argument, NULL, 'n' },
@@ -99,6 +110,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "mount-debugfs", no_argument, NULL, O_MOUNT },
 		{ "no-procs", no_argument, NULL, O_NOPROCS },
 		{ "no-trace", no_argument, NULL, O_NOTRACE },
+		{ "record", required_argument, NULL, O_RECORD },
+		{ "replay", required_argument, NULL, O_REPLAY },
+		{ "from", required_argument, NULL, O_FROM },
+		{ "to", required_argument, NULL, O_TO },
+		{ "max-size", required_argument, NULL, O_MAXSIZE },
 		{ "root", required_argument, NULL, O_ROOT },
 		{ "forecast", required_argument, NULL, O_FORECAST },
 		{ "theme", required_argument, NULL, O_THEME },
@@ -142,6 +158,31 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_MOUNT: o->mount_debugfs = true; break;
 		case O_NOPROCS: o->procs = false; break;
 		case O_NOTRACE: o->trace = false; break;
+		case O_RECORD: o->record = optarg; break;
+		case O_REPLAY: o->replay = optarg; break;
+		case O_FROM:
+		case O_TO: {
+			double v = strtod(optarg, &end);
+			if (*end || !isfinite(v) || v < 0) {
+				fprintf(stderr, "wbtop: %s %s: expected seconds from the recording's start\n",
+					c == O_FROM ? "--from" : "--to", optarg);
+				return 2;
+			}
+			*(c == O_FROM ? &o->from : &o->to) = v;
+			break;
+		}
+		case O_MAXSIZE: {
+			unsigned long long v = strtoull(optarg, &end, 10);
+			uint64_t mul = *end == 'K' ? 1ULL << 10 : *end == 'M' ? 1ULL << 20 : *end == 'G' ? 1ULL << 30 : 1;
+			if (mul > 1)
+				end++;
+			if (*end || v == 0 || v > (1ULL << 50) / mul) {
+				fprintf(stderr, "wbtop: --max-size %s: expected a size such as 100M\n", optarg);
+				return 2;
+			}
+			o->max_size = v * mul;
+			break;
+		}
 		case O_ROOT: o->root = optarg; break;
 		case O_THEME: o->theme = optarg; break;
 		case O_WARN:
@@ -171,12 +212,24 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "wbtop: unexpected argument \"%s\" (see --help)\n", argv[optind]);
 		return 2;
 	}
+	if (o->record && o->replay) {
+		fprintf(stderr, "wbtop: --record and --replay go separately\n");
+		return 2;
+	}
+	if ((o->from || o->to) && !o->replay) {
+		fprintf(stderr, "wbtop: --from and --to go with --replay\n");
+		return 2;
+	}
+	if (o->to && o->to < o->from) {
+		fprintf(stderr, "wbtop: --to %g is before --from %g\n", o->to, o->from);
+		return 2;
+	}
 	if (o->fmt != FMT_TEXT && !o->batch) {
 		fprintf(stderr, "wbtop: --json and --csv go with --batch\n");
 		return 2;
 	}
 	if (o->count < 0)
-		o->count = o->batch ? 1 : 0;
+		o->count = o->batch && !o->replay ? 1 : 0;
 	if (o->warn > o->crit) {
 		fprintf(stderr, "wbtop: --warn %g is above --crit %g\n", o->warn, o->crit);
 		return 2;
@@ -273,7 +326,7 @@ out:
 }
 
 /* Headless loop: sample, model, print. */
-static int run_batch(const struct opts *o, struct wb_live *live)
+static int run_batch(const struct opts *o, struct wb_source *src)
 {
 	struct wb_sample cur, prev;
 	struct timespec next;
@@ -286,23 +339,29 @@ static int run_batch(const struct opts *o, struct wb_live *live)
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	if (o->fmt == FMT_CSV)
 		wb_out_csv_header(stdout);
+	if (src->warmup && src->read(src->ctx, &prev) == 0) /* context for the first sample's rates */
+		have_prev = true;
 	for (long i = 0; !stop_flag && (o->count == 0 || i < o->count); i++) {
 		struct wb_limits lim, wi;
 		struct wb_settings k;
 		struct wb_view v;
 		char err[256];
 
-		if (i > 0)
+		if (i > 0 && !src->replay)
 			sleep_until(&next, o->delay);
 		if (stop_flag)
 			break;
-		wb_live_read(live, &cur);
-		report_diag(wb_live_diag(live), &dh);
-		if (cur.level < 0) {
-			fprintf(stderr, "wbtop: no usable kernel files under %s: nothing to show\n", o->root);
-			rc = 1;
+		if (src->read(src->ctx, &cur) != 0) {
+			if (src->diag)
+				report_diag(src->diag(src->ctx), &dh);
+			if (!src->replay) {
+				fprintf(stderr, "wbtop: no usable kernel files under %s: nothing to show\n", o->root);
+				rc = 1;
+			}
 			break;
 		}
+		if (src->diag)
+			report_diag(src->diag(src->ctx), &dh);
 		if (!told_hidden && o->fmt != FMT_TEXT) {
 			const char *h[4];
 			int nh = wb_level_hidden(cur.level, h, 4);
@@ -361,22 +420,49 @@ static const struct wb_diag *live_diag(void *ctx)
 	return wb_live_diag(ctx);
 }
 
-static int run_ui(const struct opts *o, struct wb_live *live)
+static int run_ui(const struct opts *o, struct wb_source *src, const char *notice)
 {
 	char user_dir[512], err[256];
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 	const char *dirs[] = { user_dir, WBTOP_THEMES_DIR, WBTOP_SRC_THEMES_DIR, NULL };
-	struct wb_source src = { live, live_read, live_diag };
-	struct wb_ui_opts uo = { o->delay, o->theme, dirs, o->warn, o->crit, o->sets, o->nsets };
+	struct wb_ui_opts uo = { .delay = o->delay, .theme = o->theme, .theme_dirs = dirs, .warn_pct = o->warn,
+				 .crit_pct = o->crit, .sets = o->sets, .nsets = o->nsets, .notice = notice };
 	int rc;
 
 	if (xdg && *xdg)
 		snprintf(user_dir, sizeof(user_dir), "%s/wbtop/themes", xdg);
 	else
 		snprintf(user_dir, sizeof(user_dir), "%s/.config/wbtop/themes", home ? home : "/");
-	rc = wb_ui_run(&uo, &src, err, sizeof(err));
+	rc = wb_ui_run(&uo, src, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "wbtop: %s\n", err);
+	return rc;
+}
+
+/* --replay: the recording as a source, for the UI or an export. */
+static int run_replay(const struct opts *o)
+{
+	char err[256], warn[256];
+	struct wb_rec_reader *r = wb_rec_open(o->replay, err, sizeof(err), warn, sizeof(warn));
+	struct wb_replay *p;
+	struct wb_source src;
+	int rc;
+
+	if (!r) {
+		fprintf(stderr, "wbtop: %s: %s\n", o->replay, err);
+		return 1;
+	}
+	if (warn[0] && o->batch)
+		fprintf(stderr, "wbtop: %s: %s\n", o->replay, warn);
+	p = wb_replay_create(r, o->from, o->to);
+	if (!p) {
+		wb_rec_close_reader(r);
+		return 1;
+	}
+	wb_replay_source(p, &src);
+	rc = o->batch ? run_batch(o, &src) : run_ui(o, &src, warn[0] ? warn : NULL);
+	wb_replay_destroy(p);
+	wb_rec_close_reader(r);
 	return rc;
 }
 
@@ -385,6 +471,10 @@ int main(int argc, char **argv)
 	struct opts o;
 	struct wb_live_opts lo;
 	struct wb_live *live;
+	struct wb_source src;
+	struct wb_rec_writer *writer = NULL;
+	struct wb_recording *recording = NULL;
+	const char *notice;
 	struct sigaction sa = { .sa_handler = on_signal }, sf = { .sa_handler = on_fatal };
 	char err[256];
 	int rc = parse_args(argc, argv, &o);
@@ -397,6 +487,8 @@ int main(int argc, char **argv)
 	sigaction(SIGSEGV, &sf, NULL);
 	sigaction(SIGABRT, &sf, NULL);
 	sigaction(SIGBUS, &sf, NULL);
+	if (o.replay)
+		return run_replay(&o);
 	lo = (struct wb_live_opts){ .root = o.root, .procs = o.procs, .mount_debugfs = o.mount_debugfs,
 				    .trace = o.trace };
 	live = wb_live_create(&lo, err, sizeof(err));
@@ -406,11 +498,28 @@ int main(int argc, char **argv)
 	}
 	{
 		const struct wb_diag *n = wb_live_notes(live);
-		/* in the UI these are shown on the status line instead */
+		/* in the UI the first one goes to the status line instead */
 		for (int i = 0; o.batch && i < n->n; i++)
 			fprintf(stderr, "wbtop: %s\n", n->msg[i]);
+		notice = !o.batch && n->n ? n->msg[0] : NULL;
 	}
-	rc = o.batch ? run_batch(&o, live) : run_ui(&o, live);
+	src = (struct wb_source){ .ctx = live, .read = live_read, .diag = live_diag };
+	if (o.record) {
+		struct wb_rec_header h;
+
+		wb_rec_header_local(&h, o.delay);
+		writer = wb_rec_create(o.record, &h, o.max_size, err, sizeof(err));
+		if (!writer || !(recording = wb_recording_create(&src, writer))) {
+			fprintf(stderr, "wbtop: --record: %s\n", writer ? "out of memory" : err);
+			wb_rec_close(writer);
+			wb_live_destroy(live);
+			return 1;
+		}
+		wb_recording_source(recording, &src);
+	}
+	rc = o.batch ? run_batch(&o, &src) : run_ui(&o, &src, notice);
+	wb_recording_destroy(recording);
+	wb_rec_close(writer);
 	wb_live_destroy(live);
 	return rc;
 }

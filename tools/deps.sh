@@ -2,7 +2,8 @@
 # Sourced by ./run and ./run-tests: install what is missing (Debian 12).
 BUILD_DEPS="gcc pkg-config meson ninja-build libncurses-dev libproc2-dev libtracefs-dev
 	libtraceevent-dev libzstd-dev libinih-dev"
-TEST_DEPS="libcmocka-dev python3 tmux util-linux e2fsprogs xfsprogs btrfs-progs valgrind"
+TEST_DEPS="libcmocka-dev python3 tmux util-linux e2fsprogs xfsprogs btrfs-progs valgrind clang
+	libclang-rt-14-dev"
 
 # ensure_pkgs PKG...: apt-get install the ones not installed yet.
 ensure_pkgs() {

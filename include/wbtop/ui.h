@@ -11,14 +11,7 @@
 
 #include "wbtop/kvfile.h"
 #include "wbtop/sample.h"
-
-struct wb_source {
-	void *ctx;
-	/* Fill s with the next sample; 0, or -1 when the source has ended. */
-	int (*read)(void *ctx, struct wb_sample *s);
-	/* Problems met by the last read (may be NULL). */
-	const struct wb_diag *(*diag)(void *ctx);
-};
+#include "wbtop/source.h"
 
 struct wb_ui_opts {
 	double delay;                 /* seconds between samples */
@@ -27,6 +20,7 @@ struct wb_ui_opts {
 	double warn_pct, crit_pct;    /* row highlighting, percent of the device's threshold */
 	const char *const *sets;      /* --set list for the what-if column */
 	int nsets;
+	const char *notice;           /* shown on the status line at start (may be NULL) */
 };
 
 /* Run until the user quits or a signal arrives. 0, or 1 with err set. */

@@ -144,12 +144,36 @@ static int draw_header(struct ui *u)
 
 	localtime_r(&t, &tmv);
 	strftime(tm, sizeof(tm), "%H:%M:%S", &tmv);
-	snprintf(line, sizeof(line), " wbtop %s  %s  level %d  every %.2gs%s%s", WBTOP_VERSION, tm,
-		 s->level, u->delay, u->frozen ? "  [FROZEN]" : "", u->whatif_ok ? "  [what-if]" : "");
+	if (u->src && u->src->replay) {
+		double tr, len;
+		size_t i, n;
+		u->src->where(u->src->ctx, &tr, &len, &i, &n);
+		snprintf(line, sizeof(line), " wbtop %s  REPLAY %s  %.1f/%.1fs  x%g  level %d%s%s", WBTOP_VERSION, tm, tr,
+			 len, u->speed, s->level, u->frozen ? "  [PAUSED]" : "", u->whatif_ok ? "  [what-if]" : "");
+	} else {
+		snprintf(line, sizeof(line), " wbtop %s  %s  level %d  every %.2gs%s%s", WBTOP_VERSION, tm,
+			 s->level, u->delay, u->frozen ? "  [FROZEN]" : "", u->whatif_ok ? "  [what-if]" : "");
+	}
 	attron(attr_of(u, WB_R_HEADER));
 	mvhline(y, 0, ' ', COLS);
 	attroff(attr_of(u, WB_R_HEADER));
 	put(u, y++, 0, WB_R_HEADER, line);
+	if (u->src && u->src->replay) { /* the time bar, with the newest note */
+		double tr, len, nt;
+		size_t i, n;
+		const char *note = u->src->note ? u->src->note(u->src->ctx, &nt) : NULL;
+		u->src->where(u->src->ctx, &tr, &len, &i, &n);
+		int w = COLS / 3, pos = wb_layout_meter_pos(tr, len > 0 ? len : 1, w);
+		put(u, y, 0, WB_R_TITLE, "Time");
+		for (int k = 0; k < w; k++)
+			put(u, y, 5 + k, k == pos ? WB_R_THRESHOLD : k < pos ? WB_R_DIRTY : WB_R_BAR_EMPTY,
+			    k == pos ? "|" : k < pos ? "=" : "-");
+		if (note) {
+			snprintf(line, sizeof(line), "  at %.1fs: %s", nt, note);
+			put(u, y, 6 + w, WB_R_WARN, line);
+		}
+		y++;
+	}
 
 	bool dok = WB_HAS(s->g.valid, WB_G_DIRTY), wok = WB_HAS(s->g.valid, WB_G_WRITEBACK);
 	double dirty = dok ? (double)s->g.v[WB_G_DIRTY] * P : 0, wb = wok ? (double)s->g.v[WB_G_WRITEBACK] * P : 0;
@@ -207,7 +231,11 @@ static void draw_tabs(struct ui *u, int y)
 		put(u, y, x, i == (int)u->pane ? WB_R_TAB_ACTIVE : WB_R_TAB, b);
 		x += (int)strlen(b) + 1;
 	}
-	if (u->filter[0] || u->filtering) {
+	if (u->jumping) {
+		char b[64];
+		snprintf(b, sizeof(b), " jump to (s): %s_", u->jump);
+		put(u, y, x + 1, WB_R_TITLE, b);
+	} else if (u->filter[0] || u->filtering) {
 		char b[96];
 		snprintf(b, sizeof(b), " filter: %s%s", u->filter, u->filtering ? "_" : "");
 		put(u, y, x + 1, WB_R_TITLE, b);

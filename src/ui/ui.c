@@ -194,6 +194,38 @@ static void k_rate(struct ui *u, int ch)
 	u->delay = steps[i];
 	snprintf(u->status, sizeof(u->status), "sampling every %.2gs", u->delay);
 }
+/* Replay: speed, step, seek, next event, jump to a time. */
+static void k_replay(struct ui *u, int ch)
+{
+	double t, len;
+	size_t i, n;
+
+	if (!u->src->replay) {
+		if (ch == '+' || ch == '-' || ch == '=')
+			k_rate(u, ch);
+		return;
+	}
+	u->src->where(u->src->ctx, &t, &len, &i, &n);
+	switch (ch) {
+	case '+': case '=': case '>': u->speed = u->speed < 64 ? u->speed * 2 : 64; break;
+	case '-': case '<': u->speed = u->speed > 0.25 ? u->speed / 2 : 0.25; break;
+	case '.': u->step = true; u->frozen = true; break;
+	case KEY_RIGHT: u->src->seek(u->src->ctx, t + 10); u->step = true; break;
+	case KEY_LEFT: u->src->seek(u->src->ctx, t - 10); u->step = true; break;
+	case 'n':
+		if (u->src->next_event(u->src->ctx) == 0)
+			u->step = true;
+		else
+			snprintf(u->status, sizeof(u->status), "no further throttling episode or knob change");
+		break;
+	case 'g': u->jumping = true; u->jump[0] = '\0'; return;
+	}
+	u->ended = false;
+	u->delay = u->src->interval / u->speed;
+	if (ch != 'n' || !u->status[0])
+		snprintf(u->status, sizeof(u->status), "replay x%g%s", u->speed, u->frozen ? " (paused: space resumes, . steps)" : "");
+}
+
 static void k_theme(struct ui *u, int ch)
 {
 	char err[256];
@@ -216,7 +248,9 @@ static const struct { int key; key_fn fn; } keymap[] = {
 	{ KEY_UP, k_move }, { KEY_DOWN, k_move }, { KEY_PPAGE, k_move }, { KEY_NPAGE, k_move },
 	{ KEY_HOME, k_move }, { KEY_END, k_move },
 	{ 's', k_sort }, { 'S', k_sort }, { '/', k_filter }, { 'i', k_idle }, { 'l', k_loop },
-	{ ' ', k_freeze }, { '+', k_rate }, { '=', k_rate }, { '-', k_rate }, { 't', k_theme },
+	{ ' ', k_freeze }, { '+', k_replay }, { '=', k_replay }, { '-', k_replay }, { 't', k_theme },
+	{ '>', k_replay }, { '<', k_replay }, { '.', k_replay }, { KEY_LEFT, k_replay }, { KEY_RIGHT, k_replay },
+	{ 'n', k_replay }, { 'g', k_replay },
 };
 
 /* Typing a filter: printable characters, Backspace, Enter keeps, Esc clears. */
@@ -237,10 +271,41 @@ static void filter_key(struct ui *u, int ch)
 	}
 }
 
+/* Typing a time to jump to (seconds from the recording's start). */
+static void jump_key(struct ui *u, int ch)
+{
+	size_t n = strlen(u->jump);
+
+	if (ch == 27) {
+		u->jumping = false;
+	} else if (ch == '\n' || ch == KEY_ENTER) {
+		char *end;
+		double t = strtod(u->jump, &end);
+		u->jumping = false;
+		if (end == u->jump || *end || t < 0) {
+			snprintf(u->status, sizeof(u->status), "jump: \"%s\" is not a time in seconds", u->jump);
+			return;
+		}
+		u->src->seek(u->src->ctx, t);
+		u->step = true;
+		u->ended = false;
+		snprintf(u->status, sizeof(u->status), "jumped to %.1f s", t);
+	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n) {
+		u->jump[n - 1] = '\0';
+	} else if (((ch >= '0' && ch <= '9') || ch == '.') && n + 1 < sizeof(u->jump)) {
+		u->jump[n] = (char)ch;
+		u->jump[n + 1] = '\0';
+	}
+}
+
 static void handle_key(struct ui *u, int ch)
 {
 	if (ch == KEY_RESIZE)
 		return;
+	if (u->jumping) {
+		jump_key(u, ch);
+		return;
+	}
 	if (u->help) {
 		u->help = false;
 		return;
@@ -292,7 +357,8 @@ static void start_curses(struct ui *u)
 
 int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size_t errlen)
 {
-	struct ui u = { .o = o, .delay = o->delay, .sort_col = 0 };
+	struct ui u = { .o = o, .delay = src->replay ? src->interval : o->delay, .sort_col = 0, .src = src,
+			.speed = 1 };
 	struct sigaction sa = { .sa_handler = on_stop }, sf = { .sa_handler = on_fatal };
 	double next;
 	const char *cs;
@@ -318,18 +384,25 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	sigaction(SIGABRT, &sf, NULL);
 	sigaction(SIGBUS, &sf, NULL);
 	start_curses(&u);
+	if (o->notice)
+		snprintf(u.status, sizeof(u.status), "%.190s", o->notice);
 	next = now_s();
 	bool redraw = true;
 	while (!ui_stop) {
 		double t = now_s();
 		int ch;
 
-		if (t >= next) {
-			if (!u.frozen) {
-				if (take_sample(&u, src) != 0)
-					snprintf(u.status, sizeof(u.status), "source ended; press q to quit");
-				else
+		if (t >= next || u.step) {
+			if ((!u.frozen && !u.ended) || u.step) {
+				if (take_sample(&u, src) != 0) {
+					u.ended = true;
+					snprintf(u.status, sizeof(u.status), src->replay
+						 ? "end of the recording: g jumps, Left seeks back, q quits"
+						 : "the source ended; press q to quit");
+				} else {
 					run_model(&u);
+				}
+				u.step = false;
 				redraw = true;
 			}
 			next = t + u.delay;

@@ -41,6 +41,11 @@ struct ui {
 	char themes[16][64];
 	int nthemes, theme_idx;
 	char status[200];
+	/* replay */
+	struct wb_source *src;
+	double speed;
+	bool jumping, step, ended;
+	char jump[16];
 	struct devrow *rows;
 	int nrows, rows_cap;
 	/* the flusher pane's log: the last events of every sample, newest last */

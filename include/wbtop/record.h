@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Recordings (.wbrec, see wbrec(5)): a versioned header, then append-only
+ * frames. Each frame is one sample (or a note such as a knob change),
+ * serialized losslessly, delta-encoded against the previous sample when the
+ * set of nodes/zones/BDIs is unchanged, and compressed with zstd as one
+ * stream per keyframe group (a keyframe every WB_REC_KEYEVERY frames or when
+ * the structure changes) so that any keyframe starts an independent decode.
+ * Every frame carries its length and a CRC: a torn last frame (crash,
+ * kill -9) is detected and everything before it replays.
+ */
+#ifndef WBTOP_RECORD_H
+#define WBTOP_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wbtop/sample.h"
+
+#define WB_REC_MAJOR 1
+#define WB_REC_MINOR 0
+#define WB_REC_KEYEVERY 64
+#define WB_REC_MAX_FRAME (16u << 20)  /* larger lengths are damage, not data */
+
+struct wb_rec_header {
+	uint16_t major, minor;
+	char host[64], kernel[64], boot_id[40], tool[32];
+	uint32_t page_size;
+	double interval;
+	double created;             /* wall clock */
+};
+
+/* ---- serialization (format.c), pure: used by the writer and reader ---- */
+
+/* A growable byte buffer. */
+struct wb_buf {
+	uint8_t *p;
+	size_t len, cap;
+	bool oom;
+};
+void wb_buf_free(struct wb_buf *b);
+
+/* The sample's structure (names, counts) as bytes; equal structure => deltas allowed. */
+void wb_rec_structure(const struct wb_sample *s, struct wb_buf *out);
+/*
+ * Encode s. With prev (same structure), numbers are deltas against it.
+ * Layout: structure (key frames only), numbers, variable part (processes,
+ * events).
+ */
+void wb_rec_encode(const struct wb_sample *s, const struct wb_sample *prev, struct wb_buf *out);
+/*
+ * Decode into s (initialised or filled). prev is the previous decoded
+ * sample for delta frames. 0, or -1 with a message naming the problem.
+ */
+int wb_rec_decode(const uint8_t *p, size_t len, bool key, const struct wb_sample *prev,
+		  struct wb_sample *s, char *err, size_t errlen);
+
+/* ---- writer (writer.c) ---- */
+struct wb_rec_writer;
+/*
+ * Create FILE (truncating) and write the header. max_bytes > 0: when the
+ * file would grow past it, rotate to FILE.1 (one old file kept). NULL with
+ * a message on error.
+ */
+struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header *h,
+				    uint64_t max_bytes, char *err, size_t errlen);
+/* Append a sample; the frame is on disk (write()) when this returns 0. */
+int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s);
+/* Append a note (e.g. "set vm.dirty_ratio=10 (was 20)") at time mono. */
+int wb_rec_note(struct wb_rec_writer *w, double mono, double wall, const char *text);
+uint64_t wb_rec_bytes(const struct wb_rec_writer *w);
+void wb_rec_close(struct wb_rec_writer *w);
+/* Fill a header for this machine (host, kernel, boot id, page size, version). */
+void wb_rec_header_local(struct wb_rec_header *h, double interval);
+
+/* ---- reader (reader.c) ---- */
+struct wb_rec_reader;
+/*
+ * Open and index FILE (mmap). A torn tail is not an error: it is reported
+ * in *warn (may be NULL) and the frames before it are available. NULL with
+ * a message (naming the offset) when the file cannot be used at all.
+ */
+struct wb_rec_reader *wb_rec_open(const char *path, char *err, size_t errlen, char *warn,
+				  size_t warnlen);
+void wb_rec_close_reader(struct wb_rec_reader *r);
+const struct wb_rec_header *wb_rec_header_of(const struct wb_rec_reader *r);
+size_t wb_rec_count(const struct wb_rec_reader *r);       /* sample frames */
+double wb_rec_time(const struct wb_rec_reader *r, size_t i); /* mono of sample i */
+/* Sample i (0-based) into s. 0, or -1 with err. */
+int wb_rec_read(struct wb_rec_reader *r, size_t i, struct wb_sample *s, char *err, size_t errlen);
+/* First sample at or after mono time t (count() if none). */
+size_t wb_rec_seek_time(const struct wb_rec_reader *r, double t);
+/* Notes: count, and note k's time and text (owned by r). */
+size_t wb_rec_notes(const struct wb_rec_reader *r);
+const char *wb_rec_note_at(const struct wb_rec_reader *r, size_t k, double *mono);
+
+#endif

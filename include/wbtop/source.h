@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Sources of samples: the live kernel or a recording. Sinks (UI, batch)
+ * read through this and cannot tell them apart, except that a replay can
+ * also seek.
+ */
+#ifndef WBTOP_SOURCE_H
+#define WBTOP_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "wbtop/kvfile.h"
+#include "wbtop/sample.h"
+
+struct wb_source {
+	void *ctx;
+	/* Fill s with the next sample; 0, or -1 when the source has ended. */
+	int (*read)(void *ctx, struct wb_sample *s);
+	/* Problems met by the last read (may be NULL). */
+	const struct wb_diag *(*diag)(void *ctx);
+	/* Replay only (NULL when live). */
+	bool replay;
+	double interval;                        /* the recording's sampling interval */
+	bool warmup;                            /* the first read is the sample before the range: context for rates */
+	int (*seek)(void *ctx, double t_rel);   /* next read: first sample at or after t_rel s */
+	void (*where)(void *ctx, double *t_rel, double *len, size_t *i, size_t *n);
+	int (*next_event)(void *ctx);           /* next read: next throttling episode or note */
+	/* The newest note (e.g. a knob change) up to the last sample read, or NULL. */
+	const char *(*note)(void *ctx, double *t_rel);
+};
+
+struct wb_rec_reader;
+struct wb_rec_writer;
+
+/* A replay source over an open reader, samples [from, to] in seconds from its start. */
+struct wb_replay;
+struct wb_replay *wb_replay_create(struct wb_rec_reader *r, double from, double to);
+void wb_replay_destroy(struct wb_replay *p);
+void wb_replay_source(struct wb_replay *p, struct wb_source *src);
+
+/* Wrap a source so that every sample it yields is also recorded. */
+struct wb_recording;
+struct wb_recording *wb_recording_create(const struct wb_source *inner, struct wb_rec_writer *w);
+void wb_recording_destroy(struct wb_recording *r);
+void wb_recording_source(struct wb_recording *r, struct wb_source *src);
+
+#endif

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Recording reader: map the file, validate the header, index the frames
+ * (stopping at a torn or damaged one), decode samples on demand from the
+ * nearest key frame, keeping the decoder's place for sequential reads.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "wbrec_internal.h"
+#include "wbtop/record.h"
+
+struct frame_ix {
+	uint64_t off;   /* payload offset */
+	uint32_t clen, rlen;
+	double mono;
+	uint32_t key;   /* index (into samples) of this sample's key frame */
+	bool is_key;
+};
+
+struct note_ix {
+	double mono;
+	char *text;
+};
+
+struct wb_rec_reader {
+	const uint8_t *map;
+	size_t size;
+	struct wb_rec_header h;
+	struct frame_ix *f;     /* sample frames only */
+	size_t n, cap;
+	struct note_ix *notes;
+	size_t nnotes;
+	ZSTD_DCtx *dctx;
+	struct wb_sample cur;   /* last decoded sample */
+	size_t cur_i;
+	bool have_cur;
+	uint8_t *raw;
+	size_t raw_cap;
+};
+
+const struct wb_rec_header *wb_rec_header_of(const struct wb_rec_reader *r)
+{
+	return &r->h;
+}
+
+size_t wb_rec_count(const struct wb_rec_reader *r)
+{
+	return r->n;
+}
+
+double wb_rec_time(const struct wb_rec_reader *r, size_t i)
+{
+	return i < r->n ? r->f[i].mono : 0;
+}
+
+size_t wb_rec_notes(const struct wb_rec_reader *r)
+{
+	return r->nnotes;
+}
+
+const char *wb_rec_note_at(const struct wb_rec_reader *r, size_t k, double *mono)
+{
+	if (k >= r->nnotes)
+		return NULL;
+	if (mono)
+		*mono = r->notes[k].mono;
+	return r->notes[k].text;
+}
+
+/* Header TLVs: known tags filled in, unknown ones (newer minors) skipped. */
+static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_t *end)
+{
+	const uint8_t *p = r->map;
+	uint32_t hlen;
+	size_t o;
+
+	if (r->size < 16 || memcmp(p, WBREC_MAGIC, 8) != 0) {
+		snprintf(err, errlen, "not a wbtop recording (bad magic at offset 0)");
+		return -1;
+	}
+	r->h.major = rd16(p + 8);
+	r->h.minor = rd16(p + 10);
+	if (r->h.major != WB_REC_MAJOR) {
+		snprintf(err, errlen, "recording format %u.%u: this wbtop reads %u.x only (offset 8)", r->h.major,
+			 r->h.minor, WB_REC_MAJOR);
+		return -1;
+	}
+	hlen = rd32(p + 12);
+	if (hlen > r->size - 16 || hlen > 65536) {
+		snprintf(err, errlen, "header length %u runs past the end of the file (offset 12)", hlen);
+		return -1;
+	}
+	for (o = 16; o + 3 <= 16 + (size_t)hlen;) {
+		uint8_t tag = p[o];
+		uint16_t n = rd16(p + o + 1);
+		const uint8_t *v = p + o + 3;
+
+		if (o + 3 + n > 16 + (size_t)hlen) {
+			snprintf(err, errlen, "header field %u overruns the header (offset %zu)", tag, o);
+			return -1;
+		}
+		switch (tag) {
+		case H_HOST: snprintf(r->h.host, sizeof(r->h.host), "%.*s", n, (const char *)v); break;
+		case H_KERNEL: snprintf(r->h.kernel, sizeof(r->h.kernel), "%.*s", n, (const char *)v); break;
+		case H_BOOT_ID: snprintf(r->h.boot_id, sizeof(r->h.boot_id), "%.*s", n, (const char *)v); break;
+		case H_TOOL: snprintf(r->h.tool, sizeof(r->h.tool), "%.*s", n, (const char *)v); break;
+		case H_PAGE_SIZE: if (n == 4) r->h.page_size = rd32(v); break;
+		case H_INTERVAL: if (n == 8) memcpy(&r->h.interval, v, 8); break;
+		case H_CREATED: if (n == 8) memcpy(&r->h.created, v, 8); break;
+		default: break; /* a newer minor version's field */
+		}
+		o += 3 + n;
+	}
+	*end = 16 + hlen;
+	return 0;
+}
+
+static int add_frame(struct wb_rec_reader *r, const struct frame_ix *fx)
+{
+	if (r->n == r->cap) {
+		size_t nc = r->cap ? r->cap * 2 : 1024;
+		struct frame_ix *nf = realloc(r->f, nc * sizeof(*nf));
+		if (!nf)
+			return -1;
+		r->f = nf;
+		r->cap = nc;
+	}
+	r->f[r->n++] = *fx;
+	return 0;
+}
+
+static int add_note(struct wb_rec_reader *r, const uint8_t *p, uint32_t len, double mono)
+{
+	struct note_ix *nn;
+
+	if (len < 8)
+		return 0;
+	nn = realloc(r->notes, (r->nnotes + 1) * sizeof(*nn));
+	if (!nn)
+		return -1;
+	r->notes = nn;
+	nn[r->nnotes].mono = mono;
+	nn[r->nnotes].text = strndup((const char *)p + 8, len - 8);
+	if (!nn[r->nnotes].text)
+		return -1;
+	r->nnotes++;
+	return 0;
+}
+
+/* Walk the frames; the first one that does not check out ends the recording. */
+static int index_frames(struct wb_rec_reader *r, size_t o, char *warn, size_t warnlen)
+{
+	uint32_t key = 0;
+	bool have_key = false;
+
+	while (o < r->size) {
+		const uint8_t *p = r->map + o;
+		struct frame_ix fx;
+		uint8_t type;
+		const char *why = NULL;
+
+		if (r->size - o < WBREC_FRAME_HDR)
+			why = "a frame header cut short";
+		else if (rd32(p) != WBREC_FRAME_MAGIC)
+			why = "no frame marker";
+		else if (rd32(p + 8) > WB_REC_MAX_FRAME || rd32(p + 12) > WB_REC_MAX_FRAME)
+			why = "an impossible frame length";
+		else if (rd32(p + 8) > r->size - o - WBREC_FRAME_HDR)
+			why = "a frame cut short";
+		else if (wbrec_crc32(p + WBREC_FRAME_HDR, rd32(p + 8)) != rd32(p + 16))
+			why = "a checksum mismatch";
+		if (why) {
+			snprintf(warn, warnlen, "offset %zu: %s; replaying the %zu samples before it", o, why, r->n);
+			return 0;
+		}
+		type = p[4];
+		memset(&fx, 0, sizeof(fx));
+		fx.off = o + WBREC_FRAME_HDR;
+		fx.clen = rd32(p + 8);
+		fx.rlen = rd32(p + 12);
+		memcpy(&fx.mono, p + 20, 8);
+		if (type == FR_NOTE) {
+			if (add_note(r, p + WBREC_FRAME_HDR, fx.clen, fx.mono))
+				return -1;
+		} else if (type == FR_KEY || (type == FR_DELTA && have_key)) {
+			if (type == FR_KEY) {
+				key = (uint32_t)r->n;
+				have_key = true;
+			}
+			fx.is_key = type == FR_KEY;
+			fx.key = key;
+			if (add_frame(r, &fx))
+				return -1;
+		} /* unknown frame types (a newer minor) are skipped */
+		o += WBREC_FRAME_HDR + fx.clen;
+	}
+	return 0;
+}
+
+struct wb_rec_reader *wb_rec_open(const char *path, char *err, size_t errlen, char *warn, size_t warnlen)
+{
+	struct wb_rec_reader *r = calloc(1, sizeof(*r));
+	char wbuf[256] = "";
+	struct stat st;
+	size_t o;
+	int fd;
+
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	wb_sample_init(&r->cur);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	r->size = (size_t)st.st_size;
+	r->map = r->size ? mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+	close(fd);
+	fd = -1;
+	if (r->size && r->map == MAP_FAILED) {
+		r->map = NULL;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (parse_header(r, err, errlen, &o))
+		goto fail;
+	if (index_frames(r, o, wbuf, sizeof(wbuf)) || !(r->dctx = ZSTD_createDCtx())) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (warn && warnlen)
+		snprintf(warn, warnlen, "%s", wbuf);
+	return r;
+fail:
+	if (fd >= 0)
+		close(fd);
+	wb_rec_close_reader(r);
+	return NULL;
+}
+
+void wb_rec_close_reader(struct wb_rec_reader *r)
+{
+	if (!r)
+		return;
+	if (r->map)
+		munmap((void *)r->map, r->size);
+	for (size_t i = 0; i < r->nnotes; i++)
+		free(r->notes[i].text);
+	free(r->notes);
+	free(r->f);
+	free(r->raw);
+	ZSTD_freeDCtx(r->dctx);
+	wb_sample_finish(&r->cur);
+	free(r);
+}
+
+/* Decode sample frame i on top of the current decoder state. */
+static int decode_one(struct wb_rec_reader *r, size_t i, char *err, size_t errlen)
+{
+	const struct frame_ix *fx = &r->f[i];
+	ZSTD_inBuffer in = { r->map + fx->off, fx->clen, 0 };
+	ZSTD_outBuffer out;
+	struct wb_sample next;
+	int rc;
+
+	if (fx->is_key)
+		ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
+	if (fx->rlen > r->raw_cap) {
+		uint8_t *nr = realloc(r->raw, fx->rlen);
+		if (!nr) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		r->raw = nr;
+		r->raw_cap = fx->rlen;
+	}
+	out = (ZSTD_outBuffer){ r->raw, fx->rlen, 0 };
+	/* consume the whole frame: a flushed block may end in bytes that produce no output */
+	for (;;) {
+		size_t ip = in.pos, op = out.pos, z = ZSTD_decompressStream(r->dctx, &out, &in);
+		if (ZSTD_isError(z)) {
+			snprintf(err, errlen, "offset %llu: %s", (unsigned long long)fx->off, ZSTD_getErrorName(z));
+			r->have_cur = false;
+			return -1;
+		}
+		if ((in.pos == in.size && out.pos == out.size) || (in.pos == ip && out.pos == op))
+			break;
+	}
+	if (out.pos != fx->rlen || in.pos != in.size) {
+		snprintf(err, errlen, "offset %llu: frame decodes to %zu bytes, not %u",
+			 (unsigned long long)fx->off, out.pos, fx->rlen);
+		r->have_cur = false;
+		return -1;
+	}
+	wb_sample_init(&next);
+	rc = wb_rec_decode(r->raw, fx->rlen, fx->is_key, r->have_cur ? &r->cur : NULL, &next, err, errlen);
+	if (rc) {
+		char m[200];
+		snprintf(m, sizeof(m), "%s", err);
+		snprintf(err, errlen, "offset %llu: %s", (unsigned long long)fx->off, m);
+		r->have_cur = false;
+		return -1;
+	}
+	wb_sample_finish(&r->cur);
+	r->cur = next;
+	r->cur_i = i;
+	r->have_cur = true;
+	return 0;
+}
+
+int wb_rec_read(struct wb_rec_reader *r, size_t i, struct wb_sample *s, char *err, size_t errlen)
+{
+	size_t from;
+
+	if (i >= r->n) {
+		snprintf(err, errlen, "sample %zu: the recording has %zu", i, r->n);
+		return -1;
+	}
+	/* continue from where the decoder is if that is on the way, else from the key frame */
+	if (r->have_cur && r->cur_i <= i && r->f[i].key <= r->cur_i)
+		from = r->cur_i + 1;
+	else
+		from = r->f[i].key;
+	if (r->have_cur && r->cur_i == i)
+		from = i + 1;
+	for (size_t k = from; k <= i; k++)
+		if (decode_one(r, k, err, errlen))
+			return -1;
+	return wb_sample_copy(s, &r->cur) ? -1 : 0;
+}
+
+size_t wb_rec_seek_time(const struct wb_rec_reader *r, double t)
+{
+	size_t lo = 0, hi = r->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->f[mid].mono < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

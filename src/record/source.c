@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Replay and recording sources (the UI and batch loops read through these). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wbtop/record.h"
+#include "wbtop/source.h"
+
+struct wb_replay {
+	struct wb_rec_reader *r;
+	size_t i, first, end;   /* next sample to read; [first, end) is the chosen range */
+	double t0;              /* mono of the recording's first sample */
+	double last_mono;
+	struct wb_diag diag;
+};
+
+struct wb_replay *wb_replay_create(struct wb_rec_reader *r, double from, double to)
+{
+	struct wb_replay *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->r = r;
+	p->t0 = wb_rec_count(r) ? wb_rec_time(r, 0) : 0;
+	/* to the millisecond, as times are shown: --to 0.95 takes a sample at 0.9504 */
+	p->first = from > 0 ? wb_rec_seek_time(r, p->t0 + from - 0.0005) : 0;
+	p->end = to > 0 ? wb_rec_seek_time(r, p->t0 + to + 0.0005) : wb_rec_count(r);
+	/* start one early so that the range's first sample has rates too */
+	p->i = p->first > 0 ? p->first - 1 : p->first;
+	return p;
+}
+
+void wb_replay_destroy(struct wb_replay *p)
+{
+	free(p);
+}
+
+static int rp_read(void *ctx, struct wb_sample *s)
+{
+	struct wb_replay *p = ctx;
+	char err[256];
+
+	wb_diag_clear(&p->diag);
+	if (p->i >= p->end)
+		return -1;
+	if (wb_rec_read(p->r, p->i, s, err, sizeof(err))) {
+		wb_diag_add(&p->diag, "recording: %s", err);
+		p->end = p->i; /* what follows a damaged frame cannot be decoded */
+		return -1;
+	}
+	p->last_mono = s->mono;
+	p->i++;
+	return 0;
+}
+
+static const struct wb_diag *rp_diag(void *ctx)
+{
+	return &((struct wb_replay *)ctx)->diag;
+}
+
+static int rp_seek(void *ctx, double t_rel)
+{
+	struct wb_replay *p = ctx;
+	size_t i = wb_rec_seek_time(p->r, p->t0 + (t_rel < 0 ? 0 : t_rel));
+
+	if (i < p->first)
+		i = p->first;
+	if (i >= p->end)
+		i = p->end ? p->end - 1 : 0;
+	p->i = i;
+	return 0;
+}
+
+static void rp_where(void *ctx, double *t_rel, double *len, size_t *i, size_t *n)
+{
+	struct wb_replay *p = ctx;
+	size_t cnt = wb_rec_count(p->r);
+
+	*t_rel = p->last_mono ? p->last_mono - p->t0 : 0;
+	*len = cnt ? wb_rec_time(p->r, cnt - 1) - p->t0 : 0;
+	*i = p->i;
+	*n = cnt;
+}
+
+/* The next sample with writers throttled (after a quiet one), or the next note. */
+static int rp_next_event(void *ctx)
+{
+	struct wb_replay *p = ctx;
+	double note_t = -1, t;
+	struct wb_sample s;
+	bool quiet = false;
+	char err[256];
+
+	for (size_t k = 0; k < wb_rec_notes(p->r); k++)
+		if (wb_rec_note_at(p->r, k, &t) && t > p->last_mono + 1e-9) {
+			note_t = t;
+			break;
+		}
+	wb_sample_init(&s);
+	for (size_t i = p->i; i < p->end; i++) {
+		bool thr = false;
+		if (note_t >= 0 && wb_rec_time(p->r, i) >= note_t) {
+			p->i = i;
+			wb_sample_finish(&s);
+			return 0;
+		}
+		if (wb_rec_read(p->r, i, &s, err, sizeof(err)))
+			break;
+		for (size_t b = 0; b < s.nbdis; b++)
+			thr |= s.bdis[b].ev.pauses > 0;
+		if (thr && (quiet || i > p->i)) {
+			p->i = i;
+			wb_sample_finish(&s);
+			return 0;
+		}
+		quiet |= !thr;
+	}
+	wb_sample_finish(&s);
+	return -1;
+}
+
+static const char *rp_note(void *ctx, double *t_rel)
+{
+	struct wb_replay *p = ctx;
+	const char *best = NULL;
+	double t;
+
+	for (size_t k = 0; k < wb_rec_notes(p->r); k++) {
+		const char *n = wb_rec_note_at(p->r, k, &t);
+		if (t <= p->last_mono + 1e-9) {
+			best = n;
+			if (t_rel)
+				*t_rel = t - p->t0;
+		}
+	}
+	return best;
+}
+
+void wb_replay_source(struct wb_replay *p, struct wb_source *src)
+{
+	const struct wb_rec_header *h = wb_rec_header_of(p->r);
+
+	*src = (struct wb_source){ .ctx = p, .read = rp_read, .diag = rp_diag, .replay = true,
+				   .interval = h->interval > 0 ? h->interval : 1, .seek = rp_seek,
+				   .where = rp_where, .next_event = rp_next_event, .note = rp_note,
+				   .warmup = p->i < p->first };
+}
+
+struct wb_recording {
+	struct wb_source inner;
+	struct wb_rec_writer *w;
+	struct wb_diag diag;
+	bool failed;
+};
+
+struct wb_recording *wb_recording_create(const struct wb_source *inner, struct wb_rec_writer *w)
+{
+	struct wb_recording *r = calloc(1, sizeof(*r));
+
+	if (r) {
+		r->inner = *inner;
+		r->w = w;
+	}
+	return r;
+}
+
+void wb_recording_destroy(struct wb_recording *r)
+{
+	free(r);
+}
+
+static int rec_read(void *ctx, struct wb_sample *s)
+{
+	struct wb_recording *r = ctx;
+	const struct wb_diag *d;
+	int rc = r->inner.read(r->inner.ctx, s);
+
+	wb_diag_clear(&r->diag);
+	d = r->inner.diag ? r->inner.diag(r->inner.ctx) : NULL;
+	for (int i = 0; d && i < d->n; i++)
+		wb_diag_add(&r->diag, "%s", d->msg[i]);
+	if (rc == 0 && !r->failed && wb_rec_write(r->w, s) != 0) {
+		r->failed = true; /* say it once; the display goes on */
+		wb_diag_add(&r->diag, "recording stopped: writing the file failed");
+	}
+	return rc;
+}
+
+static const struct wb_diag *rec_diag(void *ctx)
+{
+	return &((struct wb_recording *)ctx)->diag;
+}
+
+void wb_recording_source(struct wb_recording *r, struct wb_source *src)
+{
+	*src = r->inner;
+	src->ctx = r;
+	src->read = rec_read;
+	src->diag = rec_diag;
+}

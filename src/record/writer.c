@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Recording writer: header, then one frame per sample or note, append-only. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "wbrec_internal.h"
+#include "wbtop/record.h"
+
+struct wb_rec_writer {
+	char *path;
+	int fd;
+	struct wb_rec_header h;
+	ZSTD_CCtx *cctx;
+	struct wb_sample prev;
+	struct wb_buf prev_struct, cur_struct, raw;
+	uint8_t *out;
+	size_t out_cap;
+	unsigned since_key;
+	bool have_prev;
+	uint64_t bytes, max_bytes;
+};
+
+void wb_rec_header_local(struct wb_rec_header *h, double interval)
+{
+	struct utsname u;
+	FILE *f;
+
+	memset(h, 0, sizeof(*h));
+	h->major = WB_REC_MAJOR;
+	h->minor = WB_REC_MINOR;
+	if (uname(&u) == 0) {
+		snprintf(h->host, sizeof(h->host), "%.63s", u.nodename);
+		snprintf(h->kernel, sizeof(h->kernel), "%.63s", u.release);
+	}
+	f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	if (f) {
+		if (fgets(h->boot_id, sizeof(h->boot_id), f))
+			h->boot_id[strcspn(h->boot_id, "\n")] = '\0';
+		fclose(f);
+	}
+	snprintf(h->tool, sizeof(h->tool), "wbtop %s", WBTOP_VERSION);
+	h->page_size = (uint32_t)sysconf(_SC_PAGESIZE);
+	h->interval = interval;
+	h->created = (double)time(NULL);
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	while (n) {
+		ssize_t w = write(fd, b, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void tlv(struct wb_buf *b, uint8_t tag, const void *p, uint16_t n)
+{
+	uint8_t t[3] = { tag };
+	le16(t + 1, n);
+	/* the buffer helpers of format.c are static; use a small local append */
+	size_t need = b->len + 3 + n;
+	if (need > b->cap) {
+		uint8_t *np = realloc(b->p, need + 256);
+		if (!np) {
+			b->oom = true;
+			return;
+		}
+		b->p = np;
+		b->cap = need + 256;
+	}
+	memcpy(b->p + b->len, t, 3);
+	memcpy(b->p + b->len + 3, p, n);
+	b->len = need;
+}
+
+static int write_header(struct wb_rec_writer *w)
+{
+	struct wb_buf b = { 0 };
+	uint8_t fixed[16], v8[8];
+	int rc;
+
+	tlv(&b, H_HOST, w->h.host, (uint16_t)strlen(w->h.host));
+	tlv(&b, H_KERNEL, w->h.kernel, (uint16_t)strlen(w->h.kernel));
+	tlv(&b, H_BOOT_ID, w->h.boot_id, (uint16_t)strlen(w->h.boot_id));
+	tlv(&b, H_TOOL, w->h.tool, (uint16_t)strlen(w->h.tool));
+	le32(v8, w->h.page_size);
+	tlv(&b, H_PAGE_SIZE, v8, 4);
+	memcpy(v8, &w->h.interval, 8);
+	tlv(&b, H_INTERVAL, v8, 8);
+	memcpy(v8, &w->h.created, 8);
+	tlv(&b, H_CREATED, v8, 8);
+	if (b.oom) {
+		wb_buf_free(&b);
+		return -1;
+	}
+	memcpy(fixed, WBREC_MAGIC, 8);
+	le16(fixed + 8, WB_REC_MAJOR);
+	le16(fixed + 10, WB_REC_MINOR);
+	le32(fixed + 12, (uint32_t)b.len);
+	rc = write_all(w->fd, fixed, 16) || write_all(w->fd, b.p, b.len) ? -1 : 0;
+	w->bytes = 16 + b.len;
+	wb_buf_free(&b);
+	return rc;
+}
+
+static int open_file(struct wb_rec_writer *w, char *err, size_t errlen)
+{
+	w->fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		snprintf(err, errlen, "%s: %s", w->path, strerror(errno));
+		return -1;
+	}
+	if (write_header(w)) {
+		snprintf(err, errlen, "%s: writing the header: %s", w->path, strerror(errno));
+		return -1;
+	}
+	w->have_prev = false;
+	return 0;
+}
+
+struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header *h,
+				    uint64_t max_bytes, char *err, size_t errlen)
+{
+	struct wb_rec_writer *w = calloc(1, sizeof(*w));
+
+	if (!w || !(w->path = strdup(path)) || !(w->cctx = ZSTD_createCCtx())) {
+		snprintf(err, errlen, "out of memory");
+		wb_rec_close(w);
+		return NULL;
+	}
+	w->fd = -1;
+	w->h = *h;
+	w->max_bytes = max_bytes;
+	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, 6);
+	wb_sample_init(&w->prev);
+	if (open_file(w, err, errlen)) {
+		wb_rec_close(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* Write one frame: header then payload, in one write() so a crash tears at most this frame. */
+static int frame(struct wb_rec_writer *w, uint8_t type, double mono, const uint8_t *pay, size_t clen,
+		 size_t rlen)
+{
+	uint8_t *buf = malloc(WBREC_FRAME_HDR + clen);
+	int rc;
+
+	if (!buf)
+		return -ENOMEM;
+	le32(buf, WBREC_FRAME_MAGIC);
+	buf[4] = type;
+	buf[5] = 0;
+	le16(buf + 6, 0);
+	le32(buf + 8, (uint32_t)clen);
+	le32(buf + 12, (uint32_t)rlen);
+	le32(buf + 16, wbrec_crc32(pay, clen));
+	memcpy(buf + 20, &mono, 8);
+	memcpy(buf + WBREC_FRAME_HDR, pay, clen);
+	rc = write_all(w->fd, buf, WBREC_FRAME_HDR + clen) ? -errno : 0;
+	free(buf);
+	if (rc == 0)
+		w->bytes += WBREC_FRAME_HDR + clen;
+	return rc;
+}
+
+/* Past the size cap: keep one old file (FILE.1) and start a new one. */
+static int rotate(struct wb_rec_writer *w)
+{
+	char old[4096], err[256];
+
+	close(w->fd);
+	snprintf(old, sizeof(old), "%s.1", w->path);
+	if (rename(w->path, old) != 0)
+		return -errno;
+	return open_file(w, err, sizeof(err)) ? -EIO : 0;
+}
+
+int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
+{
+	bool key;
+	ZSTD_inBuffer in;
+	ZSTD_outBuffer out;
+	size_t need, r;
+	int rc;
+
+	w->cur_struct.len = 0;
+	wb_rec_structure(s, &w->cur_struct);
+	key = !w->have_prev || w->since_key + 1 >= WB_REC_KEYEVERY || w->cur_struct.len != w->prev_struct.len ||
+	      memcmp(w->cur_struct.p, w->prev_struct.p, w->cur_struct.len) != 0;
+	w->raw.len = 0;
+	wb_rec_encode(s, key ? NULL : &w->prev, &w->raw);
+	if (w->raw.oom || w->cur_struct.oom || w->raw.len > WB_REC_MAX_FRAME)
+		return -ENOMEM;
+	if (key)
+		ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
+	need = ZSTD_compressBound(w->raw.len) + 64;
+	if (need > w->out_cap) {
+		uint8_t *no = realloc(w->out, need);
+		if (!no)
+			return -ENOMEM;
+		w->out = no;
+		w->out_cap = need;
+	}
+	in = (ZSTD_inBuffer){ w->raw.p, w->raw.len, 0 };
+	out = (ZSTD_outBuffer){ w->out, w->out_cap, 0 };
+	do { /* flush: this frame decodes on its own once its group's earlier frames are read */
+		r = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_flush);
+		if (ZSTD_isError(r))
+			return -EIO;
+	} while (r != 0 && out.pos < out.size);
+	if (w->max_bytes && w->bytes + WBREC_FRAME_HDR + out.pos > w->max_bytes && w->have_prev && !key) {
+		if ((rc = rotate(w)))
+			return rc;
+		return wb_rec_write(w, s); /* as a key frame of the new file */
+	}
+	rc = frame(w, key ? FR_KEY : FR_DELTA, s->mono, w->out, out.pos, w->raw.len);
+	if (rc)
+		return rc;
+	w->since_key = key ? 0 : w->since_key + 1;
+	{
+		struct wb_buf t = w->prev_struct;
+		w->prev_struct = w->cur_struct;
+		w->cur_struct = t;
+	}
+	rc = wb_sample_copy(&w->prev, s);
+	w->have_prev = rc == 0;
+	return rc;
+}
+
+int wb_rec_note(struct wb_rec_writer *w, double mono, double wall, const char *text)
+{
+	size_t n = strlen(text);
+	uint8_t *p = malloc(8 + n);
+	int rc;
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, &wall, 8);
+	memcpy(p + 8, text, n);
+	rc = frame(w, FR_NOTE, mono, p, 8 + n, 8 + n);
+	free(p);
+	return rc;
+}
+
+uint64_t wb_rec_bytes(const struct wb_rec_writer *w)
+{
+	return w->bytes;
+}
+
+void wb_rec_close(struct wb_rec_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0)
+		close(w->fd);
+	ZSTD_freeCCtx(w->cctx);
+	wb_sample_finish(&w->prev);
+	wb_buf_free(&w->prev_struct);
+	wb_buf_free(&w->cur_struct);
+	wb_buf_free(&w->raw);
+	free(w->out);
+	free(w->path);
+	free(w);
+}
