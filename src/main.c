@@ -395,7 +395,8 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 			wb_out_csv(stdout, &v);
 		else
 			wb_out_text(stdout, &v);
-		fflush(stdout);
+		if (!src->replay)
+			fflush(stdout); /* live: each sample as it comes */
 		wb_forecast_finish(&fc);
 		wb_forecast_finish(&wfc);
 		wb_limits_finish(&lim);
@@ -487,6 +488,8 @@ int main(int argc, char **argv)
 	sigaction(SIGSEGV, &sf, NULL);
 	sigaction(SIGABRT, &sf, NULL);
 	sigaction(SIGBUS, &sf, NULL);
+	if (o.replay && o.batch) /* exports write a lot: a larger buffer */
+		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	if (o.replay)
 		return run_replay(&o);
 	lo = (struct wb_live_opts){ .root = o.root, .procs = o.procs, .mount_debugfs = o.mount_debugfs,

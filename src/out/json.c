@@ -21,7 +21,7 @@ static void sep(struct js *j)
 
 static void str(FILE *f, const char *s)
 {
-	fputc('"', f);
+	fputc_unlocked('"', f);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (c == '"' || c == '\\')
@@ -29,9 +29,9 @@ static void str(FILE *f, const char *s)
 		else if (c < 0x20)
 			fprintf(f, "\\u%04x", c);
 		else
-			fputc(c, f);
+			fputc_unlocked(c, f);
 	}
-	fputc('"', f);
+	fputc_unlocked('"', f);
 }
 
 static void key(struct js *j, const char *k)
@@ -55,10 +55,23 @@ static void close_(struct js *j, char c)
 	j->need_comma = true;
 }
 
+/* Integers are most of the output: format them without printf. */
+static void put_u64(FILE *f, uint64_t v)
+{
+	char b[24];
+	int i = 24;
+
+	do {
+		b[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	fwrite_unlocked(b + i, 1, (size_t)(24 - i), f);
+}
+
 static void u64(struct js *j, const char *k, uint64_t v)
 {
 	key(j, k);
-	fprintf(j->f, "%llu", (unsigned long long)v);
+	put_u64(j->f, v);
 	j->need_comma = true;
 }
 

@@ -157,6 +157,23 @@ static void bdi_ev_nums(struct enc *e, const struct wb_bdi_events *c, const stru
 	num(e, c->wb_dirty_at_wake, p->wb_dirty_at_wake);
 }
 
+/*
+ * A reference for a BDI figure that mostly repeats another one in the same
+ * sample: the global thresholds every stats file shows, an idle device's
+ * floor shared by all idle devices, the root wb's share of its BDI's. Stored
+ * relative to it, these are 0 sample after sample.
+ */
+static uint64_t st_ref(const struct wb_sample *s, size_t i, int k)
+{
+	switch (k) {
+	case WB_B_DIRTY_THRESH: return s->g.v[WB_G_DIRTY_THRESH];
+	case WB_B_BG_THRESH: return s->g.v[WB_G_BG_THRESH];
+	case WB_B_THRESH: return i > 0 ? s->bdis[i - 1].st[WB_B_THRESH] : 0;
+	case WB_B_WB_THRESH: return s->bdis[i].st[WB_B_THRESH];
+	default: return 0;
+	}
+}
+
 static void numbers(struct enc *e, const struct wb_sample *s, const struct wb_sample *p)
 {
 	num(e, dbits(s->mono), p ? dbits(p->mono) : 0);
@@ -182,7 +199,8 @@ static void numbers(struct enc *e, const struct wb_sample *s, const struct wb_sa
 		const struct wb_bdi *c = &s->bdis[i], *q = p ? &p->bdis[i] : NULL;
 		ARR(e, c, q, knob, WB_K_COUNT);
 		num(e, c->knob_valid, q ? q->knob_valid : 0);
-		ARR(e, c, q, st, WB_B_COUNT);
+		for (int k = 0; k < WB_B_COUNT; k++)
+			num(e, c->st[k] - st_ref(s, i, k), q ? q->st[k] - st_ref(p, i, k) : 0);
 		num(e, c->st_valid, q ? q->st_valid : 0);
 		ARR(e, c, q, disk, WB_D_COUNT);
 		num(e, c->disk_valid, q ? q->disk_valid : 0);
@@ -414,7 +432,8 @@ static void dec_numbers(struct dec *d, struct wb_sample *s, const struct wb_samp
 		const struct wb_bdi *q = p ? &p->bdis[i] : NULL;
 		DARR(d, c, q, knob, WB_K_COUNT);
 		c->knob_valid = dnum(d, q ? q->knob_valid : 0);
-		DARR(d, c, q, st, WB_B_COUNT);
+		for (int k = 0; k < WB_B_COUNT; k++) /* references are decoded before they are used */
+			c->st[k] = dnum(d, q ? q->st[k] - st_ref(p, i, k) : 0) + st_ref(s, i, k);
 		c->st_valid = dnum(d, q ? q->st_valid : 0);
 		DARR(d, c, q, disk, WB_D_COUNT);
 		c->disk_valid = dnum(d, q ? q->disk_valid : 0);

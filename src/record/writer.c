@@ -145,7 +145,7 @@ struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header
 	w->fd = -1;
 	w->h = *h;
 	w->max_bytes = max_bytes;
-	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, 6);
+	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, 6); /* higher levels gained nothing on small frames */
 	wb_sample_init(&w->prev);
 	if (open_file(w, err, errlen)) {
 		wb_rec_close(w);

@@ -774,6 +774,8 @@ static void draw_help(struct ui *u)
 		"  i             hide idle devices       l           hide loop devices",
 		"  space         freeze the display      + / -       slower / faster sampling",
 		"  t             next theme",
+		"Replay:  space pause  . step  +/- or >/< speed  Left/Right seek 10 s",
+		"         n next throttling episode or note  g jump to a time",
 		"",
 		"Devices: DIRTY = reclaimable pages, WRITEBK = under writeback, THRESH / BG = the",
 		"device's share of the dirty / background threshold (model), %LIM = (dirty +",

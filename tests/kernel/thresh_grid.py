@@ -16,8 +16,9 @@ Checks, per grid point:
     kernel's per-CPU counter error) plus what the global threshold and dirty
     count moved between the two samples (the floor moves by dT and dD/8), plus
     what the device's writeout share measurably moved meanwhile; for devices
-    whose share comes from counting completions, 0.01 % of the threshold more
-    for the approximate per-CPU reads of those counts. A share hidden below the
+    whose share comes from counting completions, 0.05 % of the threshold more
+    for the approximate per-CPU reads of those counts; for idle devices 16
+    pages more for completions between the reads of /proc/vmstat and debugfs. A share hidden below the
     idle floor may show when the threshold shrinks (checked against its upper
     bound); a share hidden above a max_ratio cap gives a lower bound only.
 """
@@ -140,8 +141,10 @@ for sets in grid:
             good = p_["thresh"] // P - bound <= b["kernel_thresh"] // P <= hi + bound + share_moved
         else:
             # an active device's share is a ratio of per-CPU counters the kernel
-            # reads approximately (32 events each way); allow 0.01 % of T
-            good = diff <= bound + share_moved + g["kernel_thresh"] // P // 10000
+            # reads approximately (32 events each way): allow 0.05 % of T; an idle
+            # device's floor moves with what completes between the reads of
+            # /proc/vmstat and its debugfs file (bursts of a throttled device): 16 pages
+            good = diff <= bound + share_moved + (g["kernel_thresh"] // P // 2000 if cls == "share" else 16)
         stats[cls][0 if good else 1] += 1
         worst[cls] = max(worst[cls], diff)
         if good:

@@ -54,8 +54,32 @@ screen resize-wide 80 24 "--theme mono" resize=200x60
 screen resize-tiny 80 24 "--theme mono" resize=70x20
 screen whatif 80 24 "--theme mono --set vm.dirty_bytes=100M"
 screen theme-light 80 24 "--theme light"
-# the process must also leave when asked
-tmux -L $SOCK send-keys q; sleep 0.5
-tmux -L $SOCK has-session 2>/dev/null && { echo "not ok - q did not quit"; failed=$((failed + 1)); }
+# replay shows the same screens as live: record the fixture, replay it, and
+# compare with the live golden below the header (title line, time bar)
+$W --root "$F/6.18-writing" --batch -n 20 -d 0.1 --record "$T/fx.wbrec" >/dev/null 2>&1
+SOCK=wbtop-ui-$$-replay
+tmux -L $SOCK -f /dev/null new-session -d -x 80 -y 24 "env LANG=C.UTF-8 TERM=tmux-256color $W --replay $T/fx.wbrec --theme mono"
+sleep 1.5
+tmux -L $SOCK capture-pane -p 2>&1 | sed -E 's/[0-9]{2}:[0-9]{2}:[0-9]{2}/HH:MM:SS/; s/[▁▂▃▄▅▆▇█]+/*/g; s/[[:space:]]+$//' > "$T/replay.txt"
+grep -q "REPLAY" "$T/replay.txt" || { echo "not ok - replay header"; failed=$((failed + 1)); }
+# live rows 2..23 == replay rows 3..24 less the footer (the replay's status line differs)
+if diff <(sed -n '2,22p' "$G/devices-80x24.txt") <(sed -n '3,23p' "$T/replay.txt") > "$T/replay.diff"; then
+	pass=$((pass + 1)); echo "ok - replay screen equals the live screen"
+else
+	failed=$((failed + 1)); echo "not ok - replay screen differs"; cat "$T/replay.diff"
+fi
+tmux -L $SOCK kill-server >/dev/null 2>&1
+SOCK=
+
+# the process must also leave when asked, and give the terminal back
+SOCK=wbtop-ui-$$-quit
+tmux -L $SOCK -f /dev/null new-session -d -x 80 -y 24 "env TERM=tmux-256color $W --root $F/6.18-writing; echo EXITED \$?; sleep 5"
+sleep 1
+tmux -L $SOCK send-keys q; sleep 0.8
+if tmux -L $SOCK capture-pane -p | grep -q "EXITED 0"; then
+	pass=$((pass + 1)); echo "ok - q quits with status 0"
+else
+	failed=$((failed + 1)); echo "not ok - q did not quit"
+fi
 echo "$pass passed, $failed failed"
 [ $failed = 0 ]
