@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/select.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "wbtop/out.h"
 #include "wbtop/record.h"
 #include "wbtop/source.h"
+#include "wbtop/tune.h"
 #include "wbtop/ui.h"
 #include "wbtop/whatif.h"
 
@@ -37,6 +39,9 @@ struct opts {
 	const char *record, *replay;
 	double from, to;       /* replay range, seconds from the recording's start */
 	uint64_t max_size;     /* --record rotation size, 0 = none */
+	bool apply, export_sysctl;
+	double trial;          /* --trial seconds, 0 = none */
+	const char *recover;   /* --recover revert|keep */
 	double warn, crit;     /* UI row highlighting, percent */
 	const char *sets[MAX_SETS];
 	int nsets;
@@ -90,6 +95,12 @@ static void usage(FILE *f)
 		"                         and start a new one\n"
 		"      --replay FILE      replay a recording in the UI; with --batch: export it\n"
 		"      --from SEC, --to SEC  with --replay: seconds from the recording's start\n"
+		"      --apply            write the --set values to the kernel (root): journaled,\n"
+		"                         read back and compared with the prediction\n"
+		"      --trial SEC        with --apply: put the old values back after SEC seconds\n"
+		"                         unless you type keep (Ctrl-C reverts at once)\n"
+		"      --recover revert|keep  what to do with changes a killed wbtop left unconfirmed\n"
+		"      --export-sysctl    print the --set values as a sysctl.d snippet and udev rules\n"
 		"      --root DIR         read kernel files under DIR (fixture trees)\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          version\n");
@@ -99,7 +110,7 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_JSON = 256, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_ROOT, O_FORECAST, O_THEME, O_WARN, O_CRIT, O_NOTRACE,
-	       O_RECORD, O_REPLAY, O_FROM, O_TO, O_MAXSIZE };
+	       O_RECORD, O_REPLAY, O_FROM, O_TO, O_MAXSIZE, O_APPLY, O_TRIAL, O_RECOVER, O_EXPORT };
 	static const struct option lo[] = {
 		{ "batch", no_argument, NULL, 'b' },
 		{ "iterations", required_argument, NULL, 'n' },
@@ -115,6 +126,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "from", required_argument, NULL, O_FROM },
 		{ "to", required_argument, NULL, O_TO },
 		{ "max-size", required_argument, NULL, O_MAXSIZE },
+		{ "apply", no_argument, NULL, O_APPLY },
+		{ "trial", required_argument, NULL, O_TRIAL },
+		{ "recover", required_argument, NULL, O_RECOVER },
+		{ "export-sysctl", no_argument, NULL, O_EXPORT },
 		{ "root", required_argument, NULL, O_ROOT },
 		{ "forecast", required_argument, NULL, O_FORECAST },
 		{ "theme", required_argument, NULL, O_THEME },
@@ -159,6 +174,22 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_NOPROCS: o->procs = false; break;
 		case O_NOTRACE: o->trace = false; break;
 		case O_RECORD: o->record = optarg; break;
+		case O_APPLY: o->apply = true; break;
+		case O_EXPORT: o->export_sysctl = true; break;
+		case O_TRIAL:
+			o->trial = strtod(optarg, &end);
+			if (*end || !isfinite(o->trial) || o->trial < 1 || o->trial > 3600) {
+				fprintf(stderr, "wbtop: --trial %s: expected seconds between 1 and 3600\n", optarg);
+				return 2;
+			}
+			break;
+		case O_RECOVER:
+			if (strcmp(optarg, "revert") && strcmp(optarg, "keep")) {
+				fprintf(stderr, "wbtop: --recover %s: expected revert or keep\n", optarg);
+				return 2;
+			}
+			o->recover = optarg;
+			break;
 		case O_REPLAY: o->replay = optarg; break;
 		case O_FROM:
 		case O_TO: {
@@ -212,6 +243,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "wbtop: unexpected argument \"%s\" (see --help)\n", argv[optind]);
 		return 2;
 	}
+	if ((o->apply || o->trial || o->export_sysctl) && o->nsets == 0) {
+		fprintf(stderr, "wbtop: --apply, --trial and --export-sysctl need --set KEY=VALUE\n");
+		return 2;
+	}
+	if (o->trial)
+		o->apply = true;
 	if (o->record && o->replay) {
 		fprintf(stderr, "wbtop: --record and --replay go separately\n");
 		return 2;
@@ -440,6 +477,235 @@ static int run_ui(const struct opts *o, struct wb_source *src, const char *notic
 	return rc;
 }
 
+/* The knobs as files a person can install: sysctl.d for vm.*, udev rules for BDIs. */
+static int export_sysctl(const struct opts *o, const struct wb_sample *s)
+{
+	char err[256];
+
+	printf("# wbtop --export-sysctl: install as /etc/sysctl.d/90-writeback.conf\n");
+	for (int i = 0; i < o->nsets; i++) {
+		struct wb_setop op;
+		if (wb_setop_parse(o->sets[i], s, &op, err, sizeof(err))) {
+			fprintf(stderr, "wbtop: %s\n", err);
+			return 2;
+		}
+		if (!op.is_bdi)
+			printf("%s = %llu\n", op.key, (unsigned long long)op.value);
+	}
+	printf("\n# per-device knobs: install as /etc/udev/rules.d/90-writeback.rules\n");
+	for (int i = 0; i < o->nsets; i++) {
+		struct wb_setop op;
+		const struct wb_bdi *b;
+		const char *attr;
+		wb_setop_parse(o->sets[i], s, &op, err, sizeof(err));
+		if (!op.is_bdi)
+			continue;
+		b = wb_sample_bdi(s, op.bdi);
+		attr = strrchr(op.key, '.') + 1;
+		if (b && b->dev[0] && strchr(b->name, ':'))
+			printf("ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"%s\", ATTR{bdi/%s}=\"%llu\"\n",
+			       b->dev, attr, (unsigned long long)op.value);
+		else /* a filesystem's own BDI: no block device to match, a boot-time write instead */
+			printf("# %s has no block device: echo %llu > /sys/class/bdi/%s/%s after mounting\n", op.bdi,
+			       (unsigned long long)op.value, op.bdi, attr);
+	}
+	return 0;
+}
+
+/* One live sample with the model (no tracing, no process table). */
+static int one_sample(const struct opts *o, struct wb_sample *s, struct wb_limits *lim, char *err, size_t n)
+{
+	struct wb_live_opts lo = { .root = o->root };
+	struct wb_live *l = wb_live_create(&lo, err, n);
+
+	if (!l)
+		return -1;
+	wb_live_read(l, s);
+	wb_live_destroy(l);
+	if (s->level < 0 || wb_model_eval(NULL, s, NULL, NULL, 0, lim) || !lim->valid) {
+		snprintf(err, n, "cannot read the kernel's writeback state under %s", o->root);
+		return -1;
+	}
+	return 0;
+}
+
+/* Print a threshold before -> predicted (-> actual) for the global domain and each BDI. */
+static void report(const struct wb_sample *s, const struct wb_limits *now, const struct wb_limits *pred,
+		   const struct wb_sample *after)
+{
+	char a[16], b[16], c[16];
+	double P = s->page_size;
+
+	printf("%-16s %10s %10s", "", "now", "predicted");
+	if (after)
+		printf(" %10s %8s", "kernel", "error");
+	printf("\n%-16s %10s %10s", "dirty thresh", wb_fmt_bytes(a, 16, now->thresh * P), wb_fmt_bytes(b, 16, pred->thresh * P));
+	if (after)
+		printf(" %10s %8lld", wb_fmt_bytes(c, 16, after->g.v[WB_G_DIRTY_THRESH] * P),
+		       (long long)pred->thresh - (long long)after->g.v[WB_G_DIRTY_THRESH]);
+	printf("\n%-16s %10s %10s", "background", wb_fmt_bytes(a, 16, now->bg * P), wb_fmt_bytes(b, 16, pred->bg * P));
+	if (after)
+		printf(" %10s %8lld", wb_fmt_bytes(c, 16, after->g.v[WB_G_BG_THRESH] * P),
+		       (long long)pred->bg - (long long)after->g.v[WB_G_BG_THRESH]);
+	printf("\n");
+	for (size_t i = 0; i < pred->nbdis && i < now->nbdis; i++) {
+		const struct wb_bdi_limits *x = &now->bdis[i], *y = &pred->bdis[i];
+		const struct wb_bdi *k = after ? wb_sample_bdi(after, y->name) : NULL;
+		if (x->thresh == y->thresh && !(k && WB_HAS(k->st_valid, WB_B_THRESH) && k->st[WB_B_THRESH] != y->thresh))
+			continue;
+		printf("%-16s %10s %10s", y->name, wb_fmt_bytes(a, 16, x->thresh * P), wb_fmt_bytes(b, 16, y->thresh * P));
+		if (k && WB_HAS(k->st_valid, WB_B_THRESH))
+			printf(" %10s %8lld", wb_fmt_bytes(c, 16, k->st[WB_B_THRESH] * P),
+			       (long long)y->thresh - (long long)k->st[WB_B_THRESH]);
+		if (x->frac_src == WB_FRAC_CAPPED)
+			printf("  (its share was hidden by max_ratio: at least this)");
+		else if (y->dirty_known && y->wb_dirty >= y->thresh)
+			printf("  (more than that is dirty now: its writers will stall)");
+		printf("\n");
+	}
+	if (after)
+		printf("(errors in pages; per device the kernel's per-CPU counters allow about 32 pages)\n");
+}
+
+/* Wait the trial out: keep on "keep", revert on timeout or a signal. */
+static bool trial_keep(double secs)
+{
+	struct timespec end;
+	bool tty = isatty(STDIN_FILENO);
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += (time_t)secs;
+	printf("trial: the old values come back in %.0f s%s (Ctrl-C: now)\n", secs,
+	       tty ? " unless you type keep and Enter" : "");
+	fflush(stdout);
+	while (!stop_flag) {
+		struct timespec now;
+		fd_set fds;
+		struct timeval tv = { 0, 200000 };
+		char line[64];
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+			return false;
+		if (!tty) {
+			nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
+			continue;
+		}
+		FD_ZERO(&fds);
+		FD_SET(STDIN_FILENO, &fds);
+		if (select(STDIN_FILENO + 1, &fds, NULL, NULL, &tv) > 0 && fgets(line, sizeof(line), stdin) &&
+		    strncmp(line, "keep", 4) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* --set ... --apply [--trial SEC]: validate, predict, journal, write, read back. */
+static int run_apply(const struct opts *o)
+{
+	struct wb_sample s, after;
+	struct wb_limits lim, pred, got;
+	struct wb_settings k;
+	struct wb_setop ops[MAX_SETS];
+	struct wb_tune t;
+	char err[256];
+	int rc = 1;
+
+	wb_sample_init(&s);
+	wb_sample_init(&after);
+	memset(&pred, 0, sizeof(pred));
+	if (one_sample(o, &s, &lim, err, sizeof(err))) {
+		fprintf(stderr, "wbtop: %s\n", err);
+		return 1;
+	}
+	if (o->export_sysctl) {
+		rc = export_sysctl(o, &s);
+		goto out;
+	}
+	if (wb_settings_from_sample(&k, &s))
+		goto out;
+	for (int i = 0; i < o->nsets; i++)
+		if (wb_setop_parse(o->sets[i], &s, &ops[i], err, sizeof(err)) ||
+		    wb_settings_apply(&k, &lim, s.page_size, &ops[i], err, sizeof(err))) {
+			fprintf(stderr, "wbtop: %s; nothing written\n", err);
+			wb_settings_finish(&k);
+			rc = 2;
+			goto out;
+		}
+	wb_model_eval(NULL, &s, &k, &lim, 0, &pred);
+	wb_settings_finish(&k);
+	if (!o->apply) {
+		report(&s, &lim, &pred, NULL);
+		rc = 0;
+		goto out;
+	}
+	if (geteuid() != 0) {
+		report(&s, &lim, &pred, NULL);
+		fprintf(stderr, "wbtop: --apply needs root (this is the prediction only); nothing written\n");
+		rc = 1;
+		goto out;
+	}
+	if (wb_tune_apply(&t, o->root, ops, o->nsets, err, sizeof(err))) {
+		fprintf(stderr, "wbtop: %s\n", err);
+		goto out;
+	}
+	if (one_sample(o, &after, &got, err, sizeof(err)) == 0) {
+		report(&s, &lim, &pred, &after);
+		wb_limits_finish(&got);
+	}
+	if (o->trial && !trial_keep(o->trial)) {
+		if (wb_tune_revert(&t, err, sizeof(err))) {
+			fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, t.journal);
+			goto out;
+		}
+		printf("reverted: the previous values are back\n");
+	} else {
+		wb_tune_confirm(&t);
+		printf("applied%s\n", o->trial ? " and kept" : "");
+	}
+	rc = 0;
+out:
+	wb_limits_finish(&lim);
+	wb_limits_finish(&pred);
+	wb_sample_finish(&s);
+	wb_sample_finish(&after);
+	return rc;
+}
+
+/* Changes a killed wbtop left unconfirmed: revert, keep, or ask. */
+static void recover(const struct opts *o)
+{
+	struct wb_tune t;
+	char err[256], line[16] = "";
+	int st = wb_tune_find_stale(&t, err, sizeof(err));
+	bool revert;
+
+	if (st < 0)
+		fprintf(stderr, "wbtop: %s\n", err);
+	if (st <= 0)
+		return;
+	fprintf(stderr, "wbtop found unconfirmed changes from a previous run (pid %d):\n", t.pid);
+	for (int i = 0; i < t.n; i++)
+		fprintf(stderr, "  %s: %s (was %s)\n", t.e[i].path, t.e[i].want, t.e[i].orig);
+	if (o->recover) {
+		revert = strcmp(o->recover, "revert") == 0;
+	} else if (isatty(STDIN_FILENO)) {
+		fprintf(stderr, "revert? y/n ");
+		revert = fgets(line, sizeof(line), stdin) && (line[0] == 'y' || line[0] == 'Y');
+	} else {
+		fprintf(stderr, "wbtop: left as they are; run with --recover revert or --recover keep\n");
+		return;
+	}
+	if (!revert) {
+		wb_tune_confirm(&t);
+		fprintf(stderr, "wbtop: kept\n");
+	} else if (wb_tune_revert(&t, err, sizeof(err)) == 0) {
+		fprintf(stderr, "wbtop: reverted\n");
+	} else {
+		fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, t.journal);
+	}
+}
+
 /* --replay: the recording as a source, for the UI or an export. */
 static int run_replay(const struct opts *o)
 {
@@ -488,6 +754,10 @@ int main(int argc, char **argv)
 	sigaction(SIGSEGV, &sf, NULL);
 	sigaction(SIGABRT, &sf, NULL);
 	sigaction(SIGBUS, &sf, NULL);
+	if (!o.replay && strcmp(o.root, "/") == 0 && geteuid() == 0)
+		recover(&o);
+	if (o.apply || o.export_sysctl)
+		return run_apply(&o);
 	if (o.replay && o.batch) /* exports write a lot: a larger buffer */
 		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	if (o.replay)

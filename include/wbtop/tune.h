@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Tuning: the only path that writes to the kernel. A change is validated
+ * with the model's rules, journaled (original values, before anything is
+ * written), written, read back, and can be reverted; a journal left by a
+ * wbtop that died mid-change is found at the next start.
+ */
+#ifndef WBTOP_TUNE_H
+#define WBTOP_TUNE_H
+
+#include <stddef.h>
+
+#include "wbtop/whatif.h"
+
+#define WB_TUNE_MAX 64
+
+struct wb_tune_entry {
+	char path[192];      /* the file written */
+	char orig[32];       /* its value before */
+	char want[32];       /* what was written */
+};
+
+struct wb_tune {
+	char journal[512];
+	int pid;             /* the wbtop that wrote the journal */
+	int n;
+	struct wb_tune_entry e[WB_TUNE_MAX];
+};
+
+/* The journal's path: $WBTOP_JOURNAL, else /var/lib/wbtop/journal (root) or $XDG_STATE_HOME/wbtop/journal. */
+void wb_tune_journal_path(char *buf, size_t len);
+
+/*
+ * Write ops (already validated against the model) to the kernel under root
+ * (normally "/"). Every file whose value may change, including the twin of a
+ * ratio/bytes pair, is journaled first. On any refused write, what was
+ * written is put back and -1 returned with the kernel's reason in err.
+ */
+int wb_tune_apply(struct wb_tune *t, const char *root, const struct wb_setop *ops, int nops, char *err,
+		  size_t errlen);
+/* Put every journaled file back (sysctl pairs and min/max in a safe order); remove the journal. */
+int wb_tune_revert(struct wb_tune *t, char *err, size_t errlen);
+/* Keep the change: remove the journal. */
+void wb_tune_confirm(struct wb_tune *t);
+/*
+ * A journal left by a wbtop that is no longer running: 1 and t filled, 0 if
+ * none (or its writer is alive), -1 if unreadable (message in err).
+ */
+int wb_tune_find_stale(struct wb_tune *t, char *err, size_t errlen);
+
+#endif
