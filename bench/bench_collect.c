@@ -15,15 +15,13 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "wbtop/live.h"
-
-static char *paths[2048];
-static int npaths;
 
 /* The files a sample reads (without the process table). */
 static void list_files(void)
 {
-	static const char *pat[] = {
+	static const char *const pat[] = {
 		"/proc/vmstat", "/proc/meminfo", "/proc/zoneinfo", "/proc/self/mountinfo",
 		"/sys/devices/system/cpu/online", "/sys/devices/system/node/node*/meminfo",
 		"/proc/sys/vm/dirty_*", "/proc/sys/vm/dirtytime_expire_seconds", "/proc/sys/vm/laptop_mode",
@@ -31,44 +29,12 @@ static void list_files(void)
 		"/sys/class/bdi/*/strict_limit", "/sys/kernel/debug/bdi/*/stats",
 		"/sys/kernel/debug/bdi/*/wb_stats",
 	};
-	for (size_t i = 0; i < sizeof(pat) / sizeof(pat[0]); i++) {
-		glob_t g;
-		if (glob(pat[i], 0, NULL, &g) == 0)
-			for (size_t j = 0; j < g.gl_pathc && npaths < 2048; j++)
-				paths[npaths++] = strdup(g.gl_pathv[j]);
-		globfree(&g);
-	}
-}
-
-__attribute__((noinline)) void one_bare(void)
-{
-	static char buf[65536];
-	for (int i = 0; i < npaths; i++) {
-		int fd = open(paths[i], O_RDONLY);
-		if (fd < 0)
-			continue;
-		while (read(fd, buf, sizeof(buf)) > 0)
-			;
-		close(fd);
-	}
+	bench_glob("", pat, sizeof(pat) / sizeof(pat[0]));
 }
 
 __attribute__((noinline)) void one_sample(struct wb_live *l, struct wb_sample *s)
 {
 	wb_live_read(l, s);
-}
-
-static double cpu_s(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 int main(int argc, char **argv)
@@ -90,18 +56,18 @@ int main(int argc, char **argv)
 	wb_sample_init(&s);
 	one_sample(l, &s); /* open the kept descriptors once */
 	for (int r = 0; r < runs; r++) {
-		double t0 = cpu_s();
+		double t0 = bench_cpu_s();
 		for (int i = 0; i < iters; i++) {
 			if (strcmp(mode, "bare") == 0)
 				one_bare();
 			else
 				one_sample(l, &s);
 		}
-		t[r] = (cpu_s() - t0) / iters;
+		t[r] = (bench_cpu_s() - t0) / iters;
 	}
-	qsort(t, runs, sizeof(t[0]), cmp);
+	qsort(t, runs, sizeof(t[0]), bench_cmp);
 	printf("%-7s %zu BDIs, %d files: median CPU %.1f us per sample (%d runs x %d)\n", mode,
-	       s.nbdis, npaths, t[runs / 2] * 1e6, runs, iters);
+	       s.nbdis, bench_npaths, t[runs / 2] * 1e6, runs, iters);
 	wb_sample_finish(&s);
 	wb_live_destroy(l);
 	return 0;

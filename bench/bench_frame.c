@@ -15,40 +15,15 @@
 #include <unistd.h>
 
 #include "../src/ui/ui_internal.h"
+#include "bench_util.h"
 #include "wbtop/live.h"
-
-static char *paths[4096];
-static int npaths;
 
 static void list_files(const char *root)
 {
-	char pat[1024];
-	glob_t g;
-
-	snprintf(pat, sizeof(pat), "%s/{proc,sys}/**", root);
-	static const char *sub[] = { "/proc/*", "/proc/sys/vm/*", "/proc/self/mountinfo",
-				     "/sys/class/bdi/*/*", "/sys/kernel/debug/bdi/*/*",
-				     "/sys/devices/system/node/node*/meminfo", "/sys/devices/system/cpu/online" };
-	for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
-		snprintf(pat, sizeof(pat), "%s%s", root, sub[i]);
-		if (glob(pat, 0, NULL, &g) == 0)
-			for (size_t j = 0; j < g.gl_pathc && npaths < 4096; j++)
-				paths[npaths++] = strdup(g.gl_pathv[j]);
-		globfree(&g);
-	}
-}
-
-__attribute__((noinline)) void one_bare(void)
-{
-	static char buf[65536];
-	for (int i = 0; i < npaths; i++) {
-		int fd = open(paths[i], O_RDONLY);
-		if (fd < 0)
-			continue;
-		while (read(fd, buf, sizeof(buf)) > 0)
-			;
-		close(fd);
-	}
+	static const char *const sub[] = { "/proc/*", "/proc/sys/vm/*", "/proc/self/mountinfo",
+					   "/sys/class/bdi/*/*", "/sys/kernel/debug/bdi/*/*",
+					   "/sys/devices/system/node/node*/meminfo", "/sys/devices/system/cpu/online" };
+	bench_glob(root, sub, sizeof(sub) / sizeof(sub[0]));
 }
 
 __attribute__((noinline)) void one_frame(struct ui *u, struct wb_live *l)
@@ -65,19 +40,6 @@ __attribute__((noinline)) void one_frame(struct ui *u, struct wb_live *l)
 				  &u->lim) == 0;
 	ui_build_rows(u);
 	ui_draw(u);
-}
-
-static double cpu_s(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 int main(int argc, char **argv)
@@ -105,18 +67,18 @@ int main(int argc, char **argv)
 	list_files(root);
 	one_frame(&u, l);
 	for (int r = 0; r < 9; r++) {
-		double t0 = cpu_s();
+		double t0 = bench_cpu_s();
 		for (int i = 0; i < iters; i++) {
 			if (strcmp(mode, "bare") == 0)
 				one_bare();
 			else
 				one_frame(&u, l);
 		}
-		t[r] = (cpu_s() - t0) / iters;
+		t[r] = (bench_cpu_s() - t0) / iters;
 	}
 	endwin();
-	qsort(t, 9, sizeof(t[0]), cmp);
+	qsort(t, 9, sizeof(t[0]), bench_cmp);
 	fprintf(stderr, "%-5s %zu BDIs at %dx%d, %d files: median CPU %.1f us per frame\n", mode,
-		wb_ring_get(u.ring, 0)->nbdis, COLS, LINES, npaths, t[4] * 1e6);
+		wb_ring_get(u.ring, 0)->nbdis, COLS, LINES, bench_npaths, t[4] * 1e6);
 	return 0;
 }

@@ -464,7 +464,8 @@ static int run_ui(const struct opts *o, struct wb_source *src, const char *notic
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 	const char *dirs[] = { user_dir, WBTOP_THEMES_DIR, WBTOP_SRC_THEMES_DIR, NULL };
 	struct wb_ui_opts uo = { .delay = o->delay, .theme = o->theme, .theme_dirs = dirs, .warn_pct = o->warn,
-				 .crit_pct = o->crit, .sets = o->sets, .nsets = o->nsets, .notice = notice };
+				 .crit_pct = o->crit, .sets = o->sets, .nsets = o->nsets, .notice = notice,
+				 .can_apply = !src->replay && strcmp(o->root, "/") == 0 };
 	int rc;
 
 	if (xdg && *xdg)

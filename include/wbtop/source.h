@@ -26,6 +26,8 @@ struct wb_source {
 	int (*seek)(void *ctx, double t_rel);   /* next read: first sample at or after t_rel s */
 	void (*where)(void *ctx, double *t_rel, double *len, size_t *i, size_t *n);
 	int (*next_event)(void *ctx);           /* next read: next throttling episode or note */
+	/* Record a note (a knob change) when recording; NULL otherwise. */
+	void (*annotate)(void *ctx, const char *text);
 	/* The newest note (e.g. a knob change) up to the last sample read, or NULL. */
 	const char *(*note)(void *ctx, double *t_rel);
 };

@@ -21,6 +21,7 @@ struct wb_ui_opts {
 	const char *const *sets;      /* --set list for the what-if column */
 	int nsets;
 	const char *notice;           /* shown on the status line at start (may be NULL) */
+	bool can_apply;               /* the source is this machine's kernel: the tune pane may write */
 };
 
 /* Run until the user quits or a signal arrives. 0, or 1 with err set. */

@@ -36,6 +36,11 @@ int wb_setop_parse(const char *arg, const struct wb_sample *s, struct wb_setop *
 int wb_settings_apply(struct wb_settings *k, const struct wb_limits *cur, uint32_t page_size,
 		      const struct wb_setop *op, char *err, size_t errlen);
 
+/* The knob catalogue: how many, and entry i (name, vm or per-BDI, enum, range, help). */
+size_t wb_knob_count(void);
+void wb_knob_info(size_t i, const char **name, bool *is_bdi, int *knob, const char **range,
+		  const char **help);
+
 /* The file a setop writes, relative to "/" (e.g. "proc/sys/vm/dirty_ratio"). */
 void wb_setop_path(const struct wb_setop *op, char *buf, size_t len);
 

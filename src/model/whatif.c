@@ -17,24 +17,50 @@ struct keydef {
 	bool is_bdi;
 	int knob;
 	enum unit unit;
+	const char *range;  /* what the kernel accepts */
+	const char *help;
 };
 
 /* The knob table the CLI and the tune pane walk. */
+/* The knob table the CLI and the tune pane walk. */
 static const struct keydef keys[] = {
-	{ "dirty_ratio", false, WB_SYS_DIRTY_RATIO, U_PERCENT },
-	{ "dirty_bytes", false, WB_SYS_DIRTY_BYTES, U_BYTES },
-	{ "dirty_background_ratio", false, WB_SYS_BG_RATIO, U_PERCENT },
-	{ "dirty_background_bytes", false, WB_SYS_BG_BYTES, U_BYTES },
-	{ "dirty_expire_centisecs", false, WB_SYS_EXPIRE_CS, U_CS },
-	{ "dirty_writeback_centisecs", false, WB_SYS_WRITEBACK_CS, U_CS },
-	{ "min_ratio", true, WB_K_MIN_RATIO, U_PERCENT },
-	{ "max_ratio", true, WB_K_MAX_RATIO, U_PERCENT },
-	{ "min_ratio_fine", true, WB_K_MIN_RATIO_FINE, U_PPM },
-	{ "max_ratio_fine", true, WB_K_MAX_RATIO_FINE, U_PPM },
-	{ "min_bytes", true, WB_K_MIN_BYTES, U_BYTES },
-	{ "max_bytes", true, WB_K_MAX_BYTES, U_BYTES },
-	{ "strict_limit", true, WB_K_STRICT_LIMIT, U_BOOL },
+	{ "dirty_ratio", false, WB_SYS_DIRTY_RATIO, U_PERCENT, "0-100 %",
+	  "writers are throttled past this share of dirtyable memory; clears dirty_bytes" },
+	{ "dirty_bytes", false, WB_SYS_DIRTY_BYTES, U_BYTES, ">= 2 pages",
+	  "the same limit in bytes; clears dirty_ratio" },
+	{ "dirty_background_ratio", false, WB_SYS_BG_RATIO, U_PERCENT, "0-100 %",
+	  "the flusher starts writing past this share; clears dirty_background_bytes" },
+	{ "dirty_background_bytes", false, WB_SYS_BG_BYTES, U_BYTES, ">= 1 byte",
+	  "the background limit in bytes; clears dirty_background_ratio" },
+	{ "dirty_expire_centisecs", false, WB_SYS_EXPIRE_CS, U_CS, ">= 0 cs",
+	  "data older than this is written by the periodic flush" },
+	{ "dirty_writeback_centisecs", false, WB_SYS_WRITEBACK_CS, U_CS, ">= 0 cs (0: off)",
+	  "how often the periodic flush runs" },
+	{ "min_ratio", true, WB_K_MIN_RATIO, U_PERCENT, "0-max %, sum < 100 %",
+	  "a share of the threshold reserved for this device" },
+	{ "max_ratio", true, WB_K_MAX_RATIO, U_PERCENT, "min-100 %", "the most of the threshold this device may use" },
+	{ "min_ratio_fine", true, WB_K_MIN_RATIO_FINE, U_PPM, "0-1000000 ppm", "min_ratio in parts per million" },
+	{ "max_ratio_fine", true, WB_K_MAX_RATIO_FINE, U_PPM, "0-1000000 ppm", "max_ratio in parts per million" },
+	{ "min_bytes", true, WB_K_MIN_BYTES, U_BYTES, "<= dirtyable", "min_ratio as bytes of today's threshold" },
+	{ "max_bytes", true, WB_K_MAX_BYTES, U_BYTES, "<= dirtyable", "max_ratio as bytes of today's threshold" },
+	{ "strict_limit", true, WB_K_STRICT_LIMIT, U_BOOL, "0 or 1",
+	  "throttle this device's writers at its own limit, whatever the global state" },
 };
+
+size_t wb_knob_count(void)
+{
+	return sizeof(keys) / sizeof(keys[0]);
+}
+
+void wb_knob_info(size_t i, const char **name, bool *is_bdi, int *knob, const char **range,
+		  const char **help)
+{
+	*name = keys[i].name;
+	*is_bdi = keys[i].is_bdi;
+	*knob = keys[i].knob;
+	*range = keys[i].range;
+	*help = keys[i].help;
+}
 
 static const struct keydef *find_key(const char *name, bool is_bdi)
 {

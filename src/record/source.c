@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "wbtop/record.h"
 #include "wbtop/source.h"
@@ -192,10 +193,21 @@ static const struct wb_diag *rec_diag(void *ctx)
 	return &((struct wb_recording *)ctx)->diag;
 }
 
+static void rec_annotate(void *ctx, const char *text)
+{
+	struct wb_recording *r = ctx;
+	struct timespec m, w;
+
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_REALTIME, &w);
+	wb_rec_note(r->w, m.tv_sec + m.tv_nsec / 1e9, w.tv_sec + w.tv_nsec / 1e9, text);
+}
+
 void wb_recording_source(struct wb_recording *r, struct wb_source *src)
 {
 	*src = r->inner;
 	src->ctx = r;
 	src->read = rec_read;
 	src->diag = rec_diag;
+	src->annotate = rec_annotate;
 }

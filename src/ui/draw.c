@@ -222,7 +222,8 @@ static int draw_header(struct ui *u)
 
 static void draw_tabs(struct ui *u, int y)
 {
-	static const char *const names[P_COUNT] = { "1 Devices", "2 Zones", "3 Flusher", "4 Processes" };
+	static const char *const names[P_COUNT] = { "1 Devices", "2 Zones", "3 Flusher", "4 Processes",
+						     "5 Tune" };
 	int x = 0;
 
 	for (int i = 0; i < P_COUNT; i++) {
@@ -767,13 +768,15 @@ static void draw_help(struct ui *u)
 		"wbtop - top for Linux writeback",
 		"",
 		"  q, F10        quit                    h, ?, F1    this help",
-		"  Tab, 1-4      switch pane             Up/Down     select a device",
+		"  Tab, 1-5      switch pane             Up/Down     select a device",
 		"  PgUp/PgDn     page                    Home/End    first/last",
 		"  s / S         sort by next column / reverse the order",
 		"  /             filter devices (name, device, mount, fs); Esc clears",
 		"  i             hide idle devices       l           hide loop devices",
 		"  space         freeze the display      + / -       slower / faster sampling",
 		"  t             next theme",
+		"Tune (5): Enter a value to see the prediction, a apply (root, 30 s trial),",
+		"         k keep, u undo, R revert all; trials are reverted on exit",
 		"Replay:  space pause  . step  +/- or >/< speed  Left/Right seek 10 s",
 		"         n next throttling episode or note  g jump to a time",
 		"",
@@ -846,6 +849,7 @@ void ui_draw(struct ui *u)
 	case P_ZONES: draw_zones(u, y, LINES - 1 - y); break;
 	case P_FLUSHER: draw_flusher(u, y, LINES - 1 - y); break;
 	case P_PROCS: draw_procs(u, y, LINES - 1 - y); break;
+	case P_TUNE: ui_draw_tune(u, y, LINES - 1 - y, put); break;
 	default: break;
 	}
 	draw_footer(u);

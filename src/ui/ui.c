@@ -245,6 +245,7 @@ static const struct { int key; key_fn fn; } keymap[] = {
 	{ 'q', k_quit }, { 'Q', k_quit }, { KEY_F(10), k_quit },
 	{ 'h', k_help }, { '?', k_help }, { KEY_F(1), k_help },
 	{ '\t', k_pane }, { KEY_BTAB, k_pane }, { '1', k_pane }, { '2', k_pane }, { '3', k_pane }, { '4', k_pane },
+	{ '5', k_pane },
 	{ KEY_UP, k_move }, { KEY_DOWN, k_move }, { KEY_PPAGE, k_move }, { KEY_NPAGE, k_move },
 	{ KEY_HOME, k_move }, { KEY_END, k_move },
 	{ 's', k_sort }, { 'S', k_sort }, { '/', k_filter }, { 'i', k_idle }, { 'l', k_loop },
@@ -315,6 +316,8 @@ static void handle_key(struct ui *u, int ch)
 		filter_key(u, ch);
 		return;
 	}
+	if (u->pane == P_TUNE && ui_tune_key(u, ch))
+		return;
 	for (size_t i = 0; i < sizeof(keymap) / sizeof(keymap[0]); i++)
 		if (keymap[i].key == ch) {
 			keymap[i].fn(u, ch);
@@ -392,6 +395,11 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 		double t = now_s();
 		int ch;
 
+		u.now = t;
+		if (u.tune_trial_end > 0) { /* the countdown, and the revert when it runs out */
+			ui_tune_tick(&u);
+			redraw = true;
+		}
 		if (t >= next || u.step) {
 			if ((!u.frozen && !u.ended) || u.step) {
 				if (take_sample(&u, src) != 0) {
@@ -423,8 +431,14 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 			redraw = true;
 		}
 	}
+	if (u.tune_trial_end > 0) { /* a change still on trial is not kept by quitting */
+		u.now = u.tune_trial_end;
+		ui_tune_tick(&u);
+	}
 	endwin();
 	curses_on = 0;
+	if (u.tune_pred_ok)
+		wb_limits_finish(&u.tune_pred);
 	if (u.lim_ok)
 		wb_limits_finish(&u.lim);
 	if (u.whatif_ok)

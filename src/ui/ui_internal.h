@@ -6,9 +6,11 @@
 #include "wbtop/model.h"
 #include "wbtop/sample.h"
 #include "wbtop/theme.h"
+#include "wbtop/tune.h"
 #include "wbtop/ui.h"
+#include "wbtop/whatif.h"
 
-enum pane { P_DEVICES, P_ZONES, P_FLUSHER, P_PROCS, P_COUNT };
+enum pane { P_DEVICES, P_ZONES, P_FLUSHER, P_PROCS, P_TUNE, P_COUNT };
 
 /* One devices-pane row: a BDI with its model figures and derived values. */
 struct devrow {
@@ -41,6 +43,16 @@ struct ui {
 	char themes[16][64];
 	int nthemes, theme_idx;
 	char status[200];
+	/* tune pane */
+	double now;
+	int tune_sel;
+	bool tune_editing, tune_ok, tune_pred_ok, tune_confirm;
+	char tune_buf[64], tune_err[200], tune_applied[160];
+	struct wb_setop tune_op;
+	struct wb_limits tune_pred;
+	double tune_trial_end;         /* > 0 while a change is on trial */
+	struct wb_tune tune_stack[16]; /* applied changes, newest last, for undo */
+	int tune_nstack;
 	/* replay */
 	struct wb_source *src;
 	double speed;
@@ -59,6 +71,12 @@ void ui_log_events(struct ui *u, const struct wb_sample *s);
 
 /* Events of one BDI per minute over the last minute of the ring (draw.c); < 0 unknown. */
 double ui_per_minute(const struct ui *u, const char *bdi, int what);
+/* tune_pane.c */
+void ui_draw_tune(struct ui *u, int y, int h,
+		  void (*put)(const struct ui *, int, int, enum wb_role, const char *));
+bool ui_tune_key(struct ui *u, int ch);
+void ui_tune_tick(struct ui *u);
+void ui_tune_revert_all(struct ui *u);
 /* draw.c */
 void ui_draw(struct ui *u);
 int ui_dev_columns(void);

@@ -57,6 +57,7 @@ screen theme-light 80 24 "--theme light"
 # replay shows the same screens as live: record the fixture, replay it, and
 # compare with the live golden below the header (title line, time bar)
 $W --root "$F/6.18-writing" --batch -n 20 -d 0.1 --record "$T/fx.wbrec" >/dev/null 2>&1
+[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1
 SOCK=wbtop-ui-$$-replay
 tmux -L $SOCK -f /dev/null new-session -d -x 80 -y 24 "env LANG=C.UTF-8 TERM=tmux-256color $W --replay $T/fx.wbrec --theme mono"
 sleep 1.5
@@ -72,6 +73,7 @@ tmux -L $SOCK kill-server >/dev/null 2>&1
 SOCK=
 
 # the process must also leave when asked, and give the terminal back
+[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1
 SOCK=wbtop-ui-$$-quit
 tmux -L $SOCK -f /dev/null new-session -d -x 80 -y 24 "env TERM=tmux-256color $W --root $F/6.18-writing; echo EXITED \$?; sleep 5"
 sleep 1

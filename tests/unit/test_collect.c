@@ -9,6 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include "wbtop/live.h"
 #include "wbtop/model.h"
 
@@ -23,14 +25,6 @@ static struct wb_live *open_fixture(const char *name)
 	l = wb_live_create(&o, err, sizeof(err));
 	assert_non_null(l);
 	return l;
-}
-
-static bool diag_has(const struct wb_diag *d, const char *needle)
-{
-	for (int i = 0; i < d->n; i++)
-		if (strstr(d->msg[i], needle))
-			return true;
-	return false;
 }
 
 /* Captured on 6.18 while dd wrote to ext4, xfs and btrfs loop devices. */

@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include "wbtop/kvfile.h"
 #include "wbtop/procfs.h"
 #include "wbtop/zoneinfo.h"
@@ -21,14 +23,6 @@ static const struct wb_kv_key tab[] = {
 	{ "pgscan_", K_SUM, WB_KV_NUM, true, false },
 	{ "state", K_HEX, WB_KV_HEX, false, false },
 };
-
-static bool diag_has(const struct wb_diag *d, const char *needle)
-{
-	for (int i = 0; i < d->n; i++)
-		if (strstr(d->msg[i], needle))
-			return true;
-	return false;
-}
 
 static void kv_units_and_sums(void **st)
 {
