@@ -531,8 +531,12 @@ static int one_sample(const struct opts *o, struct wb_sample *s, struct wb_limit
 }
 
 /* Print a threshold before -> predicted (-> actual) for the global domain and each BDI. */
+/*
+ * Print a threshold before -> predicted (-> the kernel's, and the error of the
+ * model on the read-back sample's own inputs, which excludes memory drift).
+ */
 static void report(const struct wb_sample *s, const struct wb_limits *now, const struct wb_limits *pred,
-		   const struct wb_sample *after)
+		   const struct wb_sample *after, const struct wb_limits *got)
 {
 	char a[16], b[16], c[16];
 	double P = s->page_size;
@@ -543,11 +547,11 @@ static void report(const struct wb_sample *s, const struct wb_limits *now, const
 	printf("\n%-16s %10s %10s", "dirty thresh", wb_fmt_bytes(a, 16, now->thresh * P), wb_fmt_bytes(b, 16, pred->thresh * P));
 	if (after)
 		printf(" %10s %8lld", wb_fmt_bytes(c, 16, after->g.v[WB_G_DIRTY_THRESH] * P),
-		       (long long)pred->thresh - (long long)after->g.v[WB_G_DIRTY_THRESH]);
+		       (long long)got->thresh - (long long)after->g.v[WB_G_DIRTY_THRESH]);
 	printf("\n%-16s %10s %10s", "background", wb_fmt_bytes(a, 16, now->bg * P), wb_fmt_bytes(b, 16, pred->bg * P));
 	if (after)
 		printf(" %10s %8lld", wb_fmt_bytes(c, 16, after->g.v[WB_G_BG_THRESH] * P),
-		       (long long)pred->bg - (long long)after->g.v[WB_G_BG_THRESH]);
+		       (long long)got->bg - (long long)after->g.v[WB_G_BG_THRESH]);
 	printf("\n");
 	for (size_t i = 0; i < pred->nbdis && i < now->nbdis; i++) {
 		const struct wb_bdi_limits *x = &now->bdis[i], *y = &pred->bdis[i];
@@ -565,7 +569,8 @@ static void report(const struct wb_sample *s, const struct wb_limits *now, const
 		printf("\n");
 	}
 	if (after)
-		printf("(errors in pages; per device the kernel's per-CPU counters allow about 32 pages)\n");
+		printf("(errors in pages, of the model on the read-back inputs; per device the prediction made\n"
+		       " before writing, where shares and the kernel's per-CPU counters allow about 32 pages)\n");
 }
 
 /* Wait the trial out: keep on "keep", revert on timeout or a signal. */
@@ -636,12 +641,12 @@ static int run_apply(const struct opts *o)
 	wb_model_eval(NULL, &s, &k, &lim, 0, &pred);
 	wb_settings_finish(&k);
 	if (!o->apply) {
-		report(&s, &lim, &pred, NULL);
+		report(&s, &lim, &pred, NULL, NULL);
 		rc = 0;
 		goto out;
 	}
 	if (geteuid() != 0) {
-		report(&s, &lim, &pred, NULL);
+		report(&s, &lim, &pred, NULL, NULL);
 		fprintf(stderr, "wbtop: --apply needs root (this is the prediction only); nothing written\n");
 		rc = 1;
 		goto out;
@@ -651,7 +656,7 @@ static int run_apply(const struct opts *o)
 		goto out;
 	}
 	if (one_sample(o, &after, &got, err, sizeof(err)) == 0) {
-		report(&s, &lim, &pred, &after);
+		report(&s, &lim, &pred, &after, &got);
 		wb_limits_finish(&got);
 	}
 	if (o->trial && !trial_keep(o->trial)) {
