@@ -138,7 +138,7 @@ for sets in grid:
             # old threshold, which shows when the new threshold is far smaller
             hi = max(p_["thresh"], before["kernel_thresh"] * g["kernel_thresh"]
                      // max(pred["global"]["kernel_thresh"], 1)) // P
-            good = p_["thresh"] // P - bound <= b["kernel_thresh"] // P <= hi + bound + share_moved
+            good = p_["thresh"] // P - bound - 16 <= b["kernel_thresh"] // P <= hi + bound + share_moved + 16
         else:
             # an active device's share is a ratio of per-CPU counters the kernel
             # reads approximately (32 events each way): allow 0.05 % of T; an idle
