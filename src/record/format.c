@@ -6,6 +6,7 @@
  * length-prefixed. Every read is bounds-checked: a hostile file can make
  * decoding fail, never overrun or allocate from an unchecked size.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,9 +238,23 @@ static void variable(struct wb_buf *b, const struct wb_sample *s)
 		num(&e, x->cancelled_delta, 0);
 	}
 	put_uv(b, s->nevents);
+	/*
+	 * Event times come from the trace clock as whole nanoseconds (t = ns /
+	 * 1e9), so they are kept as nanosecond deltas from the previous event:
+	 * a few bytes instead of a double, and ns recovers t exactly.
+	 */
+	int64_t prev_ns = 0;
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct wb_event *x = &s->events[i];
-		num(&e, dbits(x->t), 0);
+		int64_t ns = llround(x->t * 1e9);
+		bool exact = (double)ns / 1e9 == x->t;
+		num(&e, exact, 0);
+		if (exact) {
+			num(&e, (uint64_t)(ns - prev_ns), 0);
+			prev_ns = ns;
+		} else {
+			num(&e, dbits(x->t), 0);
+		}
 		num(&e, x->kind, 0);
 		num(&e, x->reason, 0);
 		num(&e, (uint64_t)(int64_t)x->pid, 0);
@@ -474,9 +489,15 @@ static int dec_variable(struct dec *d, struct wb_sample *s)
 	s->events = s->nevents ? calloc(s->nevents, sizeof(*s->events)) : NULL;
 	if (s->nevents && !s->events)
 		return -1;
+	int64_t prev_ns = 0;
 	for (size_t i = 0; i < s->nevents && !d->bad; i++) {
 		struct wb_event *x = &s->events[i];
-		x->t = bitsd(dnum(d, 0));
+		if (dnum(d, 0)) {
+			prev_ns += (int64_t)dnum(d, 0);
+			x->t = (double)prev_ns / 1e9;
+		} else {
+			x->t = bitsd(dnum(d, 0));
+		}
 		x->kind = (uint8_t)dnum(d, 0);
 		x->reason = (uint8_t)dnum(d, 0);
 		x->pid = (int32_t)(int64_t)dnum(d, 0);

@@ -9,7 +9,7 @@ command -v clang >/dev/null || { echo "SKIP: no clang"; exit 77; }
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 clang -std=c17 -g -O1 -D_GNU_SOURCE -DWBTOP_VERSION='"fuzz"' -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -Iinclude tests/fuzz/fuzz_reader.c src/record/format.c \
-	src/record/reader.c src/sample.c -lzstd -o "$T/fuzz_reader" 2>"$T/cc.log" ||
+	src/record/reader.c src/sample.c -lzstd -lm -o "$T/fuzz_reader" 2>"$T/cc.log" ||
 	{ grep -q "fuzzer" "$T/cc.log" && { echo "SKIP: clang has no libFuzzer runtime"; exit 77; }; cat "$T/cc.log"; exit 1; }
 mkdir -p "$T/corpus"
 cp tests/fuzz/corpus/* "$T/corpus/"
