@@ -348,6 +348,8 @@ static void bdi_obj(struct js *j, const struct wb_view *v, size_t i)
 	pages(j, s, "writeback", b->st_valid, WB_B_WRITEBACK, b->st[WB_B_WRITEBACK]);
 	bdi_model(j, s, bl);
 	pages(j, s, "kernel_thresh", b->st_valid, WB_B_THRESH, b->st[WB_B_THRESH]);
+	/* the global threshold the kernel divided for this BDI (read with it, not with vmstat) */
+	pages(j, s, "kernel_global_thresh", b->st_valid, WB_B_DIRTY_THRESH, b->st[WB_B_DIRTY_THRESH]);
 	if (WB_HAS(b->st_valid, WB_B_WB_BW))
 		u64(j, "write_bw", wb_pages_to_bytes(s, b->st[WB_B_WB_BW]));
 	else if (WB_HAS(b->st_valid, WB_B_BDI_BW))
