@@ -434,12 +434,19 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 			wb_out_text(stdout, &v);
 		if (!src->replay)
 			fflush(stdout); /* live: each sample as it comes */
+		bool out_gone = ferror(stdout);
+		if (out_gone && errno != EPIPE) { /* a closed pipe is the reader's way to say enough */
+			fprintf(stderr, "wbtop: writing the output: %s\n", strerror(errno));
+			rc = 1;
+		}
 		wb_forecast_finish(&fc);
 		wb_forecast_finish(&wfc);
 		wb_limits_finish(&lim);
 		wb_limits_finish(&wi);
 		wb_sample_copy(&prev, &cur);
 		have_prev = true;
+		if (out_gone)
+			break;
 	}
 	wb_sample_finish(&cur);
 	wb_sample_finish(&prev);
@@ -760,6 +767,8 @@ int main(int argc, char **argv)
 	sigaction(SIGSEGV, &sf, NULL);
 	sigaction(SIGABRT, &sf, NULL);
 	sigaction(SIGBUS, &sf, NULL);
+	/* a closed pipe (wbtop -b | head) must end the loop, not kill wbtop past its cleanup */
+	signal(SIGPIPE, SIG_IGN);
 	if (!o.replay && strcmp(o.root, "/") == 0 && geteuid() == 0)
 		recover(&o);
 	if (o.apply || o.export_sysctl)

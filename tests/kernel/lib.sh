@@ -31,6 +31,7 @@ machine_state() {
 	losetup -a | grep -c wbtop-test
 	ls /sys/kernel/tracing/instances 2>/dev/null | grep -c '^wbtop'
 	grep -c ' /sys/kernel/debug debugfs' /proc/self/mountinfo
+	ls /sys/fs/cgroup/memory 2>/dev/null | grep -c '^wbtop'
 }
 _BEFORE=$(machine_state)
 
@@ -94,7 +95,8 @@ need_debugfs() {
 	fi
 }
 
-# make_loop NAME SIZE_MB FSTYPE: sets LOOP_DEV, LOOP_MM (MAJ:MIN), LOOP_MNT.
+# make_loop NAME SIZE_MB FSTYPE: sets LOOP_DEV, LOOP_MM (MAJ:MIN), LOOP_MNT and
+# LOOP_BDI, the BDI that sees the writeback (btrfs: its own btrfs-N per mount).
 # Not in $(...): the undo steps must be registered in this shell.
 make_loop() {
 	local name=$1 size=$2 fs=$3 img=$TMP/$1.img mnt=$TMP/$1 dev mm
@@ -111,7 +113,23 @@ make_loop() {
 	# write back before unmounting, so no test leaves writeback running for the next
 	at_exit "sync -f $mnt; umount $mnt || umount -l $mnt"
 	mm=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
-	LOOP_DEV=$dev LOOP_MM=$mm LOOP_MNT=$mnt
+	LOOP_DEV=$dev LOOP_MM=$mm LOOP_MNT=$mnt LOOP_BDI=$mm
+	if [ "$fs" = btrfs ]; then
+		local uuid
+		uuid=$(blkid -o value -s UUID "$dev")
+		LOOP_BDI=$(basename "$(readlink -f /sys/fs/btrfs/$uuid/bdi)")
+	fi
+}
+
+# memcg NAME LIMIT_BYTES: a cgroup-v1 memory cgroup, removed at exit; sets MEMCG.
+memcg() {
+	local d=/sys/fs/cgroup/memory/$1
+	[ -d /sys/fs/cgroup/memory ] || skip "no cgroup v1 memory controller"
+	mkdir "$d" || fail "mkdir $d"
+	# move any task left in it back to the root before removing it
+	at_exit "for p in \$(cat $d/cgroup.procs); do echo \$p > /sys/fs/cgroup/memory/cgroup.procs; done; rmdir $d"
+	echo "$2" > "$d/memory.limit_in_bytes" || fail "memory limit"
+	MEMCG=$d
 }
 
 # throttle MAJ:MIN BYTES_PER_S: blkio v1 write limit, removed at exit
@@ -122,9 +140,10 @@ throttle() {
 	at_exit "echo '$1 0' > $f"
 }
 
-# A background job killed at exit; sets BG_PID.
+# A background job killed at exit with everything it started (its own
+# process group: a shell loop's dd goes too); sets BG_PID.
 bg_job() {
-	"$@" &
+	setsid "$@" &
 	BG_PID=$!
-	at_exit "kill $BG_PID; wait $BG_PID"
+	at_exit "kill -- -$BG_PID || kill $BG_PID; wait $BG_PID"
 }

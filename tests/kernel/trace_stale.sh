@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Root: kill -9 leaves wbtop's trace instance; the next start removes it and
-# says so. A SIGTERM'd wbtop removes its own.
+# says so. A SIGTERM'd wbtop removes its own, and so does one whose reader
+# closed the pipe.
 . "$(dirname "$0")/lib.sh"
 TR=/sys/kernel/tracing
 [ -d $TR/instances ] || { mount -t tracefs none $TR && at_exit "umount $TR"; } || skip "no tracefs"
@@ -22,4 +23,8 @@ for sig in TERM INT HUP; do
 	kill -$sig $P; wait $P
 	[ -d $TR/instances/wbtop-$P ] && fail "SIG$sig left the instance"
 done
-echo "2 passed, 0 failed"
+# a reader that closes the pipe: wbtop stops cleanly (exit 0, instance removed)
+( "$WBTOP" --batch --json -n 0 -d 0.2 --no-procs 2>/dev/null; echo $? > $TMP/rc ) | head -c 10 >/dev/null
+[ "$(cat $TMP/rc)" = 0 ] || fail "a closed pipe: exit $(cat $TMP/rc)"
+ls $TR/instances | grep -q '^wbtop-' && fail "a closed pipe left the instance"
+echo "3 passed, 0 failed"
