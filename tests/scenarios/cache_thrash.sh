@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Seed 4 (writeback cache thrashing, 2012-13): a heavy writer on a 20 MB/s
+# "HDD" and a small read-1M/rewrite-1M/sleep-2s loop on a "flash" device.
+# While the global background test holds, the flash device's flusher is woken
+# and writes its few dirty pages: wbtop must count those wakeups and show the
+# flash device's reclaimable pages at each. Then min_ratio=5 on the flash
+# device: wbtop predicts the change of its thresholds before it is applied
+# (wbtop --set ... --apply), and the observed change must agree in direction
+# and, within 30 %, in size.
+. "$(dirname "$0")/lib.sh"
+need_debugfs
+save_sysctls
+settle
+make_loop hdd 1024 ext4; HDD=$LOOP_BDI; HM=$LOOP_MNT
+save_bdi "$LOOP_MM"
+throttle "$LOOP_MM" 20000000
+make_loop flash 256 ext4; FL=$LOOP_BDI; FM=$LOOP_MNT
+save_bdi "$LOOP_MM"
+export WBTOP_JOURNAL=$TMP/journal
+echo $((200 << 20)) > /proc/sys/vm/dirty_bytes
+echo $((100 << 20)) > /proc/sys/vm/dirty_background_bytes
+dd if=/dev/zero of="$FM/small" bs=1M count=1 status=none; sync -f "$FM"
+writer_loop "$HM/big" 800
+bg_job bash -c "while :; do dd if='$FM/small' of=/dev/null bs=1M status=none; dd if=/dev/zero of='$FM/small' bs=1M count=1 conv=notrunc status=none; sleep 2; done"
+sleep 5
+observe cache-thrash-before 30 --no-procs
+"$WBTOP" --batch --json -n 2 -d 1 --no-procs --set "bdi.$FL.min_ratio=5" | tail -1 > "$TMP/predict.json" ||
+	fail "prediction"
+"$WBTOP" --set "bdi.$FL.min_ratio=5" --apply > "$TMP/apply.txt" 2>&1 || { cat "$TMP/apply.txt"; fail "--apply"; }
+cat "$TMP/apply.txt"
+[ "$(cat /sys/class/bdi/$FL/min_ratio)" = 5 ] || fail "min_ratio not applied"
+observe cache-thrash-after 30 --no-procs
+python3 - "$TMP/cache-thrash-before.json" "$TMP/predict.json" "$TMP/cache-thrash-after.json" "$HDD" "$FL" <<'PY'
+import sys
+from scen import *
+before, pred, after = load(sys.argv[1]), load(sys.argv[2])[0], load(sys.argv[3])
+hdd, fl = sys.argv[4:6]
+wake = sum(bdi(x, fl).get("wakeups", 0) for x in before)
+starts = sum(bdi(x, fl).get("events", {}).get("writeback_start", {}).get("background", 0) for x in before)
+at = [e for x in before for e in x.get("events", {}).get("log", [])
+      if e.get("bdi") == fl and e.get("kind") == "wake_background" and "reclaimable" in e]
+print(f"flash {fl}: {wake} background wakeups, {starts} background writeback starts in {len(before)} s")
+print("flash reclaimable at its wakeups (KiB): " + " ".join(str(e["reclaimable"] // 1024) for e in at[:20]))
+check(wake > 0 or starts > 0, "the flash device's flusher is woken for background writeback")
+check(at and median([e["reclaimable"] for e in at]) <= 4 * MB,
+      "wbtop shows the flash device's (small) reclaimable pages at each wakeup")
+print(f"hdd {hdd}: {sum(bdi(x, hdd).get('wakeups', 0) for x in before)} wakeups")
+wi = {b["bdi"]: b for b in pred["whatif"]["bdis"]}
+now = {b["bdi"]: b for b in pred["bdis"]}
+# the change of each device's threshold: predicted from one sample before
+# applying, observed as the kernel's BdiDirtyThresh (medians, before and after)
+for dev, name in ((fl, "flash"), (hdd, "hdd")):
+    p = wi[dev]["thresh"] - now[dev]["thresh"]
+    o = median(series(after[5:], dev, "kernel_thresh")) - median(series(before[-10:], dev, "kernel_thresh"))
+    print(f"{name} {dev} threshold: predicted change {p/MB:+.1f} MiB, observed {o/MB:+.1f} MiB "
+          f"(background threshold predicted {now[dev]['bg_thresh']/MB:.1f} -> {wi[dev]['bg_thresh']/MB:.1f} MiB)")
+    if dev == fl:
+        check(p * o > 0 and abs(o - p) <= 0.3 * abs(p),
+              f"{name}: prediction and observation agree in direction and within 30 %")
+wake2 = sum(bdi(x, fl).get("wakeups", 0) for x in after)
+print(f"flash wakeups: {wake} before, {wake2} after min_ratio=5 (6.x keeps the global test, so "
+      f"the reservation alone does not stop them)")
+done()
+PY
