@@ -3,8 +3,8 @@
 # Seed 5 (congestion_wait after direct reclaim, 2009): a writer to a 5 MB/s
 # device inside a 64 MiB cgroup-v1 memory cgroup, so reclaim meets its own
 # dirty pages. wbtop must show reclaim throttled on writeback (by reason, with
-# the time reclaimers were held), reclaim scanning, and flusher work started
-# for reclaim (reason vmscan). The memcg may OOM-kill the writer on some
+# the time reclaimers were held, and whose allocations stalled), reclaim
+# scanning, and flusher work started for reclaim (reason vmscan). The memcg may OOM-kill the writer on some
 # filesystems: the writer is restarted and the kills are counted.
 . "$(dirname "$0")/lib.sh"
 need_debugfs
@@ -42,5 +42,12 @@ check(scan > 0 and steal > 0, "wbtop shows reclaim scanning and reclaiming")
 logged = [e for x in s for e in x.get("events", {}).get("log", []) if e["kind"] == "reclaim_throttled"]
 check(len(logged) > 0, f"the event log lists reclaim throttling ({len(logged)} entries, e.g. "
       f"{logged[0] if logged else None})")
+check(vms > 0, "reclaim asks the flusher to write (writeback_start reason=vmscan)")
+# the allocations that stalled: whose were they? (a memcg-limit reclaim is not
+# counted in the global allocstall counter; the event's pid says who waited)
+dd = {p["pid"] for x in s for p in x.get("procs", []) if p["comm"] == "dd"}
+who = {e["pid"] for e in logged}
+print(f"stalled in reclaim: pids {sorted(who)}; writers (dd) in wbtop's process table: {sorted(dd)}")
+check(who & dd, "the writer's own page-cache allocations are the ones stalled")
 done()
 PY
