@@ -411,6 +411,26 @@ static void sparkline(const struct ui *u, const char *bdi, char *out, size_t n, 
 	out[len] = '\0';
 }
 
+/* A path longer than the column keeps its end, where the distinguishing part
+ * is ("/tmp/x/y/stick" -> "…/y/stick"), cut at a '/' when one fits. */
+static int path_tail(char *p, int width, bool utf8)
+{
+	const char *ell = utf8 ? "\u2026" : "~"; /* one column either way */
+	size_t len = strlen(p), keep;
+	const char *t, *slash;
+
+	if (width <= 2 || len <= (size_t)width)
+		return 0;
+	keep = (size_t)width - 1;
+	t = p + len - keep;
+	slash = strchr(t, '/');
+	if (slash && slash[1])
+		t = slash;
+	memmove(p + strlen(ell), t, strlen(t) + 1);
+	memcpy(p, ell, strlen(ell));
+	return (int)strlen(ell) - 1; /* bytes beyond columns, for the padding */
+}
+
 static void cell(const struct ui *u, const struct devrow *r, int c, char *buf, size_t n)
 {
 	const struct wb_bdi *b = r->b;
@@ -527,10 +547,12 @@ static void draw_devices(struct ui *u, int y, int h)
 				sparkline(u, r->b->name, v, sizeof(v), width[c]);
 			else
 				cell(u, r, c, v, sizeof(v));
+			int extra = c == C_MOUNT ? path_tail(v, width[c], u->utf8) : 0;
 			if (c == C_SPARK)
 				snprintf(buf, sizeof(buf), "%s", v);
 			else
-				snprintf(buf, sizeof(buf), cols[c].left ? "%-*.*s" : "%*.*s", width[c], width[c], v);
+				snprintf(buf, sizeof(buf), cols[c].left ? "%-*.*s" : "%*.*s", width[c] + extra,
+					 width[c] + extra, v);
 			put(u, y, x, c == C_SPARK && role == WB_R_NORMAL ? WB_R_DIRTY : role, buf);
 			x += width[c] + 1;
 		}

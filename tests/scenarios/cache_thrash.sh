@@ -24,18 +24,24 @@ dd if=/dev/zero of="$FM/small" bs=1M count=1 status=none; sync -f "$FM"
 writer_loop "$HM/big" 800
 bg_job bash -c "while :; do dd if='$FM/small' of=/dev/null bs=1M status=none; dd if=/dev/zero of='$FM/small' bs=1M count=1 conv=notrunc status=none; sleep 2; done"
 sleep 5
-observe cache-thrash-before 30 --no-procs
+observe_start cache-thrash 65 --no-procs
+sleep 30
 "$WBTOP" --batch --json -n 2 -d 1 --no-procs --set "bdi.$FL.min_ratio=5" | tail -1 > "$TMP/predict.json" ||
 	fail "prediction"
+mono() { python3 -c 'import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))'; }
+T0=$(mono)
 "$WBTOP" --set "bdi.$FL.min_ratio=5" --apply > "$TMP/apply.txt" 2>&1 || { cat "$TMP/apply.txt"; fail "--apply"; }
 cat "$TMP/apply.txt"
 [ "$(cat /sys/class/bdi/$FL/min_ratio)" = 5 ] || fail "min_ratio not applied"
-observe cache-thrash-after 30 --no-procs
-python3 - "$TMP/cache-thrash-before.json" "$TMP/predict.json" "$TMP/cache-thrash-after.json" "$HDD" "$FL" <<'PY'
+observe_wait
+python3 - "$TMP/cache-thrash.json" "$TMP/predict.json" "$T0" "$HDD" "$FL" <<'PY'
 import sys
 from scen import *
-before, pred, after = load(sys.argv[1]), load(sys.argv[2])[0], load(sys.argv[3])
+run, pred, t0 = load(sys.argv[1]), load(sys.argv[2])[0], float(sys.argv[3])
 hdd, fl = sys.argv[4:6]
+before = [x for x in run if x["mono"] < t0 - 1]
+after = [x for x in run if x["mono"] > t0 + 1]
+print(f"{len(before)} samples before min_ratio=5, {len(after)} after")
 wake = sum(bdi(x, fl).get("wakeups", 0) for x in before)
 starts = sum(bdi(x, fl).get("events", {}).get("writeback_start", {}).get("background", 0) for x in before)
 at = [e for x in before for e in x.get("events", {}).get("log", [])
@@ -61,6 +67,7 @@ for dev, name in ((fl, "flash"), (hdd, "hdd")):
 wake2 = sum(bdi(x, fl).get("wakeups", 0) for x in after)
 # reported, not judged: the model's forecast keeps the global background test
 # and predicts no change here, while the kernel woke the flash flusher less
-print(f"flash background wakeups: {wake} in {len(before)} s before, {wake2} in {len(after)} s after min_ratio=5")
+print(f"flash background wakeups per minute: {60*wake/len(before):.0f} before, "
+      f"{60*wake2/len(after):.0f} after min_ratio=5")
 done()
 PY

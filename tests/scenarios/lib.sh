@@ -8,12 +8,25 @@ export PYTHONPATH=$SCEN_DIR${PYTHONPATH:+:$PYTHONPATH}
 # observe NAME SAMPLES [wbtop options...]: wbtop --batch --json at 1 Hz into
 # $TMP/NAME.json, recording to $TMP/NAME.wbrec; the recording must replay to
 # the same samples. SCENARIO_RECORD_DIR=DIR keeps the recording (shipped ones
-# in examples/ are made this way).
+# in examples/scenarios/ are made this way).
 observe() {
-	local name=$1 n=$2 rec=$TMP/$1.wbrec
+	observe_start "$@"
+	observe_wait
+}
+
+# The same in two halves, to act on the kernel while wbtop watches.
+observe_start() {
+	OBS_NAME=$1 OBS_N=$2
 	shift 2
-	"$WBTOP" --batch --json -n "$n" -d 1 --record "$rec" "$@" > "$TMP/$name.json" ||
-		fail "wbtop --batch failed"
+	"$WBTOP" --batch --json -n "$OBS_N" -d 1 --record "$TMP/$OBS_NAME.wbrec" "$@" \
+		> "$TMP/$OBS_NAME.json" &
+	OBS_PID=$!
+	at_exit "kill $OBS_PID 2>/dev/null"
+}
+
+observe_wait() {
+	local name=$OBS_NAME n=$OBS_N rec=$TMP/$OBS_NAME.wbrec
+	wait "$OBS_PID" || fail "wbtop --batch failed"
 	"$WBTOP" --replay "$rec" --batch --json > "$TMP/$name.replay.json" || fail "replay of $rec"
 	[ "$(wc -l < "$TMP/$name.json")" = "$(wc -l < "$TMP/$name.replay.json")" ] ||
 		fail "the recording replays to a different number of samples"

@@ -14,12 +14,13 @@ pass=0 failed=0
 
 # screen NAME COLS LINES "wbtop args" [key...]
 screen() {
-	local name=$1 cols=$2 lines=$3 args=$4 k
+	local name=$1 cols=$2 lines=$3 args=$4 k src="--root $F/6.18-writing -d 0.3"
 	shift 4
+	case $args in --replay*) src= ;; esac # a shipped recording instead of the fixture
 	[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1
 	SOCK=wbtop-ui-$$-$name   # a server per screen: no race with the last one's exit
 	tmux -L $SOCK -f /dev/null new-session -d -x "$cols" -y "$lines" \
-		"env LANG=C.UTF-8 TERM=tmux-256color $W --root $F/6.18-writing -d 0.3 $args"
+		"env LANG=C.UTF-8 TERM=tmux-256color $W $src $args"
 	sleep 1.2
 	for k in "$@"; do
 		case $k in
@@ -54,6 +55,13 @@ screen resize-wide 80 24 "--theme mono" resize=200x60
 screen resize-tiny 80 24 "--theme mono" resize=70x20
 screen whatif 80 24 "--theme mono --set vm.dirty_bytes=100M"
 screen theme-light 80 24 "--theme light"
+# the shipped scenario recordings, paused at a moment that shows the effect
+EX=$(cd "$(dirname "$0")/../.." && pwd)/examples/scenarios
+screen scenario-per-device 100 30 "--replay $EX/per-device.wbrec --theme mono" Space g 3 0 Enter
+screen scenario-bdp-flusher 100 30 "--replay $EX/bdp-many-writers.wbrec --theme mono" Space g 2 0 Enter 3
+screen scenario-zone-fair 100 30 "--replay $EX/zone-fair-btrfs.wbrec --theme mono" Space g 2 0 Enter 2
+screen scenario-cache-thrash 100 30 "--replay $EX/cache-thrash.wbrec --theme mono" Space g 2 5 Enter 3
+screen scenario-reclaim 100 30 "--replay $EX/reclaim-stall.wbrec --theme mono" Space g 2 0 Enter 2
 # replay shows the same screens as live: record the fixture, replay it, and
 # compare with the live golden below the header (title line, time bar)
 $W --root "$F/6.18-writing" --batch -n 20 -d 0.1 --record "$T/fx.wbrec" >/dev/null 2>&1
