@@ -334,19 +334,7 @@ static void run_forecast(const struct opts *o, struct wb_view *v, struct wb_fore
 
 	if (!bw || !rate)
 		goto out;
-	wb_model_bandwidths(v->prev, v->cur, bw);
-	wb_forecast_dirty_rates(v->prev, v->cur, rate);
-	/*
-	 * What a busy device completed since the last sample is a truer rate
-	 * than the kernel's smoothed estimate, which overshoots on bursty
-	 * (throttled, queued) devices.
-	 */
-	for (size_t i = 0; i < v->cur->nbdis; i++) {
-		double w;
-		if (v->prev && rate[i] > 0 &&
-		    wb_rate_bdi(v->prev, v->cur, v->cur->bdis[i].name, WB_B_WRITTEN, &w) && w > 0)
-			bw[i] = w;
-	}
+	wb_forecast_inputs(v->prev, v->cur, bw, rate);
 	if (wb_settings_from_sample(&k, v->cur) == 0) {
 		if (wb_forecast_run(v->cur, v->lim, &k, &in, fc) == 0)
 			v->forecast = fc;

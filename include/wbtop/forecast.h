@@ -42,6 +42,14 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 		    struct wb_forecast *out);
 void wb_forecast_finish(struct wb_forecast *f);
 
+/*
+ * The forecast's inputs from two samples: write bandwidth per BDI (what a
+ * busy device completed since prev, else the kernel's estimate) and writer
+ * demand (its dirtying rate), pages/s; arrays of cur->nbdis.
+ */
+void wb_forecast_inputs(const struct wb_sample *prev, const struct wb_sample *cur, double *bw,
+			double *rate);
+
 /* Measured dirtying rate per BDI (pages/s) between two samples; 0 unknown. */
 void wb_forecast_dirty_rates(const struct wb_sample *prev, const struct wb_sample *cur,
 			     double *rate);

@@ -105,6 +105,23 @@ void wb_forecast_dirty_rates(const struct wb_sample *prev, const struct wb_sampl
 			rate[i] = 0;
 }
 
+void wb_forecast_inputs(const struct wb_sample *prev, const struct wb_sample *cur, double *bw,
+			double *rate)
+{
+	wb_model_bandwidths(prev, cur, bw);
+	wb_forecast_dirty_rates(prev, cur, rate);
+	/*
+	 * What a busy device completed since the last sample is a truer rate
+	 * than the kernel's smoothed estimate, which overshoots on bursty
+	 * (throttled, queued) devices.
+	 */
+	for (size_t i = 0; i < cur->nbdis; i++) {
+		double w;
+		if (prev && rate[i] > 0 && wb_rate_bdi(prev, cur, cur->bdis[i].name, WB_B_WRITTEN, &w) && w > 0)
+			bw[i] = w;
+	}
+}
+
 /* Set up the per-BDI simulation state from the sample and the limits. */
 static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct wb_limits *l,
 		     const struct wb_settings *k, const struct wb_forecast_in *in, double *g)

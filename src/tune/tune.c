@@ -245,6 +245,24 @@ void wb_tune_confirm(struct wb_tune *t)
 	unlink(t->journal);
 }
 
+/* A zombie, or a process past its end, cannot come back to finish its trial. */
+static bool dead(int pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false; /* no /proc to ask: trust kill() */
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* the state follows the command name, which may hold anything */
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
 int wb_tune_find_stale(struct wb_tune *t, char *err, size_t errlen)
 {
 	FILE *f;
@@ -272,7 +290,7 @@ int wb_tune_find_stale(struct wb_tune *t, char *err, size_t errlen)
 		t->n++;
 	}
 	fclose(f);
-	if (t->pid > 0 && t->pid != getpid() && (kill(t->pid, 0) == 0 || errno != ESRCH))
+	if (t->pid > 0 && t->pid != getpid() && (kill(t->pid, 0) == 0 || errno != ESRCH) && !dead(t->pid))
 		return 0; /* its wbtop is still running (in a trial) */
 	return t->n > 0 ? 1 : 0;
 }

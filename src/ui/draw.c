@@ -796,7 +796,7 @@ static void draw_help(struct ui *u)
 		"  /             filter devices (name, device, mount, fs); Esc clears",
 		"  i             hide idle devices       l           hide loop devices",
 		"  space         freeze the display      + / -       slower / faster sampling",
-		"  t             next theme",
+		"  t             next theme              e           edit the device's knobs",
 		"Tune (5): Enter a value to see the prediction, a apply (root, 30 s trial),",
 		"         k keep, u undo, R revert all; trials are reverted on exit",
 		"Replay:  space pause  . step  +/- or >/< speed  Left/Right seek 10 s",

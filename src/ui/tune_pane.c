@@ -6,6 +6,7 @@
  * undo the last change, revert all; trials are reverted on exit.
  */
 #include <curses.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,41 @@ static void key_of_entry(const struct ui *u, size_t i, char *buf, size_t n)
 		snprintf(buf, n, "vm.%s", name);
 }
 
+/* Drop the prediction and its forecasts. */
+void ui_tune_finish(struct ui *u)
+{
+	if (u->tune_pred_ok)
+		wb_limits_finish(&u->tune_pred);
+	if (u->tune_fc_ok) {
+		wb_forecast_finish(&u->tune_fc[0]);
+		wb_forecast_finish(&u->tune_fc[1]);
+	}
+	u->tune_pred_ok = u->tune_fc_ok = u->tune_verify = false;
+}
+
+/* The next minute under the current and the proposed settings (wakeups, rates). */
+static void forecast(struct ui *u, const struct wb_settings *k)
+{
+	const struct wb_sample *s = cur(u), *p = wb_ring_get(u->ring, 1);
+	size_t n = s->nbdis ? s->nbdis : 1;
+	double *bw = calloc(n, sizeof(double)), *rate = calloc(n, sizeof(double));
+	struct wb_forecast_in in = { 60, 1, bw, rate };
+	struct wb_settings k0;
+
+	if (bw && rate && wb_settings_from_sample(&k0, s) == 0) {
+		wb_forecast_inputs(p, s, bw, rate);
+		if (wb_forecast_run(s, &u->lim, &k0, &in, &u->tune_fc[0]) == 0) {
+			if (wb_forecast_run(s, &u->tune_pred, k, &in, &u->tune_fc[1]) == 0)
+				u->tune_fc_ok = true;
+			else
+				wb_forecast_finish(&u->tune_fc[0]);
+		}
+		wb_settings_finish(&k0);
+	}
+	free(bw);
+	free(rate);
+}
+
 /* Parse the typed value, check it as the kernel would, and run the model on it. */
 static void preview(struct ui *u)
 {
@@ -70,9 +106,7 @@ static void preview(struct ui *u)
 	char key[128], arg[192];
 
 	u->tune_ok = false;
-	if (u->tune_pred_ok)
-		wb_limits_finish(&u->tune_pred);
-	u->tune_pred_ok = false;
+	ui_tune_finish(u);
 	if (!s || !u->lim_ok)
 		return;
 	key_of_entry(u, (size_t)u->tune_sel, key, sizeof(key));
@@ -84,6 +118,8 @@ static void preview(struct ui *u)
 		u->tune_pred_ok = wb_model_eval(wb_ring_get(u->ring, 1), s, &k, &u->lim, 0, &u->tune_pred) == 0;
 		u->tune_ok = u->tune_pred_ok;
 		u->tune_err[0] = '\0';
+		if (u->tune_pred_ok)
+			forecast(u, &k);
 	}
 	wb_settings_finish(&k);
 }
@@ -115,6 +151,46 @@ static int warnings(const struct ui *u, const char **w, char buf[][160], int max
 	if (u->tune_pred_ok && u->tune_pred.dirty > u->tune_pred.freerun && u->lim.dirty <= u->lim.freerun && n < max)
 		w[n++] = "dirty pages would be past the freerun ceiling: writers start being throttled";
 	return n;
+}
+
+/*
+ * After Apply: the prediction next to what the kernel now shows (vmstat's
+ * thresholds; debugfs BdiDirtyThresh per device), error in pages.
+ */
+static int verify(const struct ui *u, int y, int end,
+		  void (*put)(const struct ui *, int, int, enum wb_role, const char *))
+{
+	const struct wb_sample *s = cur(u);
+	const struct wb_limits *n = &u->tune_pred;
+	double P = s->page_size;
+	char l[256], a[16], b[16];
+
+	snprintf(l, sizeof(l), "APPLIED %s: predicted vs the kernel now (error in pages)", u->tune_applied);
+	put(u, y++, 0, WB_R_TITLE, l);
+	if (WB_HAS(s->g.valid, WB_G_DIRTY_THRESH) && y < end) {
+		snprintf(l, sizeof(l), "  dirty thresh   %8s  kernel %8s  %+lld", wb_fmt_bytes(a, 16, n->thresh * P),
+			 wb_fmt_bytes(b, 16, s->g.v[WB_G_DIRTY_THRESH] * P),
+			 (long long)s->g.v[WB_G_DIRTY_THRESH] - (long long)n->thresh);
+		put(u, y++, 0, WB_R_NORMAL, l);
+	}
+	if (WB_HAS(s->g.valid, WB_G_BG_THRESH) && y < end) {
+		snprintf(l, sizeof(l), "  background     %8s  kernel %8s  %+lld", wb_fmt_bytes(a, 16, n->bg * P),
+			 wb_fmt_bytes(b, 16, s->g.v[WB_G_BG_THRESH] * P),
+			 (long long)s->g.v[WB_G_BG_THRESH] - (long long)n->bg);
+		put(u, y++, 0, WB_R_NORMAL, l);
+	}
+	for (size_t i = 0; i < n->nbdis && y < end; i++) {
+		const struct wb_bdi *d = wb_sample_bdi(s, n->bdis[i].name);
+		const struct wb_bdi_limits *o = wb_limits_bdi(&u->lim, n->bdis[i].name);
+		if (!d || !WB_HAS(d->st_valid, WB_B_THRESH) || (o && o->thresh == n->bdis[i].thresh &&
+								  d->st[WB_B_THRESH] == n->bdis[i].thresh))
+			continue;
+		snprintf(l, sizeof(l), "  %-14s %8s  kernel %8s  %+lld", n->bdis[i].name,
+			 wb_fmt_bytes(a, 16, n->bdis[i].thresh * P), wb_fmt_bytes(b, 16, d->st[WB_B_THRESH] * P),
+			 (long long)d->st[WB_B_THRESH] - (long long)n->bdis[i].thresh);
+		put(u, y++, 0, WB_R_NORMAL, l);
+	}
+	return y;
 }
 
 void ui_draw_tune(struct ui *u, int y, int h, void (*put)(const struct ui *, int, int, enum wb_role, const char *))
@@ -159,6 +235,8 @@ void ui_draw_tune(struct ui *u, int y, int h, void (*put)(const struct ui *, int
 		snprintf(l, sizeof(l), "refused: %s", u->tune_err);
 		put(u, y++, 0, WB_R_CRITICAL, l);
 	}
+	if (u->tune_verify && u->tune_pred_ok && y < end)
+		y = verify(u, y, end, put);
 	if (u->tune_ok && y < end) {
 		const struct wb_limits *n = &u->tune_pred, *o = &u->lim;
 		const char *w[8];
@@ -175,15 +253,33 @@ void ui_draw_tune(struct ui *u, int y, int h, void (*put)(const struct ui *, int
 			snprintf(l, sizeof(l), "apply %s=%s for a %d s trial? y/n", u->tune_op.key, u->tune_buf, TRIAL_S);
 			put(u, y++, 0, WB_R_CRITICAL, l);
 		}
+		put(u, y++, 0, WB_R_TITLE, "  DEVICE     THRESH now -> new     STATE now -> new         DRAIN   WRITERS  "
+					   "BG WAKE/m");
 		for (size_t i = 0; i < n->nbdis && i < o->nbdis && y < end - nw; i++) {
 			const struct wb_bdi_limits *x = &o->bdis[i], *z = &n->bdis[i];
-			char t1[16], t2[16], d1[16];
-			if (x->thresh == z->thresh && x->state == z->state)
-				continue;
-			snprintf(l, sizeof(l), "  %-10s thresh %8s -> %-8s %-10s -> %-10s drain %s", z->name,
-				 wb_fmt_bytes(t1, 16, x->thresh * P), wb_fmt_bytes(t2, 16, z->thresh * P),
+			char t1[16], t2[16], d1[16], r1[24];
+			double w0 = -1, w1 = -1;
+			if (u->tune_fc_ok && i < u->tune_fc[0].nbdis && i < u->tune_fc[1].nbdis) {
+				w0 = u->tune_fc[0].bdis[i].bg_flushes_per_min;
+				w1 = u->tune_fc[1].bdis[i].bg_flushes_per_min;
+			}
+			wb_fmt_bytes(t1, 16, x->thresh * P);
+			wb_fmt_bytes(t2, 16, z->thresh * P);
+			if (!strcmp(t1, t2) && x->state == z->state && lround(w0) == lround(w1))
+				continue; /* no change one can see */
+			if (z->pos_ratio < 0)
+				snprintf(r1, sizeof(r1), "free");
+			else if (z->task_ratelimit == 0)
+				snprintf(r1, sizeof(r1), "stalled");
+			else
+				snprintf(r1, sizeof(r1), "%s/s", wb_fmt_bytes(d1, 16, (double)z->task_ratelimit * P));
+			snprintf(l, sizeof(l), "  %-10s %7s -> %-7s  %-10s -> %-10s %6s  %8s  ", z->name, t1, t2,
 				 wb_bdi_state_names[x->state], wb_bdi_state_names[z->state],
-				 z->drain_s >= 0 ? (snprintf(d1, 16, "%.1fs", z->drain_s), d1) : "n/a");
+				 z->drain_s >= 0 ? (snprintf(d1, 16, "%.1fs", z->drain_s), d1) : "n/a", r1);
+			if (w0 >= 0)
+				snprintf(l + strlen(l), sizeof(l) - strlen(l), "%3.0f -> %.0f", w0, w1);
+			else
+				snprintf(l + strlen(l), sizeof(l) - strlen(l), "n/a");
 			put(u, y++, 0, z->state >= WB_ST_THROTTLED ? WB_R_WARN : WB_R_NORMAL, l);
 		}
 		for (int i = 0; i < nw && y < end; i++) {
@@ -246,6 +342,7 @@ static void apply(struct ui *u)
 		u->src->annotate(u->src->ctx, u->tune_applied);
 	u->tune_buf[0] = '\0';
 	u->tune_ok = false;
+	u->tune_verify = u->tune_pred_ok; /* the prediction stays, beside the kernel's figures */
 	snprintf(u->status, sizeof(u->status), "applied %.150s: watch the devices, k keeps it", u->tune_applied);
 }
 

@@ -126,6 +126,27 @@ static void k_pane(struct ui *u, int ch)
 	else
 		u->pane = (enum pane)(ch - '1');
 }
+/* Devices pane: edit the selected device's knobs (the tune pane at its first per-BDI knob). */
+static void k_edit(struct ui *u, int ch)
+{
+	const char *name, *range, *help;
+	bool is_bdi;
+	int knob;
+
+	(void)ch;
+	if (u->pane != P_DEVICES)
+		return;
+	u->pane = P_TUNE;
+	for (size_t i = 0; i < wb_knob_count(); i++) {
+		wb_knob_info(i, &name, &is_bdi, &knob, &range, &help);
+		if (is_bdi) {
+			u->tune_sel = (int)i;
+			break;
+		}
+	}
+	u->tune_ok = false;
+	u->tune_buf[0] = '\0';
+}
 static void k_move(struct ui *u, int ch)
 {
 	int page = LINES > 16 ? LINES - 12 : 4;
@@ -251,7 +272,7 @@ static const struct { int key; key_fn fn; } keymap[] = {
 	{ 's', k_sort }, { 'S', k_sort }, { '/', k_filter }, { 'i', k_idle }, { 'l', k_loop },
 	{ ' ', k_freeze }, { '+', k_replay }, { '=', k_replay }, { '-', k_replay }, { 't', k_theme },
 	{ '>', k_replay }, { '<', k_replay }, { '.', k_replay }, { KEY_LEFT, k_replay }, { KEY_RIGHT, k_replay },
-	{ 'n', k_replay }, { 'g', k_replay },
+	{ 'n', k_replay }, { 'g', k_replay }, { 'e', k_edit },
 };
 
 /* Typing a filter: printable characters, Backspace, Enter keeps, Esc clears. */
@@ -437,8 +458,7 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	}
 	endwin();
 	curses_on = 0;
-	if (u.tune_pred_ok)
-		wb_limits_finish(&u.tune_pred);
+	ui_tune_finish(&u);
 	if (u.lim_ok)
 		wb_limits_finish(&u.lim);
 	if (u.whatif_ok)

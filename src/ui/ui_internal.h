@@ -6,6 +6,7 @@
 #include "wbtop/model.h"
 #include "wbtop/sample.h"
 #include "wbtop/theme.h"
+#include "wbtop/forecast.h"
 #include "wbtop/tune.h"
 #include "wbtop/ui.h"
 #include "wbtop/whatif.h"
@@ -50,6 +51,8 @@ struct ui {
 	char tune_buf[64], tune_err[200], tune_applied[160];
 	struct wb_setop tune_op;
 	struct wb_limits tune_pred;
+	struct wb_forecast tune_fc[2];  /* the next minute: current settings, proposed */
+	bool tune_fc_ok, tune_verify;   /* verify: tune_pred is of a change just applied */
 	double tune_trial_end;         /* > 0 while a change is on trial */
 	struct wb_tune tune_stack[16]; /* applied changes, newest last, for undo */
 	int tune_nstack;
@@ -77,6 +80,7 @@ void ui_draw_tune(struct ui *u, int y, int h,
 bool ui_tune_key(struct ui *u, int ch);
 void ui_tune_tick(struct ui *u);
 void ui_tune_revert_all(struct ui *u);
+void ui_tune_finish(struct ui *u);
 /* draw.c */
 void ui_draw(struct ui *u);
 int ui_dev_columns(void);

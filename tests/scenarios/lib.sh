@@ -34,6 +34,9 @@ observe_wait() {
 	if [ -n "${SCENARIO_RECORD_DIR:-}" ]; then
 		cp "$rec" "$SCENARIO_RECORD_DIR/$name.wbrec"
 	fi
+	if [ -n "${SCENARIO_KEEP_JSON:-}" ]; then # for looking into a failure
+		cp "$TMP/$name.json" "$SCENARIO_KEEP_JSON/$name.json"
+	fi
 }
 
 # writer_loop FILE MB: rewrite FILE's first MB MiB for ever (a steady dirtier).

@@ -55,12 +55,19 @@ screen resize-wide 80 24 "--theme mono" resize=200x60
 screen resize-tiny 80 24 "--theme mono" resize=70x20
 screen whatif 80 24 "--theme mono --set vm.dirty_bytes=100M"
 screen theme-light 80 24 "--theme light"
+# the tune pane on a fixture: a preview with its warnings, a refusal, Apply
+# refused (not the live kernel), and the device's knobs reached with e
+screen tune-preview 100 34 "--theme mono" 5 Down Enter 6 4 M Enter
+screen tune-refused 100 34 "--theme mono" 5 Enter 1 0 1 Enter
+screen tune-apply-refused 100 34 "--theme mono" 5 Down Enter 6 4 M Enter a
+screen tune-bdi-edit 100 34 "--theme mono" Down e Enter 5 0 % Enter
 # the shipped scenario recordings, paused at a moment that shows the effect
 EX=$(cd "$(dirname "$0")/../.." && pwd)/examples/scenarios
 screen scenario-per-device 100 30 "--replay $EX/per-device.wbrec --theme mono" Space g 3 0 Enter
 screen scenario-bdp-flusher 100 30 "--replay $EX/bdp-many-writers.wbrec --theme mono" Space g 2 0 Enter 3
 screen scenario-zone-fair 100 30 "--replay $EX/zone-fair-btrfs.wbrec --theme mono" Space g 2 0 Enter 2
 screen scenario-cache-thrash 100 30 "--replay $EX/cache-thrash.wbrec --theme mono" Space g 2 5 Enter 3
+screen usb-stick 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter
 screen scenario-reclaim 100 30 "--replay $EX/reclaim-stall.wbrec --theme mono" Space g 2 0 Enter 2
 # replay shows the same screens as live: record the fixture, replay it, and
 # compare with the live golden below the header (title line, time bar)

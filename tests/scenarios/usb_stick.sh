@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The README's demo (examples/usb-stick.wbrec is made by this script with
+# SCENARIO_RECORD_DIR): a 200 MB copy to a 5 MB/s "stick" next to a fast disk.
+# dd returns long before the stick is done; wbtop's time-until-clean at that
+# moment must match when the stick really becomes clean; a copy to the fast
+# disk meanwhile is held up behind the stick, and wbtop shows it throttled.
+. "$(dirname "$0")/lib.sh"
+need_debugfs
+save_sysctls
+settle
+make_loop stick 512 ext4; STICK=$LOOP_BDI; SM=$LOOP_MNT
+save_bdi "$LOOP_MM"
+throttle "$LOOP_MM" 5000000
+make_loop disk 512 ext4; DISK=$LOOP_BDI; DM=$LOOP_MNT
+save_bdi "$LOOP_MM"
+echo $((80 << 20)) > /proc/sys/vm/dirty_bytes
+echo $((40 << 20)) > /proc/sys/vm/dirty_background_bytes
+mono() { python3 -c 'import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))'; }
+observe_start usb-stick 75
+sleep 3
+(t=$(mono); dd if=/dev/zero of="$SM/copy" bs=1M count=200 status=none; echo "$t $(mono)" > "$TMP/stick.t") &
+sleep 12
+(t=$(mono); dd if=/dev/zero of="$DM/copy" bs=1M count=100 status=none; echo "$t $(mono)" > "$TMP/disk.t") &
+observe_wait
+wait
+python3 - "$TMP/usb-stick.json" "$STICK" "$DISK" $(cat "$TMP/stick.t" "$TMP/disk.t") <<'PY'
+import sys
+from scen import *
+s = load(sys.argv[1]); stick, disk = sys.argv[2:4]
+t0, t1, d0, d1 = map(float, sys.argv[4:8])
+start = s[0]["mono"]
+print(f"dd to the stick: {t1 - t0:.1f} s (returned at t={t1 - start:.1f} s); to the disk: {d1 - d0:.1f} s")
+at = min(s, key=lambda x: abs(x["mono"] - t1))
+b = bdi(at, stick)
+left = b["reclaimable"] + b["writeback"]
+# clean: under 1 MiB left (a few metadata pages wait for their expiry)
+clean = next((x["mono"] for x in s if x["mono"] > t1 and bdi(x, stick)["reclaimable"] + bdi(x, stick)["writeback"] < MB), None)
+print(f"when dd returned the stick still held {left/MB:.0f} MiB; wbtop said clean in {b.get('drain_s', -1):.0f} s; "
+      f"it was clean {clean - t1:.0f} s later" if clean else "the stick was never clean")
+check(left > 20 * MB, "dd returns while the stick is still busy (over 20 MiB not yet written)")
+check(clean is not None, "the stick becomes clean within the recording")
+if clean:
+    check(abs(b.get("drain_s", -1) - (clean - t1)) <= 0.5 * (clean - t1),
+          "wbtop's time-until-clean at dd's return is within 50 % of the real time")
+# the phenomenon of the seed threads: the disk has no writeout share yet and
+# the stick holds the dirty limit, so the fast disk's writer is throttled too
+dp = sum(bdi(x, disk).get("events", {}).get("pauses", 0) for x in s if d0 <= x["mono"] <= d1 + 1)
+print(f"the disk's writer paused {dp} times during its copy")
+check(dp > 0, "wbtop shows the fast disk's writer throttled behind the stick")
+st = {bdi(x, stick)["state"] for x in s}
+print(f"stick states: {sorted(st)}")
+done()
+PY
