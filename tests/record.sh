@@ -82,6 +82,10 @@ $W --replay "$T/minor.wbrec" --batch --json > "$T/minor.json" || fail "newer min
 cmp -s "$T/minor.json" "$T/live.json" || fail "newer minor: samples differ"
 $W --replay "$T/nonexistent" --batch 2> "$T/e"; [ $? = 1 ] && grep -q "No such file" "$T/e" || fail "missing file"
 ok "junk, unknown major refused with a reason; a newer minor's unknown fields skipped"
+# format 1 (fixed frame headers) is still read
+got=$($W --replay "$F/rec-format1.wbrec" --batch --json 2> "$T/e" | wc -l)
+[ "$got" = 75 ] || { cat "$T/e"; fail "format 1 recording: $got samples, expected 75"; }
+ok "a format-1 recording replays (75 samples)"
 
 # 6. rotation by size
 $W --root "$F/6.18-writing" --batch -n 60 -d 0.05 --record "$T/r.wbrec" --max-size 2K > /dev/null 2>&1 || fail "rotate rc"

@@ -18,7 +18,7 @@
 
 #include "wbtop/sample.h"
 
-#define WB_REC_MAJOR 1
+#define WB_REC_MAJOR 2  /* 2: compact frame headers; 1 is still read */
 #define WB_REC_MINOR 0
 #define WB_REC_KEYEVERY 64
 #define WB_REC_MAX_FRAME (16u << 20)  /* larger lengths are damage, not data */

@@ -111,14 +111,21 @@ void wb_forecast_inputs(const struct wb_sample *prev, const struct wb_sample *cu
 	wb_model_bandwidths(prev, cur, bw);
 	wb_forecast_dirty_rates(prev, cur, rate);
 	/*
-	 * What a busy device completed since the last sample is a truer rate
-	 * than the kernel's smoothed estimate, which overshoots on bursty
-	 * (throttled, queued) devices.
+	 * What a device completed since the last sample is its bandwidth when
+	 * it had more queued than its threshold (it wrote flat out); the kernel's
+	 * smoothed estimate overshoots there on bursty (throttled, queued)
+	 * devices. Below its threshold a device may have been short of dirty
+	 * pages (its share still growing), and completions understate it: then
+	 * the larger of the two.
 	 */
 	for (size_t i = 0; i < cur->nbdis; i++) {
+		const struct wb_bdi *b = &cur->bdis[i];
+		bool full = WB_HAS(b->st_valid, WB_B_THRESH) && WB_HAS(b->st_valid, WB_B_RECLAIMABLE) &&
+			    WB_HAS(b->st_valid, WB_B_WRITEBACK) &&
+			    b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK] >= b->st[WB_B_THRESH];
 		double w;
-		if (prev && rate[i] > 0 && wb_rate_bdi(prev, cur, cur->bdis[i].name, WB_B_WRITTEN, &w) && w > 0)
-			bw[i] = w;
+		if (prev && rate[i] > 0 && wb_rate_bdi(prev, cur, b->name, WB_B_WRITTEN, &w) && w > 0)
+			bw[i] = full || w > bw[i] ? w : bw[i];
 	}
 }
 

@@ -88,7 +88,7 @@ static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_
 	}
 	r->h.major = rd16(p + 8);
 	r->h.minor = rd16(p + 10);
-	if (r->h.major != WB_REC_MAJOR) {
+	if (r->h.major != WB_REC_MAJOR && r->h.major != 1) {
 		snprintf(err, errlen, "recording format %u.%u: this wbtop reads %u.x only (offset 8)", r->h.major,
 			 r->h.minor, WB_REC_MAJOR);
 		return -1;
@@ -155,40 +155,89 @@ static int add_note(struct wb_rec_reader *r, const uint8_t *p, uint32_t len, dou
 	return 0;
 }
 
+/*
+ * One frame's header at offset o: type, payload position and lengths, time.
+ * NULL when it is fine, else why it does not check out.
+ */
+static const char *frame_at(const struct wb_rec_reader *r, size_t o, int64_t *prev_us, uint8_t *type,
+			    struct frame_ix *fx, size_t *next)
+{
+	const uint8_t *p = r->map + o, *end = r->map + r->size, *q;
+	uint64_t clen, rlen, zd;
+	size_t k;
+	int64_t d;
+
+	if (r->h.major == 1) { /* fixed 28-byte header, CRC of the payload */
+		if (r->size - o < WBREC_FRAME_HDR)
+			return "a frame header cut short";
+		if (rd32(p) != WBREC_FRAME_MAGIC)
+			return "no frame marker";
+		if (rd32(p + 8) > WB_REC_MAX_FRAME || rd32(p + 12) > WB_REC_MAX_FRAME)
+			return "an impossible frame length";
+		if (rd32(p + 8) > r->size - o - WBREC_FRAME_HDR)
+			return "a frame cut short";
+		if (wbrec_crc32(p + WBREC_FRAME_HDR, rd32(p + 8)) != rd32(p + 16))
+			return "a checksum mismatch";
+		*type = p[4];
+		fx->off = o + WBREC_FRAME_HDR;
+		fx->clen = rd32(p + 8);
+		fx->rlen = rd32(p + 12);
+		memcpy(&fx->mono, p + 20, 8);
+		*next = o + WBREC_FRAME_HDR + fx->clen;
+		return NULL;
+	}
+	if (r->size - o < 3 + 3 + WBREC_FRAME2_CRC)
+		return "a frame header cut short";
+	if (p[0] != WBREC_FRAME2_M0 || p[1] != WBREC_FRAME2_M1)
+		return "no frame marker";
+	q = p + 3;
+	if (!(k = wbrec_get_uv(q, end, &clen)))
+		return "a frame header cut short";
+	q += k;
+	if (!(k = wbrec_get_uv(q, end, &rlen)))
+		return "a frame header cut short";
+	q += k;
+	if (!(k = wbrec_get_uv(q, end, &zd)))
+		return "a frame header cut short";
+	q += k;
+	if (clen > WB_REC_MAX_FRAME || rlen > WB_REC_MAX_FRAME)
+		return "an impossible frame length";
+	if (clen + WBREC_FRAME2_CRC > (uint64_t)(end - q))
+		return "a frame cut short";
+	if (wbrec_crc32(p, (size_t)(q - p) + clen) != rd32(q + clen))
+		return "a checksum mismatch";
+	d = (int64_t)(zd >> 1) ^ -(int64_t)(zd & 1);
+	*prev_us += d;
+	*type = p[2];
+	fx->off = (size_t)(q - r->map);
+	fx->clen = (uint32_t)clen;
+	fx->rlen = (uint32_t)rlen;
+	fx->mono = (double)*prev_us / 1e6;
+	*next = fx->off + clen + WBREC_FRAME2_CRC;
+	return NULL;
+}
+
 /* Walk the frames; the first one that does not check out ends the recording. */
 static int index_frames(struct wb_rec_reader *r, size_t o, char *warn, size_t warnlen)
 {
 	uint32_t key = 0;
 	bool have_key = false;
+	int64_t us = 0;
 
 	while (o < r->size) {
-		const uint8_t *p = r->map + o;
 		struct frame_ix fx;
 		uint8_t type;
-		const char *why = NULL;
+		size_t next;
+		const char *why;
 
-		if (r->size - o < WBREC_FRAME_HDR)
-			why = "a frame header cut short";
-		else if (rd32(p) != WBREC_FRAME_MAGIC)
-			why = "no frame marker";
-		else if (rd32(p + 8) > WB_REC_MAX_FRAME || rd32(p + 12) > WB_REC_MAX_FRAME)
-			why = "an impossible frame length";
-		else if (rd32(p + 8) > r->size - o - WBREC_FRAME_HDR)
-			why = "a frame cut short";
-		else if (wbrec_crc32(p + WBREC_FRAME_HDR, rd32(p + 8)) != rd32(p + 16))
-			why = "a checksum mismatch";
+		memset(&fx, 0, sizeof(fx));
+		why = frame_at(r, o, &us, &type, &fx, &next);
 		if (why) {
 			snprintf(warn, warnlen, "offset %zu: %s; replaying the %zu samples before it", o, why, r->n);
 			return 0;
 		}
-		type = p[4];
-		memset(&fx, 0, sizeof(fx));
-		fx.off = o + WBREC_FRAME_HDR;
-		fx.clen = rd32(p + 8);
-		fx.rlen = rd32(p + 12);
-		memcpy(&fx.mono, p + 20, 8);
 		if (type == FR_NOTE) {
-			if (add_note(r, p + WBREC_FRAME_HDR, fx.clen, fx.mono))
+			if (add_note(r, r->map + fx.off, fx.clen, fx.mono))
 				return -1;
 		} else if (type == FR_KEY || (type == FR_DELTA && have_key)) {
 			if (type == FR_KEY) {
@@ -200,7 +249,7 @@ static int index_frames(struct wb_rec_reader *r, size_t o, char *warn, size_t wa
 			if (add_frame(r, &fx))
 				return -1;
 		} /* unknown frame types (a newer minor) are skipped */
-		o += WBREC_FRAME_HDR + fx.clen;
+		o = next;
 	}
 	return 0;
 }

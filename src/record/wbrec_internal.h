@@ -8,8 +8,17 @@
 #include <string.h>
 
 #define WBREC_MAGIC "WBREC\r\n\x1a"     /* 8 bytes: text-mode and EOF damage show */
-#define WBREC_FRAME_MAGIC 0x52465742u   /* "BWFR" little-endian */
-#define WBREC_FRAME_HDR 28
+#define WBREC_FRAME_MAGIC 0x52465742u   /* "BWFR" little-endian (format 1) */
+#define WBREC_FRAME_HDR 28              /* format 1: fixed header */
+/*
+ * Format 2 frames: marker "WF", type, varint payload length, varint raw
+ * length, varint zigzag time delta in microseconds from the previous frame
+ * of the file, the payload, then a CRC-32 of everything before it.
+ */
+#define WBREC_FRAME2_M0 0x57
+#define WBREC_FRAME2_M1 0x46
+#define WBREC_FRAME2_MAX_HDR (3 + 3 * 10)  /* bound for size estimates */
+#define WBREC_FRAME2_CRC 4
 
 enum { FR_KEY = 1, FR_DELTA = 2, FR_NOTE = 3 };
 enum { H_HOST = 1, H_KERNEL, H_BOOT_ID, H_TOOL, H_PAGE_SIZE, H_INTERVAL, H_CREATED };
@@ -31,6 +40,33 @@ static inline uint32_t rd32(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 static inline uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+
+/* LEB128 varint into p (room for 10 bytes); returns its length. */
+static inline size_t wbrec_put_uv(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	do {
+		p[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			p[n] |= 0x80;
+		n++;
+	} while (v);
+	return n;
+}
+
+/* A varint from [p, end): its length, or 0 when cut short or over 10 bytes. */
+static inline size_t wbrec_get_uv(const uint8_t *p, const uint8_t *end, uint64_t *v)
+{
+	*v = 0;
+	for (size_t n = 0; n < 10 && p + n < end; n++) {
+		*v |= (uint64_t)(p[n] & 0x7f) << (7 * n);
+		if (!(p[n] & 0x80))
+			return n + 1;
+	}
+	return 0;
+}
 
 /* CRC-32 (IEEE), table-driven (format.c). */
 uint32_t wbrec_crc32(const uint8_t *p, size_t n);

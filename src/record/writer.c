@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Recording writer: header, then one frame per sample or note, append-only. */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ struct wb_rec_writer {
 	unsigned since_key;
 	bool have_prev;
 	uint64_t bytes, max_bytes;
+	int64_t prev_us;        /* the previous frame's time in this file, microseconds */
 };
 
 void wb_rec_header_local(struct wb_rec_header *h, double interval)
@@ -129,6 +131,7 @@ static int open_file(struct wb_rec_writer *w, char *err, size_t errlen)
 		return -1;
 	}
 	w->have_prev = false;
+	w->prev_us = 0; /* frame times are deltas within one file */
 	return 0;
 }
 
@@ -158,24 +161,29 @@ struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header
 static int frame(struct wb_rec_writer *w, uint8_t type, double mono, const uint8_t *pay, size_t clen,
 		 size_t rlen)
 {
-	uint8_t *buf = malloc(WBREC_FRAME_HDR + clen);
+	uint8_t *buf = malloc(WBREC_FRAME2_MAX_HDR + clen + WBREC_FRAME2_CRC);
+	int64_t us = llround(mono * 1e6), d = us - w->prev_us;
+	size_t n = 0;
 	int rc;
 
 	if (!buf)
 		return -ENOMEM;
-	le32(buf, WBREC_FRAME_MAGIC);
-	buf[4] = type;
-	buf[5] = 0;
-	le16(buf + 6, 0);
-	le32(buf + 8, (uint32_t)clen);
-	le32(buf + 12, (uint32_t)rlen);
-	le32(buf + 16, wbrec_crc32(pay, clen));
-	memcpy(buf + 20, &mono, 8);
-	memcpy(buf + WBREC_FRAME_HDR, pay, clen);
-	rc = write_all(w->fd, buf, WBREC_FRAME_HDR + clen) ? -errno : 0;
+	buf[n++] = WBREC_FRAME2_M0;
+	buf[n++] = WBREC_FRAME2_M1;
+	buf[n++] = type;
+	n += wbrec_put_uv(buf + n, clen);
+	n += wbrec_put_uv(buf + n, rlen);
+	n += wbrec_put_uv(buf + n, ((uint64_t)d << 1) ^ (uint64_t)(d >> 63)); /* zigzag */
+	memcpy(buf + n, pay, clen);
+	n += clen;
+	le32(buf + n, wbrec_crc32(buf, n));
+	n += WBREC_FRAME2_CRC;
+	rc = write_all(w->fd, buf, n) ? -errno : 0;
 	free(buf);
-	if (rc == 0)
-		w->bytes += WBREC_FRAME_HDR + clen;
+	if (rc == 0) {
+		w->bytes += n;
+		w->prev_us = us;
+	}
 	return rc;
 }
 
@@ -224,7 +232,8 @@ int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 		if (ZSTD_isError(r))
 			return -EIO;
 	} while (r != 0 && out.pos < out.size);
-	if (w->max_bytes && w->bytes + WBREC_FRAME_HDR + out.pos > w->max_bytes && w->have_prev && !key) {
+	if (w->max_bytes && w->bytes + WBREC_FRAME2_MAX_HDR + WBREC_FRAME2_CRC + out.pos > w->max_bytes &&
+	    w->have_prev && !key) {
 		if ((rc = rotate(w)))
 			return rc;
 		return wb_rec_write(w, s); /* as a key frame of the new file */

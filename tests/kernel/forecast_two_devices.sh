@@ -41,6 +41,11 @@ S, F = sys.argv[3:5]
 f = {b["bdi"]: b for b in t10["forecast"]["bdis"]}
 steps = [max(0, round((d["mono"] - t10["mono"]) / t10["forecast"]["step_s"]) - 1) for d in t40]
 bad = 0
+for name, mm in (("slow", S), ("fast", F)):  # the forecast's inputs at t=10
+    b = {x["bdi"]: x for x in t10["bdis"]}[mm]
+    print(f"{name} at t=10: written {b.get('written', 0)/2**20:.1f} MiB/s over 5 s, kernel bandwidth "
+          f"{b.get('write_bw', 0)/2**20:.1f} MiB/s, dirty+writeback {(b['reclaimable'] + b['writeback'])/2**20:.1f} MiB, "
+          f"threshold {b['kernel_thresh']/2**20:.1f} MiB, state {b.get('state')}")
 for name, mm in (("slow", S), ("fast", F)):
     obs = [{b["bdi"]: b for b in d["bdis"]}[mm] for d in t40]
     level = sum(o["reclaimable"] + o["writeback"] for o in obs) / len(obs)
