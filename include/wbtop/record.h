@@ -20,7 +20,7 @@
 
 #define WB_REC_MAJOR 2  /* 2: compact frame headers; 1 is still read */
 #define WB_REC_MINOR 0
-#define WB_REC_KEYEVERY 64
+#define WB_REC_KEYEVERY 256
 #define WB_REC_MAX_FRAME (16u << 20)  /* larger lengths are damage, not data */
 
 struct wb_rec_header {
