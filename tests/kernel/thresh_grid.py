@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Grid of writeback settings: predict with `wbtop --set` before applying, apply,
-then compare with the kernel. Run by thresh_grid.sh, which saves and restores
+"""Grid of writeback settings: predict with `wbtop --set` before applying, apply
+with `wbtop --set ... --apply`, then compare with the kernel. Run by thresh_grid.sh, which saves and restores
 every setting. Args: wbtop loop-MAJ:MIN loop-MAJ:MIN.
 
 Checks, per grid point:
@@ -102,10 +102,13 @@ for sets in grid:
         refused_agree += 1
         n += 1
         continue
-    for s in sets:
-        k, v = s.split("=")
-        e = write(k, v)
-        assert e is None, f"{sets}: predicted fine, kernel refused {k}: {e}"
+    # applied the way a user would: wbtop --set ... --apply (validation,
+    # journal, the writes in a safe order, read-back)
+    args = [W]
+    for s_ in sets:
+        args += ["--set", s_]
+    p = subprocess.run(args + ["--apply"], capture_output=True, text=True)
+    assert p.returncode == 0, f"{sets}: predicted fine, --apply failed: {p.stderr}"
     after, _ = sample()
     # settings as predicted
     wi_set = settings_of(pred)  # before

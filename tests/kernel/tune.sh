@@ -67,4 +67,15 @@ done
 [ $? = 2 ] || fail "min above max accepted"
 [ "$(machine_state)" = "$before" ] || fail "a refused change wrote something"
 n=$((n + 1)); echo "ok $n - invalid values refused with the reason, nothing written"
+
+# a read-only /proc/sys (a container, say): refused with the reason, nothing written
+if command -v unshare >/dev/null; then
+	unshare -m sh -c "mount --bind -o ro /proc/sys /proc/sys && \
+		'$WBTOP' --set vm.dirty_bytes=64M --set vm.dirty_background_bytes=16M --apply" > /dev/null 2> $TMP/err
+	rc=$?
+	[ $rc != 0 ] && grep -q "writable /proc/sys" $TMP/err || { cat $TMP/err; fail "read-only /proc/sys: rc $rc"; }
+	[ "$(machine_state)" = "$before" ] || fail "a read-only /proc/sys: something was written"
+	[ -e $WBTOP_JOURNAL ] && fail "read-only /proc/sys: journal left"
+	n=$((n + 1)); echo "ok $n - a read-only /proc/sys: refused with the reason, nothing written"
+fi
 echo "$n passed, 0 failed"
