@@ -18,8 +18,10 @@ throttle "$LOOP_MM" 20000000
 make_loop flash 256 ext4; FL=$LOOP_BDI; FM=$LOOP_MNT
 save_bdi "$LOOP_MM"
 export WBTOP_JOURNAL=$TMP/journal
+# a background threshold well below where the HDD's dirty pages settle (the
+# blkio queue holds much of them in writeback, which the global test ignores)
 echo $((200 << 20)) > /proc/sys/vm/dirty_bytes
-echo $((100 << 20)) > /proc/sys/vm/dirty_background_bytes
+echo $((50 << 20)) > /proc/sys/vm/dirty_background_bytes
 dd if=/dev/zero of="$FM/small" bs=1M count=1 status=none; sync -f "$FM"
 writer_loop "$HM/big" 800
 bg_job bash -c "while :; do dd if='$FM/small' of=/dev/null bs=1M status=none; dd if=/dev/zero of='$FM/small' bs=1M count=1 conv=notrunc status=none; sleep 2; done"
@@ -28,7 +30,6 @@ observe_start cache-thrash 65 --no-procs
 sleep 30
 "$WBTOP" --batch --json -n 2 -d 1 --no-procs --set "bdi.$FL.min_ratio=5" | tail -1 > "$TMP/predict.json" ||
 	fail "prediction"
-mono() { python3 -c 'import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))'; }
 T0=$(mono)
 "$WBTOP" --set "bdi.$FL.min_ratio=5" --apply > "$TMP/apply.txt" 2>&1 || { cat "$TMP/apply.txt"; fail "--apply"; }
 cat "$TMP/apply.txt"
@@ -48,9 +49,13 @@ at = [e for x in before for e in x.get("events", {}).get("log", [])
       if e.get("bdi") == fl and e.get("kind") == "wake_background" and "reclaimable" in e]
 print(f"flash {fl}: {wake} background wakeups, {starts} background writeback starts in {len(before)} s")
 print("flash reclaimable at its wakeups (KiB): " + " ".join(str(e["reclaimable"] // 1024) for e in at[:20]))
-check(wake > 0 or starts > 0, "the flash device's flusher is woken for background writeback")
-check(at and median([e["reclaimable"] for e in at]) <= 4 * MB,
-      "wbtop shows the flash device's (small) reclaimable pages at each wakeup")
+check(wake > 0, "the flash device's flusher is woken for background writeback")
+# the log is bounded (the HDD's pauses crowd it); the per-device counts are
+# not: the reclaimable pages of the samples in which the flash device was woken
+woke = [bdi(x, fl)["reclaimable"] for x in before if bdi(x, fl).get("wakeups", 0) > 0]
+print("flash reclaimable in the samples with a wakeup (KiB): " + " ".join(str(r // 1024) for r in woke))
+check(woke and median(woke) <= 4 * MB,
+      "wbtop shows the flash device's (small) reclaimable pages when it is woken")
 print(f"hdd {hdd}: {sum(bdi(x, hdd).get('wakeups', 0) for x in before)} wakeups")
 wi = {b["bdi"]: b for b in pred["whatif"]["bdis"]}
 now = {b["bdi"]: b for b in pred["bdis"]}

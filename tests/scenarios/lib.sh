@@ -39,6 +39,9 @@ observe_wait() {
 	fi
 }
 
+# CLOCK_MONOTONIC now, as wbtop's "mono" (to place an action among its samples)
+mono() { python3 -c 'import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))'; }
+
 # writer_loop FILE MB: rewrite FILE's first MB MiB for ever (a steady dirtier).
 writer_loop() {
 	bg_job bash -c "while :; do dd if=/dev/zero of='$1' bs=1M count=$2 conv=notrunc status=none; done"

@@ -16,7 +16,6 @@ make_loop disk 512 ext4; DISK=$LOOP_BDI; DM=$LOOP_MNT
 save_bdi "$LOOP_MM"
 echo $((80 << 20)) > /proc/sys/vm/dirty_bytes
 echo $((40 << 20)) > /proc/sys/vm/dirty_background_bytes
-mono() { python3 -c 'import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))'; }
 observe_start usb-stick 75
 sleep 3
 (t=$(mono); dd if=/dev/zero of="$SM/copy" bs=1M count=200 status=none; echo "$t $(mono)" > "$TMP/stick.t") &
