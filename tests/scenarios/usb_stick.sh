@@ -40,8 +40,14 @@ print(f"when dd returned the stick still held {left/MB:.0f} MiB; wbtop said clea
 check(left > 20 * MB, "dd returns while the stick is still busy (over 20 MiB not yet written)")
 check(clean is not None, "the stick becomes clean within the recording")
 if clean:
-    check(abs(b.get("drain_s", -1) - (clean - t1)) <= 0.5 * (clean - t1),
-          "wbtop's time-until-clean at dd's return is within 50 % of the real time")
+    # CLEAN-IN is the time to write it all at the measured bandwidth; the
+    # flusher stops at the background threshold and what is left waits for
+    # its expiry (dirty_expire, then the next periodic pass): so the stick is
+    # clean between CLEAN-IN and CLEAN-IN + expire + interval
+    d, real = b.get("drain_s", -1), clean - t1
+    check(0.5 * d <= real <= d + 30 + 5 + 2,
+          f"the stick is clean {real:.0f} s after dd's return: between CLEAN-IN ({d:.0f} s) and "
+          f"CLEAN-IN plus the expiry wait")
 # the phenomenon of the seed threads: the disk has no writeout share yet and
 # the stick holds the dirty limit, so the fast disk's writer is throttled too
 dp = sum(bdi(x, disk).get("events", {}).get("pauses", 0) for x in s if d0 <= x["mono"] <= d1 + 1)
