@@ -797,7 +797,7 @@ static void draw_help(struct ui *u)
 		"  i             hide idle devices       l           hide loop devices",
 		"  space         freeze the display      + / -       slower / faster sampling",
 		"  t             next theme              e           edit the device's knobs",
-		"Tune (5): Enter a value to see the prediction, a apply (root, 30 s trial),",
+		"Tune (5): Enter a value (or +/- to step it) to see the prediction, a apply (30 s trial),",
 		"         k keep, u undo, R revert all; trials are reverted on exit",
 		"Replay:  space pause  . step  +/- or >/< speed  Left/Right seek 10 s",
 		"         n next throttling episode or note  g jump to a time",

@@ -228,8 +228,8 @@ void ui_draw_tune(struct ui *u, int y, int h, void (*put)(const struct ui *, int
 			 u->tune_buf);
 		put(u, y++, 0, WB_R_TITLE, l);
 	} else if (!u->tune_buf[0]) {
-		put(u, y++, 0, WB_R_HINT, "Enter: type a new value and see the prediction   a: apply (root)   "
-					  "u: undo   R: revert all");
+		put(u, y++, 0, WB_R_HINT, "Enter: type a value (+/-: step it) and see the prediction   "
+					  "a: apply (root)   u: undo   R: revert all");
 	}
 	if (u->tune_err[0]) {
 		snprintf(l, sizeof(l), "refused: %s", u->tune_err);
@@ -243,9 +243,11 @@ void ui_draw_tune(struct ui *u, int y, int h, void (*put)(const struct ui *, int
 		char wb[8][160];
 		int nw = warnings(u, w, wb, 8);
 
-		snprintf(l, sizeof(l), "PREDICTED (nothing written yet%s)  dirty thresh %s -> %s   background %s -> %s",
+		snprintf(l, sizeof(l), "PREDICTED %s=%s (nothing written yet%s)", u->tune_op.key, u->tune_buf,
 			 !u->o->can_apply ? "; preview only: not the live kernel"
-			 : geteuid() ? "; preview only: applying needs root" : "; a applies",
+			 : geteuid() ? "; preview only: applying needs root" : "; a applies");
+		put(u, y++, 0, WB_R_THRESHOLD, l);
+		snprintf(l, sizeof(l), "  dirty thresh %s -> %s   background %s -> %s",
 			 wb_fmt_bytes(a, 16, o->thresh * P), wb_fmt_bytes(c, 16, n->thresh * P),
 			 wb_fmt_bytes(v, 16, o->bg * P), wb_fmt_bytes(wb[7], 16, n->bg * P));
 		put(u, y++, 0, WB_R_THRESHOLD, l);
@@ -346,6 +348,51 @@ static void apply(struct ui *u)
 	snprintf(u->status, sizeof(u->status), "applied %.150s: watch the devices, k keeps it", u->tune_applied);
 }
 
+/* The step of + and - for a knob, by its unit; 0: a 0/1 switch. */
+static unsigned long long knob_step(const char *name)
+{
+	static const struct { const char *suffix; unsigned long long step; } steps[] = {
+		{ "_fine", 10000 }, { "_bytes", 4ull << 20 }, { "_centisecs", 100 }, { "_ratio", 1 },
+		{ "strict_limit", 0 },
+	};
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		size_t m = strlen(steps[i].suffix);
+		if (n >= m && strcmp(name + n - m, steps[i].suffix) == 0)
+			return steps[i].step;
+	}
+	return 1;
+}
+
+/* + / -: step the proposed value (from the typed one, else the current) and preview it. */
+static void step(struct ui *u, int ch)
+{
+	const char *name, *range, *help;
+	bool is_bdi;
+	int knob;
+	char cur[32], *end;
+	unsigned long long v, st;
+
+	wb_knob_info((size_t)u->tune_sel, &name, &is_bdi, &knob, &range, &help);
+	v = strtoull(u->tune_buf, &end, 10);
+	if (!u->tune_buf[0] || *end) { /* nothing typed, or a value with units: start from now */
+		current(u, (size_t)u->tune_sel, cur, sizeof(cur));
+		v = strtoull(cur, &end, 10);
+		if (*end)
+			return; /* not known at this level */
+	}
+	st = knob_step(name);
+	if (st == 0)
+		v = ch == '+';
+	else if (ch == '+')
+		v += st;
+	else
+		v = v > st ? v - st : 0;
+	snprintf(u->tune_buf, sizeof(u->tune_buf), "%llu", v);
+	preview(u);
+}
+
 /* Keys of the tune pane; true when the key was used. */
 bool ui_tune_key(struct ui *u, int ch)
 {
@@ -405,6 +452,7 @@ bool ui_tune_key(struct ui *u, int ch)
 			snprintf(u->status, sizeof(u->status), "kept %.180s", u->tune_applied);
 		}
 		return true;
+	case '+': case '=': case '-': step(u, ch); return true;
 	case 'u': undo(u); return true;
 	case 'R': ui_tune_revert_all(u); snprintf(u->status, sizeof(u->status), "every change reverted"); return true;
 	}

@@ -35,7 +35,7 @@ propose() { keys 5 Up Up Up Up Up Up Up Down Enter 3 0 0 M Enter; }
 
 start
 propose
-expect "PREDICTED (nothing written yet; a applies)" "preview"
+expect "PREDICTED vm.dirty_bytes=300M (nothing written yet; a applies)" "preview"
 value 0 "nothing written by the preview"
 keys a
 expect "apply vm.dirty_bytes=300M for a 30 s trial? y/n" "confirmation"

@@ -61,6 +61,7 @@ screen tune-preview 100 34 "--theme mono" 5 Down Enter 6 4 M Enter
 screen tune-refused 100 34 "--theme mono" 5 Enter 1 0 1 Enter
 screen tune-apply-refused 100 34 "--theme mono" 5 Down Enter 6 4 M Enter a
 screen tune-bdi-edit 100 34 "--theme mono" Down e Enter 5 0 % Enter
+screen tune-step 100 34 "--theme mono" 5 + + + -
 # the shipped scenario recordings, paused at a moment that shows the effect
 EX=$(cd "$(dirname "$0")/../.." && pwd)/examples/scenarios
 screen scenario-per-device 100 30 "--replay $EX/per-device.wbrec --theme mono" Space g 3 0 Enter
