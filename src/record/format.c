@@ -63,16 +63,8 @@ static void put(struct wb_buf *b, const void *p, size_t n)
 static void put_uv(struct wb_buf *b, uint64_t v)
 {
 	uint8_t t[10];
-	int n = 0;
 
-	do {
-		t[n] = (uint8_t)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			t[n] |= 0x80;
-		n++;
-	} while (v);
-	put(b, t, (size_t)n);
+	put(b, t, wbrec_put_uv(t, v));
 }
 
 static void put_str(struct wb_buf *b, const char *s, size_t max)
