@@ -8,9 +8,7 @@
 need_debugfs
 save_sysctls
 settle
-make_loop slow 1024 xfs
-save_bdi "$LOOP_MM"
-throttle "$LOOP_MM" 10000000
+device slow 1024 xfs 10000000
 echo $((200 << 20)) > /proc/sys/vm/dirty_bytes
 echo $((100 << 20)) > /proc/sys/vm/dirty_background_bytes
 W=8

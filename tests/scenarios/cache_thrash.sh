@@ -12,11 +12,8 @@
 need_debugfs
 save_sysctls
 settle
-make_loop hdd 1024 ext4; HDD=$LOOP_BDI; HM=$LOOP_MNT
-save_bdi "$LOOP_MM"
-throttle "$LOOP_MM" 20000000
-make_loop flash 256 ext4; FL=$LOOP_BDI; FM=$LOOP_MNT
-save_bdi "$LOOP_MM"
+device hdd 1024 ext4 20000000; HDD=$LOOP_BDI; HM=$LOOP_MNT
+device flash 256 ext4 0; FL=$LOOP_BDI; FM=$LOOP_MNT
 export WBTOP_JOURNAL=$TMP/journal
 # a background threshold well below where the HDD's dirty pages settle (the
 # blkio queue holds much of them in writeback, which the global test ignores)

@@ -39,6 +39,15 @@ observe_wait() {
 	fi
 }
 
+# device NAME SIZE_MB FS BYTES_PER_S: a loop device with a file system, its
+# knobs saved, written at most BYTES_PER_S (0: as fast as it goes); sets
+# LOOP_DEV, LOOP_MM, LOOP_MNT, LOOP_BDI. Not in $(...), like make_loop.
+device() {
+	make_loop "$1" "$2" "$3"
+	save_bdi "$LOOP_MM"
+	[ "$4" = 0 ] || throttle "$LOOP_MM" "$4"
+}
+
 # CLOCK_MONOTONIC now, as wbtop's "mono" (to place an action among its samples)
 mono() { python3 -c 'import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))'; }
 

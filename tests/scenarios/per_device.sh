@@ -9,10 +9,8 @@ save_sysctls
 settle
 names=() bdis=() speeds=(10 20 40)
 for i in 0 1 2; do
-	make_loop "d${speeds[i]}" 512 ext4
+	device "d${speeds[i]}" 512 ext4 $((speeds[i] * 1000000))
 	names+=("$LOOP_MNT") bdis+=("$LOOP_BDI")
-	save_bdi "$LOOP_MM"
-	throttle "$LOOP_MM" $((speeds[i] * 1000000))
 done
 echo $((200 << 20)) > /proc/sys/vm/dirty_bytes
 echo $((100 << 20)) > /proc/sys/vm/dirty_background_bytes

@@ -10,9 +10,7 @@
 need_debugfs
 save_sysctls
 settle
-make_loop stick 1024 ext4
-save_bdi "$LOOP_MM"
-throttle "$LOOP_MM" 5000000
+device stick 1024 ext4 5000000
 memcg wbtop-test-reclaim $((64 << 20))
 bg_job bash -c "while :; do bash -c 'echo \$\$ > $MEMCG/cgroup.procs; exec dd if=/dev/zero of=$LOOP_MNT/f bs=1M count=700 status=none'; done"
 sleep 3

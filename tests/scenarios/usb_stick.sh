@@ -9,11 +9,8 @@
 need_debugfs
 save_sysctls
 settle
-make_loop stick 512 ext4; STICK=$LOOP_BDI; SM=$LOOP_MNT
-save_bdi "$LOOP_MM"
-throttle "$LOOP_MM" 5000000
-make_loop disk 512 ext4; DISK=$LOOP_BDI; DM=$LOOP_MNT
-save_bdi "$LOOP_MM"
+device stick 512 ext4 5000000; STICK=$LOOP_BDI; SM=$LOOP_MNT
+device disk 512 ext4 0; DISK=$LOOP_BDI; DM=$LOOP_MNT
 echo $((80 << 20)) > /proc/sys/vm/dirty_bytes
 echo $((40 << 20)) > /proc/sys/vm/dirty_background_bytes
 observe_start usb-stick 75

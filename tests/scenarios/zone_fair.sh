@@ -20,9 +20,7 @@ FS=$1
 need_debugfs
 save_sysctls
 settle
-make_loop "stick-$FS" 768 "$FS"
-save_bdi "$LOOP_MM"
-throttle "$LOOP_MM" 5000000
+device "stick-$FS" 768 "$FS" 5000000
 echo $((128 << 20)) > /proc/sys/vm/dirty_bytes
 echo $((48 << 20)) > /proc/sys/vm/dirty_background_bytes
 bg_job dd if=/dev/zero of="$LOOP_MNT/big" bs=1M count=600 status=none
