@@ -46,13 +46,18 @@ at = [e for x in before for e in x.get("events", {}).get("log", [])
       if e.get("bdi") == fl and e.get("kind") == "wake_background" and "reclaimable" in e]
 print(f"flash {fl}: {wake} background wakeups, {starts} background writeback starts in {len(before)} s")
 print("flash reclaimable at its wakeups (KiB): " + " ".join(str(e["reclaimable"] // 1024) for e in at[:20]))
-check(wake > 0, "the flash device's flusher is woken for background writeback")
+# woken by a writer (writeback_wake_background) or finding the background test
+# true on its own (writeback_start reason=background): either is the thrashing
+check(wake + starts > 0, "the flash device's flusher does background writeback")
 # the log is bounded (the HDD's pauses crowd it); the per-device counts are
 # not: the reclaimable pages of the samples in which the flash device was woken
-woke = [bdi(x, fl)["reclaimable"] for x in before if bdi(x, fl).get("wakeups", 0) > 0]
-print("flash reclaimable in the samples with a wakeup (KiB): " + " ".join(str(r // 1024) for r in woke))
+def bg_work(x):
+    b = bdi(x, fl)
+    return b.get("wakeups", 0) + b.get("events", {}).get("writeback_start", {}).get("background", 0)
+woke = [bdi(x, fl)["reclaimable"] for x in before if bg_work(x) > 0]
+print("flash reclaimable in the samples with background work (KiB): " + " ".join(str(r // 1024) for r in woke))
 check(woke and median(woke) <= 4 * MB,
-      "wbtop shows the flash device's (small) reclaimable pages when it is woken")
+      "wbtop shows the flash device's (small) reclaimable pages when it writes in the background")
 print(f"hdd {hdd}: {sum(bdi(x, hdd).get('wakeups', 0) for x in before)} wakeups")
 wi = {b["bdi"]: b for b in pred["whatif"]["bdis"]}
 now = {b["bdi"]: b for b in pred["bdis"]}
