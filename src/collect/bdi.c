@@ -61,10 +61,18 @@ static const char *const knob_files[WB_K_COUNT] = {
 	[WB_K_STRICT_LIMIT] = "strict_limit",
 };
 
+/* "MAJ:MIN" -> true with both numbers (sorting runs every sample: no sscanf). */
+static bool majmin(const char *s, uint64_t *maj, uint64_t *min)
+{
+	const char *e;
+
+	return wb_parse_u64(s, &e, maj) && *e == ':' && wb_parse_u64(e + 1, &e, min) && !*e;
+}
+
 int wb_bdi_name_cmp(const char *a, const char *b)
 {
-	unsigned am, an, bm, bn;
-	int ha = sscanf(a, "%u:%u", &am, &an) == 2, hb = sscanf(b, "%u:%u", &bm, &bn) == 2;
+	uint64_t am, an, bm, bn;
+	bool ha = majmin(a, &am, &an), hb = majmin(b, &bm, &bn);
 
 	if (ha && hb) {
 		if (am != bm)
