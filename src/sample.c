@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The sample contract: init/copy/free, and the history ring. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,4 +178,15 @@ bool wb_rate_bdi(const struct wb_sample *a, const struct wb_sample *b,
 	if (!x || !y || !WB_HAS(x->st_valid, k) || !WB_HAS(y->st_valid, k))
 		return false;
 	return counter_rate(x->st[k], y->st[k], b->mono - a->mono, per_s);
+}
+
+uint64_t wb_lerp_count(uint64_t v0, double t0, uint64_t v1, double t1, double t)
+{
+	double f;
+
+	if (t1 <= t0)
+		return v1;
+	f = (t - t0) / (t1 - t0);
+	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	return (uint64_t)llround((double)v0 + f * ((double)v1 - (double)v0));
 }

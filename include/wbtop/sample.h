@@ -259,6 +259,11 @@ void wb_sample_finish(struct wb_sample *s);
 int wb_sample_copy(struct wb_sample *dst, const struct wb_sample *src);
 /* Find a BDI by its sysfs name; NULL if absent. */
 const struct wb_bdi *wb_sample_bdi(const struct wb_sample *s, const char *name);
+/*
+ * A count at time t estimated from its values at t0 and t1 (t0 < t1), linearly;
+ * t outside [t0, t1] takes the nearer end. t1 <= t0 gives the value at t1.
+ */
+uint64_t wb_lerp_count(uint64_t v0, double t0, uint64_t v1, double t1, double t);
 /* Pages to bytes with the sample's page size. */
 static inline uint64_t wb_pages_to_bytes(const struct wb_sample *s, uint64_t pages)
 {

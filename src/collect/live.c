@@ -24,6 +24,10 @@ struct wb_live {
 	struct wb_trace *trace;
 	struct wb_diag diag, notes;
 	bool mounted_debugfs, mounted_tracefs;
+	/* each BDI's reclaimable pages at the previous sample (UINT64_MAX: unknown) */
+	struct prev_recl { char name[WB_NAME_LEN]; uint64_t pages; } *prev;
+	size_t nprev;
+	double prev_mono;
 };
 
 /* The trace instance's directory, for removal from a fatal-signal handler. */
@@ -132,6 +136,7 @@ void wb_live_destroy(struct wb_live *l)
 	wb_bdis_close(&l->bdis);
 	wb_procs_destroy(l->procs);
 	wb_trace_destroy(l->trace);
+	free(l->prev);
 	crash_path[0] = '\0';
 	if (l->mounted_tracefs)
 		umount2("/sys/kernel/tracing", MNT_DETACH);
@@ -148,6 +153,50 @@ static double clock_s(clockid_t c)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static uint64_t reclaimable(const struct wb_bdi *b)
+{
+	return b && WB_HAS(b->st_valid, WB_B_RECLAIMABLE) ? b->st[WB_B_RECLAIMABLE] : UINT64_MAX;
+}
+
+/*
+ * The wakeup event carries no page count, and this kernel has no kprobe
+ * events to read one: estimate the device's reclaimable pages at the event's
+ * time from debugfs at the samples on either side of it, linearly.
+ */
+static void wake_reclaimable(const struct wb_live *l, struct wb_sample *s)
+{
+	for (size_t i = 0; i < s->nevents; i++) {
+		struct wb_event *e = &s->events[i];
+		uint64_t now, then = UINT64_MAX;
+
+		if (e->kind != WB_EV_WAKE_BG)
+			continue;
+		now = reclaimable(wb_sample_bdi(s, e->bdi));
+		for (size_t k = 0; k < l->nprev; k++)
+			if (strcmp(l->prev[k].name, e->bdi) == 0)
+				then = l->prev[k].pages;
+		e->extra = now == UINT64_MAX || then == UINT64_MAX
+			   ? now : wb_lerp_count(then, l->prev_mono, now, s->mono, e->t);
+	}
+}
+
+static void keep_reclaimable(struct wb_live *l, const struct wb_sample *s)
+{
+	struct prev_recl *p = s->nbdis > l->nprev ? realloc(l->prev, s->nbdis * sizeof(*p)) : l->prev;
+
+	if (!p) { /* no memory: estimates fall back to the sample's value */
+		l->nprev = 0;
+		return;
+	}
+	l->prev = p;
+	l->nprev = s->nbdis;
+	for (size_t i = 0; i < s->nbdis; i++) {
+		snprintf(p[i].name, sizeof(p[i].name), "%s", s->bdis[i].name);
+		p[i].pages = reclaimable(&s->bdis[i]);
+	}
+	l->prev_mono = s->mono;
+}
+
 void wb_live_read(struct wb_live *l, struct wb_sample *s)
 {
 	wb_sample_finish(s);
@@ -162,20 +211,9 @@ void wb_live_read(struct wb_live *l, struct wb_sample *s)
 		wb_procs_read(l->procs, s, &l->diag);
 		wb_procs_read_disks(l->procs, s, &l->diag);
 	}
-	if (l->trace && wb_trace_drain(l->trace, s, &l->diag) >= 0) {
-		/*
-		 * The wakeup event carries no page count: attach the device's
-		 * reclaimable pages as debugfs showed them in this same sample.
-		 */
-		for (size_t i = 0; i < s->nevents; i++) {
-			const struct wb_bdi *b;
-			if (s->events[i].kind != WB_EV_WAKE_BG)
-				continue;
-			b = wb_sample_bdi(s, s->events[i].bdi);
-			s->events[i].extra = b && WB_HAS(b->st_valid, WB_B_RECLAIMABLE)
-					     ? b->st[WB_B_RECLAIMABLE] : UINT64_MAX;
-		}
-	}
+	if (l->trace && wb_trace_drain(l->trace, s, &l->diag) >= 0)
+		wake_reclaimable(l, s);
+	keep_reclaimable(l, s);
 	/* A damaged file degrades its own figures only; -1 = nothing at all. */
 	s->level = s->g.valid || s->nzones ? WB_LEVEL_PROC : -1;
 	if (l->bdis.sysfs_ok && s->nbdis > 0) {

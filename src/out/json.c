@@ -319,7 +319,7 @@ static void events_obj(struct js *j, const struct wb_sample *s)
 		} else if (e->kind == WB_EV_RECLAIM) {
 			u64(j, "delayed_us", e->value);
 		} else if (e->kind == WB_EV_WAKE_BG && e->extra != UINT64_MAX) {
-			u64(j, "reclaimable", e->extra * s->page_size); /* at the sample */
+			u64(j, "reclaimable", e->extra * s->page_size); /* estimated: see wake_reclaimable() */
 		}
 		close_(j, '}');
 	}

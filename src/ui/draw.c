@@ -48,12 +48,24 @@ void ui_apply_theme(struct ui *u)
 	bkgd(attr_of(u, WB_R_NORMAL));
 }
 
+/* Bytes of s that fill at most cols columns (addnstr counts bytes; every
+ * glyph wbtop draws is one column wide, so count UTF-8 lead bytes). */
+static int fit_bytes(const char *s, int cols)
+{
+	int i = 0;
+
+	for (int c = 0; s[i]; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80 && c++ == cols)
+			break;
+	return i;
+}
+
 static void put(const struct ui *u, int y, int x, enum wb_role r, const char *s)
 {
 	attr_t a = attr_of(u, r);
 
 	attron(a);
-	mvaddnstr(y, x, s, COLS - x > 0 ? COLS - x : 0);
+	mvaddnstr(y, x, s, fit_bytes(s, COLS - x > 0 ? COLS - x : 0));
 	attroff(a);
 }
 
@@ -377,8 +389,9 @@ void ui_build_rows(struct ui *u)
 		u->sel = u->nrows ? u->nrows - 1 : 0;
 }
 
-/* A sparkline of one BDI's dirty+writeback over the ring (newest right). */
-static void sparkline(const struct ui *u, const char *bdi, char *out, size_t n, int w)
+/* A sparkline over the ring (newest right), one sample a column: one BDI's
+ * dirty+writeback, or (wakes) its background wakeups in each interval. */
+static void sparkline(const struct ui *u, const char *bdi, bool wakes, char *out, size_t n, int w)
 {
 	static const char *const blocks[] = { " ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585",
 					      "\u2586", "\u2587", "\u2588" };
@@ -392,7 +405,11 @@ static void sparkline(const struct ui *u, const char *bdi, char *out, size_t n, 
 	for (int i = w - 1; i >= 0; i--) {
 		const struct wb_sample *s = wb_ring_get(u->ring, (size_t)i);
 		const struct wb_bdi *b = s ? wb_sample_bdi(s, bdi) : NULL;
-		v[k] = b ? (double)(b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK]) : -1;
+		if (!b || (wakes && !s->ev_valid))
+			v[k] = -1;
+		else
+			v[k] = wakes ? (double)b->ev.wake_bg
+				     : (double)(b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK]);
 		if (v[k] > max)
 			max = v[k];
 		k++;
@@ -544,7 +561,7 @@ static void draw_devices(struct ui *u, int y, int h)
 			if (!shown[c])
 				continue;
 			if (c == C_SPARK)
-				sparkline(u, r->b->name, v, sizeof(v), width[c]);
+				sparkline(u, r->b->name, false, v, sizeof(v), width[c]);
 			else
 				cell(u, r, c, v, sizeof(v));
 			int extra = c == C_MOUNT ? path_tail(v, width[c], u->utf8) : 0;
@@ -671,7 +688,7 @@ static void log_line(const struct ui *u, const struct wb_event *e, char *line, s
 
 	switch (e->kind) {
 	case WB_EV_WAKE_BG:
-		snprintf(line, n, "%7.1fs ago  wakeup     %-10s background  reclaimable %s (at the sample)", ago,
+		snprintf(line, n, "%7.1fs ago  wakeup     %-10s background  reclaimable ~%s", ago,
 			 e->bdi, e->extra == UINT64_MAX ? "n/a" : wb_fmt_bytes(a, 16, (double)e->extra * P));
 		break;
 	case WB_EV_START:
@@ -692,18 +709,26 @@ static void log_line(const struct ui *u, const struct wb_event *e, char *line, s
 	}
 }
 
+#define FLUSHER_TITLE "DEVICE          FLUSHER OVER-BG  INODES  B_IO  RECLAIM BG-THRESH WAKE/m THROTTLE/m"
+#define FLUSHER_ROW_W ((int)sizeof(FLUSHER_TITLE) - 1)
+
 static void draw_flusher(struct ui *u, int y, int h)
 {
 	const struct wb_sample *s = cur_sample(u);
 	int end = y + h, cap = (int)(sizeof(u->log) / sizeof(u->log[0]));
 
-	put(u, y++, 0, WB_R_TITLE, "DEVICE          FLUSHER OVER-BG  INODES  B_IO  RECLAIM BG-THRESH WAKE/m THROTTLE/m");
+	/* what the row leaves of the width: a strip of wakeups per interval */
+	int strip = COLS - FLUSHER_ROW_W - 2;
+	char title[320];
+
+	snprintf(title, sizeof(title), "%s%s", FLUSHER_TITLE, strip >= 8 ? "  WAKEUPS/SAMPLE" : "");
+	put(u, y++, 0, WB_R_TITLE, title);
 	for (size_t i = 0; i < s->nbdis && y < end - 4; i++) {
 		const struct wb_bdi *x = &s->bdis[i];
 		const struct wb_bdi_limits *bl = u->lim_ok && i < u->lim.nbdis ? &u->lim.bdis[i] : NULL;
 		bool st = WB_HAS(x->st_valid, WB_B_STATE), running = st && (x->st[WB_B_STATE] & 2);
 		double wk = ui_per_minute(u, x->name, 0), th = ui_per_minute(u, x->name, 1);
-		char line[256], c0[48], c1[16], c2[16], c4[16], c5[16], c6[16], c7[16];
+		char line[1400], c0[48], c1[16], c2[16], c4[16], c5[16], c6[16], c7[16];
 
 		if (!row_visible(u, x, bl))
 			continue;
@@ -716,6 +741,12 @@ static void draw_flusher(struct ui *u, int y, int h)
 			 bytes(c4, 16, WB_HAS(x->st_valid, WB_B_RECLAIMABLE),
 			       (double)x->st[WB_B_RECLAIMABLE] * s->page_size),
 			 bytes(c5, 16, bl, bl ? (double)bl->bg_thresh * s->page_size : 0), c6, c7);
+		if (strip >= 8 && s->ev_valid) {
+			size_t l = strlen(line);
+			line[l++] = ' ';
+			line[l++] = ' ';
+			sparkline(u, x->name, true, line + l, sizeof(line) - l, strip);
+		}
 		put(u, y++, 0, running ? WB_R_WRITEBACK : bl && bl->over_bg ? WB_R_WARN : WB_R_NORMAL, line);
 	}
 	y++;

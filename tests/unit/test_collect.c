@@ -158,6 +158,18 @@ static void ring_and_rates(void **st)
 	wb_ring_destroy(r);
 }
 
+/* Reclaimable pages at a wakeup, between two samples (hand-computed). */
+static void lerp_between_samples(void **st)
+{
+	(void)st;
+	assert_int_equal(wb_lerp_count(100, 10.0, 300, 11.0, 10.25), 150);
+	assert_int_equal(wb_lerp_count(300, 10.0, 100, 11.0, 10.5), 200);  /* falling */
+	assert_int_equal(wb_lerp_count(100, 10.0, 300, 11.0, 9.0), 100);   /* before: first */
+	assert_int_equal(wb_lerp_count(100, 10.0, 300, 11.0, 12.0), 300);  /* after: second */
+	assert_int_equal(wb_lerp_count(100, 11.0, 300, 11.0, 11.0), 300);  /* no interval */
+	assert_int_equal(wb_lerp_count(0, 0, UINT64_C(1) << 52, 1.0, 0.5), UINT64_C(1) << 51);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +177,7 @@ int main(void)
 		cmocka_unit_test(old_kernel_shapes),
 		cmocka_unit_test(damaged_files_named),
 		cmocka_unit_test(ring_and_rates),
+		cmocka_unit_test(lerp_between_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
