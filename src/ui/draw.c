@@ -257,7 +257,7 @@ static void draw_tabs(struct ui *u, int y)
 
 /* ---- devices pane ---- */
 
-enum { C_DEV, C_MOUNT, C_DIRTY, C_WB, C_THRESH, C_BG, C_PCT, C_BW, C_DIRTIED, C_WRITTEN, C_CLEAN,
+enum { C_DEV, C_MOUNT, C_DIRTY, C_WB, C_THRESH, C_KTHRESH, C_BG, C_PCT, C_BW, C_DIRTIED, C_WRITTEN, C_CLEAN,
        C_MIN, C_MAX, C_STATE, C_WAKE, C_IFTHR, C_SPARK, C_COUNT };
 
 static const struct {
@@ -267,7 +267,8 @@ static const struct {
 } cols[C_COUNT] = {
 	[C_DEV] = { "DEVICE", 14, 0, true },   [C_MOUNT] = { "MOUNT", 14, 2, true },
 	[C_DIRTY] = { "DIRTY", 7, 0, false },  [C_WB] = { "WRITEBK", 7, 0, false },
-	[C_THRESH] = { "THRESH", 7, 0, false }, [C_BG] = { "BG", 7, 3, false },
+	[C_THRESH] = { "THRESH", 7, 0, false }, [C_KTHRESH] = { "K-THRESH", 8, 3, false },
+	[C_BG] = { "BG", 7, 3, false },
 	[C_PCT] = { "%LIM", 5, 0, false },     [C_BW] = { "BW/s", 7, 1, false },
 	[C_DIRTIED] = { "DIRTIED/s", 9, 2, false }, [C_WRITTEN] = { "WRITTEN/s", 9, 3, false },
 	[C_CLEAN] = { "CLEAN-IN", 8, 0, false }, [C_MIN] = { "MIN%", 4, 4, false },
@@ -295,6 +296,7 @@ static double key_of(const struct devrow *r, int c)
 	case C_DIRTY: return r->b->st[WB_B_RECLAIMABLE];
 	case C_WB: return r->b->st[WB_B_WRITEBACK];
 	case C_THRESH: return r->bl ? r->bl->thresh : 0;
+	case C_KTHRESH: return r->b->st[WB_B_THRESH];
 	case C_BG: return r->bl ? r->bl->bg_thresh : 0;
 	case C_PCT: return r->pct;
 	case C_BW: return r->bw;
@@ -460,6 +462,7 @@ static void cell(const struct ui *u, const struct devrow *r, int c, char *buf, s
 	case C_DIRTY: bytes(buf, n, WB_HAS(b->st_valid, WB_B_RECLAIMABLE), (double)b->st[WB_B_RECLAIMABLE] * P); break;
 	case C_WB: bytes(buf, n, WB_HAS(b->st_valid, WB_B_WRITEBACK), (double)b->st[WB_B_WRITEBACK] * P); break;
 	case C_THRESH: bytes(buf, n, bl, bl ? (double)bl->thresh * P : 0); break;
+	case C_KTHRESH: bytes(buf, n, WB_HAS(b->st_valid, WB_B_THRESH), (double)b->st[WB_B_THRESH] * P); break;
 	case C_BG: bytes(buf, n, bl, bl ? (double)bl->bg_thresh * P : 0); break;
 	case C_PCT:
 		if (r->pct_ok)
