@@ -731,7 +731,7 @@ static void draw_flusher(struct ui *u, int y, int h)
 		const struct wb_bdi_limits *bl = u->lim_ok && i < u->lim.nbdis ? &u->lim.bdis[i] : NULL;
 		bool st = WB_HAS(x->st_valid, WB_B_STATE), running = st && (x->st[WB_B_STATE] & 2);
 		double wk = ui_per_minute(u, x->name, 0), th = ui_per_minute(u, x->name, 1);
-		char line[1400], c0[48], c1[16], c2[16], c4[16], c5[16], c6[16], c7[16];
+		char line[1400], c0[2 * WB_NAME_LEN + 2], c1[16], c2[16], c4[16], c5[16], c6[16], c7[16];
 
 		if (!row_visible(u, x, bl))
 			continue;
