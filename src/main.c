@@ -22,6 +22,7 @@
 #include "wbtop/whatif.h"
 
 #define MAX_SETS 64
+#define FORECAST_HIST 32 /* samples kept for the forecast's input window */
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
 
@@ -323,18 +324,23 @@ static void sleep_until(struct timespec *next, double delay)
 }
 
 /* Forecast under the current settings and, with --set, under the new ones. */
-static void run_forecast(const struct opts *o, struct wb_view *v, struct wb_forecast *fc,
-			 struct wb_forecast *wfc)
+static void run_forecast(const struct opts *o, struct wb_view *v, const struct wb_ring *hist,
+			 struct wb_forecast *fc, struct wb_forecast *wfc)
 {
-	size_t n = v->cur->nbdis ? v->cur->nbdis : 1;
-	double *bw = calloc(n, sizeof(double)), *rate = calloc(n, sizeof(double));
-	struct wb_forecast_in in = { o->forecast, 1.0, bw, rate };
+	size_t n = v->cur->nbdis ? v->cur->nbdis : 1, nh = 0;
+	double *buf = calloc(4 * n, sizeof(double));
+	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n };
+	struct wb_forecast_in in = { o->forecast, 1.0, io.bw, io.rate, io.chunk, io.tasks };
+	const struct wb_sample *h[FORECAST_HIST];
 	struct wb_settings k;
 	char err[256];
 
-	if (!bw || !rate)
-		goto out;
-	wb_forecast_inputs(v->prev, v->cur, bw, rate);
+	if (!buf)
+		return;
+	h[nh++] = v->cur;
+	for (size_t i = 0; nh < FORECAST_HIST && wb_ring_get(hist, i); i++)
+		h[nh++] = wb_ring_get(hist, i);
+	wb_forecast_inputs(h, nh, &io);
 	if (wb_settings_from_sample(&k, v->cur) == 0) {
 		if (wb_forecast_run(v->cur, v->lim, &k, &in, fc) == 0)
 			v->forecast = fc;
@@ -345,9 +351,7 @@ static void run_forecast(const struct opts *o, struct wb_view *v, struct wb_fore
 			v->whatif_forecast = wfc;
 		wb_settings_finish(&k);
 	}
-out:
-	free(bw);
-	free(rate);
+	free(buf);
 }
 
 /* Headless loop: sample, model, print. */
@@ -358,6 +362,8 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 	unsigned long dh = 0;
 	bool have_prev = false, told_hidden = false;
 	int rc = 0;
+	/* earlier samples, newest first, for the forecast's inputs (its window) */
+	struct wb_ring *hist = o->forecast > 0 ? wb_ring_create(FORECAST_HIST - 1) : NULL;
 
 	wb_sample_init(&cur);
 	wb_sample_init(&prev);
@@ -412,8 +418,8 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 		struct wb_forecast fc, wfc;
 		memset(&fc, 0, sizeof(fc));
 		memset(&wfc, 0, sizeof(wfc));
-		if (o->forecast > 0 && v.lim)
-			run_forecast(o, &v, &fc, &wfc);
+		if (o->forecast > 0 && v.lim && hist)
+			run_forecast(o, &v, hist, &fc, &wfc);
 		if (o->fmt == FMT_JSON)
 			wb_out_json(stdout, &v);
 		else if (o->fmt == FMT_CSV)
@@ -433,11 +439,14 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 		wb_limits_finish(&wi);
 		wb_sample_copy(&prev, &cur);
 		have_prev = true;
+		if (hist)
+			wb_ring_push(hist, &cur);
 		if (out_gone)
 			break;
 	}
 	wb_sample_finish(&cur);
 	wb_sample_finish(&prev);
+	wb_ring_destroy(hist);
 	return rc;
 }
 

@@ -34,6 +34,8 @@ struct wb_forecast_in {
 	double horizon_s, step_s;       /* e.g. 60, 1 */
 	const double *bw;               /* write bandwidth per BDI, pages/s (0 unknown) */
 	const double *dirty_rate;       /* writer demand per BDI, pages/s */
+	const double *chunk;            /* pages a writer dirties between two pauses (NULL: 32) */
+	const double *tasks;            /* writers asleep in balance_dirty_pages (NULL or < 0: unknown) */
 };
 
 /* Run the forecast for sample s under limits l. Free with wb_forecast_finish(). */
@@ -43,12 +45,20 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 void wb_forecast_finish(struct wb_forecast *f);
 
 /*
- * The forecast's inputs from two samples: write bandwidth per BDI (what a
- * busy device completed since prev, else the kernel's estimate) and writer
- * demand (its dirtying rate), pages/s; arrays of cur->nbdis.
+ * The forecast's inputs from recent history, newest first (hist[0] the
+ * sample forecast from, nhist >= 1), over the last WB_FORECAST_WINDOW_S
+ * seconds of it: write bandwidth per BDI (what a busy device completed,
+ * else the kernel's estimate), writer demand (the dirtying rate), pages/s;
+ * from the tracepoints (0 unknown), the pages a throttled writer dirties
+ * between two pauses and the number of writers asleep in balance_dirty_pages
+ * on average. Arrays of hist[0]->nbdis.
  */
-void wb_forecast_inputs(const struct wb_sample *prev, const struct wb_sample *cur, double *bw,
-			double *rate);
+#define WB_FORECAST_WINDOW_S 5.0
+struct wb_forecast_inputs_out {
+	double *bw, *rate, *chunk, *tasks;
+};
+void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
+			const struct wb_forecast_inputs_out *out);
 
 /* Measured dirtying rate per BDI (pages/s) between two samples; 0 unknown. */
 void wb_forecast_dirty_rates(const struct wb_sample *prev, const struct wb_sample *cur,

@@ -10,10 +10,20 @@
 #define DT 0.05              /* simulation step, s */
 #define FPROP_PERIOD 3.0     /* writeout-share aging period, s */
 #define INFLIGHT_S 1.0       /* writeback kept in flight: about a second of bandwidth */
+#define RL_PERIOD 0.2        /* BANDWIDTH_INTERVAL: the rate limit's update period, s */
+#define MAX_TASKS 64.0
+#define HZ 250.0             /* jiffies a second (Debian's kernels) */
+#define MAX_PAUSE_S 0.2
+#define DIRTY_POLL_PAGES 32.0
+#define NEUTRAL 0.1          /* rates this close (relative) are equal within their noise */
 
 struct sim_bdi {
 	double r, w;             /* reclaimable, writeback (pages) */
 	double bw, demand;       /* pages/s */
+	double n;                /* writers on the device (for the per-task rate limit) */
+	double rl, prev_bal;     /* dirty_ratelimit and balanced rate, all writers together, pages/s */
+	double dirtied, since;   /* pages dirtied, seconds, since the last rate-limit update */
+	double chunk;            /* pages a writer dirties between two pauses */
 	double e;                /* completions in the share's numerator */
 	double age;              /* seconds the oldest dirty page has waited */
 	double min_ppm, max_ppm;
@@ -105,28 +115,140 @@ void wb_forecast_dirty_rates(const struct wb_sample *prev, const struct wb_sampl
 			rate[i] = 0;
 }
 
-void wb_forecast_inputs(const struct wb_sample *prev, const struct wb_sample *cur, double *bw,
-			double *rate)
+void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
+			const struct wb_forecast_inputs_out *o)
 {
-	wb_model_bandwidths(prev, cur, bw);
-	wb_forecast_dirty_rates(prev, cur, rate);
-	/*
-	 * What a device completed since the last sample is its bandwidth when
-	 * it had more queued than its threshold (it wrote flat out); the kernel's
-	 * smoothed estimate overshoots there on bursty (throttled, queued)
-	 * devices. Below its threshold a device may have been short of dirty
-	 * pages (its share still growing), and completions understate it: then
-	 * the larger of the two.
-	 */
+	const struct wb_sample *cur = hist[0], *prev = NULL;
+	double any = 0;
+	size_t k = 1;
+
+	/* the oldest sample in the window; events are summed over the same span */
+	for (; k < nhist && cur->mono - hist[k]->mono <= WB_FORECAST_WINDOW_S + 0.5; k++)
+		prev = hist[k];
+	wb_model_bandwidths(prev, cur, o->bw);
+	wb_forecast_dirty_rates(prev, cur, o->rate);
 	for (size_t i = 0; i < cur->nbdis; i++) {
 		const struct wb_bdi *b = &cur->bdis[i];
+		/*
+		 * What a device completed in the window is its bandwidth when it
+		 * had more queued than its threshold or a backlog in flight (it
+		 * wrote flat out); the
+		 * kernel's smoothed estimate overshoots there on bursty (throttled,
+		 * queued) devices. Below its threshold a device may have been
+		 * short of dirty pages (its share still growing), and completions
+		 * understate it: then the larger of the two.
+		 */
 		bool full = WB_HAS(b->st_valid, WB_B_THRESH) && WB_HAS(b->st_valid, WB_B_RECLAIMABLE) &&
 			    WB_HAS(b->st_valid, WB_B_WRITEBACK) &&
 			    b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK] >= b->st[WB_B_THRESH];
-		double w;
-		if (prev && rate[i] > 0 && wb_rate_bdi(prev, cur, b->name, WB_B_WRITTEN, &w) && w > 0)
-			bw[i] = full || w > bw[i] ? w : bw[i];
+		double w, pauses = 0, pause_ms = 0;
+		bool traced = prev != NULL;
+
+		if (prev && o->rate[i] > 0 && wb_rate_bdi(prev, cur, b->name, WB_B_WRITTEN, &w) && w > 0) {
+			/* a second or more of its completions still in flight: a backlog */
+			full = full || (WB_HAS(b->st_valid, WB_B_WRITEBACK) && (double)b->st[WB_B_WRITEBACK] >= w);
+			o->bw[i] = full || w > o->bw[i] ? w : o->bw[i];
+		}
+		/* short of its threshold with no backlog, a device kept up with its
+		 * writers (an idle disk's own estimate can be stale: 1 page/s on vda) */
+		if (!full)
+			o->bw[i] = fmax(o->bw[i], o->rate[i]);
+		for (size_t j = 0; j + 1 < k; j++) {
+			const struct wb_bdi *x = wb_sample_bdi(hist[j], b->name);
+			traced = traced && hist[j]->ev_valid;
+			if (x) {
+				pauses += x->ev.pauses;
+				pause_ms += (double)x->ev.pause_ms_total;
+			}
+		}
+		/* pages dirtied per pause: the writer's write size (a folio or more) */
+		o->chunk[i] = traced && pauses > 0 && o->rate[i] > 0
+			      ? o->rate[i] * (cur->mono - prev->mono) / pauses : 0;
+		/* writers asleep there on average: one per second of pauses a second */
+		o->tasks[i] = traced ? round(pause_ms / 1000 / (cur->mono - prev->mono)) : -1;
+		any = fmax(any, o->chunk[i]);
 	}
+	/*
+	 * A writer blocked outright sleeps without dirtying: its pauses dilute
+	 * its own figure, down to nothing. The largest seen on any device
+	 * stands for all (the same kind of writer: a write call's pages).
+	 */
+	for (size_t i = 0; i < cur->nbdis; i++)
+		o->chunk[i] = any;
+}
+
+/*
+ * The kernel's dirty_ratelimit, when the bdi_dirty_ratelimit tracepoint
+ * showed it (level 3): it is history, not a function of the state - while
+ * the global level sits below its setpoint it can only rise, so a device
+ * can stay held far above its own setpoint for minutes - and the forecast
+ * starts from it. It is per writer: N writers (those asleep in
+ * balance_dirty_pages on average) share the device. Without the tracepoint:
+ * settled (all writers together let dirty at the bandwidth).
+ */
+static void init_ratelimit(struct sim_bdi *x, const struct wb_bdi *b, bool traced, double tasks)
+{
+	x->n = fmin(MAX_TASKS, fmax(1, tasks));
+	x->rl = x->prev_bal = x->bw;
+	if (!traced || !b->ev.dirty_ratelimit || !b->ev.balanced_ratelimit)
+		return;
+	x->rl = x->n * (double)b->ev.dirty_ratelimit;
+	x->prev_bal = x->n * (double)b->ev.balanced_ratelimit;
+}
+
+/*
+ * wb_update_dirty_ratelimit (writeback-model.md 5.5) on one writer's share:
+ * the balanced rate from what was dirtied against what was let, and a step
+ * towards it only when the level's error agrees, shrinking near the target.
+ */
+static void update_ratelimit(struct sim_bdi *b, double pos, bool below_setpoint)
+{
+	double tr = floor(b->rl * pos / b->n) + 1, dr = b->dirtied / b->since / b->n;
+	double rl = b->rl / b->n, pb = b->prev_bal / b->n;
+	double bal = fmin(tr * b->bw / b->n / fmax(dr, 1), b->bw / b->n), x, step = 0;
+
+	if (below_setpoint) {
+		x = fmin(pb, fmin(bal, tr));
+		if (rl < x)
+			step = x - rl;
+	} else {
+		x = fmax(pb, fmax(bal, tr));
+		if (rl > x)
+			step = rl - x;
+	}
+	if (step > 0) {
+		uint64_t st = (uint64_t)step, sh = (uint64_t)(rl / (2 * floor(step) + 1));
+		step = sh < 64 ? (double)(((st >> sh) + 7) / 8) : 0;
+	}
+	rl = rl < bal ? rl + step : rl - step;
+	b->rl = fmax(rl, 1) * b->n;
+	b->prev_bal = bal * b->n;
+}
+
+/*
+ * What b's writers dirty under balance_dirty_pages (writeback-model.md 5.6):
+ * a task rate limit that rounds to 0 pages/s blocks them (MAX_PAUSE sleeps
+ * until the state changes); else each pause covers one chunk and lasts
+ * chunk / task_ratelimit, at most max_pause - so a task never goes slower
+ * than a chunk per max_pause, however low the rate limit has sunk.
+ */
+static double throttled_rate(const struct sim_bdi *b, double pos)
+{
+	double tr = floor(b->rl / b->n * pos), wd = b->r + b->w;
+	double mp = fmin((floor(wd / (1 + floor(b->bw / 32))) + 1) / HZ, MAX_PAUSE_S);
+
+	double floor_rate = b->n * b->chunk / mp;
+
+	if (tr < 1)
+		return 0;
+	if (b->n * tr >= floor_rate)
+		return b->n * tr;
+	/*
+	 * At the floor within the figures' noise of the device's speed, the
+	 * level is neutral: the kernel's own noise decides whether it creeps
+	 * up or down, and the forecast holds it where it is.
+	 */
+	return fabs(floor_rate - b->bw) < NEUTRAL * b->bw ? b->bw : floor_rate;
 }
 
 /* Set up the per-BDI simulation state from the sample and the limits. */
@@ -144,20 +266,29 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		const struct wb_bdi_limits *bl = &l->bdis[i];
 		struct sim_bdi *x = &sb[i];
 		struct wb_bdi_knobs *kn = k ? wb_settings_bdi((struct wb_settings *)k, b->name) : NULL;
+		double tasks = in->tasks ? in->tasks[i] : -1;
 
 		x->r = WB_HAS(b->st_valid, WB_B_RECLAIMABLE) ? (double)b->st[WB_B_RECLAIMABLE] : 0;
 		x->w = WB_HAS(b->st_valid, WB_B_WRITEBACK) ? (double)b->st[WB_B_WRITEBACK] : 0;
 		x->bw = in->bw[i];
 		x->demand = in->dirty_rate ? in->dirty_rate[i] : 0;
-		/* a throttled writer wrote as fast as it was let: its demand is open */
-		if (x->demand > 0 && (bl->state == WB_ST_THROTTLED || bl->state == WB_ST_OVER))
+		/*
+		 * A writer held back wrote as fast as it was let: its demand is
+		 * open. Held back: asleep in balance_dirty_pages half the time or
+		 * more (tracepoints), else throttled and keeping its device half
+		 * busy (an occasional writer on another disk is "throttled" too
+		 * whenever the global level is past freerun).
+		 */
+		if (x->demand > 0 && (tasks > 0.5 || (tasks < 0 && x->demand >= x->bw / 2 &&
+			(bl->state == WB_ST_THROTTLED || bl->state == WB_ST_OVER))))
 			x->demand = HUGE_VAL;
 		x->e = bl->frac_den ? *g * (double)bl->frac_num / (double)bl->frac_den : 0;
 		x->min_ppm = kn ? (double)kn->min_ppm : 0;
 		x->max_ppm = kn ? (double)kn->max_ppm : 1e6;
 		x->strict = kn && kn->strict;
 		x->flushing = x->w > 0;
-
+		init_ratelimit(x, b, s->ev_valid, tasks);
+		x->chunk = in->chunk && in->chunk[i] > 0 ? in->chunk[i] : DIRTY_POLL_PAGES;
 	}
 }
 
@@ -167,7 +298,7 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 {
 	size_t nb = s->nbdis, ns;
 	struct sim_bdi *sb;
-	double g, other, t = 0, next_out, next_age = FPROP_PERIOD;
+	double g, other, t = 0, next_out, next_age = FPROP_PERIOD, sumbw = 0;
 	double expire = k ? k->expire_cs / 100.0 : 30, period = k ? k->writeback_cs / 100.0 : 5;
 
 	size_t step = 0;
@@ -185,6 +316,8 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 		return -ENOMEM;
 	}
 	init_sim(sb, s, l, k, in, &g);
+	for (size_t i = 0; i < nb; i++)
+		sumbw += sb[i].bw;
 	other = (double)l->dirty;
 	for (size_t i = 0; i < nb; i++) {
 		other -= sb[i].r + sb[i].w;
@@ -207,9 +340,13 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 			struct sim_bdi *b = &sb[i];
 			double frac = fmin(1, b->e / g), wth = calc_thresh(T, dirty, (double)l->sum_min_ppm, b, frac);
 			double wbg = calc_thresh(bg, ndirty, (double)l->sum_min_ppm, b, frac);
-			double pos = position(b, dirty, T, bg, wth, T > 0 ? wth * bg / T : 0);
-			/* dirty_ratelimit taken as settled at the bandwidth (5.5, 5.8) */
-			double rate = pos < 0 ? b->demand : fmin(b->demand, b->bw * pos);
+			double wbg_sp = T > 0 ? wth * bg / T : 0;
+			double pos = position(b, dirty, T, bg, wth, wbg_sp);
+			/* free running, an open demand fills the gap to the freerun ceiling
+			 * at once (what the devices complete meanwhile too) and a chunk
+			 * more: it checks only between chunks */
+			double gap = (fmax(0, (T + bg) / 2 - dirty) + b->chunk) / DT + sumbw;
+			double rate = pos < 0 ? fmin(b->demand, gap) : fmin(b->demand, throttled_rate(b, pos));
 			bool over_bg = ndirty > bg || b->r > wbg;
 			double done, submit;
 
@@ -219,6 +356,16 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 			b->age = b->r > 0 ? b->age + DT : 0;
 			b->flushing = over_bg || (b->r > 0 && b->age >= expire && period > 0);
 			b->r += rate * DT;
+			b->dirtied += rate * DT;
+			b->since += DT;
+			if (pos < 0) { /* free running: the kernel leaves the rate limit alone */
+				b->dirtied = b->since = 0;
+			} else if (b->since >= RL_PERIOD - 1e-9) {
+				bool below = b->strict ? b->r + b->w < (wth + wbg_sp) / 2
+						       : dirty < ((T + bg) / 2 + T) / 2;
+				update_ratelimit(b, pos, below);
+				b->dirtied = b->since = 0;
+			}
 			/* the flusher keeps about a second of bandwidth in flight */
 			submit = b->flushing ? fmin(b->r, fmax(0, b->bw * INFLIGHT_S - b->w) + b->bw * DT) : 0;
 			b->r -= submit;

@@ -78,14 +78,17 @@ void ui_tune_finish(struct ui *u)
 /* The next minute under the current and the proposed settings (wakeups, rates). */
 static void forecast(struct ui *u, const struct wb_settings *k)
 {
-	const struct wb_sample *s = cur(u), *p = wb_ring_get(u->ring, 1);
-	size_t n = s->nbdis ? s->nbdis : 1;
-	double *bw = calloc(n, sizeof(double)), *rate = calloc(n, sizeof(double));
-	struct wb_forecast_in in = { 60, 1, bw, rate };
+	const struct wb_sample *s = cur(u), *h[32];
+	size_t n = s->nbdis ? s->nbdis : 1, nh = 0;
+	double *buf = calloc(4 * n, sizeof(double));
+	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n };
+	struct wb_forecast_in in = { 60, 1, io.bw, io.rate, io.chunk, io.tasks };
 	struct wb_settings k0;
 
-	if (bw && rate && wb_settings_from_sample(&k0, s) == 0) {
-		wb_forecast_inputs(p, s, bw, rate);
+	while (nh < 32 && wb_ring_get(u->ring, nh)) /* the ring's newest is the sample shown */
+		h[nh] = wb_ring_get(u->ring, nh), nh++;
+	if (buf && nh && wb_settings_from_sample(&k0, s) == 0) {
+		wb_forecast_inputs(h, nh, &io);
 		if (wb_forecast_run(s, &u->lim, &k0, &in, &u->tune_fc[0]) == 0) {
 			if (wb_forecast_run(s, &u->tune_pred, k, &in, &u->tune_fc[1]) == 0)
 				u->tune_fc_ok = true;
@@ -94,8 +97,7 @@ static void forecast(struct ui *u, const struct wb_settings *k)
 		}
 		wb_settings_finish(&k0);
 	}
-	free(bw);
-	free(rate);
+	free(buf);
 }
 
 /* Parse the typed value, check it as the kernel would, and run the model on it. */

@@ -178,7 +178,7 @@ static void forecast_drain_and_throttle(void **st)
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 1000, rate = 0;
-	struct wb_forecast_in in = { 40, 1, &bw, &rate };
+	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -210,6 +210,79 @@ static void forecast_drain_and_throttle(void **st)
 	assert_int_not_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
 }
 
+/*
+ * The kernel's rate limit as the tracepoint showed it (writeback-model.md
+ * 5.5, 5.6). One device at 1000 pages/s, thresh 20000, bg 10000: setpoint
+ * 17500. One writer asleep in balance_dirty_pages, demand open.
+ */
+static void run_traced(uint64_t level, uint64_t rl, double chunk, struct wb_forecast *f)
+{
+	static struct wb_sample s;
+	static struct wb_bdi b;
+	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 10000, .nbdis = 1 };
+	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1,
+				    .state = WB_ST_THROTTLED };
+	double bw = 1000, rate = 1000, tasks = 1;
+	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks };
+
+	memset(&b, 0, sizeof(b));
+	strcpy(b.name, "8:0");
+	wb_sample_init(&s);
+	s.page_size = 4096;
+	s.ev_valid = true;
+	b.st[WB_B_RECLAIMABLE] = level;
+	b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
+	b.ev.dirty_ratelimit = rl;
+	b.ev.balanced_ratelimit = rl;
+	s.bdis = &b;
+	s.nbdis = 1;
+	l.bdis = &bl;
+	l.dirty = level;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, f), 0);
+}
+
+static double level_at(const struct wb_forecast *f, size_t k)
+{
+	return f->bdis[0].dirty[k] + f->bdis[0].writeback[k];
+}
+
+static void forecast_ratelimit_regimes(void **st)
+{
+	struct wb_forecast f;
+	(void)st;
+	/* settled (rate limit = bandwidth): the level goes to the setpoint */
+	run_traced(12000, 1000, 32, &f);
+	assert_in_range((long)level_at(&f, 59), 16500, 18500);
+	assert_in_range((long)f.bdis[0].write_rate[59], 900, 1100);
+	wb_forecast_finish(&f);
+	/*
+	 * Sunk to 1 page/s: past the setpoint the task rate limit rounds to 0
+	 * and the writer is blocked outright...
+	 */
+	run_traced(19000, 1, 200, &f);
+	assert_true(f.bdis[0].write_rate[0] == 0);
+	assert_true(level_at(&f, 0) < 19000);
+	wb_forecast_finish(&f);
+	/* ... at 2 pages/s and 18000 (pos 0.93) the task rate limit is 1 page/s,
+	 * so each 200-page chunk waits the longest pause, 200 ms: the writer
+	 * goes at the device's speed, the rate limit has no reason to move,
+	 * and the level is neutral - held */
+	run_traced(18000, 2, 200, &f);
+	assert_in_range((long)level_at(&f, 59), 17500, 18500);
+	assert_in_range((long)f.bdis[0].write_rate[30], 950, 1050);
+	wb_forecast_finish(&f);
+	/* small chunks (32 pages per 200 ms = 160 pages/s): the writer falls
+	 * behind the device and the level sinks */
+	run_traced(18000, 2, 32, &f);
+	assert_in_range((long)f.bdis[0].write_rate[0], 150, 170);
+	assert_true(level_at(&f, 9) < 17000);
+	wb_forecast_finish(&f);
+	/* freerun with an open demand: straight to the ceiling */
+	run_traced(5000, 1000, 32, &f);
+	assert_true(level_at(&f, 0) >= 14000);
+	wb_forecast_finish(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +295,7 @@ int main(void)
 		cmocka_unit_test(polynom),
 		cmocka_unit_test(limits_on_sample),
 		cmocka_unit_test(forecast_drain_and_throttle),
+		cmocka_unit_test(forecast_ratelimit_regimes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
