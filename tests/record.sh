@@ -77,7 +77,7 @@ n = n[:16 + hl] + extra + n[16 + hl:]
 n[12:16] = (hl + len(extra)).to_bytes(4, "little")
 open(sys.argv[3], "wb").write(n)
 PY
-$W --replay "$T/major.wbrec" --batch 2> "$T/e"; [ $? = 1 ] && grep -q "format 9.0" "$T/e" || fail "unknown major accepted"
+$W --replay "$T/major.wbrec" --batch 2> "$T/e"; [ $? = 1 ] && grep -q "format 9\." "$T/e" || fail "unknown major accepted"
 $W --replay "$T/minor.wbrec" --batch --json > "$T/minor.json" || fail "newer minor refused"
 cmp -s "$T/minor.json" "$T/live.json" || fail "newer minor: samples differ"
 $W --replay "$T/nonexistent" --batch 2> "$T/e"; [ $? = 1 ] && grep -q "No such file" "$T/e" || fail "missing file"

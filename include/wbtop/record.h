@@ -19,7 +19,7 @@
 #include "wbtop/sample.h"
 
 #define WB_REC_MAJOR 2  /* 2: compact frame headers; 1 is still read */
-#define WB_REC_MINOR 0
+#define WB_REC_MINOR 1  /* 1: per-BDI pages dirtied before a pause, after the frame's old end */
 #define WB_REC_KEYEVERY 256
 #define WB_REC_MAX_FRAME (16u << 20)  /* larger lengths are damage, not data */
 
@@ -51,9 +51,10 @@ void wb_rec_structure(const struct wb_sample *s, struct wb_buf *out);
 void wb_rec_encode(const struct wb_sample *s, const struct wb_sample *prev, struct wb_buf *out);
 /*
  * Decode into s (initialised or filled). prev is the previous decoded
- * sample for delta frames. 0, or -1 with a message naming the problem.
+ * sample for delta frames; minor is the file's minor version (what a newer
+ * minor appends is skipped). 0, or -1 with a message naming the problem.
  */
-int wb_rec_decode(const uint8_t *p, size_t len, bool key, const struct wb_sample *prev,
+int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned minor, const struct wb_sample *prev,
 		  struct wb_sample *s, char *err, size_t errlen);
 
 /* ---- writer (writer.c) ---- */

@@ -174,6 +174,8 @@ struct wb_bdi_events {
 	uint64_t dirty_ratelimit;     /* last seen, pages/s */
 	uint64_t balanced_ratelimit;  /* last seen (bdi_dirty_ratelimit), pages/s */
 	uint64_t wb_dirty_at_wake;    /* wb_dirty of the last throttle event, pages */
+	uint32_t dirtied_max;         /* most pages a task dirtied before one pause
+				       * (balance_dirty_pages "dirtied"); 0 unknown */
 };
 
 enum wb_evkind { WB_EV_WAKE_BG, WB_EV_START, WB_EV_PAUSE, WB_EV_RECLAIM, WB_EV_COUNT };

@@ -38,7 +38,7 @@ struct wb_trace {
 	char *dir;                       /* instance directory (owned) */
 	int id[T_COUNT];                 /* tep event ids, -1 if absent */
 	struct tep_format_field *f_name[T_COUNT], *f_reason[T_COUNT], *f_pages[T_COUNT];
-	struct tep_format_field *f_pause, *f_wb_dirty, *f_task_rl, *f_dirty_rl, *f_bal_rl, *f_limit;
+	struct tep_format_field *f_pause, *f_dirtied, *f_wb_dirty, *f_task_rl, *f_dirty_rl, *f_bal_rl, *f_limit;
 	struct tep_format_field *f_usec_delayed;
 	char reason_names[WB_REASONS][16];
 	char reclaim_names[WB_RECLAIM_REASONS][16];
@@ -163,6 +163,7 @@ static void setup_fields(struct wb_trace *t)
 		}
 		if (i == T_BDP) {
 			t->f_pause = field(e, "pause");
+			t->f_dirtied = field(e, "dirtied");
 			t->f_wb_dirty = field(e, "wb_dirty");
 			t->f_task_rl = field(e, "task_ratelimit");
 			t->f_dirty_rl = field(e, "dirty_ratelimit");
@@ -380,6 +381,9 @@ static int on_event(struct tep_event *ev, struct tep_record *r, int cpu, void *c
 			a->ev.dirty_ratelimit = num(t->f_dirty_rl, r) / t->page_kb;
 			a->ev.wb_dirty_at_wake = num(t->f_wb_dirty, r);
 			if (pause > 0) {
+				uint64_t dn = t->f_dirtied ? num(t->f_dirtied, r) : 0;
+				if (dn > a->ev.dirtied_max)
+					a->ev.dirtied_max = (uint32_t)dn;
 				a->ev.pauses++;
 				a->ev.pause_ms_total += (uint64_t)pause;
 				if ((uint64_t)pause > a->ev.pause_ms_max)

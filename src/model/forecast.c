@@ -153,28 +153,37 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		 * writers (an idle disk's own estimate can be stale: 1 page/s on vda) */
 		if (!full)
 			o->bw[i] = fmax(o->bw[i], o->rate[i]);
+		o->chunk[i] = 0;
 		for (size_t j = 0; j + 1 < k; j++) {
 			const struct wb_bdi *x = wb_sample_bdi(hist[j], b->name);
+			double d;
 			traced = traced && hist[j]->ev_valid;
-			if (x) {
-				pauses += x->ev.pauses;
-				pause_ms += (double)x->ev.pause_ms_total;
-			}
+			if (!x)
+				continue;
+			pauses += x->ev.pauses;
+			pause_ms += (double)x->ev.pause_ms_total;
+			/*
+			 * Pages dirtied before a pause: the tracepoint says (newer
+			 * recordings); else per pause in the interval that shows the
+			 * most - a writer blocked outright pauses without dirtying and
+			 * dilutes the figure.
+			 */
+			if (x->ev.dirtied_max)
+				o->chunk[i] = fmax(o->chunk[i], x->ev.dirtied_max);
+			else if (x->ev.pauses && wb_rate_bdi(hist[j + 1], hist[j], b->name, WB_B_DIRTIED, &d))
+				o->chunk[i] = fmax(o->chunk[i],
+						   d * (hist[j]->mono - hist[j + 1]->mono) / x->ev.pauses);
 		}
-		/* pages dirtied per pause: the writer's write size (a folio or more) */
-		o->chunk[i] = traced && pauses > 0 && o->rate[i] > 0
-			      ? o->rate[i] * (cur->mono - prev->mono) / pauses : 0;
+		if (!traced)
+			o->chunk[i] = 0;
 		/* writers asleep there on average: one per second of pauses a second */
 		o->tasks[i] = traced ? round(pause_ms / 1000 / (cur->mono - prev->mono)) : -1;
 		any = fmax(any, o->chunk[i]);
 	}
-	/*
-	 * A writer blocked outright sleeps without dirtying: its pauses dilute
-	 * its own figure, down to nothing. The largest seen on any device
-	 * stands for all (the same kind of writer: a write call's pages).
-	 */
+	/* a writer blocked all along shows none: the largest seen elsewhere */
 	for (size_t i = 0; i < cur->nbdis; i++)
-		o->chunk[i] = any;
+		if (o->chunk[i] <= 0)
+			o->chunk[i] = any;
 }
 
 /*

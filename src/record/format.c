@@ -265,6 +265,9 @@ void wb_rec_encode(const struct wb_sample *s, const struct wb_sample *prev, stru
 		wb_rec_structure(s, out);
 	numbers(&e, s, prev);
 	variable(out, s);
+	/* minor 1: appended, so that a minor-0 reader can skip it */
+	for (size_t i = 0; i < s->nbdis; i++)
+		num(&e, s->bdis[i].ev.dirtied_max, prev ? prev->bdis[i].ev.dirtied_max : 0);
 }
 
 /* ---- decoding ---- */
@@ -501,7 +504,7 @@ static int dec_variable(struct dec *d, struct wb_sample *s)
 	return 0;
 }
 
-int wb_rec_decode(const uint8_t *p, size_t len, bool key, const struct wb_sample *prev,
+int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned minor, const struct wb_sample *prev,
 		  struct wb_sample *s, char *err, size_t errlen)
 {
 	struct dec d;
@@ -523,6 +526,11 @@ int wb_rec_decode(const uint8_t *p, size_t len, bool key, const struct wb_sample
 		dec_numbers(&d, &t, key ? NULL : prev);
 		rc = dec_variable(&d, &t);
 	}
+	if (rc == 0 && !d.bad && minor >= 1)
+		for (size_t i = 0; i < t.nbdis; i++)
+			t.bdis[i].ev.dirtied_max = (uint32_t)dnum(&d, key ? 0 : prev->bdis[i].ev.dirtied_max);
+	if (minor > WB_REC_MINOR) /* a newer minor's appended fields */
+		d.p = d.end;
 	if (rc || d.bad || d.p != d.end) {
 		if (rc)
 			snprintf(err, errlen, "out of memory");

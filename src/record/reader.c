@@ -352,7 +352,8 @@ static int decode_one(struct wb_rec_reader *r, size_t i, char *err, size_t errle
 		return -1;
 	}
 	wb_sample_init(&next);
-	rc = wb_rec_decode(r->raw, fx->rlen, fx->is_key, r->have_cur ? &r->cur : NULL, &next, err, errlen);
+	rc = wb_rec_decode(r->raw, fx->rlen, fx->is_key, r->h.major >= 2 ? r->h.minor : 0,
+			   r->have_cur ? &r->cur : NULL, &next, err, errlen);
 	if (rc) {
 		char m[200];
 		snprintf(m, sizeof(m), "%s", err);
