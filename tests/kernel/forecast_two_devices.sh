@@ -6,15 +6,15 @@
 # limits and the last 5 s) is compared with what the kernel then does (means
 # over t = 35..45 s) and the figures printed.
 # Target (issue #3): every figure within 25 %. Held to it: the fast device's
-# level and writer. The slow device's writer is held to 40 % and its level is
-# printed, not judged: that writer sits at the floor of the kernel's throttle
-# (its rate limit sunk to 1-3 pages/s, one 1 MiB write per 200 ms pause =
-# 5 MiB/s, the device's own speed), where the level is neutral and the
-# kernel's noise moves it - down 15-40 % from t=10 to t=40 in most runs, and
-# more when the rate limit steps from 3 to 1 page/s. The forecast holds it
-# when the floor is within 10 % of the device's measured speed, else lets it
-# drain or climb. In 8 runs: fast level 0-8 %, fast writer 1-6 %, slow writer
-# 0-28 %, slow level 50 % low to 62 % high (issue #3 stays open for it).
+# level and both writers. The slow device's level is held to 60 % (a guard)
+# and printed: its writer sits at the floor of the kernel's throttle (its
+# rate limit sunk to 1-3 pages/s, one 1 MiB write per 200 ms pause = 5 MiB/s,
+# the device's own speed), where the level is neutral and the kernel's noise
+# moves it: mostly 10-20 % down from t=10 to t=40, and 30-40 % when the rate
+# limit steps from 3 to 1 page/s. The forecast holds it. In 4 runs here
+# (and 6 replayed recordings): fast level 7-12 %, fast writer 0-1 %, slow
+# writer 0-15 %, slow level 7-46 % (-3 to +21 % replayed); issue #3 stays
+# open for the slow level.
 # A run whose fast device never showed its speed before t=10 (the slow one
 # holding the dirty limit) is skipped with its figures: its capacity is
 # then unknowable from the inputs.
@@ -71,7 +71,7 @@ for name, mm in (("slow", S), ("fast", F)):
           f"writer forecast {pr/2**20:.2f} MiB/s observed {rate/2**20:.2f} MiB/s ({er:.0%}); "
           f"kernel share {obs[-1].get('share')}, forecast threshold {f[mm]['thresh'][steps[-1]]/2**20:.1f} MiB "
           f"kernel {obs[-1]['kernel_thresh']/2**20:.1f} MiB")
-    bad += (er > 0.40) if name == "slow" else (el > 0.25) + (er > 0.25)
+    bad += (el > (0.60 if name == "slow" else 0.25)) + (er > 0.25)
 if starved:
     print(f"SKIP: the fast device wrote {fb:.1f} MiB/s in t=5..10 (throttled at 30): its speed was never shown")
     sys.exit(78)
