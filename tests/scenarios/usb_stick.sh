@@ -13,7 +13,7 @@ device stick 512 ext4 5000000; STICK=$LOOP_BDI; SM=$LOOP_MNT
 device disk 512 ext4 0; DISK=$LOOP_BDI; DM=$LOOP_MNT
 echo $((80 << 20)) > /proc/sys/vm/dirty_bytes
 echo $((40 << 20)) > /proc/sys/vm/dirty_background_bytes
-observe_start usb-stick 75
+observe_start usb-stick 100
 sleep 3
 (t=$(mono); dd if=/dev/zero of="$SM/copy" bs=1M count=200 status=none; echo "$t $(mono)" > "$TMP/stick.t") &
 sleep 12
