@@ -133,11 +133,10 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		/*
 		 * What a device completed in the window is its bandwidth when it
 		 * had more queued than its threshold or a backlog in flight (it
-		 * wrote flat out); the
-		 * kernel's smoothed estimate overshoots there on bursty (throttled,
-		 * queued) devices. Below its threshold a device may have been
-		 * short of dirty pages (its share still growing), and completions
-		 * understate it: then the larger of the two.
+		 * wrote flat out); the kernel's smoothed estimate overshoots there
+		 * on bursty (throttled, queued) devices. Below its threshold a
+		 * device may have been short of dirty pages (its share still
+		 * growing), and completions understate it: then the larger of the two.
 		 */
 		bool full = WB_HAS(b->st_valid, WB_B_THRESH) && WB_HAS(b->st_valid, WB_B_RECLAIMABLE) &&
 			    WB_HAS(b->st_valid, WB_B_WRITEBACK) &&
@@ -215,7 +214,7 @@ static void update_ratelimit(struct sim_bdi *b, double pos, bool below_setpoint)
 {
 	double tr = floor(b->rl * pos / b->n) + 1, dr = b->dirtied / b->since / b->n;
 	double rl = b->rl / b->n, pb = b->prev_bal / b->n;
-	double bal = fmin(tr * b->bw / b->n / fmax(dr, 1), b->bw / b->n), x, step = 0;
+	double bal = fmin(tr * b->bw / b->n / fmax(dr, 1), b->bw), x, step = 0; /* capped at write_bw */
 
 	if (below_setpoint) {
 		x = fmin(pb, fmin(bal, tr));
