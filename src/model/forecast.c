@@ -25,6 +25,7 @@ struct sim_bdi {
 	double rl, prev_bal;     /* dirty_ratelimit and balanced rate, all writers together, pages/s */
 	double dirtied, since;   /* pages dirtied, seconds, since the last rate-limit update */
 	double chunk;            /* pages a writer dirties between two pauses */
+	double step_dirtied;     /* pages dirtied in the current output step */
 	double e;                /* completions in the share's numerator */
 	double age;              /* seconds the oldest dirty page has waited */
 	double min_ppm, max_ppm;
@@ -366,6 +367,7 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 			b->flushing = over_bg || (b->r > 0 && b->age >= expire && period > 0);
 			b->r += rate * DT;
 			b->dirtied += rate * DT;
+			b->step_dirtied += rate * DT;
 			b->since += DT;
 			if (pos < 0) { /* free running: the kernel leaves the rate limit alone */
 				b->dirtied = b->since = 0;
@@ -390,7 +392,9 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 				o->dirty[step] = b->r;
 				o->writeback[step] = b->w;
 				o->thresh[step] = wth;
-				o->write_rate[step] = rate;
+				/* the step's mean: throttled writers go in bursts */
+				o->write_rate[step] = b->step_dirtied / in->step_s;
+				b->step_dirtied = 0;
 				if (o->clean_at_s < 0 && b->r + b->w < 1)
 					o->clean_at_s = next_out;
 			}
