@@ -22,7 +22,6 @@
 #include "wbtop/whatif.h"
 
 #define MAX_SETS 64
-#define FORECAST_HIST 32 /* samples kept for the forecast's input window */
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
 
@@ -327,20 +326,13 @@ static void sleep_until(struct timespec *next, double delay)
 static void run_forecast(const struct opts *o, struct wb_view *v, const struct wb_ring *hist,
 			 struct wb_forecast *fc, struct wb_forecast *wfc)
 {
-	size_t n = v->cur->nbdis ? v->cur->nbdis : 1, nh = 0;
-	double *buf = calloc(4 * n, sizeof(double));
-	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n };
-	struct wb_forecast_in in = { o->forecast, 1.0, io.bw, io.rate, io.chunk, io.tasks };
-	const struct wb_sample *h[FORECAST_HIST];
+	struct wb_forecast_in in;
+	double *buf = wb_forecast_prepare(v->cur, hist, o->forecast, 1.0, &in);
 	struct wb_settings k;
 	char err[256];
 
 	if (!buf)
 		return;
-	h[nh++] = v->cur;
-	for (size_t i = 0; nh < FORECAST_HIST && wb_ring_get(hist, i); i++)
-		h[nh++] = wb_ring_get(hist, i);
-	wb_forecast_inputs(h, nh, &io);
 	if (wb_settings_from_sample(&k, v->cur) == 0) {
 		if (wb_forecast_run(v->cur, v->lim, &k, &in, fc) == 0)
 			v->forecast = fc;
@@ -363,7 +355,7 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 	bool have_prev = false, told_hidden = false;
 	int rc = 0;
 	/* earlier samples, newest first, for the forecast's inputs (its window) */
-	struct wb_ring *hist = o->forecast > 0 ? wb_ring_create(FORECAST_HIST - 1) : NULL;
+	struct wb_ring *hist = o->forecast > 0 ? wb_ring_create(WB_FORECAST_HIST) : NULL;
 
 	wb_sample_init(&cur);
 	wb_sample_init(&prev);

@@ -54,11 +54,21 @@ void wb_forecast_finish(struct wb_forecast *f);
  * on average. Arrays of hist[0]->nbdis.
  */
 #define WB_FORECAST_WINDOW_S 5.0
+#define WB_FORECAST_HIST 32     /* samples at most looked at for the window */
 struct wb_forecast_inputs_out {
 	double *bw, *rate, *chunk, *tasks;
 };
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *out);
+
+/*
+ * The inputs for a forecast of cur, from cur and a history ring (newest
+ * first; its samples no older than cur are skipped, so the ring may hold cur
+ * or not): fills in, whose arrays live in the returned buffer - free() it
+ * after the forecast. NULL on out of memory.
+ */
+double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *hist,
+			    double horizon_s, double step_s, struct wb_forecast_in *in);
 
 /* Measured dirtying rate per BDI (pages/s) between two samples; 0 unknown. */
 void wb_forecast_dirty_rates(const struct wb_sample *prev, const struct wb_sample *cur,

@@ -213,7 +213,8 @@ void wb_live_read(struct wb_live *l, struct wb_sample *s)
 	}
 	if (l->trace && wb_trace_drain(l->trace, s, &l->diag) >= 0)
 		wake_reclaimable(l, s);
-	keep_reclaimable(l, s);
+	if (l->trace) /* only the wakeups' estimates need the last sample's figures */
+		keep_reclaimable(l, s);
 	/* A damaged file degrades its own figures only; -1 = nothing at all. */
 	s->level = s->g.valid || s->nzones ? WB_LEVEL_PROC : -1;
 	if (l->bdis.sysfs_ok && s->nbdis > 0) {

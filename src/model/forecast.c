@@ -187,6 +187,25 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->chunk[i] = any;
 }
 
+double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *hist,
+			    double horizon_s, double step_s, struct wb_forecast_in *in)
+{
+	size_t n = cur->nbdis ? cur->nbdis : 1, nh = 0;
+	double *buf = calloc(4 * n, sizeof(double));
+	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n };
+	const struct wb_sample *h[WB_FORECAST_HIST], *x;
+
+	if (!buf)
+		return NULL;
+	h[nh++] = cur;
+	for (size_t i = 0; nh < WB_FORECAST_HIST && (x = wb_ring_get(hist, i)); i++)
+		if (x->mono < cur->mono)
+			h[nh++] = x;
+	wb_forecast_inputs(h, nh, &io);
+	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks };
+	return buf;
+}
+
 /*
  * The kernel's dirty_ratelimit, when the bdi_dirty_ratelimit tracepoint
  * showed it (level 3): it is history, not a function of the state - while

@@ -78,17 +78,12 @@ void ui_tune_finish(struct ui *u)
 /* The next minute under the current and the proposed settings (wakeups, rates). */
 static void forecast(struct ui *u, const struct wb_settings *k)
 {
-	const struct wb_sample *s = cur(u), *h[32];
-	size_t n = s->nbdis ? s->nbdis : 1, nh = 0;
-	double *buf = calloc(4 * n, sizeof(double));
-	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n };
-	struct wb_forecast_in in = { 60, 1, io.bw, io.rate, io.chunk, io.tasks };
+	const struct wb_sample *s = cur(u);
+	struct wb_forecast_in in;
+	double *buf = wb_forecast_prepare(s, u->ring, 60, 1, &in);
 	struct wb_settings k0;
 
-	while (nh < 32 && wb_ring_get(u->ring, nh)) /* the ring's newest is the sample shown */
-		h[nh] = wb_ring_get(u->ring, nh), nh++;
-	if (buf && nh && wb_settings_from_sample(&k0, s) == 0) {
-		wb_forecast_inputs(h, nh, &io);
+	if (buf && wb_settings_from_sample(&k0, s) == 0) {
 		if (wb_forecast_run(s, &u->lim, &k0, &in, &u->tune_fc[0]) == 0) {
 			if (wb_forecast_run(s, &u->tune_pred, k, &in, &u->tune_fc[1]) == 0)
 				u->tune_fc_ok = true;
