@@ -95,13 +95,32 @@ need_debugfs() {
 	fi
 }
 
-# make_loop NAME SIZE_MB FSTYPE: sets LOOP_DEV, LOOP_MM (MAJ:MIN), LOOP_MNT and
+# loop_ctl REQUEST N: LOOP_CTL_ADD (0x4C80) or LOOP_CTL_REMOVE (0x4C81) loopN
+loop_ctl() {
+	python3 -c 'import fcntl, os, sys
+fd = os.open("/dev/loop-control", os.O_RDWR)
+fcntl.ioctl(fd, int(sys.argv[1], 16), int(sys.argv[2]))' "$1" "$2"
+}
+
+# make_loop NAME SIZE_MB FSTYPE (LOOP_FRESH=1: on a new loop device): sets LOOP_DEV, LOOP_MM (MAJ:MIN), LOOP_MNT and
 # LOOP_BDI, the BDI that sees the writeback (btrfs: its own btrfs-N per mount).
 # Not in $(...): the undo steps must be registered in this shell.
 make_loop() {
 	local name=$1 size=$2 fs=$3 img=$TMP/$1.img mnt=$TMP/$1 dev mm
 	truncate -s "${size}M" "$img"
-	dev=$(losetup --direct-io=on -f --show "$img") || fail "losetup"
+	if [ "${LOOP_FRESH:-0}" = 1 ]; then
+		# a loop device made for this test and removed after: its BDI starts
+		# from the kernel's initial rate limits and bandwidth, not from what
+		# ran on loopN before (the kernel keeps them while the device exists)
+		local n
+		for n in $(seq 200 250); do [ -e /sys/class/bdi/7:$n ] || break; done
+		loop_ctl 0x4C80 "$n" || fail "LOOP_CTL_ADD $n"
+		at_exit "(for _k in \$(seq 50); do loop_ctl 0x4C81 $n 2>/dev/null && break; sleep 0.1; done)"
+		dev=/dev/loop$n
+		losetup --direct-io=on "$dev" "$img" || fail "losetup $dev"
+	else
+		dev=$(losetup --direct-io=on -f --show "$img") || fail "losetup"
+	fi
 	at_exit "losetup -d $dev"
 	case $fs in
 	ext4) mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$dev" ;;
