@@ -14,13 +14,17 @@
 #define MAX_TASKS 64.0
 #define HZ 250.0             /* jiffies a second (Debian's kernels) */
 #define MAX_PAUSE_S 0.2
+#define BW_PERIOD (1024.0 / HZ)  /* roundup_pow_of_two(3 * HZ) jiffies: write_bandwidth's memory */
 #define DIRTY_POLL_PAGES 32.0
 #define NEUTRAL 0.2          /* rates this close (relative) are equal within their noise:
 				* a 5 s bandwidth reading of a throttled device wanders 12 % */
 
 struct sim_bdi {
 	double r, w;             /* reclaimable, writeback (pages) */
-	double bw, demand;       /* pages/s */
+	double bw, demand;       /* pages/s: what the device completes, what its writers want */
+	double kbw, kavg;        /* the kernel's estimates of bw: write_bandwidth and
+				  * avg_write_bandwidth, which its throttle uses */
+	double kdone, kt;        /* pages completed, seconds, since the estimates' last update */
 	double n;                /* writers on the device (for the per-task rate limit) */
 	double rl, prev_bal;     /* dirty_ratelimit and balanced rate, all writers together, pages/s */
 	double dirtied, since;   /* pages dirtied, seconds, since the last rate-limit update */
@@ -65,7 +69,7 @@ static double position(const struct sim_bdi *b, double dirty, double thresh, dou
 		pos = fmin(pos, 1 + y * y * y);
 	} else {
 		double wt = fmin(wth, thresh), share = wt / fmax(thresh, 1);
-		double wsp = sp * share, span = (thresh - wt + 8 * b->bw) * share, xint = wsp + span;
+		double wsp = sp * share, span = (thresh - wt + 8 * b->kavg) * share, xint = wsp + span;
 		pos = wd < xint - span / 4 ? pos * (xint - wd) / fmax(xint - wsp, 1) : pos / 4;
 		if (wd < wt / 2)
 			pos = wd > wt / 16 ? pos * (wt / 2) / wd : pos * 8;
@@ -117,6 +121,18 @@ void wb_forecast_dirty_rates(const struct wb_sample *prev, const struct wb_sampl
 			rate[i] = 0;
 }
 
+/* b has `pages` or more dirty+writeback while the global level is over background */
+static bool backlogged(const struct wb_sample *s, const char *name, double pages)
+{
+	const struct wb_bdi *b = wb_sample_bdi(s, name);
+
+	return b && WB_HAS(s->g.valid, WB_G_DIRTY) && WB_HAS(s->g.valid, WB_G_WRITEBACK) &&
+	       WB_HAS(s->g.valid, WB_G_BG_THRESH) && WB_HAS(b->st_valid, WB_B_RECLAIMABLE) &&
+	       WB_HAS(b->st_valid, WB_B_WRITEBACK) &&
+	       s->g.v[WB_G_DIRTY] + s->g.v[WB_G_WRITEBACK] > s->g.v[WB_G_BG_THRESH] &&
+	       (double)(b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK]) >= pages;
+}
+
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *o)
 {
@@ -146,8 +162,16 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		bool traced = prev != NULL;
 
 		if (prev && o->rate[i] > 0 && wb_rate_bdi(prev, cur, b->name, WB_B_WRITTEN, &w) && w > 0) {
-			/* a second or more of its completions still in flight: a backlog */
-			full = full || (WB_HAS(b->st_valid, WB_B_WRITEBACK) && (double)b->st[WB_B_WRITEBACK] >= w);
+			/*
+			 * A backlog: a second or more of its completions still in
+			 * flight, or two seconds of them queued while the flusher
+			 * writes in the background (the global level over its
+			 * background threshold), at the window's both ends. A new
+			 * device's own estimate starts at 100 MB/s and takes tens of
+			 * seconds to come down (43 MiB/s shown at t=10 on a 30 MiB/s one).
+			 */
+			full = full || (WB_HAS(b->st_valid, WB_B_WRITEBACK) && (double)b->st[WB_B_WRITEBACK] >= w) ||
+			       (backlogged(cur, b->name, 2 * w) && backlogged(prev, b->name, 2 * w));
 			o->bw[i] = full || w > o->bw[i] ? w : o->bw[i];
 		}
 		/* short of its threshold with no backlog, a device kept up with its
@@ -169,7 +193,7 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			 * most - a writer blocked outright pauses without dirtying and
 			 * dilutes the figure.
 			 */
-			if (x->ev.dirtied_max)
+			if (x->ev.dirtied_max && x->ev.dirtied_max < WB_DIRTIED_SANE) /* older recordings */
 				o->chunk[i] = fmax(o->chunk[i], x->ev.dirtied_max);
 			else if (x->ev.pauses && wb_rate_bdi(hist[j + 1], hist[j], b->name, WB_B_DIRTIED, &d))
 				o->chunk[i] = fmax(o->chunk[i],
@@ -232,26 +256,55 @@ static void init_ratelimit(struct sim_bdi *x, const struct wb_bdi *b, bool trace
  */
 static void update_ratelimit(struct sim_bdi *b, double pos, bool below_setpoint)
 {
-	double tr = floor(b->rl * pos / b->n) + 1, dr = b->dirtied / b->since / b->n;
-	double rl = b->rl / b->n, pb = b->prev_bal / b->n;
-	double bal = fmin(tr * b->bw / b->n / fmax(dr, 1), b->bw), x, step = 0; /* capped at write_bw */
+	/*
+	 * In whole pages/s like the kernel: at a few pages/s the rounding
+	 * decides whether the rate limit can still move (one page/s of step
+	 * or none).
+	 */
+	uint64_t rl = (uint64_t)fmax(1, round(b->rl / b->n)), pb = (uint64_t)round(b->prev_bal / b->n);
+	uint64_t tr = (uint64_t)floor((double)rl * pos) + 1, kbw = (uint64_t)fmax(1, b->kavg / b->n);
+	uint64_t dr = (uint64_t)(b->dirtied / b->since / b->n), x, step = 0, sh;
+	uint64_t bal = (uint64_t)((double)tr * (double)kbw / (double)(dr | 1));
 
+	if (bal > kbw) /* capped at the kernel's bandwidth estimate */
+		bal = kbw;
 	if (below_setpoint) {
-		x = fmin(pb, fmin(bal, tr));
+		x = pb < bal ? pb : bal;
+		x = x < tr ? x : tr;
 		if (rl < x)
 			step = x - rl;
 	} else {
-		x = fmax(pb, fmax(bal, tr));
+		x = pb > bal ? pb : bal;
+		x = x > tr ? x : tr;
 		if (rl > x)
 			step = rl - x;
 	}
-	if (step > 0) {
-		uint64_t st = (uint64_t)step, sh = (uint64_t)(rl / (2 * floor(step) + 1));
-		step = sh < 64 ? (double)(((st >> sh) + 7) / 8) : 0;
-	}
+	sh = rl / (2 * step + 1);
+	step = sh < 64 ? ((step >> sh) + 7) / 8 : 0;
 	rl = rl < bal ? rl + step : rl - step;
-	b->rl = fmax(rl, 1) * b->n;
-	b->prev_bal = bal * b->n;
+	b->rl = (double)(rl ? rl : 1) * b->n;
+	b->prev_bal = (double)bal * b->n;
+}
+
+/*
+ * wb_update_write_bandwidth: write_bandwidth moves towards what was
+ * completed over a 4 s memory; avg_write_bandwidth follows it by an eighth
+ * while it keeps its direction. Quiet periods (nothing in flight) are
+ * skipped, as the kernel skips them.
+ */
+static void update_bandwidth(struct sim_bdi *b)
+{
+	double old = b->kbw, bw = b->kdone / b->kt;
+
+	if (b->kdone > 0 || b->w > 0) {
+		b->kbw = (bw * b->kt + old * (BW_PERIOD - b->kt)) / BW_PERIOD;
+		if (b->kavg > old && old >= b->kbw)
+			b->kavg -= (b->kavg - old) / 8;
+		if (b->kavg < old && old <= b->kbw)
+			b->kavg += (old - b->kavg) / 8;
+		b->kavg = fmax(b->kavg, 1);
+	}
+	b->kdone = b->kt = 0;
 }
 
 /*
@@ -264,7 +317,7 @@ static void update_ratelimit(struct sim_bdi *b, double pos, bool below_setpoint)
 static double throttled_rate(const struct sim_bdi *b, double pos)
 {
 	double tr = floor(b->rl / b->n * pos), wd = b->r + b->w;
-	double mp = fmin((floor(wd / (1 + floor(b->bw / 32))) + 1) / HZ, MAX_PAUSE_S);
+	double mp = fmin((floor(wd / (1 + floor(b->kavg / 32))) + 1) / HZ, MAX_PAUSE_S);
 
 	double floor_rate = b->n * b->chunk / mp;
 
@@ -300,6 +353,10 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		x->r = WB_HAS(b->st_valid, WB_B_RECLAIMABLE) ? (double)b->st[WB_B_RECLAIMABLE] : 0;
 		x->w = WB_HAS(b->st_valid, WB_B_WRITEBACK) ? (double)b->st[WB_B_WRITEBACK] : 0;
 		x->bw = in->bw[i];
+		/* a new device's estimates start at 100 MB/s and take tens of
+		 * seconds to come down: its throttle works from them meanwhile */
+		x->kavg = WB_HAS(b->st_valid, WB_B_WB_BW) && b->st[WB_B_WB_BW] ? (double)b->st[WB_B_WB_BW] : x->bw;
+		x->kbw = WB_HAS(b->st_valid, WB_B_BDI_BW) && b->st[WB_B_BDI_BW] ? (double)b->st[WB_B_BDI_BW] : x->kavg;
 		x->demand = in->dirty_rate ? in->dirty_rate[i] : 0;
 		/*
 		 * A writer held back wrote as fast as it was let: its demand is
@@ -393,7 +450,12 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 			} else if (b->since >= RL_PERIOD - 1e-9) {
 				bool below = b->strict ? b->r + b->w < (wth + wbg_sp) / 2
 						       : dirty < ((T + bg) / 2 + T) / 2;
-				update_ratelimit(b, pos, below);
+				/*
+				 * balance_dirty_pages updates the rate limit when a
+				 * writer enters it, right after it dirtied: with the
+				 * pages this step added.
+				 */
+				update_ratelimit(b, position(b, dirty + rate * DT, T, bg, wth, wbg_sp), below);
 				b->dirtied = b->since = 0;
 			}
 			/* the flusher keeps about a second of bandwidth in flight */
@@ -403,6 +465,10 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 			done = fmin(b->w, b->bw * DT);
 			b->w -= done;
 			b->e += done;
+			b->kdone += done;
+			b->kt += DT;
+			if (b->kt >= RL_PERIOD - 1e-9)
+				update_bandwidth(b);
 			g += done;
 			if (b->r <= 0)
 				b->age = 0;

@@ -215,7 +215,7 @@ static void forecast_drain_and_throttle(void **st)
  * 5.5, 5.6). One device at 1000 pages/s, thresh 20000, bg 10000: setpoint
  * 17500. One writer asleep in balance_dirty_pages, demand open.
  */
-static void run_traced(uint64_t level, uint64_t rl, double chunk, struct wb_forecast *f)
+static void run_traced_kbw(uint64_t level, uint64_t rl, double chunk, uint64_t kbw, struct wb_forecast *f)
 {
 	static struct wb_sample s;
 	static struct wb_bdi b;
@@ -234,11 +234,20 @@ static void run_traced(uint64_t level, uint64_t rl, double chunk, struct wb_fore
 	b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
 	b.ev.dirty_ratelimit = rl;
 	b.ev.balanced_ratelimit = rl;
+	if (kbw) { /* the kernel's own estimates of the bandwidth */
+		b.st[WB_B_WB_BW] = b.st[WB_B_BDI_BW] = kbw;
+		b.st_valid |= WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_BDI_BW);
+	}
 	s.bdis = &b;
 	s.nbdis = 1;
 	l.bdis = &bl;
 	l.dirty = level;
 	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, f), 0);
+}
+
+static void run_traced(uint64_t level, uint64_t rl, double chunk, struct wb_forecast *f)
+{
+	run_traced_kbw(level, rl, chunk, 0, f);
 }
 
 static double level_at(const struct wb_forecast *f, size_t k)
@@ -277,10 +286,88 @@ static void forecast_ratelimit_regimes(void **st)
 	assert_in_range((long)f.bdis[0].write_rate[0], 150, 170);
 	assert_true(level_at(&f, 9) < 17000);
 	wb_forecast_finish(&f);
+	/*
+	 * At 4 pages/s and 19600 pages (pos 0.30) the writer is at the floor,
+	 * 200 pages per 200 ms: the device's speed. Each update sees the level
+	 * with the chunk just dirtied, where the task rate limit rounds to
+	 * 1 page/s and the balanced rate to 0 or 1: the rate limit sinks a
+	 * page/s at a time to 1, and the writer is held until the level is
+	 * back near its setpoint (pos 1), as the kernel's did on the 5 MiB/s
+	 * stick (1-2 pages/s at the end of 10 of 11 runs, 3 in one).
+	 */
+	run_traced(19600, 4, 200, &f);
+	assert_in_range((long)level_at(&f, 59), 16500, 18000);
+	assert_in_range((long)f.bdis[0].write_rate[59], 900, 1100);
+	wb_forecast_finish(&f);
+	/*
+	 * A new device: the kernel's bandwidth estimate still 4 times the
+	 * device's speed. The balanced rate is scaled by that estimate, so the
+	 * rate limit comes down more slowly while the estimate does: over the
+	 * first seconds the writer is let dirty more and the level is higher
+	 * than with the estimate settled.
+	 */
+	run_traced_kbw(19000, 1000, 32, 4000, &f);
+	struct wb_forecast g;
+	run_traced_kbw(19000, 1000, 32, 1000, &g);
+	/* (4x: 789, 848, 881, 901 pages/s against 700, 790, 842, 877) */
+	for (size_t k = 0; k < 4; k++)
+		assert_true(f.bdis[0].write_rate[k] > g.bdis[0].write_rate[k] + 10);
+	assert_true(level_at(&f, 4) > level_at(&g, 4) + 150);
+	wb_forecast_finish(&f);
+	wb_forecast_finish(&g);
 	/* freerun with an open demand: straight to the ceiling */
 	run_traced(5000, 1000, 32, &f);
 	assert_true(level_at(&f, 0) >= 14000);
 	wb_forecast_finish(&f);
+}
+
+/*
+ * A device's bandwidth for the forecast: its completions over the window
+ * when it had a backlog (two seconds of them queued at both ends with the
+ * global level over background), not the kernel's estimate, which a new
+ * device starts at 100 MB/s and brings down slowly.
+ */
+static void forecast_bandwidth_from_backlog(void **st)
+{
+	static struct wb_sample h[2];
+	static struct wb_bdi b[2];
+	const struct wb_sample *hist[2] = { &h[0], &h[1] };
+	double bw, rate, chunk, tasks;
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks };
+	(void)st;
+	for (int i = 0; i < 2; i++) {
+		wb_sample_init(&h[i]);
+		memset(&b[i], 0, sizeof(b[i]));
+		strcpy(b[i].name, "7:1");
+		h[i].page_size = 4096;
+		h[i].mono = 100 - 5 * i;                   /* h[0] newest, 5 s apart */
+		h[i].g.v[WB_G_DIRTY] = 30000;
+		h[i].g.v[WB_G_WRITEBACK] = 10000;
+		h[i].g.v[WB_G_BG_THRESH] = 25600;
+		h[i].g.valid = WB_BIT(WB_G_DIRTY) | WB_BIT(WB_G_WRITEBACK) | WB_BIT(WB_G_BG_THRESH);
+		b[i].st[WB_B_RECLAIMABLE] = 20000;          /* 2.6 s of 7680 pages/s */
+		b[i].st[WB_B_WRITEBACK] = 6000;
+		b[i].st[WB_B_THRESH] = 44000;
+		b[i].st[WB_B_WB_BW] = 11200;                /* the kernel's estimate: 43.75 MiB/s */
+		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_THRESH) |
+				WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
+		h[i].bdis = &b[i];
+		h[i].nbdis = 1;
+	}
+	b[1].st[WB_B_WRITTEN] = 1000; b[0].st[WB_B_WRITTEN] = 1000 + 5 * 7680;
+	b[1].st[WB_B_DIRTIED] = 2000; b[0].st[WB_B_DIRTIED] = 2000 + 5 * 7680;
+	wb_forecast_inputs(hist, 2, &o);
+	assert_in_range((long)bw, 7679, 7681);
+	assert_in_range((long)rate, 7679, 7681);
+	/* under the background threshold the flusher may have been idle: the estimate stands */
+	h[0].g.v[WB_G_DIRTY] = h[1].g.v[WB_G_DIRTY] = 10000;
+	wb_forecast_inputs(hist, 2, &o);
+	assert_in_range((long)bw, 11199, 11201);
+	/* ... and so it does with less than two seconds queued */
+	h[0].g.v[WB_G_DIRTY] = h[1].g.v[WB_G_DIRTY] = 30000;
+	b[0].st[WB_B_RECLAIMABLE] = 5000;
+	wb_forecast_inputs(hist, 2, &o);
+	assert_in_range((long)bw, 11199, 11201);
 }
 
 int main(void)
@@ -296,6 +383,7 @@ int main(void)
 		cmocka_unit_test(limits_on_sample),
 		cmocka_unit_test(forecast_drain_and_throttle),
 		cmocka_unit_test(forecast_ratelimit_regimes),
+		cmocka_unit_test(forecast_bandwidth_from_backlog),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
