@@ -1,26 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Root: two throttled loop devices (5 and 30 MiB/s), vm.dirty_bytes 200M,
-# one dd (1 MiB writes) each. wbtop samples at 1 Hz with tracepoints from
-# t=5 s; the forecast made at t=10 s for t=40 s (from the kernel's own rate
-# limits and the last 5 s) is compared with what the kernel then does (means
-# over t = 35..45 s) and the figures printed.
-# Target (issue #3): every figure within 25 %. Held to it: the fast device's
-# level and writer. The slow device's figures are printed, not judged: its
-# writer sits at the floor of the kernel's throttle (its rate limit sunk to
-# 1-3 pages/s, one 1 MiB write per 200 ms pause = 5 MiB/s, the device's own
-# speed), where the level is neutral and the kernel's noise moves it, and the
-# writer can be blocked outright for tens of seconds. Runs here (current
-# model): slow level 7-46 % off (one at 22 %), slow writer 0-15 % - and once
-# 1.6 MiB/s observed against 4.8 forecast, the writer blocked most of
-# t=35..45 with 62 MiB dirty; fast level 0-15 %, fast writer 0-14 %.
-# Issue #3 stays open for the slow device.
-# A run whose fast device never showed its speed before t=10 (the slow one
-# holding the dirty limit) is skipped with its figures: its capacity is
-# then unknowable from the inputs.
+# Root: two throttled loop devices (5 and 30 MiB/s), each on a new loop
+# device (its BDI starts from the kernel's initial rate limit and bandwidth
+# estimates, not from what ran before), vm.dirty_bytes 200M, one dd (1 MiB
+# writes) each. wbtop samples at 1 Hz with tracepoints from t=5 s; the
+# forecast made at t=10 s for t=40 s (from the kernel's own rate limits and
+# the last 5 s) is compared with what the kernel then does (means over
+# t = 35..45 s) and the figures printed.
+# Target (issue #3): every figure within 25 %. Judged here: the fast
+# device's level and writer at 25 %, the slow device's level at 35 % (a
+# regression bound: two of eleven recorded runs were +25 and +28 % off,
+# where the kernel's level drifted below the point its rate limit of
+# 1 page/s allows); the slow writer is printed, not judged - over
+# t = 35..45 it is blocked most of the time, averaging about 1 MiB/s, and
+# when the kernel lets it go again a second earlier or later moves that by
+# half (bench/forecast-runs/README.md has the eleven runs).
+# A run whose fast device never showed its speed before t=10 (completing
+# under 80 % of it, 2 of 11 recorded runs) is skipped with its figures.
 . "$(dirname "$0")/lib.sh"
 need_debugfs
 save_sysctls
+export LOOP_FRESH=1
 make_loop slow 2048 ext4; S=$LOOP_MM; SM=$LOOP_MNT
 make_loop fast 3072 ext4; F=$LOOP_MM; FM=$LOOP_MNT
 echo $((200 << 20)) > /proc/sys/vm/dirty_bytes
@@ -57,9 +57,12 @@ for name, mm in (("slow", S), ("fast", F)):  # the forecast's inputs at t=10
           f"{b.get('write_bw', 0)/2**20:.1f} MiB/s, dirty+writeback {(b['reclaimable'] + b['writeback'])/2**20:.1f} MiB, "
           f"threshold {b['kernel_thresh']/2**20:.1f} MiB, state {b.get('state')}")
 # the forecast takes each device's bandwidth from what it wrote before t=10;
-# a fast device still starved then (the slow one holding the dirty limit, as
-# in the 2007 thread) never showed its speed, and no forecast from these
-# inputs can know it: that run is reported and skipped, not judged
+# in some runs the fast device completed only 21-23 MiB/s then, its flusher
+# stopping and starting (the global reclaimable level just under the
+# background threshold, the device's own just under its share: 20-35
+# background wakeups a second, 0-24 MiB in flight) and going flat out only
+# later. It never showed its speed, and no forecast from these inputs can
+# know it: that run is reported and skipped, not judged
 # the fast device's completions over the forecast's 5 s window
 fb = sum({b["bdi"]: b for b in d["bdis"]}[F].get("written", 0) for d in t5_10[1:]) / 5 / 2**20
 starved = fb < 0.8 * 30
@@ -76,6 +79,8 @@ for name, mm in (("slow", S), ("fast", F)):
           f"kernel {obs[-1]['kernel_thresh']/2**20:.1f} MiB")
     if name == "fast":
         bad += (el > 0.25) + (er > 0.25)
+    else:
+        bad += el > 0.35
 if starved:
     print(f"SKIP: the fast device wrote {fb:.1f} MiB/s in t=5..10 (throttled at 30): its speed was never shown")
     sys.exit(78)
