@@ -177,7 +177,7 @@ struct wb_bdi_events {
 	uint32_t dirtied_max;         /* most pages a task dirtied before one pause
 				       * (balance_dirty_pages "dirtied"); 0 unknown */
 };
-/* dirtied_max values from here up are not counts (see trace.c) */
+/* "dirtied" values from here up are not counts (see trace.c) */
 #define WB_DIRTIED_SANE (1u << 24)
 
 enum wb_evkind { WB_EV_WAKE_BG, WB_EV_START, WB_EV_PAUSE, WB_EV_RECLAIM, WB_EV_COUNT };

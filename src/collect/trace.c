@@ -382,8 +382,9 @@ static int on_event(struct tep_event *ev, struct tep_record *r, int cpu, void *c
 			a->ev.wb_dirty_at_wake = num(t->f_wb_dirty, r);
 			if (pause > 0) {
 				uint64_t dn = t->f_dirtied ? num(t->f_dirtied, r) : 0;
-				/* the field is the task's int nr_dirtied, which a redirtied
-				 * folio decrements: -1 shows as 4294967295 */
+				/* the field is the task's int nr_dirtied, which
+				 * folio_account_redirty() decrements: a negative one
+				 * would read as 4 billion pages */
 				if (dn < WB_DIRTIED_SANE && dn > a->ev.dirtied_max)
 					a->ev.dirtied_max = (uint32_t)dn;
 				a->ev.pauses++;

@@ -264,7 +264,7 @@ static void bdi_events(struct js *j, const struct wb_sample *s, const struct wb_
 	}
 	if (e->balanced_ratelimit)
 		u64(j, "balanced_ratelimit", e->balanced_ratelimit * P);
-	if (e->dirtied_max && e->dirtied_max < WB_DIRTIED_SANE)
+	if (e->dirtied_max)
 		u64(j, "dirtied_before_pause_max", (uint64_t)e->dirtied_max * P);
 	close_(j, '}');
 }

@@ -526,6 +526,7 @@ int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned minor, const 
 		dec_numbers(&d, &t, key ? NULL : prev);
 		rc = dec_variable(&d, &t);
 	}
+	d.delta = !key; /* dec_variable reads absolute numbers; the minor-1 tail is delta again */
 	if (rc == 0 && !d.bad && minor >= 1)
 		for (size_t i = 0; i < t.nbdis; i++)
 			t.bdis[i].ev.dirtied_max = (uint32_t)dnum(&d, key ? 0 : prev->bdis[i].ev.dirtied_max);

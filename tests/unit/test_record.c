@@ -26,7 +26,10 @@ static void make(struct wb_sample *s, int i, size_t nbdis)
 		s->bdis[b].st[WB_B_RECLAIMABLE] = (uint64_t)(i * 3 + (int)b);
 		s->bdis[b].st[WB_B_THRESH] = 5000 - (uint64_t)i;
 		s->bdis[b].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_THRESH);
+		s->bdis[b].ev.pauses = (uint32_t)(i % 7);
+		s->bdis[b].ev.dirtied_max = (uint32_t)(16 * (i % 5 + 1) + b); /* minor 1 */
 	}
+	s->ev_valid = true;
 }
 
 static void notes_keys_and_seek(void **st)
@@ -69,6 +72,8 @@ static void notes_keys_and_seek(void **st)
 		assert_int_equal(back.nbdis, s.nbdis);
 		assert_int_equal(back.bdis[back.nbdis - 1].st[WB_B_RECLAIMABLE], s.bdis[s.nbdis - 1].st[WB_B_RECLAIMABLE]);
 		assert_int_equal(back.bdis[0].st[WB_B_THRESH], s.bdis[0].st[WB_B_THRESH]);
+		assert_int_equal(back.bdis[0].ev.pauses, s.bdis[0].ev.pauses);
+		assert_int_equal(back.bdis[1].ev.dirtied_max, s.bdis[1].ev.dirtied_max);
 		wb_sample_finish(&s);
 	}
 	assert_int_not_equal(wb_rec_read(r, 200, &back, err, sizeof(err)), 0);
