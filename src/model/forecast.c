@@ -133,6 +133,31 @@ static bool backlogged(const struct wb_sample *s, const char *name, double pages
 	       (double)(b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK]) >= pages;
 }
 
+/*
+ * wb_min_pause's nr_dirtied_pause: the pages the kernel lets a task dirty
+ * before its next balance_dirty_pages call, from the rate limit, the task
+ * rate limit and the bandwidth estimate (pages/s; HZ 250, longest pause
+ * 50 jiffies). About 10 ms of the rate limit, at least 32 pages (or what
+ * the longest pause allows), fewer when the task rate limit would
+ * otherwise make the pause longer than the longest.
+ */
+static double pause_pages(double rl, double trl, double kavg)
+{
+	double t = 2, pages, hi = kavg >= 1 ? floor(log2(kavg)) : 0, lo = rl >= 1 ? floor(log2(rl)) : 0;
+
+	if (hi > lo)
+		t += floor((hi - lo) * 10 * HZ / 1024);
+	t = fmin(t, 1 + 50 / 2);
+	pages = floor(rl * t / 256);
+	if (pages < DIRTY_POLL_PAGES) {
+		t = 50;
+		pages = fmin(floor(rl * t / 256), DIRTY_POLL_PAGES);
+	}
+	if (HZ * pages / (trl + 1) > 50)
+		pages = floor(trl * 50 / 256);
+	return pages;
+}
+
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *o)
 {
@@ -179,6 +204,7 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		if (!full)
 			o->bw[i] = fmax(o->bw[i], o->rate[i]);
 		o->chunk[i] = 0;
+		double seen = HUGE_VAL, bound = HUGE_VAL;
 		for (size_t j = 0; j + 1 < k; j++) {
 			const struct wb_bdi *x = wb_sample_bdi(hist[j], b->name);
 			double d;
@@ -188,17 +214,35 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			pauses += x->ev.pauses;
 			pause_ms += (double)x->ev.pause_ms_total;
 			/*
-			 * Pages dirtied before a pause: the tracepoint says (newer
-			 * recordings); else per pause in the interval that shows the
-			 * most - a writer blocked outright pauses without dirtying and
-			 * dilutes the figure.
+			 * The pages one write dirties (one folio), which the kernel
+			 * cannot split: at the throttle's floor a writer goes at one
+			 * of them per longest pause. The tracepoint shows the pages
+			 * dirtied before each pause, which is what the kernel asked
+			 * for (nr_dirtied_pause) rounded up to whole writes. A second
+			 * whose most is no more than what the kernel asked (and a
+			 * 16-page write) bounds the write: it is no larger, and the
+			 * kernel asks for no less than 32 pages unless the task rate
+			 * limit is tiny. Without such a second, the writes are
+			 * larger than what was asked: the smallest most is one (256
+			 * pages for 1 MiB writes into large folios).
+			 * Older recordings: per pause in the interval that shows the
+			 * most (a writer blocked outright pauses without dirtying and
+			 * dilutes the figure).
 			 */
-			if (x->ev.dirtied_max && x->ev.dirtied_max < WB_DIRTIED_SANE) /* older recordings */
-				o->chunk[i] = fmax(o->chunk[i], x->ev.dirtied_max);
-			else if (x->ev.pauses && wb_rate_bdi(hist[j + 1], hist[j], b->name, WB_B_DIRTIED, &d))
+			if (x->ev.dirtied_max) {
+				double asked = pause_pages((double)x->ev.dirty_ratelimit, (double)x->ev.task_ratelimit,
+							   WB_HAS(x->st_valid, WB_B_WB_BW) ? (double)x->st[WB_B_WB_BW] : 0);
+				seen = fmin(seen, x->ev.dirtied_max);
+				if (x->ev.dirtied_max <= asked + 16)
+					bound = fmin(bound, x->ev.dirtied_max);
+			} else if (x->ev.pauses && wb_rate_bdi(hist[j + 1], hist[j], b->name, WB_B_DIRTIED, &d))
 				o->chunk[i] = fmax(o->chunk[i],
 						   d * (hist[j]->mono - hist[j + 1]->mono) / x->ev.pauses);
 		}
+		if (isfinite(bound))
+			o->chunk[i] = fmin(bound, DIRTY_POLL_PAGES);
+		else if (isfinite(seen))
+			o->chunk[i] = seen;
 		if (!traced)
 			o->chunk[i] = 0;
 		/* writers asleep there on average: one per second of pauses a second */

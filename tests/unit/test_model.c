@@ -370,6 +370,50 @@ static void forecast_bandwidth_from_backlog(void **st)
 	assert_in_range((long)bw, 11199, 11201);
 }
 
+/*
+ * The write a throttled writer cannot split, from the tracepoint's pages
+ * dirtied before a pause against what the kernel asked for
+ * (nr_dirtied_pause). Rate limit 2000 pages/s, estimate 1280, task rate
+ * limit 100: 10 ms of the rate limit is 15 pages, under 32, so 32 - and
+ * at 100 pages/s that would pause 79 jiffies, past the longest (50): the
+ * kernel asks for 100 * 50 / 256 = 19 pages.
+ */
+static void forecast_write_quantum(void **st)
+{
+	static struct wb_sample h[3];
+	static struct wb_bdi b[3];
+	const struct wb_sample *hist[3] = { &h[0], &h[1], &h[2] };
+	double bw, rate, chunk, tasks;
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks };
+	(void)st;
+	for (int i = 0; i < 3; i++) {
+		wb_sample_init(&h[i]);
+		memset(&b[i], 0, sizeof(b[i]));
+		strcpy(b[i].name, "7:0");
+		h[i].mono = 10 - i;
+		h[i].ev_valid = true;
+		b[i].st[WB_B_WB_BW] = 1280;
+		b[i].st[WB_B_DIRTIED] = (uint64_t)(5000 - 256 * i);
+		b[i].st_valid = WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
+		b[i].ev.pauses = 5;
+		b[i].ev.pause_ms_total = 1000;
+		b[i].ev.dirty_ratelimit = 2000;
+		b[i].ev.task_ratelimit = 100;
+		b[i].ev.dirtied_max = 256; /* 1 MiB writes into large folios */
+		h[i].bdis = &b[i];
+		h[i].nbdis = 1;
+	}
+	wb_forecast_inputs(hist, 3, &o);
+	assert_int_equal((int)chunk, 256); /* far past the 19 asked: the write */
+	assert_int_equal((int)tasks, 1);
+	/* at 1000 pages/s the kernel asks for 32; a second showing 40 bounds
+	 * the write at 40, and the kernel's 32 is taken */
+	b[1].ev.task_ratelimit = 1000;
+	b[1].ev.dirtied_max = 40;
+	wb_forecast_inputs(hist, 3, &o);
+	assert_int_equal((int)chunk, 32);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +428,7 @@ int main(void)
 		cmocka_unit_test(forecast_drain_and_throttle),
 		cmocka_unit_test(forecast_ratelimit_regimes),
 		cmocka_unit_test(forecast_bandwidth_from_backlog),
+		cmocka_unit_test(forecast_write_quantum),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
