@@ -28,7 +28,7 @@ struct sim_bdi {
 	double n;                /* writers on the device (for the per-task rate limit) */
 	double rl, prev_bal;     /* dirty_ratelimit and balanced rate, all writers together, pages/s */
 	double dirtied, since;   /* pages dirtied, seconds, since the last rate-limit update */
-	double chunk;            /* pages a writer dirties between two pauses */
+	double chunk;            /* pages of one write, which the kernel cannot split */
 	double step_dirtied;     /* pages dirtied in the current output step */
 	double e;                /* completions in the share's numerator */
 	double age;              /* seconds the oldest dirty page has waited */
@@ -306,7 +306,7 @@ static void update_ratelimit(struct sim_bdi *b, double pos, bool below_setpoint)
 	 * or none).
 	 */
 	uint64_t rl = (uint64_t)fmax(1, round(b->rl / b->n)), pb = (uint64_t)round(b->prev_bal / b->n);
-	uint64_t tr = (uint64_t)floor((double)rl * pos) + 1, kbw = (uint64_t)fmax(1, b->kavg / b->n);
+	uint64_t tr = (uint64_t)floor((double)rl * fmax(pos, 0)) + 1, kbw = (uint64_t)fmax(1, b->kavg / b->n);
 	uint64_t dr = (uint64_t)(b->dirtied / b->since / b->n), x, step = 0, sh;
 	uint64_t bal = (uint64_t)((double)tr * (double)kbw / (double)(dr | 1));
 
@@ -354,9 +354,10 @@ static void update_bandwidth(struct sim_bdi *b)
 /*
  * What b's writers dirty under balance_dirty_pages (writeback-model.md 5.6):
  * a task rate limit that rounds to 0 pages/s blocks them (MAX_PAUSE sleeps
- * until the state changes); else each pause covers one chunk and lasts
- * chunk / task_ratelimit, at most max_pause - so a task never goes slower
- * than a chunk per max_pause, however low the rate limit has sunk.
+ * until the state changes); else they go at the task rate limit, the kernel
+ * asking for fewer pages a pause as it sinks - down to one write, which it
+ * cannot split: a task never goes slower than a write per max_pause,
+ * however low the rate limit has sunk.
  */
 static double throttled_rate(const struct sim_bdi *b, double pos)
 {
