@@ -321,6 +321,20 @@ static void forecast_ratelimit_regimes(void **st)
 	wb_forecast_finish(&f);
 }
 
+/* History for wb_forecast_inputs: n samples of one BDI, h[0] newest, dt s apart. */
+static void one_bdi_history(struct wb_sample *h, struct wb_bdi *b, int n, const char *name, double dt)
+{
+	for (int i = 0; i < n; i++) {
+		wb_sample_init(&h[i]);
+		memset(&b[i], 0, sizeof(b[i]));
+		strcpy(b[i].name, name);
+		h[i].page_size = 4096;
+		h[i].mono = 100 - dt * i;
+		h[i].bdis = &b[i];
+		h[i].nbdis = 1;
+	}
+}
+
 /*
  * A device's bandwidth for the forecast: its completions over the window
  * when it had a backlog (two seconds of them queued at both ends with the
@@ -335,12 +349,8 @@ static void forecast_bandwidth_from_backlog(void **st)
 	double bw, rate, chunk, tasks;
 	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks };
 	(void)st;
+	one_bdi_history(h, b, 2, "7:1", 5);
 	for (int i = 0; i < 2; i++) {
-		wb_sample_init(&h[i]);
-		memset(&b[i], 0, sizeof(b[i]));
-		strcpy(b[i].name, "7:1");
-		h[i].page_size = 4096;
-		h[i].mono = 100 - 5 * i;                   /* h[0] newest, 5 s apart */
 		h[i].g.v[WB_G_DIRTY] = 30000;
 		h[i].g.v[WB_G_WRITEBACK] = 10000;
 		h[i].g.v[WB_G_BG_THRESH] = 25600;
@@ -351,8 +361,6 @@ static void forecast_bandwidth_from_backlog(void **st)
 		b[i].st[WB_B_WB_BW] = 11200;                /* the kernel's estimate: 43.75 MiB/s */
 		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_THRESH) |
 				WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
-		h[i].bdis = &b[i];
-		h[i].nbdis = 1;
 	}
 	b[1].st[WB_B_WRITTEN] = 1000; b[0].st[WB_B_WRITTEN] = 1000 + 5 * 7680;
 	b[1].st[WB_B_DIRTIED] = 2000; b[0].st[WB_B_DIRTIED] = 2000 + 5 * 7680;
@@ -386,11 +394,8 @@ static void forecast_write_quantum(void **st)
 	double bw, rate, chunk, tasks;
 	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks };
 	(void)st;
+	one_bdi_history(h, b, 3, "7:0", 1);
 	for (int i = 0; i < 3; i++) {
-		wb_sample_init(&h[i]);
-		memset(&b[i], 0, sizeof(b[i]));
-		strcpy(b[i].name, "7:0");
-		h[i].mono = 10 - i;
 		h[i].ev_valid = true;
 		b[i].st[WB_B_WB_BW] = 1280;
 		b[i].st[WB_B_DIRTIED] = (uint64_t)(5000 - 256 * i);
@@ -400,8 +405,6 @@ static void forecast_write_quantum(void **st)
 		b[i].ev.dirty_ratelimit = 2000;
 		b[i].ev.task_ratelimit = 100;
 		b[i].ev.dirtied_max = 256; /* 1 MiB writes into large folios */
-		h[i].bdis = &b[i];
-		h[i].nbdis = 1;
 	}
 	wb_forecast_inputs(hist, 3, &o);
 	assert_int_equal((int)chunk, 256); /* far past the 19 asked: the write */
