@@ -102,16 +102,19 @@ fd = os.open("/dev/loop-control", os.O_RDWR)
 fcntl.ioctl(fd, int(sys.argv[1], 16), int(sys.argv[2]))' "$1" "$2"
 }
 
-# make_loop NAME SIZE_MB FSTYPE (LOOP_FRESH=1: on a new loop device): sets LOOP_DEV, LOOP_MM (MAJ:MIN), LOOP_MNT and
-# LOOP_BDI, the BDI that sees the writeback (btrfs: its own btrfs-N per mount).
+# make_loop NAME SIZE_MB FSTYPE: a file system on a new loop device
+# (LOOP_FRESH=0: on the first free loopN instead); sets LOOP_DEV, LOOP_MM
+# (MAJ:MIN), LOOP_MNT and LOOP_BDI, the BDI that sees the writeback (btrfs:
+# its own btrfs-N per mount).
 # Not in $(...): the undo steps must be registered in this shell.
 make_loop() {
 	local name=$1 size=$2 fs=$3 img=$TMP/$1.img mnt=$TMP/$1 dev mm
 	truncate -s "${size}M" "$img"
-	if [ "${LOOP_FRESH:-0}" = 1 ]; then
+	if [ "${LOOP_FRESH:-1}" = 1 ] && [ -w /dev/loop-control ]; then
 		# a loop device made for this test and removed after: its BDI starts
 		# from the kernel's initial rate limits and bandwidth, not from what
-		# ran on loopN before (the kernel keeps them while the device exists)
+		# ran on loopN before (the kernel keeps them while the device exists,
+		# and a rate limit an earlier test sank can stay sunk for minutes)
 		local n
 		for n in $(seq 200 250); do [ -e /sys/class/bdi/7:$n ] || break; done
 		loop_ctl 0x4C80 "$n" || fail "LOOP_CTL_ADD $n"
