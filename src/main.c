@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <sys/select.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include "wbtop/model.h"
 #include "wbtop/out.h"
 #include "wbtop/record.h"
+#include "wbtop/signals.h"
 #include "wbtop/source.h"
 #include "wbtop/tune.h"
 #include "wbtop/ui.h"
@@ -46,22 +46,6 @@ struct opts {
 	const char *sets[MAX_SETS];
 	int nsets;
 };
-
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
-
-/* A crash must not leave our trace instance behind (the UI adds the terminal). */
-static void on_fatal(int sig)
-{
-	wb_live_crash_cleanup();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
 
 static void usage(FILE *f)
 {
@@ -318,7 +302,7 @@ static void sleep_until(struct timespec *next, double delay)
 		next->tv_sec++;
 		next->tv_nsec -= 1000000000L;
 	}
-	while (!stop_flag && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
+	while (!wb_stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
 		;
 }
 
@@ -364,7 +348,7 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 		wb_out_csv_header(stdout);
 	if (src->warmup && src->read(src->ctx, &prev) == 0) /* context for the first sample's rates */
 		have_prev = true;
-	for (long i = 0; !stop_flag && (o->count == 0 || i < o->count); i++) {
+	for (long i = 0; !wb_stop && (o->count == 0 || i < o->count); i++) {
 		struct wb_limits lim, wi;
 		struct wb_settings k;
 		struct wb_view v;
@@ -372,7 +356,7 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 
 		if (i > 0 && !src->replay)
 			sleep_until(&next, o->delay);
-		if (stop_flag)
+		if (wb_stop)
 			break;
 		if (src->read(src->ctx, &cur) != 0) {
 			if (src->diag)
@@ -580,7 +564,7 @@ static bool trial_keep(double secs)
 	printf("trial: the old values come back in %.0f s%s (Ctrl-C: now)\n", secs,
 	       tty ? " unless you type keep and Enter" : "");
 	fflush(stdout);
-	while (!stop_flag) {
+	while (!wb_stop) {
 		struct timespec now;
 		fd_set fds;
 		struct timeval tv = { 0, 200000 };
@@ -744,20 +728,15 @@ int main(int argc, char **argv)
 	struct wb_rec_writer *writer = NULL;
 	struct wb_recording *recording = NULL;
 	const char *notice;
-	struct sigaction sa = { .sa_handler = on_signal }, sf = { .sa_handler = on_fatal };
 	char err[256];
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGSEGV, &sf, NULL);
-	sigaction(SIGABRT, &sf, NULL);
-	sigaction(SIGBUS, &sf, NULL);
-	/* a closed pipe (wbtop -b | head) must end the loop, not kill wbtop past its cleanup */
-	signal(SIGPIPE, SIG_IGN);
+	/* a closed pipe (wbtop -b | head) ends the loop through its cleanup;
+	 * a crash removes our trace instance (the UI adds the terminal) */
+	wb_signals_install();
+	wb_signals_at_crash(wb_live_crash_cleanup);
 	if (!o.replay && strcmp(o.root, "/") == 0 && geteuid() == 0)
 		recover(&o);
 	if (o.apply || o.export_sysctl)

@@ -16,28 +16,19 @@
 #include <unistd.h>
 
 #include "ui_internal.h"
-#include "wbtop/live.h"
+#include "wbtop/signals.h"
 #include "wbtop/whatif.h"
 
 #define RING_SAMPLES 600   /* 10 minutes at 1 Hz for sparklines and rates */
 
-static volatile sig_atomic_t ui_stop;
+static bool ui_stop;          /* q: quit (signals set wb_stop) */
 static volatile sig_atomic_t curses_on;
 
-static void on_stop(int sig)
+/* A crash must not leave the terminal raw (wb_signals_install's handler calls this). */
+static void restore_terminal(void)
 {
-	(void)sig;
-	ui_stop = 1;
-}
-
-/* A crash must not leave the terminal raw: restore it, then die as before. */
-static void on_fatal(int sig)
-{
-	wb_live_crash_cleanup();
 	if (curses_on)
 		endwin();
-	signal(sig, SIG_DFL);
-	raise(sig);
 }
 
 static double now_s(void)
@@ -383,7 +374,6 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 {
 	struct ui u = { .o = o, .delay = src->replay ? src->interval : o->delay, .sort_col = 0, .src = src,
 			.speed = 1 };
-	struct sigaction sa = { .sa_handler = on_stop }, sf = { .sa_handler = on_fatal };
 	double next;
 	const char *cs;
 
@@ -401,18 +391,14 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 		snprintf(err, errlen, "out of memory");
 		return 1;
 	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGSEGV, &sf, NULL);
-	sigaction(SIGABRT, &sf, NULL);
-	sigaction(SIGBUS, &sf, NULL);
+	wb_signals_install();
+	wb_signals_at_crash(restore_terminal);
 	start_curses(&u);
 	if (o->notice)
 		snprintf(u.status, sizeof(u.status), "%.190s", o->notice);
 	next = now_s();
 	bool redraw = true;
-	while (!ui_stop) {
+	while (!ui_stop && !wb_stop) {
 		double t = now_s();
 		int ch;
 
@@ -447,7 +433,7 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 		if (ch != ERR) {
 			handle_key(&u, ch);
 			timeout(0);
-			while (!ui_stop && (ch = getch()) != ERR) /* drain typed-ahead keys */
+			while (!ui_stop && !wb_stop && (ch = getch()) != ERR) /* drain typed-ahead keys */
 				handle_key(&u, ch);
 			redraw = true;
 		}
