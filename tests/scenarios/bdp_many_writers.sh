@@ -39,8 +39,13 @@ check(len(trl) >= 0.8 * len(ev), f"wbtop shows the per-task rate limit ({len(trl
 # 200 ms maximum, and the rate is set by how many pages a pause covers)
 # the cost: how much of the writers' time goes to sleeping in balance_dirty_pages
 frac = median(paused) / (W * 1000)
-print(f"writers spend {100*frac:.0f} % of their time paused")
-check(frac > 0.5, "the writers spend most of their time paused in balance_dirty_pages")
+handled = sum(x.get("events", {}).get("handled", 0) for x in late)
+dropped = sum(x.get("events", {}).get("dropped", 0) for x in late)
+print(f"writers spend {100*frac:.0f} % of their time paused ({handled} events handled, {dropped} dropped)")
+# (45, 57, 64 and 80 % three times in six runs on the development VM, no
+# trace event dropped; where the rest of the blocked writers' time goes was
+# not found. Judged: a third)
+check(frac > 0.3, f"the writers spend a large share of their time ({100*frac:.0f} %) paused in balance_dirty_pages")
 # fairness between the writers, from wbtop's process table
 rates = {}
 for x in late:
