@@ -40,7 +40,14 @@ for cut in 17 100 $((size / 3)) $((size / 2)) $((size - 30)) $((size - 1)); do
 		k=$(wc -l < "$T/cut.json")
 		cmp -s "$T/cut.json" <(head -n "$k" "$T/live.json") || fail "cut at $cut: replayed samples differ"
 		[ $cut -ge $((size - 1)) ] && [ $k -lt 39 ] && fail "cut at $cut lost whole frames ($k)"
-		[ $k -lt 40 ] && ! grep -q "offset" "$T/cut.err" && fail "cut at $cut: no warning naming the offset"
+		# a cut between two frames leaves a whole, shorter recording (the
+		# format has no trailer: a writer killed between frames leaves the
+		# same), silent by design; a byte more tears the next frame
+		if [ $k -lt 40 ] && ! grep -q "offset" "$T/cut.err"; then
+			head -c $((cut + 1)) "$T/a.wbrec" > "$T/cut1.wbrec"
+			$W --replay "$T/cut1.wbrec" --batch --json > /dev/null 2> "$T/cut1.err"
+			grep -q "offset" "$T/cut1.err" || fail "cut at $cut (+1): no warning naming the offset"
+		fi
 	else
 		grep -q "offset" "$T/cut.err" || fail "cut at $cut: error without an offset"
 	fi
