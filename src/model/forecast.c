@@ -143,18 +143,20 @@ static bool backlogged(const struct wb_sample *s, const char *name, double pages
  */
 static double pause_pages(double rl, double trl, double kavg)
 {
-	double t = 2, pages, hi = kavg >= 1 ? floor(log2(kavg)) : 0, lo = rl >= 1 ? floor(log2(rl)) : 0;
+	const double mp = MAX_PAUSE_S * HZ, hz2 = 256; /* jiffies; roundup_pow_of_two(HZ) */
+	double t = floor(HZ / 100), pages, hi = kavg >= 1 ? floor(log2(kavg)) : 0;
+	double lo = rl >= 1 ? floor(log2(rl)) : 0;
 
 	if (hi > lo)
 		t += floor((hi - lo) * 10 * HZ / 1024);
-	t = fmin(t, 1 + 50 / 2);
-	pages = floor(rl * t / 256);
+	t = fmin(t, 1 + floor(mp / 2));
+	pages = floor(rl * t / hz2);
 	if (pages < DIRTY_POLL_PAGES) {
-		t = 50;
-		pages = fmin(floor(rl * t / 256), DIRTY_POLL_PAGES);
+		t = mp;
+		pages = fmin(floor(rl * t / hz2), DIRTY_POLL_PAGES);
 	}
-	if (HZ * pages / (trl + 1) > 50)
-		pages = floor(trl * 50 / 256);
+	if (HZ * pages / (trl + 1) > mp)
+		pages = floor(trl * mp / hz2);
 	return pages;
 }
 
