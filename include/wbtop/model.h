@@ -67,7 +67,9 @@ struct wb_bdi_limits {
 	enum wb_bdi_state state;
 	bool over_bg;              /* wb_over_bg_thresh holds now */
 	int64_t pos_ratio;         /* 1024 = 1.0; -1 when freerun */
-	uint64_t task_ratelimit;   /* pages/s a single writer would be let dirty */
+	uint64_t dirty_ratelimit;  /* pages/s: the kernel's (tracepoint) or the bandwidth */
+	bool ratelimit_traced;     /* dirty_ratelimit is the kernel's, from this interval */
+	uint64_t task_ratelimit;   /* pages/s a single writer is let dirty now: 0 blocked */
 	uint32_t pause_ms;         /* pause per check interval, a single writer */
 	double drain_s;            /* wb_dirty / write bandwidth; < 0 unknown */
 	double bw;                 /* write bandwidth used, pages/s; 0 unknown */
@@ -141,7 +143,9 @@ int64_t wb_pos_polynom(int64_t setpoint, int64_t dirty, int64_t limit);
 /*
  * Fill the control fields of every BDI of l: state, position ratio,
  * single-writer rate and pause, drain time. bw_pages_s[i] is the write
- * bandwidth of BDI i (pages/s, 0 = unknown); hz the kernel's HZ.
+ * bandwidth of BDI i (pages/s, 0 = unknown); hz the kernel's HZ. The task
+ * rate limit is the kernel's dirty_ratelimit times the position ratio when
+ * s's tracepoints showed it, else the bandwidth times it.
  */
 void wb_control_compute(struct wb_limits *l, const struct wb_sample *s,
 			const double *bw_pages_s, unsigned hz);

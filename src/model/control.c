@@ -101,13 +101,23 @@ void wb_control_compute(struct wb_limits *l, const struct wb_sample *s,
 		b->drain_s = (b->dirty_known && bw > 0) ? (double)b->wb_dirty / bw : -1;
 		if (is_free || !b->dirty_known || bw <= 0) {
 			b->pos_ratio = -1;
+			b->dirty_ratelimit = 0;
+			b->ratelimit_traced = false;
 			b->task_ratelimit = 0;
 			b->pause_ms = 0;
 			continue;
 		}
 		b->pos_ratio = position_ratio(l, b, bw);
-		/* one writer: dirty_ratelimit settles at the write bandwidth */
-		b->task_ratelimit = (uint64_t)(bw * (double)b->pos_ratio / 1024.0);
+		/*
+		 * dirty_ratelimit is history, not a function of the state: a
+		 * device far over its share holds it at a few pages/s for tens
+		 * of seconds, and a writer is blocked outright when it times
+		 * the position ratio rounds to 0. The tracepoint shows it;
+		 * without it, one writer settled at the write bandwidth.
+		 */
+		b->ratelimit_traced = s->ev_valid && sb->ev.dirty_ratelimit > 0;
+		b->dirty_ratelimit = b->ratelimit_traced ? sb->ev.dirty_ratelimit : (uint64_t)bw;
+		b->task_ratelimit = (b->dirty_ratelimit * (uint64_t)b->pos_ratio) >> RATELIMIT_SHIFT;
 		{
 			uint64_t max_pause = hz / 5 ? hz / 5 : 1;
 			uint64_t mp = b->wb_dirty / (1 + (uint64_t)bw / wb_rp2(1 + hz / 8)) + 1;

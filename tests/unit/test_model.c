@@ -169,6 +169,89 @@ static void limits_on_sample(void **st)
 	wb_limits_finish(&l);
 }
 
+/*
+ * Control (writeback-model.md 5.2-5.6) on hand-made limits: vm.dirty_bytes
+ * 200M (thresh 51200 pages, bg 25600), freerun 38400, setpoint 44800, the
+ * global level 47360 (185M); one device with wb_thresh 7424 (29M), 1280
+ * pages/s (5M/s). By hand: global x = (44800 - 47360) * 1024 / 6401 = -409,
+ * 1024 + x^3 in 10-bit fixed point = 958; x16 = 7424 << 16 / 51201 = 9502,
+ * wb_setpoint 44800 * 9502 >> 16 = 6495, span (51200 - 7424 + 8 * 1280) *
+ * 9502 >> 16 = 7831, x_intercept 14326.
+ */
+static void control_position_rate_pause(void **st)
+{
+	static const struct {
+		uint64_t wb_dirty, rl; /* rl: the kernel's dirty_ratelimit (0: untraced) */
+		int64_t pos;
+		uint64_t task;
+		uint32_t pause_ms;
+	} c[] = {
+		/* below its setpoint: 958 * (14326 - 4352) / 7831 */
+		{ 4352, 0, 1220, 1220 * 1280 >> 10, 20 },      /* 250 * 32 / 1525 jiffies */
+		/* the kernel's rate limit sunk to 3 pages/s: 3 * 1220 >> 10 */
+		{ 4352, 3, 1220, 3, 200 },                      /* 32 pages in 10 s: capped */
+		/* 46M, far over its share: 958 * 2550 / 7831 = 311, 3 * 311 >> 10 = 0 */
+		{ 11776, 3, 311, 0, 200 },                      /* blocked: MAX_PAUSE */
+		{ 11776, 0, 311, 311 * 1280 >> 10, 80 },
+		/* reserve area: under wb_thresh / 2 = 3712, scaled by 3712 / wb_dirty */
+		{ 1000, 0, 1630 * 3712 / 1000, 6050 * 1280 >> 10, 4 },
+		/* under an eighth of that: times 8; max_pause 100 / 41 + 1 = 3 jiffies */
+		{ 100, 0, 1740 * 8, 13920 * 1280 >> 10, 0 },
+	};
+	struct wb_bdi_limits bl;
+	struct wb_bdi b = { .name = "7:0" };
+	struct wb_sample s;
+	struct wb_limits l = { .valid = true, .thresh = 51200, .bg = 25600, .freerun = 38400,
+			       .limit = 51200, .setpoint = 44800, .dirty = 47360, .nbdis = 1, .bdis = &bl };
+	double bw = 1280;
+	(void)st;
+	wb_sample_init(&s);
+	s.bdis = &b;
+	s.nbdis = 1;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		bl = (struct wb_bdi_limits){ .thresh = 7424, .bdp_bg_thresh = 3712,
+					     .dirty_known = true, .wb_dirty = c[i].wb_dirty };
+		s.ev_valid = c[i].rl > 0;
+		b.ev.dirty_ratelimit = c[i].rl;
+		wb_control_compute(&l, &s, &bw, 250);
+		assert_int_equal(bl.pos_ratio, c[i].pos);
+		assert_int_equal(bl.ratelimit_traced, c[i].rl > 0);
+		assert_int_equal(bl.dirty_ratelimit, c[i].rl ? c[i].rl : 1280);
+		assert_int_equal(bl.task_ratelimit, c[i].task);
+		assert_int_equal(bl.pause_ms, c[i].pause_ms);
+		assert_int_equal(bl.state, c[i].wb_dirty >= 7424 ? WB_ST_OVER : WB_ST_THROTTLED);
+	}
+	/* strict_limit: the lower of the global line and the device's own,
+	 * setpoint (7424 + 3712) / 2 = 5568: x = -432 * 1024 / 1857 = -238,
+	 * 1024 - 13 = 1011 > 958 */
+	bl = (struct wb_bdi_limits){ .thresh = 7424, .bdp_bg_thresh = 3712, .strict = true,
+				     .dirty_known = true, .wb_dirty = 6000 };
+	s.ev_valid = false;
+	wb_control_compute(&l, &s, &bw, 250);
+	assert_int_equal(bl.pos_ratio, 958);
+	bl.wb_dirty = 7000; /* x = -1432 * 1024 / 1857 = -789: 1024 - 468 = 556 */
+	wb_control_compute(&l, &s, &bw, 250);
+	assert_int_equal(bl.pos_ratio, 556);
+	bl.wb_dirty = 7424; /* at its own threshold: blocked */
+	wb_control_compute(&l, &s, &bw, 250);
+	assert_int_equal(bl.pos_ratio, 0);
+	assert_int_equal(bl.task_ratelimit, 0);
+	/* at the global limit: blocked, whatever the device */
+	bl = (struct wb_bdi_limits){ .thresh = 7424, .dirty_known = true, .wb_dirty = 100 };
+	l.dirty = 51200;
+	wb_control_compute(&l, &s, &bw, 250);
+	assert_int_equal(bl.pos_ratio, 0);
+	assert_int_equal(bl.state, WB_ST_OVER);
+	/* under the freerun ceiling: no balance_dirty_pages pause at all */
+	l.dirty = 38400;
+	wb_control_compute(&l, &s, &bw, 250);
+	assert_int_equal(bl.pos_ratio, -1);
+	assert_int_equal(bl.task_ratelimit, 0);
+	assert_int_equal(bl.pause_ms, 0);
+	/* the drain time: 100 pages at 1280 pages/s */
+	assert_true(bl.drain_s > 0.0781 && bl.drain_s < 0.0782);
+}
+
 /* One device, 5000 dirty pages over its background share, 1000 pages/s. */
 static void forecast_drain_and_throttle(void **st)
 {
@@ -428,6 +511,7 @@ int main(void)
 		cmocka_unit_test(fraction_inversion_round_trip),
 		cmocka_unit_test(polynom),
 		cmocka_unit_test(limits_on_sample),
+		cmocka_unit_test(control_position_rate_pause),
 		cmocka_unit_test(forecast_drain_and_throttle),
 		cmocka_unit_test(forecast_ratelimit_regimes),
 		cmocka_unit_test(forecast_bandwidth_from_backlog),
