@@ -54,6 +54,7 @@ void wb_forecast_finish(struct wb_forecast *f);
  * on average. Arrays of hist[0]->nbdis.
  */
 #define WB_FORECAST_WINDOW_S 5.0
+#define WB_FORECAST_BW_WINDOW_S 8.0 /* a backlogged device's completions */
 #define WB_FORECAST_HIST 32     /* samples at most looked at for the window */
 struct wb_forecast_inputs_out {
 	double *bw, *rate, *chunk, *tasks;

@@ -134,6 +134,27 @@ static bool backlogged(const struct wb_sample *s, const char *name, double pages
 }
 
 /*
+ * What a device kept queued completed, over the longest stretch (up to
+ * WB_FORECAST_BW_WINDOW_S) that it was backlogged at every sample: its
+ * completions come in bursts of up to a writeback chunk (4 MiB through a
+ * throttled queue), which over 5 s is 0.8 MiB/s either way on a 5 MiB/s
+ * device - the difference between draining and holding.
+ */
+static double backlog_rate(const struct wb_sample *const *hist, size_t nhist, const char *name,
+			   double w)
+{
+	const struct wb_sample *from = NULL;
+	double r;
+
+	for (size_t j = 1; j < nhist && hist[0]->mono - hist[j]->mono <= WB_FORECAST_BW_WINDOW_S + 0.5; j++) {
+		if (!backlogged(hist[j], name, 2 * w))
+			break;
+		from = hist[j];
+	}
+	return from && wb_rate_bdi(from, hist[0], name, WB_B_WRITTEN, &r) && r > 0 ? r : w;
+}
+
+/*
  * wb_min_pause's nr_dirtied_pause: the pages the kernel lets a task dirty
  * before its next balance_dirty_pages call, from the rate limit, the task
  * rate limit and the bandwidth estimate (pages/s; HZ 250, longest pause
@@ -197,8 +218,12 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			 * device's own estimate starts at 100 MB/s and takes tens of
 			 * seconds to come down (43 MiB/s shown at t=10 on a 30 MiB/s one).
 			 */
-			full = full || (WB_HAS(b->st_valid, WB_B_WRITEBACK) && (double)b->st[WB_B_WRITEBACK] >= w) ||
-			       (backlogged(cur, b->name, 2 * w) && backlogged(prev, b->name, 2 * w));
+			bool queued = backlogged(cur, b->name, 2 * w) && backlogged(prev, b->name, 2 * w);
+
+			full = full || queued ||
+			       (WB_HAS(b->st_valid, WB_B_WRITEBACK) && (double)b->st[WB_B_WRITEBACK] >= w);
+			if (queued)
+				w = backlog_rate(hist, nhist, b->name, w);
 			o->bw[i] = full || w > o->bw[i] ? w : o->bw[i];
 		}
 		/* short of its threshold with no backlog, a device kept up with its

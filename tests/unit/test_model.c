@@ -462,6 +462,52 @@ static void forecast_bandwidth_from_backlog(void **st)
 }
 
 /*
+ * A throttled device completes in bursts of up to a writeback chunk (1024
+ * pages through its queue): 5 MiB/s (1280 pages/s) shows as 6144 pages in
+ * the last 5 s (1228.8/s), 10240 in 8. Backlogged at every sample, the
+ * device's speed is taken over the longest stretch up to 8 s; a sample
+ * without the backlog ends the stretch.
+ */
+static void forecast_bandwidth_over_backlog(void **st)
+{
+	static const uint64_t done[8] = { 2048, 0, 2048, 1024, 1024, 2048, 1024, 1024 }; /* newest first */
+	static struct wb_sample h[9];
+	static struct wb_bdi b[9];
+	const struct wb_sample *hist[9];
+	double bw, rate, chunk, tasks;
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks };
+	uint64_t written = 1000 + 10240;
+	(void)st;
+	one_bdi_history(h, b, 9, "7:200", 1);
+	for (int i = 0; i < 9; i++) {
+		hist[i] = &h[i];
+		h[i].g.v[WB_G_DIRTY] = 30000;
+		h[i].g.v[WB_G_WRITEBACK] = 2000;
+		h[i].g.v[WB_G_BG_THRESH] = 25600;
+		h[i].g.valid = WB_BIT(WB_G_DIRTY) | WB_BIT(WB_G_WRITEBACK) | WB_BIT(WB_G_BG_THRESH);
+		b[i].st[WB_B_RECLAIMABLE] = 25000;
+		b[i].st[WB_B_WRITEBACK] = 1024;
+		b[i].st[WB_B_THRESH] = 7424;
+		b[i].st[WB_B_WRITTEN] = written;
+		b[i].st[WB_B_DIRTIED] = 5000 + 1280 * (uint64_t)(8 - i);
+		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_THRESH) |
+				WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
+		if (i < 8)
+			written -= done[i];
+	}
+	wb_forecast_inputs(hist, 9, &o);
+	assert_in_range((long)(bw * 10), 12799, 12801);
+	/* the global level under background 7 s ago: the stretch is 6 s */
+	h[7].g.v[WB_G_DIRTY] = 20000;
+	wb_forecast_inputs(hist, 9, &o);
+	assert_in_range((long)(bw * 10), 8192 * 10 / 6 - 1, 8192 * 10 / 6 + 1);
+	/* 6 s ago: the 5 s window's completions */
+	h[6].g.v[WB_G_DIRTY] = 20000;
+	wb_forecast_inputs(hist, 9, &o);
+	assert_in_range((long)(bw * 10), 12287, 12289);
+}
+
+/*
  * The write a throttled writer cannot split, from the tracepoint's pages
  * dirtied before a pause against what the kernel asked for
  * (nr_dirtied_pause). Rate limit 2000 pages/s, estimate 1280, task rate
@@ -515,6 +561,7 @@ int main(void)
 		cmocka_unit_test(forecast_drain_and_throttle),
 		cmocka_unit_test(forecast_ratelimit_regimes),
 		cmocka_unit_test(forecast_bandwidth_from_backlog),
+		cmocka_unit_test(forecast_bandwidth_over_backlog),
 		cmocka_unit_test(forecast_write_quantum),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
