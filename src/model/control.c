@@ -111,9 +111,9 @@ void wb_control_compute(struct wb_limits *l, const struct wb_sample *s,
 		/*
 		 * dirty_ratelimit is history, not a function of the state: a
 		 * device far over its share holds it at a few pages/s for tens
-		 * of seconds, and a writer is blocked outright when it times
-		 * the position ratio rounds to 0. The tracepoint shows it;
-		 * without it, one writer settled at the write bandwidth.
+		 * of seconds, and a writer is blocked outright while that times
+		 * the position ratio rounds to 0 pages/s. The tracepoint shows
+		 * it; without it, one writer settled at the write bandwidth.
 		 */
 		b->ratelimit_traced = s->ev_valid && sb->ev.dirty_ratelimit > 0;
 		b->dirty_ratelimit = b->ratelimit_traced ? sb->ev.dirty_ratelimit : (uint64_t)bw;
