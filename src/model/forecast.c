@@ -517,17 +517,22 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 			b->dirtied += rate * DT;
 			b->step_dirtied += rate * DT;
 			b->since += DT;
-			if (pos < 0) { /* free running: the kernel leaves the rate limit alone */
+			if (pos < 0 || b->demand <= 0) {
+				/* free running, or no writer there: balance_dirty_pages,
+				 * which alone updates the rate limit, is not entered */
 				b->dirtied = b->since = 0;
 			} else if (b->since >= RL_PERIOD - 1e-9) {
-				bool below = b->strict ? b->r + b->w < (wth + wbg_sp) / 2
-						       : dirty < ((T + bg) / 2 + T) / 2;
 				/*
 				 * balance_dirty_pages updates the rate limit when a
 				 * writer enters it, right after it dirtied: with the
-				 * pages this step added.
+				 * pages this step added, in the position ratio and the
+				 * setpoint test alike (both read the one dtc->dirty).
 				 */
-				update_ratelimit(b, position(b, dirty + rate * DT, T, bg, wth, wbg_sp), below);
+				double now = dirty + rate * DT;
+				bool below = b->strict ? b->r + b->w < (wth + wbg_sp) / 2
+						       : now < ((T + bg) / 2 + T) / 2;
+
+				update_ratelimit(b, position(b, now, T, bg, wth, wbg_sp), below);
 				b->dirtied = b->since = 0;
 			}
 			/* the flusher keeps about a second of bandwidth in flight */
