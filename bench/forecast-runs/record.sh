@@ -5,7 +5,9 @@
 # tracepoints from 4 s before the writers until 56 s after.
 #   bench/forecast-runs/record.sh OUT.wbrec [DD_BS]   (DD_BS default 1M)
 # LOOP_FRESH=1 (default here) puts each device on a new loop device, so its
-# BDI starts from the kernel's initial rate limits.
+# BDI starts from the kernel's initial rate limits. SLOW_MBS sets the slow
+# device's speed in MiB/s (10, as the kernel test; fresh/ and k64/ were made
+# with 5), DIRTY_MB vm.dirty_bytes in MiB (200).
 OUT=$(realpath -m "$1"); BS=${2:-1M}
 export LOOP_FRESH=${LOOP_FRESH:-1}
 WBTOP=${WBTOP:-$(dirname "$0")/../../build-rel/wbtop}
@@ -14,14 +16,17 @@ need_debugfs
 save_sysctls
 make_loop slow 2048 ext4; S=$LOOP_MM; SM=$LOOP_MNT
 make_loop fast 3072 ext4; F=$LOOP_MM; FM=$LOOP_MNT
-echo $((200 << 20)) > /proc/sys/vm/dirty_bytes
-throttle $S $((5 << 20))
+echo $((${DIRTY_MB:-200} << 20)) > /proc/sys/vm/dirty_bytes
+throttle $S $((${SLOW_MBS:-10} << 20))
 throttle $F $((30 << 20))
-"$WBTOP" --batch -n 60 -d 1 --no-procs --record "$OUT" > /dev/null 2>&1 &
+"$WBTOP" --batch -n 60 -d 1 --no-procs --record "$OUT" > /dev/null 2> "$OUT.log" &
 W=$!
 at_exit "kill $W; wait $W"
 sleep 4
 bg_job dd if=/dev/zero of=$SM/f bs=$BS count=$((1900 << 20)) iflag=count_bytes status=none
 bg_job dd if=/dev/zero of=$FM/f bs=$BS count=$((2900 << 20)) iflag=count_bytes status=none
-wait $W
-echo "recorded $OUT: slow $S, fast $F"
+wait $W; rc=$?
+N=$("$WBTOP" --replay "$OUT" --batch --json | wc -l)
+[ "$rc" = 0 ] && [ "$N" -ge 59 ] || fail "wbtop --record exited $rc after $N samples (its stderr: $OUT.log)"
+rm -f "$OUT.log"
+echo "recorded $OUT: $N samples, slow $S, fast $F"
