@@ -1,28 +1,29 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Root: two throttled loop devices (5 and 30 MiB/s), each on a new loop
+# Root: two throttled loop devices (10 and 30 MiB/s), each on a new loop
 # device (its BDI starts from the kernel's initial rate limit and bandwidth
 # estimates, not from what ran before), vm.dirty_bytes 200M, one dd (1 MiB
-# writes) each. wbtop records at 1 Hz with tracepoints; the forecast made
-# at t=10 s for t=40 s (from the kernel's own rate limits and the last
-# seconds) is compared with what the kernel then does (means over
-# t = 35..45 s), and with the means over t = 11..40, by tools/forecast-eval
-# on the recording, which also prints the course second by second.
-# Target (issue #3): every figure within 25 %. Judged here: the fast
-# device's level and writer at 25 %, at t = 35..45 and over t = 11..40. The
-# slow device's figures are printed: its writer is blocked most of
-# t = 35..45 (about 1 MiB/s on average), and when the kernel lets it go
-# again a second earlier or later moves that by half; its level follows
-# when the drain ends. Of eighteen judged recorded runs, 16 had its level
-# within 17 % and two +30/+33 %, and its writer is within 25 % in 10 - where
-# the kernel's own figure spreads so far from run to run that the best
-# single figure, chosen knowing every outcome, is within 25 % in 12
-# (bench/forecast-runs/README.md, eval --bound; the forecast_replay
-# test holds the model to them), but CI runs here have been further off:
-# the level 85 % once (19.5 MiB observed, 36.1 forecast: the kernel drained
-# the device seconds sooner), the writer's mean over t = 11..40 53 % once.
+# writes) each, started together. wbtop records at 1 Hz with tracepoints;
+# the forecast made at t=10 s for t=40 s (from the kernel's own rate limits
+# and the last seconds) is compared with what the kernel then does (means
+# over t = 35..45 s), and with the means over t = 11..40, by
+# tools/forecast-eval on the recording, which also prints the course second
+# by second. Between the two the slow device drains to its share and the
+# fast device fills to its own (ten recorded runs, bench/forecast-runs/s10:
+# 90-108 MiB at t=10 to 44-50 at t=35..45, and 85-103 to 134-142): levels
+# held where they were at t=10 would be +83..+147 % and -26..-39 % off.
+# Target (issue #3): every figure within 25 %, judged here.
+# SLOW_MBS=5 runs the issue's example speeds instead (by hand; CI runs 10):
+# there the slow device's figures are printed, not judged. With 1 MiB writes
+# the throttle's floor (one write per longest pause, 200 ms) is 5 MiB/s,
+# the device's own speed, so when its writer is let go again after the
+# drain is decided by the rate limit's last steps; the kernel's own figure
+# spreads 0.7-4.3 MiB/s from run to run and no single figure, chosen knowing
+# every outcome, is within 25 % of more than 12 of 18 recorded runs
+# (bench/forecast-runs/README.md, eval --bound).
 # A run whose fast device never showed its speed before t=10 (completing
-# under 80 % of it, 5 of 23 recorded runs) is skipped with its figures.
+# under 80 % of it) is skipped with its figures: no forecast from these
+# inputs can know that speed.
 . "$(dirname "$0")/lib.sh"
 need_debugfs
 save_sysctls
@@ -30,28 +31,30 @@ export LOOP_FRESH=1
 make_loop slow 2048 ext4; S=$LOOP_MM; SM=$LOOP_MNT
 make_loop fast 3072 ext4; F=$LOOP_MM; FM=$LOOP_MNT
 echo $((200 << 20)) > /proc/sys/vm/dirty_bytes
-throttle $S $((5 << 20))
+SLOW_MBS=${SLOW_MBS:-10}
+case $SLOW_MBS in 5|10) ;; *) fail "SLOW_MBS is 5 or 10" ;; esac
+throttle $S $((SLOW_MBS << 20))
 throttle $F $((30 << 20))
 # the run is recorded (at 1 Hz, with tracepoints, from 2 s before the
 # writers) and judged from the recording by tools/forecast-eval, as the
 # recorded runs in bench/forecast-runs are; kept when WB_KEEP names a directory
 REC=$TMP/run.wbrec
-"$WBTOP" --batch -n 50 -d 1 --no-procs --record "$REC" > /dev/null 2>&1 &
+"$WBTOP" --batch -n 50 -d 1 --no-procs --record "$REC" > /dev/null 2> $TMP/wbtop.err &
 W=$!
 at_exit "kill $W 2>/dev/null; wait $W"
 sleep 2
 bg_job dd if=/dev/zero of=$SM/f bs=1M count=1900 status=none
 bg_job dd if=/dev/zero of=$FM/f bs=1M count=2900 status=none
-wait $W || fail "wbtop --record exited $?"
+wait $W || fail "wbtop --record exited $?: $(cat $TMP/wbtop.err)"
 if [ -n "${WB_KEEP:-}" ] && [ -d "$WB_KEEP" ]; then
 	cp "$REC" "$WB_KEEP/forecast_two_devices.wbrec" && echo "recording kept: $WB_KEEP/forecast_two_devices.wbrec"
 fi
 EVAL="$(dirname "$0")/../../tools/forecast-eval"
-"$EVAL" "$WBTOP" "$REC" $S $F --seconds > $TMP/t40.txt || fail "forecast-eval"
+"$EVAL" "$WBTOP" "$REC" $S $F --seconds > $TMP/t40.txt || fail "forecast-eval (wbtop said: $(cat $TMP/wbtop.err))"
 "$EVAL" "$WBTOP" "$REC" $S $F --window 1 30 > $TMP/span.txt || fail "forecast-eval --window"
-python3 - $TMP/t40.txt $TMP/span.txt $S $F <<'PY'
+python3 - $TMP/t40.txt $TMP/span.txt $S $F $SLOW_MBS <<'PY'
 import re, sys
-S, F = sys.argv[3:5]
+S, F, slow_mbs = sys.argv[3:6]
 bad, starved, judged = 0, False, 0
 for path, when in ((sys.argv[1], "t=35..45"), (sys.argv[2], "means over t=11..40")):
     for line in open(path):
@@ -64,7 +67,7 @@ for path, when in ((sys.argv[1], "t=35..45"), (sys.argv[2], "means over t=11..40
         print(f"{role} {when}: {line.strip()}")
         if role == "fast":
             # the forecast takes each device's bandwidth from what it wrote
-            # before t=10; in some runs the fast device completed only 21-23
+            # before t=10; in some runs the fast device completed only 11-23
             # MiB/s then, its flusher stopping and starting (the global
             # reclaimable level just under the background threshold, the
             # device's own just under its share: 20-35 background wakeups a
@@ -72,7 +75,9 @@ for path, when in ((sys.argv[1], "t=35..45"), (sys.argv[2], "means over t=11..40
             # never showed its speed, and no forecast from these inputs can
             # know it: that run is reported and skipped, not judged
             starved = starved or float(re.search(r"completing ([\d.]+)", line).group(1)) < 0.8 * 30
-            bad += sum(abs(e) > 25 for e in errs)
+        elif slow_mbs == "5":
+            errs = []  # printed (above), not judged: see the head of this file
+        bad += sum(abs(e) > 25 for e in errs)
 print(open(sys.argv[1]).read().split("\n", 2)[2], end="")
 if judged != 4:
     print(f"FAIL: forecast-eval gave {judged} of the 4 figure lines expected")
