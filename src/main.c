@@ -510,10 +510,10 @@ static int one_sample(const struct opts *o, struct wb_sample *s, struct wb_limit
 	return 0;
 }
 
-/* Print a threshold before -> predicted (-> actual) for the global domain and each BDI. */
 /*
- * Print a threshold before -> predicted (-> the kernel's, and the error of the
- * model on the read-back sample's own inputs, which excludes memory drift).
+ * Print each threshold, global and per BDI, before -> predicted (-> the
+ * kernel's, and the error of the model on the read-back sample's own inputs,
+ * which excludes memory drift).
  */
 static void report(const struct wb_sample *s, const struct wb_limits *now, const struct wb_limits *pred,
 		   const struct wb_sample *after, const struct wb_limits *got)
