@@ -12,14 +12,17 @@ OUT=$(realpath -m "$1"); BS=${2:-1M}
 export LOOP_FRESH=${LOOP_FRESH:-1}
 WBTOP=${WBTOP:-$(dirname "$0")/../../build-rel/wbtop}
 . "$(dirname "$0")/../../tests/kernel/lib.sh"
+SLOW_MBS=${SLOW_MBS:-10} DIRTY_MB=${DIRTY_MB:-200} SAMPLES=60
+[[ $SLOW_MBS =~ ^[1-9][0-9]{0,3}$ ]] || fail "SLOW_MBS=$SLOW_MBS: MiB/s, 1 to 9999"
+[[ $DIRTY_MB =~ ^[1-9][0-9]{0,5}$ ]] || fail "DIRTY_MB=$DIRTY_MB: MiB, 1 to 999999"
 need_debugfs
 save_sysctls
 make_loop slow 2048 ext4; S=$LOOP_MM; SM=$LOOP_MNT
 make_loop fast 3072 ext4; F=$LOOP_MM; FM=$LOOP_MNT
-echo $((${DIRTY_MB:-200} << 20)) > /proc/sys/vm/dirty_bytes
-throttle $S $((${SLOW_MBS:-10} << 20))
+echo $((DIRTY_MB << 20)) > /proc/sys/vm/dirty_bytes
+throttle $S $((SLOW_MBS << 20))
 throttle $F $((30 << 20))
-"$WBTOP" --batch -n 60 -d 1 --no-procs --record "$OUT" > /dev/null 2> "$OUT.log" &
+"$WBTOP" --batch -n $SAMPLES -d 1 --no-procs --record "$OUT" > /dev/null 2> "$OUT.log" &
 W=$!
 at_exit "kill $W; wait $W"
 sleep 4
@@ -27,6 +30,6 @@ bg_job dd if=/dev/zero of=$SM/f bs=$BS count=$((1900 << 20)) iflag=count_bytes s
 bg_job dd if=/dev/zero of=$FM/f bs=$BS count=$((2900 << 20)) iflag=count_bytes status=none
 wait $W; rc=$?
 N=$("$WBTOP" --replay "$OUT" --batch --json | wc -l)
-[ "$rc" = 0 ] && [ "$N" -ge 59 ] || fail "wbtop --record exited $rc after $N samples (its stderr: $OUT.log)"
+[ "$rc" = 0 ] && [ "$N" -ge $((SAMPLES - 1)) ] || fail "wbtop --record exited $rc after $N samples (its stderr: $OUT.log)"
 rm -f "$OUT.log"
 echo "recorded $OUT: $N samples, slow $S, fast $F"

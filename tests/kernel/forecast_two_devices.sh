@@ -25,14 +25,14 @@
 # under 80 % of it) is skipped with its figures: no forecast from these
 # inputs can know that speed.
 . "$(dirname "$0")/lib.sh"
+SLOW_MBS=${SLOW_MBS:-10}
+case $SLOW_MBS in 5|10) ;; *) fail "SLOW_MBS=$SLOW_MBS: 5 or 10 (MiB/s)" ;; esac
 need_debugfs
 save_sysctls
 export LOOP_FRESH=1
 make_loop slow 2048 ext4; S=$LOOP_MM; SM=$LOOP_MNT
 make_loop fast 3072 ext4; F=$LOOP_MM; FM=$LOOP_MNT
 echo $((200 << 20)) > /proc/sys/vm/dirty_bytes
-SLOW_MBS=${SLOW_MBS:-10}
-case $SLOW_MBS in 5|10) ;; *) fail "SLOW_MBS is 5 or 10" ;; esac
 throttle $S $((SLOW_MBS << 20))
 throttle $F $((30 << 20))
 # the run is recorded (at 1 Hz, with tracepoints, from 2 s before the
