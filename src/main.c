@@ -19,6 +19,7 @@
 #include "wbtop/source.h"
 #include "wbtop/tune.h"
 #include "wbtop/ui.h"
+#include "wbtop/until.h"
 #include "wbtop/whatif.h"
 
 #define MAX_SETS 64
@@ -42,6 +43,7 @@ struct opts {
 	bool apply, export_sysctl;
 	double trial;          /* --trial seconds, 0 = none */
 	const char *recover;   /* --recover revert|keep */
+	const char *until;     /* --until-clean DEV */
 	double warn, crit;     /* UI row highlighting, percent */
 	const char *sets[MAX_SETS];
 	int nsets;
@@ -85,6 +87,9 @@ static void usage(FILE *f)
 		"                         unless you type keep (Ctrl-C reverts at once)\n"
 		"      --recover revert|keep  what to do with changes a killed wbtop left unconfirmed\n"
 		"      --export-sysctl    print the --set values as a sysctl.d snippet and udev rules\n"
+		"      --until-clean DEV  follow DEV (loop0, 7:0, /dev/sdb1 or a mount point) until\n"
+		"                         nothing on it is dirty or under writeback: exit 0 when\n"
+		"                         clean (root and debugfs; a progress bar on a terminal)\n"
 		"      --root DIR         read kernel files under DIR (fixture trees)\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          version\n");
@@ -94,7 +99,7 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_JSON = 256, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_ROOT, O_FORECAST, O_THEME, O_WARN, O_CRIT, O_NOTRACE,
-	       O_RECORD, O_REPLAY, O_FROM, O_TO, O_MAXSIZE, O_APPLY, O_TRIAL, O_RECOVER, O_EXPORT };
+	       O_RECORD, O_REPLAY, O_FROM, O_TO, O_MAXSIZE, O_APPLY, O_TRIAL, O_RECOVER, O_EXPORT, O_UNTIL };
 	static const struct option lo[] = {
 		{ "batch", no_argument, NULL, 'b' },
 		{ "iterations", required_argument, NULL, 'n' },
@@ -114,6 +119,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "trial", required_argument, NULL, O_TRIAL },
 		{ "recover", required_argument, NULL, O_RECOVER },
 		{ "export-sysctl", no_argument, NULL, O_EXPORT },
+		{ "until-clean", required_argument, NULL, O_UNTIL },
 		{ "root", required_argument, NULL, O_ROOT },
 		{ "forecast", required_argument, NULL, O_FORECAST },
 		{ "theme", required_argument, NULL, O_THEME },
@@ -160,6 +166,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_RECORD: o->record = optarg; break;
 		case O_APPLY: o->apply = true; break;
 		case O_EXPORT: o->export_sysctl = true; break;
+		case O_UNTIL: o->until = optarg; break;
 		case O_TRIAL:
 			o->trial = strtod(optarg, &end);
 			if (*end || !isfinite(o->trial) || o->trial < 1 || o->trial > 3600) {
@@ -249,8 +256,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "wbtop: --json and --csv go with --batch\n");
 		return 2;
 	}
+	if (o->until && (o->fmt != FMT_TEXT || o->nsets || o->forecast || o->record || o->theme)) {
+		fprintf(stderr, "wbtop: --until-clean goes alone (with -d, -n, --replay, --root, --mount-debugfs)\n");
+		return 2;
+	}
+	if (o->until)
+		o->batch = true;
 	if (o->count < 0)
-		o->count = o->batch && !o->replay ? 1 : 0;
+		o->count = o->batch && !o->replay && !o->until ? 1 : 0;
 	if (o->warn > o->crit) {
 		fprintf(stderr, "wbtop: --warn %g is above --crit %g\n", o->warn, o->crit);
 		return 2;
@@ -693,6 +706,15 @@ static void recover(const struct opts *o)
 }
 
 /* --replay: the recording as a source, for the UI or an export. */
+/* --until-clean: follow one device until it is clean. */
+static int run_until(const struct opts *o, struct wb_source *src)
+{
+	struct wb_until_opts uo = { .dev = o->until, .delay = o->delay, .count = o->count,
+				    .bar = !src->replay && isatty(STDOUT_FILENO) };
+
+	return wb_until_clean(&uo, src, stdout);
+}
+
 static int run_replay(const struct opts *o)
 {
 	char err[256], warn[256];
@@ -713,7 +735,7 @@ static int run_replay(const struct opts *o)
 		return 1;
 	}
 	wb_replay_source(p, &src);
-	rc = o->batch ? run_batch(o, &src) : run_ui(o, &src, warn[0] ? warn : NULL);
+	rc = o->until ? run_until(o, &src) : o->batch ? run_batch(o, &src) : run_ui(o, &src, warn[0] ? warn : NULL);
 	wb_replay_destroy(p);
 	wb_rec_close_reader(r);
 	return rc;
@@ -773,7 +795,7 @@ int main(int argc, char **argv)
 		}
 		wb_recording_source(recording, &src);
 	}
-	rc = o.batch ? run_batch(&o, &src) : run_ui(&o, &src, notice);
+	rc = o.until ? run_until(&o, &src) : o.batch ? run_batch(&o, &src) : run_ui(&o, &src, notice);
 	wb_recording_destroy(recording);
 	wb_rec_close(writer);
 	wb_live_destroy(live);
