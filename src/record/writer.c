@@ -162,7 +162,7 @@ static int frame(struct wb_rec_writer *w, uint8_t type, double mono, const uint8
 		 size_t rlen)
 {
 	uint8_t *buf = malloc(WBREC_FRAME2_MAX_HDR + clen + WBREC_FRAME2_CRC);
-	int64_t us = llround(mono * 1e6), d = us - w->prev_us;
+	int64_t us = llround(mono * 1e6), d = (int64_t)((uint64_t)us - (uint64_t)w->prev_us); /* wraps, never UB */
 	size_t n = 0;
 	int rc;
 
