@@ -712,8 +712,15 @@ static int run_replay(const struct opts *o)
 		wb_rec_close_reader(r);
 		return 1;
 	}
-	wb_replay_source(p, &src);
-	rc = o->batch ? run_batch(o, &src) : run_ui(o, &src, warn[0] ? warn : NULL);
+	if (wb_replay_check(p, err, sizeof(err))) { /* nothing to replay: exit 1, in the UI too */
+		if (warn[0] && !o->batch)
+			fprintf(stderr, "wbtop: %s: %s\n", o->replay, warn);
+		fprintf(stderr, "wbtop: %s: %s\n", o->replay, err);
+		rc = 1;
+	} else {
+		wb_replay_source(p, &src);
+		rc = o->batch ? run_batch(o, &src) : run_ui(o, &src, warn[0] ? warn : NULL);
+	}
 	wb_replay_destroy(p);
 	wb_rec_close_reader(r);
 	return rc;

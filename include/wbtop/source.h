@@ -38,6 +38,8 @@ struct wb_rec_writer;
 /* A replay source over an open reader, samples [from, to] in seconds from its start. */
 struct wb_replay;
 struct wb_replay *wb_replay_create(struct wb_rec_reader *r, double from, double to);
+/* 0 when there is a sample to replay, else -1 with why not (exit 1: nothing to replay). */
+int wb_replay_check(struct wb_replay *p, char *err, size_t errlen);
 void wb_replay_destroy(struct wb_replay *p);
 void wb_replay_source(struct wb_replay *p, struct wb_source *src);
 

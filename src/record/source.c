@@ -12,6 +12,7 @@ struct wb_replay {
 	struct wb_rec_reader *r;
 	size_t i, first, end;   /* next sample to read; [first, end) is the chosen range */
 	double t0;              /* mono of the recording's first sample */
+	double from, to;        /* as asked, for messages */
 	double last_mono;
 	struct wb_diag diag;
 };
@@ -23,6 +24,8 @@ struct wb_replay *wb_replay_create(struct wb_rec_reader *r, double from, double 
 	if (!p)
 		return NULL;
 	p->r = r;
+	p->from = from;
+	p->to = to;
 	p->t0 = wb_rec_count(r) ? wb_rec_time(r, 0) : 0;
 	/* to the millisecond, as times are shown: --to 0.95 takes a sample at 0.9504 */
 	p->first = from > 0 ? wb_rec_seek_time(r, p->t0 + from - 0.0005) : 0;
@@ -30,6 +33,37 @@ struct wb_replay *wb_replay_create(struct wb_rec_reader *r, double from, double 
 	/* start one early so that the range's first sample has rates too */
 	p->i = p->first > 0 ? p->first - 1 : p->first;
 	return p;
+}
+
+/*
+ * Is there anything to replay? 0, or -1 with why not: no samples at all, none
+ * in the chosen range, or the range's first sample cannot be decoded.
+ */
+int wb_replay_check(struct wb_replay *p, char *err, size_t errlen)
+{
+	size_t n = wb_rec_count(p->r);
+	struct wb_sample s;
+	char why[200];
+	int rc;
+
+	if (n == 0) {
+		snprintf(err, errlen, "no samples to replay");
+		return -1;
+	}
+	if (p->first >= p->end) {
+		char to[64] = " on";
+		if (p->to > 0)
+			snprintf(to, sizeof(to), " to %g s", p->to);
+		snprintf(err, errlen, "no samples from %g s%s: the recording is %.1f s long", p->from, to,
+			 wb_rec_time(p->r, n - 1) - p->t0);
+		return -1;
+	}
+	wb_sample_init(&s);
+	rc = wb_rec_read(p->r, p->first, &s, why, sizeof(why));
+	wb_sample_finish(&s);
+	if (rc)
+		snprintf(err, errlen, "%s: no sample to replay", why);
+	return rc;
 }
 
 void wb_replay_destroy(struct wb_replay *p)
