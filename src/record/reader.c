@@ -394,6 +394,7 @@ struct wb_rec_reader *wb_rec_open(const char *path, char *err, size_t errlen, ch
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	r->win_len = 0; /* decoding reads the file afresh: a cut since now is seen as one */
 	if (warn && warnlen)
 		snprintf(warn, warnlen, "%s", wbuf);
 	return r;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -95,11 +96,144 @@ static void decode_rejects_garbage(void **st)
 	assert_int_not_equal(wb_rec_decode(junk, sizeof(junk), false, WB_REC_MINOR, NULL, &s, err, sizeof(err)), 0);
 }
 
+/* Write good samples 0..n-1 with sample k spoiled by spoil(); the reader's verdict on sample k. */
+static int replay_spoiled(void (*spoil)(struct wb_sample *), int k, int n, char *err, size_t errlen,
+			  size_t *count)
+{
+	char path[] = "/tmp/wbtop-rec-XXXXXX", warn[256];
+	int fd = mkstemp(path), rc = 0;
+	struct wb_rec_header h;
+	struct wb_rec_writer *w;
+	struct wb_rec_reader *r;
+	struct wb_sample s;
+
+	close(fd);
+	wb_rec_header_local(&h, 1.0);
+	w = wb_rec_create(path, &h, 0, err, errlen);
+	assert_non_null(w);
+	for (int i = 0; i < n; i++) {
+		make(&s, i, 2);
+		s.level = 1;
+		if (i == k)
+			spoil(&s);
+		assert_int_equal(wb_rec_write(w, &s), 0); /* the encoder takes anything */
+		wb_sample_finish(&s);
+	}
+	wb_rec_close(w);
+	r = wb_rec_open(path, err, errlen, warn, sizeof(warn));
+	unlink(path);
+	if (!r)
+		return -2;
+	*count = wb_rec_count(r);
+	wb_sample_init(&s);
+	for (int i = 0; i < n && rc == 0; i++) /* in order: the earlier samples decode */
+		rc = wb_rec_read(r, (size_t)i, &s, err, errlen) ? (i == k ? -1 : -3) : 0;
+	wb_sample_finish(&s);
+	wb_rec_close_reader(r);
+	return rc;
+}
+
+static void level_max(struct wb_sample *s) { s->level = 2147483647; }
+static void level_neg(struct wb_sample *s) { s->level = -3; }
+static void level_4(struct wb_sample *s) { s->level = 4; }
+static void mono_nan(struct wb_sample *s) { s->mono = NAN; }
+static void mono_back(struct wb_sample *s) { s->mono -= 5; }
+static void wall_inf(struct wb_sample *s) { s->wall = INFINITY; }
+static void page_0(struct wb_sample *s) { s->page_size = 0; }
+static void page_odd(struct wb_sample *s) { s->page_size = 3000; }
+static void cpus_huge(struct wb_sample *s) { s->ncpus = 1u << 30; }
+
+/* A sample with one event, spoiled by the caller. */
+static struct wb_event *one_event(struct wb_sample *s)
+{
+	s->events = calloc(1, sizeof(*s->events));
+	s->nevents = 1;
+	s->events[0].t = s->mono - 0.5;
+	return s->events;
+}
+static void ev_nan(struct wb_sample *s) { one_event(s)->t = NAN; }
+static void ev_kind(struct wb_sample *s) { one_event(s)->kind = WB_EV_COUNT; }
+static void ev_reason(struct wb_sample *s) { one_event(s)->reason = 200; }
+static void ev_many(struct wb_sample *s)
+{
+	s->events = calloc(WB_EVLOG_MAX + 1, sizeof(*s->events));
+	s->nevents = WB_EVLOG_MAX + 1;
+}
+
+/* Every value the rest of wbtop trusts is checked at the decoder: damage, named, never passed on. */
+static void decoder_rejects_bad_values(void **st)
+{
+	static const struct {
+		void (*spoil)(struct wb_sample *);
+		const char *what;
+	} cases[] = {
+		{ level_max, "access level 2147483647, not 0..3" }, { level_neg, "access level -3, not 0..3" },
+		{ level_4, "access level 4" }, { mono_nan, "sample time nan" },
+		{ mono_back, "before the previous sample's" }, { wall_inf, "wall clock time inf" },
+		{ page_0, "page size 0" }, { page_odd, "page size 3000" }, { cpus_huge, "CPU count" },
+		{ ev_nan, "event 0 time nan" }, { ev_kind, "event 0 kind 4" }, { ev_reason, "event 0 reason 200" },
+		{ ev_many, "event count" },
+	};
+	char err[256];
+	size_t count;
+	(void)st;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		for (int k = 0; k < 10; k += 4) { /* the key frame, a delta frame, another */
+			int rc = replay_spoiled(cases[c].spoil, k, 10, err, sizeof(err), &count);
+			if (cases[c].spoil == mono_back && k == 0)
+				continue; /* nothing before the first sample */
+			if (rc == -2)
+				fail_msg("case %zu: the file was refused: %s", c, err);
+			if (count < 10 && count == (size_t)k)
+				continue; /* the frame index stopped at it (the frame time is the sample's) */
+			if (rc != -1 || !strstr(err, cases[c].what) || !strstr(err, "offset"))
+				fail_msg("case %zu, sample %d: rc %d, %zu samples, \"%s\" (expected \"%s\")", c, k, rc,
+					 count, err, cases[c].what);
+		}
+	/* the clean recording round-trips (the cases above fail for their value, not for the harness) */
+	assert_int_equal(replay_spoiled(level_4, -1, 10, err, sizeof(err), &count), 0);
+	assert_int_equal(count, 10);
+}
+
+/* A file cut short while it is open: damage with an offset, not SIGBUS (the reader used to mmap). */
+static void truncated_while_open(void **st)
+{
+	char path[] = "/tmp/wbtop-rec-XXXXXX", err[256], warn[256];
+	int fd = mkstemp(path);
+	struct wb_rec_header h;
+	struct wb_rec_writer *w;
+	struct wb_rec_reader *r;
+	struct wb_sample s;
+	(void)st;
+	close(fd);
+	wb_rec_header_local(&h, 1.0);
+	w = wb_rec_create(path, &h, 0, err, sizeof(err));
+	for (int i = 0; i < 300; i++) { /* past one key-frame group */
+		make(&s, i, 3);
+		assert_int_equal(wb_rec_write(w, &s), 0);
+		wb_sample_finish(&s);
+	}
+	wb_rec_close(w);
+	r = wb_rec_open(path, err, sizeof(err), warn, sizeof(warn));
+	assert_non_null(r);
+	assert_int_equal(wb_rec_count(r), 300);
+	assert_int_equal(truncate(path, 200), 0);
+	wb_sample_init(&s);
+	assert_int_not_equal(wb_rec_read(r, 299, &s, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "offset"));
+	assert_non_null(strstr(err, "cut short"));
+	wb_sample_finish(&s);
+	wb_rec_close_reader(r);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(notes_keys_and_seek),
 		cmocka_unit_test(decode_rejects_garbage),
+		cmocka_unit_test(decoder_rejects_bad_values),
+		cmocka_unit_test(truncated_while_open),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
