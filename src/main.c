@@ -362,7 +362,8 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 			if (src->diag)
 				report_diag(src->diag(src->ctx), &dh);
 			if (!src->replay) {
-				fprintf(stderr, "wbtop: no usable kernel files under %s: nothing to show\n", o->root);
+				if (i == 0) /* later, the diagnostics above say what ended it */
+					fprintf(stderr, "wbtop: no usable kernel files under %s: nothing to show\n", o->root);
 				rc = 1;
 			}
 			break;
@@ -779,8 +780,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		wb_recording_source(recording, &src);
+		if (o.batch) /* a recorder that records nothing must not run on (wbtop(1), EXIT STATUS) */
+			wb_recording_stop_on_error(recording);
 	}
 	rc = o.batch ? run_batch(&o, &src) : run_ui(&o, &src, notice);
+	if (wb_recording_error(recording)) { /* the UI went on sampling; batch has said it already */
+		if (!o.batch)
+			fprintf(stderr, "wbtop: recording stopped: %s\n", wb_recording_error(recording));
+		rc = rc ? rc : 1;
+	}
 	wb_recording_destroy(recording);
 	wb_rec_close(writer);
 	wb_live_destroy(live);

@@ -157,4 +157,19 @@ timeout 20 "$W" --replay "$T/fifo" --batch 2> "$T/e"; rc=$?
 [ $rc = 1 ] && grep -q "fifo: not a regular file (a FIFO)" "$T/e" || fail "FIFO: rc $rc (124: blocked in open)"
 none "null: not a regular file" --replay /dev/null --batch
 ok "a directory, a FIFO (without blocking), a device: refused by name"
+# 10. the disk fills while recording (RLIMIT_FSIZE: write() fails with EFBIG): batch
+# stops, exit 1, the message names the file and the error, and the file ends with its
+# last whole sample: it replays without a warning, as a prefix of what was printed
+( ulimit -f 8; exec "$W" --root "$F/6.18-writing" --batch --json -n 0 -d 0.05 --record "$T/full.wbrec" ) \
+	2> "$T/e" | cat > "$T/full.json"; rc=${PIPESTATUS[0]}
+[ "$rc" = 1 ] || fail "full disk: rc $rc"
+grep -q "recording stopped: $T/full.wbrec: writing: File too large (errno 27); it holds [0-9]* whole samples" "$T/e" ||
+	{ cat "$T/e"; fail "full disk: the message"; }
+[ "$(stat -c %s "$T/full.wbrec")" -le 8192 ] || fail "full disk: file over the limit"
+$W --replay "$T/full.wbrec" --batch --json > "$T/fr.json" 2> "$T/e" || fail "full disk: the file does not replay"
+grep -q "offset" "$T/e" && fail "full disk: a torn frame left at the end: $(cat "$T/e")"
+k=$(wc -l < "$T/fr.json") p=$(wc -l < "$T/full.json")
+[ "$k" -gt 10 ] && [ "$p" = $((k + 1)) ] || fail "full disk: $k samples in the file, $p printed"
+cmp -s "$T/fr.json" <(head -n "$k" "$T/full.json") || fail "full disk: the file is not what was printed"
+ok "a full disk while recording: exit 1, file and errno named, $k whole samples kept, no torn frame"
 echo "$n passed, 0 failed"

@@ -66,11 +66,17 @@ struct wb_rec_writer;
  */
 struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header *h,
 				    uint64_t max_bytes, char *err, size_t errlen);
-/* Append a sample; the frame is on disk (write()) when this returns 0. */
+/*
+ * Append a sample; the frame is on disk (write()) when this returns 0. On a
+ * write error (a full disk, a size limit) the file is cut back to its last
+ * whole frame, wb_rec_error() says why, and every later write fails.
+ */
 int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s);
 /* Append a note (e.g. "set vm.dirty_ratio=10 (was 20)") at time mono. */
 int wb_rec_note(struct wb_rec_writer *w, double mono, double wall, const char *text);
 uint64_t wb_rec_bytes(const struct wb_rec_writer *w);
+/* Why writing stopped (names the file and the error; owned by w), or NULL. */
+const char *wb_rec_error(const struct wb_rec_writer *w);
 void wb_rec_close(struct wb_rec_writer *w);
 /* Fill a header for this machine (host, kernel, boot id, page size, version). */
 void wb_rec_header_local(struct wb_rec_header *h, double interval);

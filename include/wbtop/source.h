@@ -48,5 +48,9 @@ struct wb_recording;
 struct wb_recording *wb_recording_create(const struct wb_source *inner, struct wb_rec_writer *w);
 void wb_recording_destroy(struct wb_recording *r);
 void wb_recording_source(struct wb_recording *r, struct wb_source *src);
+/* Batch: end the run (read fails) once the file cannot be written. By default sampling goes on. */
+void wb_recording_stop_on_error(struct wb_recording *r);
+/* Why recording stopped (the file and the error), or NULL (also for r NULL). */
+const char *wb_recording_error(const struct wb_recording *r);
 
 #endif

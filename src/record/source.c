@@ -186,7 +186,7 @@ struct wb_recording {
 	struct wb_source inner;
 	struct wb_rec_writer *w;
 	struct wb_diag diag;
-	bool failed;
+	bool stop_on_error;     /* batch: end the run when the file cannot be written */
 };
 
 struct wb_recording *wb_recording_create(const struct wb_source *inner, struct wb_rec_writer *w)
@@ -205,20 +205,36 @@ void wb_recording_destroy(struct wb_recording *r)
 	free(r);
 }
 
+void wb_recording_stop_on_error(struct wb_recording *r)
+{
+	r->stop_on_error = true;
+}
+
+const char *wb_recording_error(const struct wb_recording *r)
+{
+	return r ? wb_rec_error(r->w) : NULL;
+}
+
+/*
+ * The inner source's sample, also written to the file. Once writing has
+ * failed, every sample's diagnostics start with why (the UI shows it on
+ * every frame); with stop_on_error the read after the failure ends the run.
+ */
 static int rec_read(void *ctx, struct wb_sample *s)
 {
 	struct wb_recording *r = ctx;
 	const struct wb_diag *d;
-	int rc = r->inner.read(r->inner.ctx, s);
+	bool failed = wb_rec_error(r->w) != NULL;
+	int rc = failed && r->stop_on_error ? -1 : r->inner.read(r->inner.ctx, s);
 
 	wb_diag_clear(&r->diag);
-	d = r->inner.diag ? r->inner.diag(r->inner.ctx) : NULL;
+	if (rc == 0 && !failed)
+		wb_rec_write(r->w, s); /* a failure is kept in the writer */
+	if (wb_rec_error(r->w))
+		wb_diag_add(&r->diag, "recording stopped: %s", wb_rec_error(r->w));
+	d = r->inner.diag && !(failed && r->stop_on_error) ? r->inner.diag(r->inner.ctx) : NULL;
 	for (int i = 0; d && i < d->n; i++)
 		wb_diag_add(&r->diag, "%s", d->msg[i]);
-	if (rc == 0 && !r->failed && wb_rec_write(r->w, s) != 0) {
-		r->failed = true; /* say it once; the display goes on */
-		wb_diag_add(&r->diag, "recording stopped: writing the file failed");
-	}
 	return rc;
 }
 

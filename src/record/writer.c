@@ -27,6 +27,8 @@ struct wb_rec_writer {
 	bool have_prev;
 	uint64_t bytes, max_bytes;
 	int64_t prev_us;        /* the previous frame's time in this file, microseconds */
+	uint64_t samples;       /* sample frames in this file */
+	char err[512];          /* why writing stopped, or "" */
 };
 
 void wb_rec_header_local(struct wb_rec_header *h, double interval)
@@ -61,6 +63,8 @@ static int write_all(int fd, const void *p, size_t n)
 		ssize_t w = write(fd, b, n);
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w == 0)
+			errno = EIO; /* no progress and no reason given */
 		if (w <= 0)
 			return -1;
 		b += w;
@@ -132,6 +136,7 @@ static int open_file(struct wb_rec_writer *w, char *err, size_t errlen)
 	}
 	w->have_prev = false;
 	w->prev_us = 0; /* frame times are deltas within one file */
+	w->samples = 0;
 	return 0;
 }
 
@@ -155,6 +160,19 @@ struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header
 		return NULL;
 	}
 	return w;
+}
+
+/*
+ * Writing failed with errno e: cut the file back to its last whole frame (a
+ * partial write, e.g. at a size limit, leaves a torn one) and say so in
+ * w->err, naming the file and the error. Every later write is refused.
+ */
+static void stopped(struct wb_rec_writer *w, int e, const char *doing)
+{
+	const char *cut = ftruncate(w->fd, (off_t)w->bytes) == 0 ? "" : " (and cutting off the torn frame failed)";
+
+	snprintf(w->err, sizeof(w->err), "%s: %s: %s (errno %d); it holds %llu whole samples%s", w->path, doing,
+		 strerror(e), e, (unsigned long long)w->samples, cut);
 }
 
 /* Write one frame: header then payload, in one write() so a crash tears at most this frame. */
@@ -183,6 +201,9 @@ static int frame(struct wb_rec_writer *w, uint8_t type, double mono, const uint8
 	if (rc == 0) {
 		w->bytes += n;
 		w->prev_us = us;
+		w->samples += type != FR_NOTE;
+	} else {
+		stopped(w, -rc, "writing");
 	}
 	return rc;
 }
@@ -190,13 +211,19 @@ static int frame(struct wb_rec_writer *w, uint8_t type, double mono, const uint8
 /* Past the size cap: keep one old file (FILE.1) and start a new one. */
 static int rotate(struct wb_rec_writer *w)
 {
-	char old[4096], err[256];
+	char old[4096];
+	int e;
 
-	close(w->fd);
 	snprintf(old, sizeof(old), "%s.1", w->path);
-	if (rename(w->path, old) != 0)
-		return -errno;
-	return open_file(w, err, sizeof(err)) ? -EIO : 0;
+	if (rename(w->path, old) != 0) {
+		e = errno;
+		stopped(w, e, "moving it to FILE.1 (--max-size)");
+		return -e;
+	}
+	close(w->fd);
+	w->fd = -1;
+	w->bytes = 0;
+	return open_file(w, w->err, sizeof(w->err)) ? -EIO : 0;
 }
 
 int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
@@ -207,6 +234,8 @@ int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 	size_t need, r;
 	int rc;
 
+	if (w->err[0])
+		return -EIO;
 	w->cur_struct.len = 0;
 	wb_rec_structure(s, &w->cur_struct);
 	key = !w->have_prev || w->since_key + 1 >= WB_REC_KEYEVERY || w->cur_struct.len != w->prev_struct.len ||
@@ -255,16 +284,23 @@ int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 int wb_rec_note(struct wb_rec_writer *w, double mono, double wall, const char *text)
 {
 	size_t n = strlen(text);
-	uint8_t *p = malloc(8 + n);
+	uint8_t *p;
 	int rc;
 
-	if (!p)
+	if (w->err[0])
+		return -EIO;
+	if (!(p = malloc(8 + n)))
 		return -ENOMEM;
 	memcpy(p, &wall, 8);
 	memcpy(p + 8, text, n);
 	rc = frame(w, FR_NOTE, mono, p, 8 + n, 8 + n);
 	free(p);
 	return rc;
+}
+
+const char *wb_rec_error(const struct wb_rec_writer *w)
+{
+	return w->err[0] ? w->err : NULL;
 }
 
 uint64_t wb_rec_bytes(const struct wb_rec_writer *w)
