@@ -39,6 +39,7 @@ struct opts {
 	const char *record, *replay;
 	double from, to;       /* replay range, seconds from the recording's start */
 	uint64_t max_size;     /* --record rotation size, 0 = none */
+	bool force;            /* --record: replace a file that is not a recording of this boot */
 	bool apply, export_sysctl;
 	double trial;          /* --trial seconds, 0 = none */
 	const char *recover;   /* --recover revert|keep */
@@ -77,6 +78,8 @@ static void usage(FILE *f)
 		"      --record FILE      also record every sample to FILE (.wbrec; UI or --batch)\n"
 		"      --max-size SIZE    with --record: past SIZE (e.g. 100M) move FILE to FILE.1\n"
 		"                         and start a new one\n"
+		"      --force            with --record: replace FILE even if it is not a recording\n"
+		"                         of this boot (which is appended to)\n"
 		"      --replay FILE      replay a recording in the UI; with --batch: export it\n"
 		"      --from SEC, --to SEC  with --replay: seconds from the recording's start\n"
 		"      --apply            write the --set values to the kernel (root): journaled,\n"
@@ -94,7 +97,7 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_JSON = 256, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_ROOT, O_FORECAST, O_THEME, O_WARN, O_CRIT, O_NOTRACE,
-	       O_RECORD, O_REPLAY, O_FROM, O_TO, O_MAXSIZE, O_APPLY, O_TRIAL, O_RECOVER, O_EXPORT };
+	       O_RECORD, O_REPLAY, O_FROM, O_TO, O_MAXSIZE, O_FORCE, O_APPLY, O_TRIAL, O_RECOVER, O_EXPORT };
 	static const struct option lo[] = {
 		{ "batch", no_argument, NULL, 'b' },
 		{ "iterations", required_argument, NULL, 'n' },
@@ -110,6 +113,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "from", required_argument, NULL, O_FROM },
 		{ "to", required_argument, NULL, O_TO },
 		{ "max-size", required_argument, NULL, O_MAXSIZE },
+		{ "force", no_argument, NULL, O_FORCE },
 		{ "apply", no_argument, NULL, O_APPLY },
 		{ "trial", required_argument, NULL, O_TRIAL },
 		{ "recover", required_argument, NULL, O_RECOVER },
@@ -158,6 +162,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_NOPROCS: o->procs = false; break;
 		case O_NOTRACE: o->trace = false; break;
 		case O_RECORD: o->record = optarg; break;
+		case O_FORCE: o->force = true; break;
 		case O_APPLY: o->apply = true; break;
 		case O_EXPORT: o->export_sysctl = true; break;
 		case O_TRIAL:
@@ -235,6 +240,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		o->apply = true;
 	if (o->record && o->replay) {
 		fprintf(stderr, "wbtop: --record and --replay go separately\n");
+		return 2;
+	}
+	if (o->force && !o->record) {
+		fprintf(stderr, "wbtop: --force goes with --record\n");
 		return 2;
 	}
 	if ((o->from || o->to) && !o->replay) {
@@ -772,7 +781,7 @@ int main(int argc, char **argv)
 		struct wb_rec_header h;
 
 		wb_rec_header_local(&h, o.delay);
-		writer = wb_rec_create(o.record, &h, o.max_size, err, sizeof(err));
+		writer = wb_rec_start(o.record, &h, o.max_size, o.force ? WB_REC_REPLACE : 0, err, sizeof(err));
 		if (!writer || !(recording = wb_recording_create(&src, writer))) {
 			fprintf(stderr, "wbtop: --record: %s\n", writer ? "out of memory" : err);
 			wb_rec_close(writer);

@@ -60,6 +60,7 @@ ok "torn tails: whole frames replay, the tear is reported with its offset"
 
 # 4. kill -9 at random moments, many times
 for i in $(seq 12); do
+	rm -f "$T/k.wbrec" # else appended to (section 11)
 	$W --root "$F/6.18-writing" --batch --json -n 0 -d 0.05 --record "$T/k.wbrec" > "$T/k.json" 2>/dev/null &
 	p=$!
 	# the kill's moment is random from the first sample on: start-up (slow
@@ -172,4 +173,28 @@ k=$(wc -l < "$T/fr.json") p=$(wc -l < "$T/full.json")
 [ "$k" -gt 10 ] && [ "$p" = $((k + 1)) ] || fail "full disk: $k samples in the file, $p printed"
 cmp -s "$T/fr.json" <(head -n "$k" "$T/full.json") || fail "full disk: the file is not what was printed"
 ok "a full disk while recording: exit 1, file and errno named, $k whole samples kept, no torn frame"
+# 11. --record on an existing file: a recording of this boot is appended to; any other
+# file is kept (exit 1) unless --force; a symlink is never written through
+rec() { "$W" --root "$F/6.18-writing" --batch --json -n "$1" -d 0.05 --record "$2" "${@:3}"; }
+rec 3 "$T/ap.wbrec" > "$T/ap1.json" 2>/dev/null && rec 4 "$T/ap.wbrec" > "$T/ap2.json" 2>/dev/null || fail "append rc"
+$W --replay "$T/ap.wbrec" --batch --json > "$T/apr.json" 2> "$T/e" || fail "appended file does not replay"
+[ "$(wc -l < "$T/apr.json")" = 7 ] && ! grep -q offset "$T/e" || fail "append: $(wc -l < "$T/apr.json") samples, not 3 + 4"
+cmp -s <(head -n 3 "$T/apr.json") "$T/ap1.json" || fail "append: the first recording changed"
+printf 'keep me\n' > "$T/notes.txt"
+rec 2 "$T/notes.txt" > /dev/null 2> "$T/e"; rc=$?
+[ $rc = 1 ] && grep -q "notes.txt: exists and is not a wbtop recording: not overwritten (--force replaces it)" "$T/e" ||
+	fail "a text file: rc $rc, $(cat "$T/e")"
+[ "$(cat "$T/notes.txt")" = "keep me" ] || fail "a text file was changed"
+ln -s "$T/notes.txt" "$T/link.wbrec"
+for force in "" --force; do
+	rec 2 "$T/link.wbrec" $force > /dev/null 2> "$T/e"; rc=$?
+	[ $rc = 1 ] && grep -q "link.wbrec: a symbolic link: wbtop does not write through one" "$T/e" || fail "symlink $force: rc $rc"
+	[ "$(cat "$T/notes.txt")" = "keep me" ] || fail "written through a symlink ($force)"
+done
+rec 2 "$T/notes.txt" --force > /dev/null 2>&1 && [ "$($W --replay "$T/notes.txt" --batch --json | wc -l)" = 2 ] ||
+	fail "--force did not replace the text file"
+rec 2 "$T/adir" > /dev/null 2> "$T/e"; [ $? = 1 ] && grep -q "adir: Is a directory" "$T/e" || fail "--record a directory"
+$W --root "$F/6.18-writing" --batch --force > /dev/null 2> "$T/e"; [ $? = 2 ] && grep -q "force goes with --record" "$T/e" ||
+	fail "--force alone"
+ok "--record appends to a recording of this boot, keeps other files (--force replaces), never follows a symlink"
 echo "$n passed, 0 failed"

@@ -59,11 +59,19 @@ int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned minor, const 
 
 /* ---- writer (writer.c) ---- */
 struct wb_rec_writer;
+#define WB_REC_REPLACE 1u  /* wb_rec_start: replace an existing regular file (--force) */
 /*
- * Create FILE (truncating) and write the header. max_bytes > 0: when the
- * file would grow past it, rotate to FILE.1 (one old file kept). NULL with
- * a message on error.
+ * Start recording to FILE (--record). Never through a symlink, never to
+ * anything but a regular file. New or empty: a header is written. An
+ * existing recording of this boot, format and page size is appended to,
+ * after its last whole frame, with a note "recording resumed"; any other
+ * existing file is refused with a message, unless flags has WB_REC_REPLACE.
+ * max_bytes > 0: when the file would grow past it, rotate to FILE.1 (one
+ * old file kept). NULL with a message (naming the file) on error.
  */
+struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header *h, uint64_t max_bytes,
+				   unsigned flags, char *err, size_t errlen);
+/* wb_rec_start(..., WB_REC_REPLACE, ...): a new recording, whatever regular file was there. */
 struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header *h,
 				    uint64_t max_bytes, char *err, size_t errlen);
 /*

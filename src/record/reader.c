@@ -41,6 +41,8 @@ struct wb_rec_reader {
 	uint8_t *win;           /* bytes [win_off, win_off + win_len) of the file */
 	size_t win_off, win_len, win_cap;
 	struct wb_rec_header h;
+	size_t end;             /* after the last whole frame */
+	int64_t last_us;        /* that frame's time (format 2), microseconds */
 	struct frame_ix *f;     /* sample frames only */
 	size_t n, cap;
 	struct note_ix *notes;
@@ -317,6 +319,7 @@ static int index_frames(struct wb_rec_reader *r, size_t o, char *warn, size_t wa
 	bool have_key = false;
 	int64_t us = 0;
 
+	r->end = o;
 	while (o < r->size) {
 		struct frame_ix fx;
 		uint8_t type = 0;
@@ -344,8 +347,16 @@ static int index_frames(struct wb_rec_reader *r, size_t o, char *warn, size_t wa
 				return -1;
 		} /* unknown frame types (a newer minor) are skipped */
 		o = next;
+		r->end = o;
+		r->last_us = us;
 	}
 	return 0;
+}
+
+size_t wbrec_reader_end(const struct wb_rec_reader *r, int64_t *last_us)
+{
+	*last_us = r->last_us;
+	return r->end;
 }
 
 /*

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -123,13 +124,10 @@ static int write_header(struct wb_rec_writer *w)
 	return rc;
 }
 
-static int open_file(struct wb_rec_writer *w, char *err, size_t errlen)
+/* A new file (or one emptied): the header; frame times start again. */
+static int start_file(struct wb_rec_writer *w, char *err, size_t errlen)
 {
-	w->fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		snprintf(err, errlen, "%s: %s", w->path, strerror(errno));
-		return -1;
-	}
+	w->bytes = 0;
 	if (write_header(w)) {
 		snprintf(err, errlen, "%s: writing the header: %s", w->path, strerror(errno));
 		return -1;
@@ -140,8 +138,96 @@ static int open_file(struct wb_rec_writer *w, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The recording already in w->fd, to append to: it must be one of this boot
+ * (its clock goes on), of this format and page size. Positions the writer
+ * after its last whole frame (a torn tail is cut off). 0, or -1 with why not.
+ */
+static int continue_file(struct wb_rec_writer *w, char *err, size_t errlen)
+{
+	char proc[64], why[256], warn[256];  /* why it is not one: the message says it more simply */
+	struct wb_rec_reader *r;
+	const struct wb_rec_header *o;
+	const char *other = NULL;
+
+	/* read what the fd is, not what the path may name by now */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w->fd);
+	if (!(r = wb_rec_open(proc, why, sizeof(why), warn, sizeof(warn)))) {
+		snprintf(err, errlen, "%s: exists and is not a wbtop recording: not overwritten (--force replaces it)",
+			 w->path);
+		return -1;
+	}
+	o = wb_rec_header_of(r);
+	if (o->major != WB_REC_MAJOR || o->minor != WB_REC_MINOR)
+		other = "wbtop format version";
+	else if (strcmp(o->boot_id, w->h.boot_id) != 0 || !o->boot_id[0])
+		other = "boot (its clock does not go on here)";
+	else if (o->page_size != w->h.page_size)
+		other = "page size";
+	if (other) {
+		snprintf(err, errlen, "%s: a recording of another %s: not appended to (choose another name; --force "
+			 "replaces it)", w->path, other);
+	} else {
+		w->bytes = wbrec_reader_end(r, &w->prev_us);
+		w->samples = wb_rec_count(r);
+		w->have_prev = false; /* the first frame appended is a key frame */
+		if (ftruncate(w->fd, (off_t)w->bytes) || lseek(w->fd, 0, SEEK_END) < 0) {
+			snprintf(err, errlen, "%s: %s", w->path, strerror(errno));
+			other = "";
+		}
+	}
+	wb_rec_close_reader(r);
+	return other ? -1 : 0;
+}
+
+/*
+ * Open the file to record to, never through a symlink, never anything but a
+ * regular file: new or empty, it gets a header; an existing recording is
+ * appended to (continue_file); anything else is refused unless replace.
+ */
+static int open_file(struct wb_rec_writer *w, bool replace, char *err, size_t errlen)
+{
+	struct stat st;
+
+	w->fd = open(w->path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (w->fd < 0 || fstat(w->fd, &st) != 0) {
+		snprintf(err, errlen, "%s: %s", w->path,
+			 errno == ELOOP ? "a symbolic link: wbtop does not write through one" : strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file: not recorded to", w->path);
+		return -1;
+	}
+	if (st.st_size > 0 && !replace)
+		return continue_file(w, err, errlen);
+	if (st.st_size > 0 && ftruncate(w->fd, 0) != 0) {
+		snprintf(err, errlen, "%s: %s", w->path, strerror(errno));
+		return -1;
+	}
+	return start_file(w, err, errlen);
+}
+
+/* Appending: a note at the time of the first new sample's start, "recording resumed". */
+static void resumed_note(struct wb_rec_writer *w)
+{
+	struct timespec m, c;
+	char text[96];
+
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_REALTIME, &c);
+	snprintf(text, sizeof(text), "recording resumed (wbtop started again, pid %d)", (int)getpid());
+	wb_rec_note(w, (double)m.tv_sec + m.tv_nsec / 1e9, (double)c.tv_sec + c.tv_nsec / 1e9, text);
+}
+
 struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header *h,
 				    uint64_t max_bytes, char *err, size_t errlen)
+{
+	return wb_rec_start(path, h, max_bytes, WB_REC_REPLACE, err, errlen);
+}
+
+struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header *h, uint64_t max_bytes,
+				   unsigned flags, char *err, size_t errlen)
 {
 	struct wb_rec_writer *w = calloc(1, sizeof(*w));
 
@@ -155,10 +241,12 @@ struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header
 	w->max_bytes = max_bytes;
 	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, 6); /* higher levels gained nothing on small frames */
 	wb_sample_init(&w->prev);
-	if (open_file(w, err, errlen)) {
+	if (open_file(w, flags & WB_REC_REPLACE, err, errlen)) {
 		wb_rec_close(w);
 		return NULL;
 	}
+	if (w->samples) /* appended to: a note says where */
+		resumed_note(w);
 	return w;
 }
 
@@ -221,9 +309,13 @@ static int rotate(struct wb_rec_writer *w)
 		return -e;
 	}
 	close(w->fd);
-	w->fd = -1;
-	w->bytes = 0;
-	return open_file(w, w->err, sizeof(w->err)) ? -EIO : 0;
+	w->fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		e = errno;
+		stopped(w, e, "creating it again after moving it to FILE.1 (--max-size)");
+		return -e;
+	}
+	return start_file(w, w->err, sizeof(w->err)) ? -EIO : 0;
 }
 
 int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -227,6 +228,101 @@ static void truncated_while_open(void **st)
 	unlink(path);
 }
 
+/* Write samples [from, to) to path with wb_rec_start(flags); the writer's verdict. */
+static int record_range(const char *path, const struct wb_rec_header *h, unsigned flags, int from, int to,
+			char *err, size_t errlen)
+{
+	struct wb_rec_writer *w = wb_rec_start(path, h, 0, flags, err, errlen);
+	struct wb_sample s;
+
+	if (!w)
+		return -1;
+	for (int i = from; i < to; i++) {
+		make(&s, i, 2);
+		assert_int_equal(wb_rec_write(w, &s), 0);
+		wb_sample_finish(&s);
+	}
+	wb_rec_close(w);
+	return 0;
+}
+
+static size_t count_of(const char *path, size_t *notes)
+{
+	char err[256], warn[256];
+	struct wb_rec_reader *r = wb_rec_open(path, err, sizeof(err), warn, sizeof(warn));
+	struct wb_sample s;
+	size_t n;
+
+	assert_non_null(r);
+	n = wb_rec_count(r);
+	*notes = wb_rec_notes(r);
+	wb_sample_init(&s);
+	for (size_t i = 0; i < n; i++) /* all of it decodes, across the join */
+		assert_int_equal(wb_rec_read(r, i, &s, err, sizeof(err)), 0);
+	wb_sample_finish(&s);
+	wb_rec_close_reader(r);
+	return n;
+}
+
+/* --record on an existing file: a recording of this boot is appended to; others are refused unless replaced. */
+static void start_appends_or_refuses(void **st)
+{
+	char dir[] = "/tmp/wbtop-rec-XXXXXX", path[64], link[80], txt[80], err[256];
+	struct wb_rec_header h, other;
+	struct stat sb;
+	size_t notes;
+	FILE *f;
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a.wbrec", dir);
+	wb_rec_header_local(&h, 1.0);
+	assert_int_equal(record_range(path, &h, 0, 0, 5, err, sizeof(err)), 0);
+	assert_int_equal(record_range(path, &h, 0, 5, 10, err, sizeof(err)), 0);
+	assert_int_equal(count_of(path, &notes), 10);
+	assert_int_equal(notes, 1); /* "recording resumed" */
+	/* an empty file is a new recording */
+	assert_int_equal(truncate(path, 0), 0);
+	assert_int_equal(record_range(path, &h, 0, 0, 5, err, sizeof(err)), 0);
+	assert_int_equal(count_of(path, &notes), 5);
+	assert_int_equal(notes, 0);
+	/* a torn tail (kill -9) is cut off before appending */
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(truncate(path, sb.st_size - 3), 0);
+	assert_int_equal(record_range(path, &h, 0, 5, 7, err, sizeof(err)), 0);
+	assert_int_equal(count_of(path, &notes), 4 + 2);
+	/* another boot's recording: its clock does not go on */
+	other = h;
+	snprintf(other.boot_id, sizeof(other.boot_id), "another-boot");
+	assert_int_equal(record_range(path, &other, 0, 7, 9, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "another boot"));
+	assert_int_equal(count_of(path, &notes), 6);
+	/* a symlink is never written through, even with REPLACE */
+	snprintf(link, sizeof(link), "%s/link", dir);
+	assert_int_equal(symlink(path, link), 0);
+	assert_int_equal(record_range(link, &h, WB_REC_REPLACE, 0, 2, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "symbolic link"));
+	assert_int_equal(count_of(path, &notes), 6);
+	/* a file that is not a recording: kept, unless REPLACE */
+	snprintf(txt, sizeof(txt), "%s/notes.txt", dir);
+	f = fopen(txt, "w");
+	fputs("keep me\n", f);
+	fclose(f);
+	assert_int_equal(record_range(txt, &h, 0, 0, 2, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a wbtop recording"));
+	f = fopen(txt, "r");
+	assert_non_null(fgets(err, sizeof(err), f));
+	fclose(f);
+	assert_string_equal(err, "keep me\n");
+	assert_int_equal(record_range(txt, &h, WB_REC_REPLACE, 0, 2, err, sizeof(err)), 0);
+	assert_int_equal(count_of(txt, &notes), 2);
+	/* a directory */
+	assert_int_equal(record_range(dir, &h, WB_REC_REPLACE, 0, 2, err, sizeof(err)), -1);
+	unlink(link);
+	unlink(txt);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +330,7 @@ int main(void)
 		cmocka_unit_test(decode_rejects_garbage),
 		cmocka_unit_test(decoder_rejects_bad_values),
 		cmocka_unit_test(truncated_while_open),
+		cmocka_unit_test(start_appends_or_refuses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
