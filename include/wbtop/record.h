@@ -23,6 +23,12 @@
 #define WB_REC_KEYEVERY 256
 #define WB_REC_MAX_FRAME (16u << 20)  /* larger lengths are damage, not data */
 
+/*
+ * What a recording says about where it was made (for a replay's header):
+ * host name, kernel release (uname -r), boot id, wbtop version; page size.
+ * Read back, strings are NUL-terminated, cut to their fields, with control
+ * characters replaced by '?'; "" or 0 when the file does not have them.
+ */
 struct wb_rec_header {
 	uint16_t major, minor;
 	char host[64], kernel[64], boot_id[40], tool[32];
@@ -99,6 +105,7 @@ struct wb_rec_reader;
 struct wb_rec_reader *wb_rec_open(const char *path, char *err, size_t errlen, char *warn,
 				  size_t warnlen);
 void wb_rec_close_reader(struct wb_rec_reader *r);
+/* The recording's header (owned by r): host, kernel release, page size, interval... */
 const struct wb_rec_header *wb_rec_header_of(const struct wb_rec_reader *r);
 size_t wb_rec_count(const struct wb_rec_reader *r);       /* sample frames */
 double wb_rec_time(const struct wb_rec_reader *r, size_t i); /* mono of sample i */

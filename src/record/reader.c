@@ -134,6 +134,19 @@ static int check_header(const struct wb_rec_header *h, char *err, size_t errlen)
 	return -1;
 }
 
+/*
+ * A header string into its field: cut at its size or a NUL, control bytes
+ * (a terminal's escape sequences) made '?': the replay header shows these.
+ */
+static void hstr(char *dst, size_t cap, const uint8_t *v, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n && k + 1 < cap && v[k]; k++)
+		dst[k] = v[k] < 0x20 || v[k] == 0x7f ? '?' : (char)v[k];
+	dst[k] = '\0';
+}
+
 /* Header TLVs: known tags filled in, unknown ones (newer minors) skipped. */
 static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_t *end)
 {
@@ -171,10 +184,10 @@ static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_
 			return -1;
 		}
 		switch (tag) {
-		case H_HOST: snprintf(r->h.host, sizeof(r->h.host), "%.*s", n, (const char *)v); break;
-		case H_KERNEL: snprintf(r->h.kernel, sizeof(r->h.kernel), "%.*s", n, (const char *)v); break;
-		case H_BOOT_ID: snprintf(r->h.boot_id, sizeof(r->h.boot_id), "%.*s", n, (const char *)v); break;
-		case H_TOOL: snprintf(r->h.tool, sizeof(r->h.tool), "%.*s", n, (const char *)v); break;
+		case H_HOST: hstr(r->h.host, sizeof(r->h.host), v, n); break;
+		case H_KERNEL: hstr(r->h.kernel, sizeof(r->h.kernel), v, n); break;
+		case H_BOOT_ID: hstr(r->h.boot_id, sizeof(r->h.boot_id), v, n); break;
+		case H_TOOL: hstr(r->h.tool, sizeof(r->h.tool), v, n); break;
 		case H_PAGE_SIZE: if (n == 4) r->h.page_size = rd32(v); break;
 		case H_INTERVAL: if (n == 8) memcpy(&r->h.interval, v, 8); break;
 		case H_CREATED: if (n == 8) memcpy(&r->h.created, v, 8); break;

@@ -323,6 +323,40 @@ static void start_appends_or_refuses(void **st)
 	rmdir(dir);
 }
 
+/* The header says where it was recorded (issue #20: the replay header shows it), safely for a terminal. */
+static void header_round_trip(void **st)
+{
+	char path[] = "/tmp/wbtop-rec-XXXXXX", err[256], warn[256];
+	int fd = mkstemp(path);
+	struct wb_rec_header h;
+	struct wb_rec_writer *w;
+	struct wb_rec_reader *r;
+	const struct wb_rec_header *b;
+	struct wb_sample s;
+	(void)st;
+	close(fd);
+	wb_rec_header_local(&h, 0.5);
+	assert_true(h.host[0] && h.kernel[0] && h.page_size >= 1024);
+	snprintf(h.host, sizeof(h.host), "evil\033]0;owned\007host");
+	snprintf(h.kernel, sizeof(h.kernel), "6.18.0-test");
+	w = wb_rec_create(path, &h, 0, err, sizeof(err));
+	assert_non_null(w);
+	make(&s, 0, 1);
+	assert_int_equal(wb_rec_write(w, &s), 0);
+	wb_sample_finish(&s);
+	wb_rec_close(w);
+	r = wb_rec_open(path, err, sizeof(err), warn, sizeof(warn));
+	assert_non_null(r);
+	b = wb_rec_header_of(r);
+	assert_string_equal(b->host, "evil?]0;owned?host");
+	assert_string_equal(b->kernel, "6.18.0-test");
+	assert_int_equal(b->page_size, h.page_size);
+	assert_true(b->interval == 0.5);
+	assert_string_equal(b->boot_id, h.boot_id);
+	wb_rec_close_reader(r);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -331,6 +365,7 @@ int main(void)
 		cmocka_unit_test(decoder_rejects_bad_values),
 		cmocka_unit_test(truncated_while_open),
 		cmocka_unit_test(start_appends_or_refuses),
+		cmocka_unit_test(header_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
