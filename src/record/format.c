@@ -18,7 +18,7 @@
 #define MAX_ITEMS 4096  /* zones, BDIs or processes in one frame */
 #define MAX_NODES 1024  /* the kernel's MAX_NUMNODES at its largest */
 #define MAX_CPUS (1u << 16)
-#define MAX_MONO 1e10   /* seconds since boot: three centuries */
+#define MAX_MONO 1e9    /* seconds since boot: 31 years (and t * 1e9 fits an int64 for llround) */
 #define MAX_WALL 1e11   /* seconds since 1970: the year 5138 */
 
 uint32_t wbrec_crc32(const uint8_t *p, size_t n)
