@@ -197,4 +197,32 @@ rec 2 "$T/adir" > /dev/null 2> "$T/e"; [ $? = 1 ] && grep -q "adir: Is a directo
 $W --root "$F/6.18-writing" --batch --force > /dev/null 2> "$T/e"; [ $? = 2 ] && grep -q "force goes with --record" "$T/e" ||
 	fail "--force alone"
 ok "--record appends to a recording of this boot, keeps other files (--force replaces), never follows a symlink"
+# 12. the same in the UI (in tmux): it goes on sampling, shows the message frame after
+# frame, and exits 1 with it on stderr
+if command -v tmux > /dev/null; then
+	S=wbrec-$$
+	tmux -L $S -f /dev/null new-session -d -x 120 -y 40 "env TERM=tmux-256color bash -c 'ulimit -f 2; \
+		exec $W --root $F/6.18-writing -d 0.1 --record $T/ui.wbrec 2> $T/ui.err'; echo \$? > $T/ui.rc"
+	shown=0
+	for _ in $(seq 300); do # up to 30 s, under ASAN on a busy machine
+		tmux -L $S capture-pane -p > "$T/pane" 2>/dev/null
+		grep -q "recording stopped: $T/ui.wbrec: writing: File too large" "$T/pane" && shown=$((shown + 1))
+		[ $shown -ge 5 ] && break
+		sleep 0.1
+	done
+	# still sampling: the clock in the header moves on, the message stays
+	sleep 1.2; tmux -L $S capture-pane -p > "$T/pane2" 2>/dev/null
+	grep -q "recording stopped" "$T/pane2" && [ "$(head -1 "$T/pane")" != "$(head -1 "$T/pane2")" ] ||
+		{ tmux -L $S kill-server > /dev/null 2>&1; fail "UI: stopped sampling, or the message went away"; }
+	tmux -L $S send-keys q
+	for _ in $(seq 100); do [ -s "$T/ui.rc" ] && break; sleep 0.1; done
+	tmux -L $S kill-server > /dev/null 2>&1
+	[ $shown -ge 5 ] || fail "UI: the recording's failure not on screen ($shown captures)"
+	[ "$(cat "$T/ui.rc")" = 1 ] || fail "UI: exit $(cat "$T/ui.rc") after the recording failed"
+	grep -q "recording stopped: $T/ui.wbrec: writing: File too large (errno 27)" "$T/ui.err" || fail "UI: stderr"
+	$W --replay "$T/ui.wbrec" --batch > /dev/null 2> "$T/e" && ! grep -q offset "$T/e" || fail "UI: file does not replay whole"
+	ok "a full disk in the UI: shown on every frame while sampling goes on, exit 1"
+else
+	echo "# skipped the UI part: no tmux"
+fi
 echo "$n passed, 0 failed"
