@@ -149,6 +149,7 @@ static int continue_file(struct wb_rec_writer *w, char *err, size_t errlen)
 	struct wb_rec_reader *r;
 	const struct wb_rec_header *o;
 	const char *other = NULL;
+	struct timespec now;
 
 	/* read what the fd is, not what the path may name by now */
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w->fd);
@@ -158,17 +159,20 @@ static int continue_file(struct wb_rec_writer *w, char *err, size_t errlen)
 		return -1;
 	}
 	o = wb_rec_header_of(r);
+	w->bytes = wbrec_reader_end(r, &w->prev_us);
+	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (o->major != WB_REC_MAJOR || o->minor != WB_REC_MINOR)
 		other = "wbtop format version";
 	else if (strcmp(o->boot_id, w->h.boot_id) != 0 || !o->boot_id[0])
 		other = "boot (its clock does not go on here)";
 	else if (o->page_size != w->h.page_size)
 		other = "page size";
+	else if (w->prev_us / 1000000 > (int64_t)now.tv_sec)
+		other = "clock (its last frame is later than now)";
 	if (other) {
 		snprintf(err, errlen, "%s: a recording of another %s: not appended to (choose another name; --force "
 			 "replaces it)", w->path, other);
 	} else {
-		w->bytes = wbrec_reader_end(r, &w->prev_us);
 		w->samples = wb_rec_count(r);
 		w->have_prev = false; /* the first frame appended is a key frame */
 		if (ftruncate(w->fd, (off_t)w->bytes) || lseek(w->fd, 0, SEEK_END) < 0) {
@@ -318,12 +322,36 @@ static int rotate(struct wb_rec_writer *w)
 	return start_file(w, w->err, sizeof(w->err)) ? -EIO : 0;
 }
 
+/* Compress w->raw into w->out (a new zstd frame for a key frame); its length, or 0 on error. */
+static size_t compress(struct wb_rec_writer *w, bool key)
+{
+	size_t need = ZSTD_compressBound(w->raw.len) + 64, r;
+	ZSTD_inBuffer in;
+	ZSTD_outBuffer out;
+
+	if (key)
+		ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
+	if (need > w->out_cap) {
+		uint8_t *no = realloc(w->out, need);
+		if (!no)
+			return 0;
+		w->out = no;
+		w->out_cap = need;
+	}
+	in = (ZSTD_inBuffer){ w->raw.p, w->raw.len, 0 };
+	out = (ZSTD_outBuffer){ w->out, w->out_cap, 0 };
+	do { /* flush: this frame decodes on its own once its group's earlier frames are read */
+		r = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_flush);
+		if (ZSTD_isError(r))
+			return 0;
+	} while (r != 0 && out.pos < out.size);
+	return out.pos;
+}
+
 int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 {
 	bool key;
-	ZSTD_inBuffer in;
-	ZSTD_outBuffer out;
-	size_t need, r;
+	size_t clen;
 	int rc;
 
 	if (w->err[0])
@@ -334,32 +362,18 @@ int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 	      memcmp(w->cur_struct.p, w->prev_struct.p, w->cur_struct.len) != 0;
 	w->raw.len = 0;
 	wb_rec_encode(s, key ? NULL : &w->prev, &w->raw);
-	if (w->raw.oom || w->cur_struct.oom || w->raw.len > WB_REC_MAX_FRAME)
-		return -ENOMEM;
-	if (key)
-		ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
-	need = ZSTD_compressBound(w->raw.len) + 64;
-	if (need > w->out_cap) {
-		uint8_t *no = realloc(w->out, need);
-		if (!no)
-			return -ENOMEM;
-		w->out = no;
-		w->out_cap = need;
+	/* the compressor's stream is lost with a sample: later delta frames could not be decoded */
+	if (w->raw.oom || w->cur_struct.oom || w->raw.len > WB_REC_MAX_FRAME || !(clen = compress(w, key))) {
+		stopped(w, w->raw.len > WB_REC_MAX_FRAME ? EFBIG : ENOMEM, "encoding a sample");
+		return -EIO;
 	}
-	in = (ZSTD_inBuffer){ w->raw.p, w->raw.len, 0 };
-	out = (ZSTD_outBuffer){ w->out, w->out_cap, 0 };
-	do { /* flush: this frame decodes on its own once its group's earlier frames are read */
-		r = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_flush);
-		if (ZSTD_isError(r))
-			return -EIO;
-	} while (r != 0 && out.pos < out.size);
-	if (w->max_bytes && w->bytes + WBREC_FRAME2_MAX_HDR + WBREC_FRAME2_CRC + out.pos > w->max_bytes &&
+	if (w->max_bytes && w->bytes + WBREC_FRAME2_MAX_HDR + WBREC_FRAME2_CRC + clen > w->max_bytes &&
 	    w->have_prev && !key) {
 		if ((rc = rotate(w)))
 			return rc;
 		return wb_rec_write(w, s); /* as a key frame of the new file */
 	}
-	rc = frame(w, key ? FR_KEY : FR_DELTA, s->mono, w->out, out.pos, w->raw.len);
+	rc = frame(w, key ? FR_KEY : FR_DELTA, s->mono, w->out, clen, w->raw.len);
 	if (rc)
 		return rc;
 	w->since_key = key ? 0 : w->since_key + 1;
