@@ -161,12 +161,12 @@ ok "a directory, a FIFO (without blocking), a device: refused by name"
 # 10. the disk fills while recording (RLIMIT_FSIZE: write() fails with EFBIG): batch
 # stops, exit 1, the message names the file and the error, and the file ends with its
 # last whole sample: it replays without a warning, as a prefix of what was printed
-( ulimit -f 8; exec "$W" --root "$F/6.18-writing" --batch --json -n 0 -d 0.05 --record "$T/full.wbrec" ) \
+( ulimit -f 4; exec "$W" --root "$F/6.18-writing" --batch --json -n 0 -d 0.05 --record "$T/full.wbrec" ) \
 	2> "$T/e" | cat > "$T/full.json"; rc=${PIPESTATUS[0]}
 [ "$rc" = 1 ] || fail "full disk: rc $rc"
 grep -q "recording stopped: $T/full.wbrec: writing: File too large (errno 27); it holds [0-9]* whole samples" "$T/e" ||
 	{ cat "$T/e"; fail "full disk: the message"; }
-[ "$(stat -c %s "$T/full.wbrec")" -le 8192 ] || fail "full disk: file over the limit"
+[ "$(stat -c %s "$T/full.wbrec")" -le 4096 ] || fail "full disk: file over the limit"
 $W --replay "$T/full.wbrec" --batch --json > "$T/fr.json" 2> "$T/e" || fail "full disk: the file does not replay"
 grep -q "offset" "$T/e" && fail "full disk: a torn frame left at the end: $(cat "$T/e")"
 k=$(wc -l < "$T/fr.json") p=$(wc -l < "$T/full.json")
@@ -201,7 +201,7 @@ ok "--record appends to a recording of this boot, keeps other files (--force rep
 # frame, and exits 1 with it on stderr
 if command -v tmux > /dev/null; then
 	S=wbrec-$$
-	tmux -L $S -f /dev/null new-session -d -x 120 -y 40 "env TERM=tmux-256color bash -c 'ulimit -f 2; \
+	tmux -L $S -f /dev/null new-session -d -x 120 -y 40 "env TERM=tmux-256color bash -c 'ulimit -f 1; \
 		exec $W --root $F/6.18-writing -d 0.1 --record $T/ui.wbrec 2> $T/ui.err'; echo \$? > $T/ui.rc"
 	shown=0
 	for _ in $(seq 300); do # up to 30 s, under ASAN on a busy machine
