@@ -224,9 +224,10 @@ static int add_note(struct wb_rec_reader *r, const uint8_t *p, uint32_t len, dou
 		return -1;
 	r->notes = nn;
 	nn[r->nnotes].mono = mono;
-	nn[r->nnotes].text = strndup((const char *)p + 8, len - 8);
+	nn[r->nnotes].text = malloc(len - 8 + 1);
 	if (!nn[r->nnotes].text)
 		return -1;
+	hstr(nn[r->nnotes].text, len - 8 + 1, p + 8, len - 8); /* the UI shows it: no escapes */
 	r->nnotes++;
 	return 0;
 }

@@ -344,9 +344,11 @@ static void header_round_trip(void **st)
 	make(&s, 0, 1);
 	assert_int_equal(wb_rec_write(w, &s), 0);
 	wb_sample_finish(&s);
+	assert_int_equal(wb_rec_note(w, 100.5, 0, "set \033[2Jvm.dirty_ratio=10"), 0);
 	wb_rec_close(w);
 	r = wb_rec_open(path, err, sizeof(err), warn, sizeof(warn));
 	assert_non_null(r);
+	assert_string_equal(wb_rec_note_at(r, 0, NULL), "set ?[2Jvm.dirty_ratio=10"); /* notes too */
 	b = wb_rec_header_of(r);
 	assert_string_equal(b->host, "evil?]0;owned?host");
 	assert_string_equal(b->kernel, "6.18.0-test");
