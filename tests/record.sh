@@ -123,7 +123,18 @@ for c in "level-max 3 2147483647" "level-neg 2 -3"; do
 	done
 done
 $W --replay "$D/good.wbrec" --batch --json > "$T/o" 2>/dev/null && [ "$(wc -l < "$T/o")" = 6 ] || fail "good.wbrec"
-ok "out-of-range access levels (2147483647, -3) are damage at their offset, in text, JSON and CSV"
+python3 - "$D/good.wbrec" "$T/ivl.wbrec" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read()); o = 16
+while o < 16 + int.from_bytes(d[12:16], "little"):       # header field 6: the interval, NaN
+    n = int.from_bytes(d[o + 1:o + 3], "little")
+    if d[o] == 6: d[o + 3:o + 11] = struct.pack("<d", float("nan"))
+    o += 3 + n
+open(sys.argv[2], "wb").write(d)
+PY
+$W --replay "$T/ivl.wbrec" --batch 2> "$T/e"; [ $? = 1 ] && grep -q "damaged header: sampling interval nan s (offset [0-9]*)" "$T/e" ||
+	fail "a NaN interval in the header: $(cat "$T/e")"
+ok "out-of-range access levels (2147483647, -3), a NaN interval: damage at their offset, in text, JSON and CSV"
 
 # 8. nothing to replay: exit 1 and a message (no output, no exit 0)
 hl=$(python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); print(16 + int.from_bytes(d[12:16],"little"))' "$T/a.wbrec")

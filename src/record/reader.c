@@ -120,15 +120,15 @@ const char *wb_rec_note_at(const struct wb_rec_reader *r, size_t k, double *mono
 }
 
 /* The header's numbers that a replay uses: damage when out of range (0 is "not recorded"). */
-static int check_header(const struct wb_rec_header *h, char *err, size_t errlen)
+static int check_header(const struct wb_rec_header *h, const size_t *at, char *err, size_t errlen)
 {
 	if (h->page_size && (h->page_size < 1024 || h->page_size > (1u << 20) ||
 			     (h->page_size & (h->page_size - 1))))
-		snprintf(err, errlen, "header: page size %u (field %d)", h->page_size, H_PAGE_SIZE);
+		snprintf(err, errlen, "damaged header: page size %u (offset %zu)", h->page_size, at[H_PAGE_SIZE]);
 	else if (!(isfinite(h->interval) && h->interval >= 0 && h->interval <= 86400))
-		snprintf(err, errlen, "header: sampling interval %g s (field %d)", h->interval, H_INTERVAL);
+		snprintf(err, errlen, "damaged header: sampling interval %g s (offset %zu)", h->interval, at[H_INTERVAL]);
 	else if (!(isfinite(h->created) && h->created >= 0 && h->created <= 1e11))
-		snprintf(err, errlen, "header: creation time %g (field %d)", h->created, H_CREATED);
+		snprintf(err, errlen, "damaged header: creation time %g (offset %zu)", h->created, at[H_CREATED]);
 	else
 		return 0;
 	return -1;
@@ -151,8 +151,8 @@ static void hstr(char *dst, size_t cap, const uint8_t *v, size_t n)
 static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_t *end)
 {
 	const uint8_t *p = r->size >= 16 ? view(r, 0, 16) : NULL;
+	size_t o, at[H_CREATED + 1] = { 0 }; /* where each known field is, for messages */
 	uint32_t hlen;
-	size_t o;
 
 	if (!p || memcmp(p, WBREC_MAGIC, 8) != 0) {
 		snprintf(err, errlen, "not a wbtop recording (bad magic at offset 0)");
@@ -183,6 +183,8 @@ static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_
 			snprintf(err, errlen, "header field %u overruns the header (offset %zu)", tag, o);
 			return -1;
 		}
+		if (tag <= H_CREATED)
+			at[tag] = o;
 		switch (tag) {
 		case H_HOST: hstr(r->h.host, sizeof(r->h.host), v, n); break;
 		case H_KERNEL: hstr(r->h.kernel, sizeof(r->h.kernel), v, n); break;
@@ -196,7 +198,7 @@ static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_
 		o += 3 + n;
 	}
 	*end = 16 + hlen;
-	return check_header(&r->h, err, errlen);
+	return check_header(&r->h, at, err, errlen);
 }
 
 static int add_frame(struct wb_rec_reader *r, const struct frame_ix *fx)
