@@ -154,8 +154,8 @@ static int continue_file(struct wb_rec_writer *w, char *err, size_t errlen)
 	/* read what the fd is, not what the path may name by now */
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w->fd);
 	if (!(r = wb_rec_open(proc, why, sizeof(why), warn, sizeof(warn)))) {
-		snprintf(err, errlen, "%s: exists and is not a wbtop recording: not overwritten (--force replaces it)",
-			 w->path);
+		snprintf(err, errlen, "%s: exists and %s: not overwritten (--force replaces it)", w->path,
+			 access(proc, F_OK) == 0 ? "is not a wbtop recording" : "cannot be checked (no /proc)");
 		return -1;
 	}
 	o = wb_rec_header_of(r);
