@@ -18,6 +18,7 @@
 #define MAX_ITEMS 4096  /* zones, BDIs or processes in one frame */
 #define MAX_NODES 1024  /* the kernel's MAX_NUMNODES at its largest */
 #define MAX_CPUS (1u << 16)
+#define MAX_COUNT (1ULL << 62) /* pages or sectors: 16 EiB of 4 KiB pages */
 #define MAX_MONO 1e9    /* seconds since boot: 31 years (and t * 1e9 fits an int64 for llround) */
 #define MAX_WALL 1e11   /* seconds since 1970: the year 5138 */
 
@@ -543,6 +544,37 @@ static void check_events(struct dec *d, const struct wb_sample *s)
 	}
 }
 
+/* The first of n counters at or past MAX_COUNT, or -1. */
+static int over(const uint64_t *v, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (v[k] >= MAX_COUNT)
+			return k;
+	return -1;
+}
+
+/* Page and sector counts: no kernel has 2^62 of them; the model computes with them as int64. */
+static void check_counts(struct dec *d, const struct wb_sample *s)
+{
+	int k;
+
+	if ((k = over(s->g.v, WB_G_COUNT)) >= 0)
+		reject(d, "global counter %d: %llu", k, (unsigned long long)s->g.v[k]);
+	for (size_t i = 0; i < s->nnodes; i++)
+		if ((k = over(s->nodes[i].v, WB_N_COUNT)) >= 0)
+			reject(d, "node %zu counter %d: %llu", i, k, (unsigned long long)s->nodes[i].v[k]);
+	for (size_t i = 0; i < s->nzones; i++)
+		if ((k = over(s->zones[i].v, WB_Z_COUNT)) >= 0)
+			reject(d, "zone %zu counter %d: %llu", i, k, (unsigned long long)s->zones[i].v[k]);
+	for (size_t i = 0; i < s->nbdis; i++) {
+		const struct wb_bdi *b = &s->bdis[i];
+		if ((k = over(b->st, WB_B_COUNT)) >= 0)
+			reject(d, "BDI %zu stats value %d: %llu", i, k, (unsigned long long)b->st[k]);
+		else if ((k = over(b->disk, WB_D_COUNT)) >= 0)
+			reject(d, "BDI %zu disk counter %d: %llu", i, k, (unsigned long long)b->disk[k]);
+	}
+}
+
 /*
  * What the rest of wbtop relies on without checking: finite times that do
  * not go backwards, a page size to divide by, a CPU count. Checked here,
@@ -560,6 +592,7 @@ static void check_sample(struct dec *d, const struct wb_sample *s, const struct 
 		reject(d, "page size %u", s->page_size);
 	else if (s->ncpus > MAX_CPUS)
 		reject(d, "CPU count %u", s->ncpus);
+	check_counts(d, s);
 	check_events(d, s);
 }
 

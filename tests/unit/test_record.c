@@ -143,6 +143,8 @@ static void wall_inf(struct wb_sample *s) { s->wall = INFINITY; }
 static void page_0(struct wb_sample *s) { s->page_size = 0; }
 static void page_odd(struct wb_sample *s) { s->page_size = 3000; }
 static void cpus_huge(struct wb_sample *s) { s->ncpus = 1u << 30; }
+static void dirty_huge(struct wb_sample *s) { s->g.v[WB_G_DIRTY] = 1ULL << 63; }
+static void st_huge(struct wb_sample *s) { s->bdis[1].st[WB_B_WRITEBACK] = 1ULL << 62; }
 
 /* A sample with one event, spoiled by the caller. */
 static struct wb_event *one_event(struct wb_sample *s)
@@ -172,6 +174,7 @@ static void decoder_rejects_bad_values(void **st)
 		{ level_4, "access level 4" }, { mono_nan, "sample time nan" },
 		{ mono_back, "before the previous sample's" }, { wall_inf, "wall clock time inf" },
 		{ page_0, "page size 0" }, { page_odd, "page size 3000" }, { cpus_huge, "CPU count" },
+		{ dirty_huge, "global counter 5: 9223372036854775808" }, { st_huge, "BDI 1 stats value 0" },
 		{ ev_nan, "event 0 time nan" }, { ev_kind, "event 0 kind 4" }, { ev_reason, "event 0 reason 200" },
 		{ ev_many, "event count" },
 	};
