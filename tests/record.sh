@@ -4,7 +4,8 @@
 # random moments, hostile files, format versions. On fixture trees: no root.
 set -u
 W=${WBTOP:?} F=${FIXTURES:?}
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+T=$(mktemp -d) S=wbrec-$$ # S: the tmux server of section 12, also gone if the test is killed
+trap 'tmux -L $S kill-server > /dev/null 2>&1; rm -rf "$T"' EXIT
 n=0
 fail() { echo "FAIL: $*"; exit 1; }
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
@@ -211,7 +212,6 @@ ok "--record appends to a recording of this boot, keeps other files (--force rep
 # 12. the same in the UI (in tmux): it goes on sampling, shows the message frame after
 # frame, and exits 1 with it on stderr
 if command -v tmux > /dev/null; then
-	S=wbrec-$$
 	tmux -L $S -f /dev/null new-session -d -x 120 -y 40 "env TERM=tmux-256color bash -c 'ulimit -f 1; \
 		exec $W --root $F/6.18-writing -d 0.1 --record $T/ui.wbrec 2> $T/ui.err'; echo \$? > $T/ui.rc"
 	shown=0
