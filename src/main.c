@@ -40,6 +40,7 @@ struct opts {
 	const char *record, *replay;
 	double from, to;       /* replay range, seconds from the recording's start */
 	uint64_t max_size;     /* --record rotation size, 0 = none */
+	bool force;            /* --record: replace a file that is not a recording of this boot */
 	bool apply, export_sysctl;
 	double trial;          /* --trial seconds, 0 = none */
 	const char *recover;   /* --recover revert|keep */
@@ -79,6 +80,8 @@ static void usage(FILE *f)
 		"      --record FILE      also record every sample to FILE (.wbrec; UI or --batch)\n"
 		"      --max-size SIZE    with --record: past SIZE (e.g. 100M) move FILE to FILE.1\n"
 		"                         and start a new one\n"
+		"      --force            with --record: replace FILE even if it is not a recording\n"
+		"                         of this boot (which is appended to)\n"
 		"      --replay FILE      replay a recording in the UI; with --batch: export it\n"
 		"      --from SEC, --to SEC  with --replay: seconds from the recording's start\n"
 		"      --apply            write the --set values to the kernel (root): journaled,\n"
@@ -99,7 +102,7 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_JSON = 256, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_ROOT, O_FORECAST, O_THEME, O_WARN, O_CRIT, O_NOTRACE,
-	       O_RECORD, O_REPLAY, O_FROM, O_TO, O_MAXSIZE, O_APPLY, O_TRIAL, O_RECOVER, O_EXPORT, O_UNTIL };
+	       O_RECORD, O_REPLAY, O_FROM, O_TO, O_MAXSIZE, O_FORCE, O_APPLY, O_TRIAL, O_RECOVER, O_EXPORT, O_UNTIL };
 	static const struct option lo[] = {
 		{ "batch", no_argument, NULL, 'b' },
 		{ "iterations", required_argument, NULL, 'n' },
@@ -115,6 +118,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "from", required_argument, NULL, O_FROM },
 		{ "to", required_argument, NULL, O_TO },
 		{ "max-size", required_argument, NULL, O_MAXSIZE },
+		{ "force", no_argument, NULL, O_FORCE },
 		{ "apply", no_argument, NULL, O_APPLY },
 		{ "trial", required_argument, NULL, O_TRIAL },
 		{ "recover", required_argument, NULL, O_RECOVER },
@@ -164,6 +168,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_NOPROCS: o->procs = false; break;
 		case O_NOTRACE: o->trace = false; break;
 		case O_RECORD: o->record = optarg; break;
+		case O_FORCE: o->force = true; break;
 		case O_APPLY: o->apply = true; break;
 		case O_EXPORT: o->export_sysctl = true; break;
 		case O_UNTIL: o->until = optarg; break;
@@ -242,6 +247,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		o->apply = true;
 	if (o->record && o->replay) {
 		fprintf(stderr, "wbtop: --record and --replay go separately\n");
+		return 2;
+	}
+	if (o->force && !o->record) {
+		fprintf(stderr, "wbtop: --force goes with --record\n");
 		return 2;
 	}
 	if ((o->from || o->to) && !o->replay) {
@@ -375,7 +384,8 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 			if (src->diag)
 				report_diag(src->diag(src->ctx), &dh);
 			if (!src->replay) {
-				fprintf(stderr, "wbtop: no usable kernel files under %s: nothing to show\n", o->root);
+				if (i == 0) /* later, the diagnostics above say what ended it */
+					fprintf(stderr, "wbtop: no usable kernel files under %s: nothing to show\n", o->root);
 				rc = 1;
 			}
 			break;
@@ -734,8 +744,15 @@ static int run_replay(const struct opts *o)
 		wb_rec_close_reader(r);
 		return 1;
 	}
-	wb_replay_source(p, &src);
-	rc = o->until ? run_until(o, &src) : o->batch ? run_batch(o, &src) : run_ui(o, &src, warn[0] ? warn : NULL);
+	if (wb_replay_check(p, err, sizeof(err))) { /* nothing to replay: exit 1, in the UI too */
+		if (warn[0] && !o->batch)
+			fprintf(stderr, "wbtop: %s: %s\n", o->replay, warn);
+		fprintf(stderr, "wbtop: %s: %s\n", o->replay, err);
+		rc = 1;
+	} else {
+		wb_replay_source(p, &src);
+		rc = o->until ? run_until(o, &src) : o->batch ? run_batch(o, &src) : run_ui(o, &src, warn[0] ? warn : NULL);
+	}
 	wb_replay_destroy(p);
 	wb_rec_close_reader(r);
 	return rc;
@@ -786,7 +803,7 @@ int main(int argc, char **argv)
 		struct wb_rec_header h;
 
 		wb_rec_header_local(&h, o.delay);
-		writer = wb_rec_create(o.record, &h, o.max_size, err, sizeof(err));
+		writer = wb_rec_start(o.record, &h, o.max_size, o.force ? WB_REC_REPLACE : 0, err, sizeof(err));
 		if (!writer || !(recording = wb_recording_create(&src, writer))) {
 			fprintf(stderr, "wbtop: --record: %s\n", writer ? "out of memory" : err);
 			wb_rec_close(writer);
@@ -794,8 +811,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		wb_recording_source(recording, &src);
+		if (o.batch) /* a recorder that records nothing must not run on (wbtop(1), EXIT STATUS) */
+			wb_recording_stop_on_error(recording);
 	}
 	rc = o.until ? run_until(&o, &src) : o.batch ? run_batch(&o, &src) : run_ui(&o, &src, notice);
+	if (wb_recording_error(recording)) { /* the UI went on sampling; batch has said it already */
+		if (!o.batch)
+			fprintf(stderr, "wbtop: recording stopped: %s\n", wb_recording_error(recording));
+		rc = rc ? rc : 1;
+	}
 	wb_recording_destroy(recording);
 	wb_rec_close(writer);
 	wb_live_destroy(live);
