@@ -24,8 +24,8 @@ struct wb_setop {
  * Parse "KEY=VALUE" against the sample (BDIs named by MAJ:MIN or device
  * name). Units: bytes keys take K/M/G/T suffixes (powers of 1024), ratio
  * keys an optional '%', *_fine keys ppm. The value is checked against the
- * kernel's range for the knob (wb_knob_check, with s's page size). 0 or
- * -EINVAL with a one-line message.
+ * kernel's range for the knob (wb_knob_check, with s's page size). 0, or
+ * -EINVAL (-ERANGE where the kernel says so) with a one-line message.
  */
 int wb_setop_parse(const char *arg, const struct wb_sample *s, struct wb_setop *op,
 		   char *err, size_t errlen);
@@ -48,9 +48,10 @@ int wb_knob_find(const char *name, bool is_bdi);
 
 /*
  * Is v within the kernel's range for knob i (page_size: for the bounds the
- * kernel counts in pages; 0 if unknown)? 0, or -ERANGE with "KEY=V: why" in
- * err. The rules between knobs (min <= max, the min_ratio sum, bytes of
- * today's threshold) are wb_settings_apply's.
+ * kernel counts in pages; 0 if unknown)? 0, or the kernel's answer with
+ * "KEY=V: why" in err: -EINVAL, -ERANGE for bytes over 2^32-1 pages. The
+ * rules between knobs (min <= max, the min_ratio sum, bytes of today's
+ * threshold) are wb_settings_apply's.
  */
 int wb_knob_check(size_t i, const char *key, uint64_t v, uint32_t page_size, char *err, size_t errlen);
 

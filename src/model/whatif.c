@@ -101,6 +101,9 @@ static void bounds(const struct keydef *d, uint32_t P, uint64_t *lo, uint64_t *h
 		*hi = (uint64_t)d->max_pages * P; /* DIV_ROUND_UP(v, P) <= max_pages */
 }
 
+/* The upper bound hi is the page count's (the kernel's ERANGE), not the type's (its EINVAL). */
+#define P_BOUND(d, P, hi) ((P) && (d)->max_pages && (hi) < (d)->max)
+
 int wb_knob_check(size_t i, const char *key, uint64_t v, uint32_t page_size, char *err, size_t errlen)
 {
 	const struct keydef *d = &keys[i];
@@ -112,7 +115,7 @@ int wb_knob_check(size_t i, const char *key, uint64_t v, uint32_t page_size, cha
 	snprintf(err, errlen, "%s=%llu: %s the kernel's %s of %llu (it takes %s)", key, (unsigned long long)v,
 		 v < lo ? "below" : "above", v < lo ? "minimum" : "maximum",
 		 (unsigned long long)(v < lo ? lo : hi), d->range);
-	return -ERANGE;
+	return v > hi && P_BOUND(d, page_size, hi) ? -ERANGE : -EINVAL; /* as the kernel answers */
 }
 
 /* Number with an optional unit suffix allowed by u. */
@@ -206,9 +209,7 @@ int wb_setop_parse(const char *arg, const struct wb_sample *s, struct wb_setop *
 		snprintf(err, errlen, "%s: %s", op->key, m);
 		return -EINVAL;
 	}
-	if (wb_knob_check((size_t)(kd - keys), op->key, op->value, s ? s->page_size : 0, err, errlen))
-		return -EINVAL;
-	return 0;
+	return wb_knob_check((size_t)(kd - keys), op->key, op->value, s ? s->page_size : 0, err, errlen);
 }
 
 void wb_setop_path(const struct wb_setop *op, char *buf, size_t len)
