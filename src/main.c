@@ -675,21 +675,25 @@ out:
 	return rc;
 }
 
-/* Changes a killed wbtop left unconfirmed: revert, keep, or ask. */
-static void recover(const struct opts *o)
+/*
+ * Changes a killed wbtop left unconfirmed: revert, keep, or ask. -1 if a
+ * --recover the user asked for could not be done (a damaged journal, a
+ * failed revert).
+ */
+static int recover(const struct opts *o)
 {
 	struct wb_tune t;
-	char err[256], line[16] = "";
+	char err[512], line[16] = "";
 	int st = wb_tune_find_stale(&t, err, sizeof(err));
 	bool revert;
 
 	if (st < 0)
 		fprintf(stderr, "wbtop: %s\n", err);
 	if (st <= 0)
-		return;
+		return st < 0 && o->recover ? -1 : 0;
 	fprintf(stderr, "wbtop found unconfirmed changes from a previous run (pid %d):\n", t.pid);
 	for (int i = 0; i < t.n; i++)
-		fprintf(stderr, "  %s: %s (was %s)\n", t.e[i].path, t.e[i].want, t.e[i].orig);
+		fprintf(stderr, "  %s: %s (was %s)\n", t.e[i].key, t.e[i].want, t.e[i].orig);
 	if (o->recover) {
 		revert = strcmp(o->recover, "revert") == 0;
 	} else if (isatty(STDIN_FILENO)) {
@@ -697,7 +701,7 @@ static void recover(const struct opts *o)
 		revert = fgets(line, sizeof(line), stdin) && (line[0] == 'y' || line[0] == 'Y');
 	} else {
 		fprintf(stderr, "wbtop: left as they are; run with --recover revert or --recover keep\n");
-		return;
+		return 0;
 	}
 	if (!revert) {
 		wb_tune_confirm(&t);
@@ -706,7 +710,9 @@ static void recover(const struct opts *o)
 		fprintf(stderr, "wbtop: reverted\n");
 	} else {
 		fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, t.journal);
+		return o->recover ? -1 : 0;
 	}
+	return 0;
 }
 
 /* --replay: the recording as a source, for the UI or an export. */
@@ -754,8 +760,8 @@ int main(int argc, char **argv)
 	 * a crash removes our trace instance (the UI adds the terminal) */
 	wb_signals_install();
 	wb_signals_at_crash(wb_live_crash_cleanup);
-	if (!o.replay && strcmp(o.root, "/") == 0 && geteuid() == 0)
-		recover(&o);
+	if (!o.replay && strcmp(o.root, "/") == 0 && geteuid() == 0 && recover(&o))
+		return 1;
 	if (o.apply || o.export_sysctl)
 		return run_apply(&o);
 	if (o.replay && o.batch) /* exports write a lot: a larger buffer */
