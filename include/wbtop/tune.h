@@ -47,8 +47,8 @@ void wb_tune_journal_path(char *buf, size_t len);
 int wb_tune_read(struct wb_tune *t, const char *path, const char *root, char *err, size_t errlen);
 
 /*
- * Write ops (already validated against the model) to the kernel under root
- * (normally "/"). Every file whose value may change, including the twin of a
+ * Write ops (already validated against the model) to the kernel (root must
+ * be "/": a journal names knobs, and its revert writes them there). Every file whose value may change, including the twin of a
  * ratio/bytes pair, is journaled first (refused if the journal holds another
  * wbtop's unconfirmed changes or damage). Writes never follow a symbolic
  * link. On any refused write, what was written is put back and -1 returned

@@ -340,6 +340,11 @@ int wb_tune_apply(struct wb_tune *t, const char *root, const struct wb_setop *op
 	memset(t, 0, sizeof(*t));
 	wb_tune_journal_path(t->journal, sizeof(t->journal));
 	t->pid = (int)getpid();
+	if (strcmp(root, "/") != 0) { /* the journal names knobs, not trees: its revert is on "/" */
+		snprintf(err, errlen, "knobs are written on the running kernel only, not under --root %s; nothing changed",
+			 root);
+		return -1;
+	}
 	if (journal_free(t, root, err, errlen) || journal_ops(t, root, ops, nops, err, errlen) ||
 	    save_journal(t, err, errlen))
 		return -1;
