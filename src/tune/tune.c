@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 void wb_tune_journal_path(char *buf, size_t len)
 {
 	const char *env = getenv("WBTOP_JOURNAL"), *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	const struct passwd *pw = home && *home ? NULL : getpwuid(geteuid());
 
 	if (geteuid() == 0) /* root trusts no environment with the names of files it writes */
 		snprintf(buf, len, "%s/journal", WB_TUNE_ROOT_DIR);
@@ -28,7 +30,7 @@ void wb_tune_journal_path(char *buf, size_t len)
 	else if (xdg && *xdg)
 		snprintf(buf, len, "%s/wbtop/journal", xdg);
 	else
-		snprintf(buf, len, "%s/.local/state/wbtop/journal", home ? home : "/tmp");
+		snprintf(buf, len, "%s/.local/state/wbtop/journal", home && *home ? home : pw ? pw->pw_dir : "/");
 }
 
 /* Read a knob's value (one line, no newline); never through a symbolic link. */
