@@ -64,7 +64,8 @@ n=$((n + 1)); echo "ok $n - kill -9 mid-trial: the next start finds the journal 
 
 # refused, nothing written
 for bad in vm.dirty_ratio=101 vm.dirty_bytes=4096 vm.dirty_background_bytes=0 vm.dirty_bytes=10Q \
-	   bdi.$LD.min_ratio=101 bdi.nosuchdev.max_ratio=5; do
+	   bdi.$LD.min_ratio=101 bdi.nosuchdev.max_ratio=5 vm.dirty_expire_centisecs=18446744073709551615 \
+	   vm.dirty_writeback_centisecs=4294967296 bdi.$LD.strict_limit=7 bdi.$LD.max_ratio_fine=1000001; do
 	"$WBTOP" --set "$bad" --apply > /dev/null 2> $TMP/err; rc=$?
 	[ $rc = 2 ] && grep -q "nothing written" $TMP/err || { cat $TMP/err; fail "$bad: rc $rc"; }
 done
