@@ -76,6 +76,16 @@ static bool bdi_name_ok(const char *name, size_t len)
 	return true;
 }
 
+/* root + "/" + rel into path; -ENAMETOOLONG if it does not fit. */
+static int join(const char *root, const char *rel, char *path, size_t len)
+{
+	size_t rl = strlen(root);
+
+	while (rl > 0 && root[rl - 1] == '/')
+		rl--;
+	return snprintf(path, len, "%.*s/%s", (int)rl, root, rel) < (int)len ? 0 : -ENAMETOOLONG;
+}
+
 /*
  * The file behind a knob key ("vm.dirty_ratio", "bdi.7:0.max_ratio") under
  * root: only knobs of the catalogue, only BDIs that exist. The catalogue
@@ -100,8 +110,7 @@ static int key_path(const char *key, const char *root, char *path, size_t len, i
 		}
 		*idx = wb_knob_find(dot + 1, true);
 		snprintf(rel, sizeof(rel), "sys/class/bdi/%.*s", (int)n, key + 4);
-		if (*idx >= 0 && snprintf(path, len, "%s/%s", root, rel) < (int)len &&
-		    (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))) {
+		if (*idx >= 0 && (join(root, rel, path, len) || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))) {
 			snprintf(why, wlen, "no backing device %s in /sys/class/bdi", rel + 14);
 			return -EINVAL;
 		}
@@ -111,7 +120,7 @@ static int key_path(const char *key, const char *root, char *path, size_t len, i
 		snprintf(why, wlen, "\"%.60s\" is not a knob wbtop writes", key);
 		return -EINVAL;
 	}
-	if (snprintf(path, len, "%s%s%s", root, root[0] && root[strlen(root) - 1] == '/' ? "" : "/", rel) >= (int)len) {
+	if (join(root, rel, path, len)) {
 		snprintf(why, wlen, "%s: the path is too long", key);
 		return -EINVAL;
 	}
