@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "wbtop/kvfile.h"
-#include "wbtop/procfs.h"
 #include "wbtop/tune.h"
 
 #define JOURNAL_MAX_BYTES 65536 /* 64 entries are under 16 KiB */
