@@ -40,8 +40,8 @@ static void setup(void)
 		abort();
 }
 
-/* Is path root/proc/sys/vm/NAME or root/sys/class/bdi/BDI/ATTR, with no ".." and a catalogue name? */
-static void check_path(const char *path)
+/* Is path root/proc/sys/vm/NAME or root/sys/class/bdi/BDI/ATTR, with no ".." and a catalogue name? Its index. */
+static int check_path(const char *path)
 {
 	const char *rel = path + strlen(root), *base = strrchr(path, '/') + 1;
 	bool bdi = strncmp(rel, "/sys/class/bdi/", 15) == 0;
@@ -49,6 +49,18 @@ static void check_path(const char *path)
 	if (strncmp(path, root, strlen(root)) || strstr(path, "/..") || (!bdi && strncmp(rel, "/proc/sys/vm/", 13)))
 		abort();
 	if (wb_knob_find(base, bdi) < 0 || strchr(rel + (bdi ? 15 : 13), '/') != (bdi ? base - 1 : NULL))
+		abort();
+	return wb_knob_find(base, bdi);
+}
+
+/* Is v (digits only) 0 or within knob i's range? */
+static void check_value(int i, const char *v)
+{
+	char err[256], *end;
+	unsigned long long x = strtoull(v, &end, 10);
+
+	if (!*v || *end || strspn(v, "0123456789") != strlen(v) ||
+	    (x && wb_knob_check((size_t)i, "fuzz", x, (uint32_t)sysconf(_SC_PAGESIZE), err, sizeof(err))))
 		abort();
 }
 
@@ -61,8 +73,11 @@ static void fuzz_journal(const uint8_t *data, size_t size)
 	if (!f || fwrite(data, 1, size, f) != size || fclose(f))
 		abort();
 	if (wb_tune_read(&t, journal, root, err, sizeof(err)) == 1)
-		for (int i = 0; i < t.n; i++)
-			check_path(t.e[i].path);
+		for (int i = 0; i < t.n; i++) {
+			int k = check_path(t.e[i].path);
+			check_value(k, t.e[i].orig);
+			check_value(k, t.e[i].want);
+		}
 	else if (t.n != 0)
 		abort();
 }
@@ -86,7 +101,8 @@ static void fuzz_set(const uint8_t *data, size_t size)
 		return;
 	wb_setop_path(&op, rel, sizeof(rel));
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	check_path(path);
+	if (wb_knob_check((size_t)check_path(path), op.key, op.value, 4096, err, sizeof(err)))
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
