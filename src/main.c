@@ -481,37 +481,57 @@ static int run_ui(const struct opts *o, struct wb_source *src, const char *notic
 	return rc;
 }
 
-/* The knobs as files a person can install: sysctl.d for vm.*, udev rules for BDIs. */
-static int export_sysctl(const struct opts *o, const struct wb_sample *s)
+/*
+ * Parse every --set and check it as the kernel would take the writes, in
+ * order, on k: one line per bad value (with tail), so all are seen at once.
+ * 0, or 2 (a bad value).
+ */
+static int check_sets(const struct opts *o, const struct wb_sample *s, const struct wb_limits *lim,
+		      struct wb_settings *k, struct wb_setop *ops, const char *tail)
 {
 	char err[256];
+	int bad = 0;
 
-	printf("# wbtop --export-sysctl: install as /etc/sysctl.d/90-writeback.conf\n");
-	for (int i = 0; i < o->nsets; i++) {
-		struct wb_setop op;
-		if (wb_setop_parse(o->sets[i], s, &op, err, sizeof(err))) {
-			fprintf(stderr, "wbtop: %s\n", err);
-			return 2;
+	for (int i = 0; i < o->nsets; i++)
+		if (wb_setop_parse(o->sets[i], s, &ops[i], err, sizeof(err)) ||
+		    wb_settings_apply(k, lim, s->page_size, &ops[i], err, sizeof(err))) {
+			fprintf(stderr, "wbtop: %s%s\n", err, tail);
+			bad++;
 		}
-		if (!op.is_bdi)
-			printf("%s = %llu\n", op.key, (unsigned long long)op.value);
-	}
+	return bad ? 2 : 0;
+}
+
+/* The knobs as files a person can install: sysctl.d for vm.*, udev rules for BDIs; only if all are valid. */
+static int export_sysctl(const struct opts *o, const struct wb_sample *s, const struct wb_limits *lim)
+{
+	struct wb_setop ops[MAX_SETS];
+	struct wb_settings k;
+	int rc;
+
+	if (wb_settings_from_sample(&k, s))
+		return 1;
+	rc = check_sets(o, s, lim, &k, ops, "");
+	wb_settings_finish(&k);
+	if (rc)
+		return rc;
+	printf("# wbtop --export-sysctl: install as /etc/sysctl.d/90-writeback.conf\n");
+	for (int i = 0; i < o->nsets; i++)
+		if (!ops[i].is_bdi)
+			printf("%s = %llu\n", ops[i].key, (unsigned long long)ops[i].value);
 	printf("\n# per-device knobs: install as /etc/udev/rules.d/90-writeback.rules\n");
 	for (int i = 0; i < o->nsets; i++) {
-		struct wb_setop op;
-		const struct wb_bdi *b;
-		const char *attr;
-		wb_setop_parse(o->sets[i], s, &op, err, sizeof(err));
-		if (!op.is_bdi)
+		const struct wb_setop *op = &ops[i];
+		const struct wb_bdi *b = op->is_bdi ? wb_sample_bdi(s, op->bdi) : NULL;
+		const char *attr = strrchr(op->key, '.') + 1;
+
+		if (!op->is_bdi)
 			continue;
-		b = wb_sample_bdi(s, op.bdi);
-		attr = strrchr(op.key, '.') + 1;
 		if (b && b->dev[0] && strchr(b->name, ':'))
 			printf("ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"%s\", ATTR{bdi/%s}=\"%llu\"\n",
-			       b->dev, attr, (unsigned long long)op.value);
+			       b->dev, attr, (unsigned long long)op->value);
 		else /* a filesystem's own BDI: no block device to match, a boot-time write instead */
-			printf("# %s has no block device: echo %llu > /sys/class/bdi/%s/%s after mounting\n", op.bdi,
-			       (unsigned long long)op.value, op.bdi, attr);
+			printf("# %s has no block device: echo %llu > /sys/class/bdi/%s/%s after mounting\n", op->bdi,
+			       (unsigned long long)op->value, op->bdi, attr);
 	}
 	return 0;
 }
@@ -628,19 +648,16 @@ static int run_apply(const struct opts *o)
 		return 1;
 	}
 	if (o->export_sysctl) {
-		rc = export_sysctl(o, &s);
+		rc = export_sysctl(o, &s, &lim);
 		goto out;
 	}
 	if (wb_settings_from_sample(&k, &s))
 		goto out;
-	for (int i = 0; i < o->nsets; i++)
-		if (wb_setop_parse(o->sets[i], &s, &ops[i], err, sizeof(err)) ||
-		    wb_settings_apply(&k, &lim, s.page_size, &ops[i], err, sizeof(err))) {
-			fprintf(stderr, "wbtop: %s; nothing written\n", err);
-			wb_settings_finish(&k);
-			rc = 2;
-			goto out;
-		}
+	if (check_sets(o, &s, &lim, &k, ops, "; nothing written")) {
+		wb_settings_finish(&k);
+		rc = 2;
+		goto out;
+	}
 	wb_model_eval(NULL, &s, &k, &lim, 0, &pred);
 	wb_settings_finish(&k);
 	if (!o->apply) {
@@ -681,21 +698,25 @@ out:
 	return rc;
 }
 
-/* Changes a killed wbtop left unconfirmed: revert, keep, or ask. */
-static void recover(const struct opts *o)
+/*
+ * Changes a killed wbtop left unconfirmed: revert, keep, or ask. -1 if a
+ * --recover the user asked for could not be done (a damaged journal, a
+ * failed revert).
+ */
+static int recover(const struct opts *o)
 {
 	struct wb_tune t;
-	char err[256], line[16] = "";
+	char err[512], line[16] = "";
 	int st = wb_tune_find_stale(&t, err, sizeof(err));
 	bool revert;
 
 	if (st < 0)
 		fprintf(stderr, "wbtop: %s\n", err);
 	if (st <= 0)
-		return;
+		return st < 0 && o->recover ? -1 : 0;
 	fprintf(stderr, "wbtop found unconfirmed changes from a previous run (pid %d):\n", t.pid);
 	for (int i = 0; i < t.n; i++)
-		fprintf(stderr, "  %s: %s (was %s)\n", t.e[i].path, t.e[i].want, t.e[i].orig);
+		fprintf(stderr, "  %s: %s (was %s)\n", t.e[i].key, t.e[i].want, t.e[i].orig);
 	if (o->recover) {
 		revert = strcmp(o->recover, "revert") == 0;
 	} else if (isatty(STDIN_FILENO)) {
@@ -703,7 +724,7 @@ static void recover(const struct opts *o)
 		revert = fgets(line, sizeof(line), stdin) && (line[0] == 'y' || line[0] == 'Y');
 	} else {
 		fprintf(stderr, "wbtop: left as they are; run with --recover revert or --recover keep\n");
-		return;
+		return 0;
 	}
 	if (!revert) {
 		wb_tune_confirm(&t);
@@ -712,7 +733,9 @@ static void recover(const struct opts *o)
 		fprintf(stderr, "wbtop: reverted\n");
 	} else {
 		fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, t.journal);
+		return o->recover ? -1 : 0;
 	}
+	return 0;
 }
 
 /* --replay: the recording as a source, for the UI or an export. */
@@ -776,8 +799,8 @@ int main(int argc, char **argv)
 	 * a crash removes our trace instance (the UI adds the terminal) */
 	wb_signals_install();
 	wb_signals_at_crash(wb_live_crash_cleanup);
-	if (!o.replay && strcmp(o.root, "/") == 0 && geteuid() == 0)
-		recover(&o);
+	if (!o.replay && strcmp(o.root, "/") == 0 && geteuid() == 0 && recover(&o))
+		return 1;
 	if (o.apply || o.export_sysctl)
 		return run_apply(&o);
 	if (o.replay && o.batch) /* exports write a lot: a larger buffer */
