@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "wbtop/out.h"
+#include "wbtop/pipeline.h"
 
 /* A tiny streaming emitter: tracks whether a comma is due. */
 struct js {
@@ -120,12 +121,12 @@ static void pages(struct js *j, const struct wb_sample *s, const char *k, uint64
 		u64(j, k, wb_pages_to_bytes(s, v));
 }
 
-/* Rate of a global page counter, bytes/s. */
+/* Rate of a global counter from the view (page counters as bytes/s). */
 static void grate(struct js *j, const struct wb_view *v, const char *k, enum wb_gstat g, bool is_pages)
 {
-	double r;
+	double r = v->g_rate[g];
 
-	if (v->prev && wb_rate_global(v->prev, v->cur, g, &r))
+	if (v->g_rate_ok[g])
 		dbl(j, k, is_pages ? r * v->cur->page_size : r);
 }
 
@@ -334,7 +335,8 @@ static void bdi_obj(struct js *j, const struct wb_view *v, size_t i)
 	const struct wb_sample *s = v->cur;
 	const struct wb_bdi *b = &s->bdis[i];
 	const struct wb_bdi_limits *bl = v->lim ? wb_limits_bdi(v->lim, b->name) : NULL;
-	double r;
+	const struct wb_bdi_derived *d = &v->bdi[i];
+	uint64_t bw;
 
 	open_(j, NULL, '{');
 	sval(j, "bdi", b->name);
@@ -352,22 +354,14 @@ static void bdi_obj(struct js *j, const struct wb_view *v, size_t i)
 	pages(j, s, "kernel_thresh", b->st_valid, WB_B_THRESH, b->st[WB_B_THRESH]);
 	/* the global threshold the kernel divided for this BDI (read with it, not with vmstat) */
 	pages(j, s, "kernel_global_thresh", b->st_valid, WB_B_DIRTY_THRESH, b->st[WB_B_DIRTY_THRESH]);
-	if (WB_HAS(b->st_valid, WB_B_WB_BW))
-		u64(j, "write_bw", wb_pages_to_bytes(s, b->st[WB_B_WB_BW]));
-	else if (WB_HAS(b->st_valid, WB_B_BDI_BW))
-		u64(j, "write_bw", wb_pages_to_bytes(s, b->st[WB_B_BDI_BW]));
-	if (v->prev && wb_rate_bdi(v->prev, s, b->name, WB_B_DIRTIED, &r))
-		dbl(j, "dirtied", r * s->page_size);
-	if (v->prev && wb_rate_bdi(v->prev, s, b->name, WB_B_WRITTEN, &r))
-		dbl(j, "written", r * s->page_size);
-	if (WB_HAS(b->disk_valid, WB_D_WRITE_SECTORS) && v->prev) {
-		const struct wb_bdi *pb = wb_sample_bdi(v->prev, b->name);
-		double dt = s->mono - v->prev->mono;
-		if (pb && WB_HAS(pb->disk_valid, WB_D_WRITE_SECTORS) && dt > 0 &&
-		    b->disk[WB_D_WRITE_SECTORS] >= pb->disk[WB_D_WRITE_SECTORS])
-			dbl(j, "disk_write_rate",
-			    (double)(b->disk[WB_D_WRITE_SECTORS] - pb->disk[WB_D_WRITE_SECTORS]) * 512 / dt);
-	}
+	if (wb_bdi_write_bw(b, &bw))
+		u64(j, "write_bw", wb_pages_to_bytes(s, bw));
+	if (d->dirtied_ok)
+		dbl(j, "dirtied", d->dirtied);
+	if (d->written_ok)
+		dbl(j, "written", d->written);
+	if (d->disk_ok)
+		dbl(j, "disk_write_rate", d->disk_write);
 	for (int k = 0; k < WB_K_COUNT; k++)
 		if (WB_HAS(b->knob_valid, k))
 			u64(j, wb_knob_names[k], b->knob[k]);
@@ -465,16 +459,15 @@ void wb_out_json(FILE *f, const struct wb_view *v)
 		bdi_obj(&j, v, i);
 	close_(&j, ']');
 	if (s->procs_valid) {
-		double dt = v->prev ? s->mono - v->prev->mono : 0;
 		open_(&j, "procs", '[');
 		for (size_t i = 0; i < s->nprocs; i++) {
 			const struct wb_proc *p = &s->procs[i];
 			open_(&j, NULL, '{');
 			i64(&j, "pid", p->pid);
 			sval(&j, "comm", p->comm);
-			if (dt > 0) {
-				dbl(&j, "write_rate", p->write_bytes_delta / dt);
-				dbl(&j, "cancelled_rate", p->cancelled_delta / dt);
+			if (v->proc[i].ok) {
+				dbl(&j, "write_rate", v->proc[i].write_rate);
+				dbl(&j, "cancelled_rate", v->proc[i].cancelled_rate);
 			}
 			bval(&j, "throttled", p->throttled);
 			close_(&j, '}');

@@ -11,6 +11,7 @@
 struct wb_replay {
 	struct wb_rec_reader *r;
 	size_t i, first, end;   /* next sample to read; [first, end) is the chosen range */
+	size_t start;           /* where playing starts (first, or the sample before it) */
 	double t0;              /* mono of the recording's first sample */
 	double last_mono;
 	struct wb_diag diag;
@@ -29,6 +30,7 @@ struct wb_replay *wb_replay_create(struct wb_rec_reader *r, double from, double 
 	p->end = to > 0 ? wb_rec_seek_time(r, p->t0 + to + 0.0005) : wb_rec_count(r);
 	/* start one early so that the range's first sample has rates too */
 	p->i = p->first > 0 ? p->first - 1 : p->first;
+	p->start = p->i;
 	return p;
 }
 
@@ -71,6 +73,17 @@ static int rp_seek(void *ctx, double t_rel)
 		i = p->end ? p->end - 1 : 0;
 	p->i = i;
 	return 0;
+}
+
+static size_t rp_rewind(void *ctx, size_t n)
+{
+	struct wb_replay *p = ctx;
+	size_t k = p->i > p->start ? p->i - p->start : 0;
+
+	if (k > n)
+		k = n;
+	p->i -= k;
+	return k;
 }
 
 static void rp_where(void *ctx, double *t_rel, double *len, size_t *i, size_t *n)
@@ -145,6 +158,7 @@ void wb_replay_source(struct wb_replay *p, struct wb_source *src)
 	*src = (struct wb_source){ .ctx = p, .read = rp_read, .diag = rp_diag, .replay = true,
 				   .interval = h->interval > 0 ? h->interval : 1, .seek = rp_seek,
 				   .where = rp_where, .next_event = rp_next_event, .note = rp_note,
+				   .rewind = rp_rewind,
 				   .warmup = p->i < p->first };
 }
 
