@@ -138,20 +138,20 @@ static void meter(const struct ui *u, int y, int x, int w, double dirty, double 
 
 static const struct wb_sample *cur_sample(const struct ui *u)
 {
-	return wb_ring_get(u->ring, 0);
+	return u->view ? u->view->cur : NULL;
 }
 
 /* Header: title line, global meter, numbers, settings, hidden levels. */
 static int draw_header(struct ui *u)
 {
-	const struct wb_sample *s = cur_sample(u), *p = wb_ring_get(u->ring, 1);
+	const struct wb_sample *s = cur_sample(u);
 	const struct wb_limits *l = u->lim_ok ? &u->lim : NULL;
 	char line[512], a[16], b[16], c[16], d[16], e[16], f[16], tm[16];
 	uint64_t P = s->page_size;
 	time_t t = (time_t)s->wall;
 	struct tm tmv;
-	double r1 = 0, r2 = 0;
-	bool rates = p && wb_rate_global(p, s, WB_G_DIRTIED, &r1) && wb_rate_global(p, s, WB_G_WRITTEN, &r2);
+	double r1 = u->view->g_rate[WB_G_DIRTIED], r2 = u->view->g_rate[WB_G_WRITTEN];
+	bool rates = u->view->g_rate_ok[WB_G_DIRTIED] && u->view->g_rate_ok[WB_G_WRITTEN];
 	int y = 0;
 
 	localtime_r(&t, &tmv);
@@ -298,15 +298,15 @@ static double key_of(const struct devrow *r, int c)
 	case C_THRESH: return r->bl ? r->bl->thresh : 0;
 	case C_KTHRESH: return r->b->st[WB_B_THRESH];
 	case C_BG: return r->bl ? r->bl->bg_thresh : 0;
-	case C_PCT: return r->pct;
-	case C_BW: return r->bw;
-	case C_DIRTIED: return r->dirtied;
-	case C_WRITTEN: return r->written;
-	case C_CLEAN: return r->clean_s;
+	case C_PCT: return r->d->pct;
+	case C_BW: return r->d->bw;
+	case C_DIRTIED: return r->d->dirtied;
+	case C_WRITTEN: return r->d->written;
+	case C_CLEAN: return r->d->drain_s;
 	case C_MIN: return r->b->knob[WB_K_MIN_RATIO_FINE];
 	case C_MAX: return r->b->knob[WB_K_MAX_RATIO_FINE];
 	case C_STATE: return r->bl ? (double)r->bl->state : -1;
-	case C_WAKE: return ui_per_minute(sort_ui, r->b->name, 0);
+	case C_WAKE: return r->d->wake_pm;
 	default: return 0;
 	}
 }
@@ -343,7 +343,7 @@ static bool row_visible(const struct ui *u, const struct wb_bdi *b, const struct
 
 void ui_build_rows(struct ui *u)
 {
-	const struct wb_sample *s = cur_sample(u), *p = wb_ring_get(u->ring, 1);
+	const struct wb_sample *s = cur_sample(u);
 	double P;
 
 	u->nrows = 0;
@@ -367,21 +367,11 @@ void ui_build_rows(struct ui *u)
 		memset(r, 0, sizeof(*r));
 		r->b = b;
 		r->bl = bl;
-		r->dirty_ok = WB_HAS(b->st_valid, WB_B_RECLAIMABLE) && WB_HAS(b->st_valid, WB_B_WRITEBACK);
-		r->dirty = r->dirty_ok ? (double)(b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK]) * P : 0;
-		r->pct_ok = r->dirty_ok && bl && bl->thresh;
-		r->pct = r->pct_ok ? 100.0 * r->dirty / ((double)bl->thresh * P) : 0;
-		r->bw_ok = WB_HAS(b->st_valid, WB_B_WB_BW) || WB_HAS(b->st_valid, WB_B_BDI_BW);
-		r->bw = (double)(WB_HAS(b->st_valid, WB_B_WB_BW) ? b->st[WB_B_WB_BW] : b->st[WB_B_BDI_BW]) * P;
-		r->rates_ok = p && wb_rate_bdi(p, s, b->name, WB_B_DIRTIED, &r->dirtied) &&
-			      wb_rate_bdi(p, s, b->name, WB_B_WRITTEN, &r->written);
-		r->dirtied *= P;
-		r->written *= P;
-		r->clean_s = bl && bl->drain_s >= 0 ? bl->drain_s : -1;
-		if (r->pct_ok && bl) {
-			bool over_bg = r->dirty > (double)bl->bg_thresh * P;
-			r->hl = r->pct >= u->o->crit_pct || bl->state >= WB_ST_THROTTLED ? 2
-				: r->pct >= u->o->warn_pct || over_bg ? 1 : 0;
+		r->d = &u->view->bdi[i];
+		if (r->d->pct_ok && bl) {
+			bool over_bg = r->d->dirty > (double)bl->bg_thresh * P;
+			r->hl = r->d->pct >= u->o->crit_pct || bl->state >= WB_ST_THROTTLED ? 2
+				: r->d->pct >= u->o->warn_pct || over_bg ? 1 : 0;
 		}
 		u->nrows++;
 	}
@@ -404,18 +394,12 @@ static void sparkline(const struct ui *u, const char *bdi, bool wakes, char *out
 
 	if (w > 256)
 		w = 256;
-	for (int i = w - 1; i >= 0; i--) {
-		const struct wb_sample *s = wb_ring_get(u->ring, (size_t)i);
-		const struct wb_bdi *b = s ? wb_sample_bdi(s, bdi) : NULL;
-		if (!b || (wakes && !s->ev_valid))
-			v[k] = -1;
-		else
-			v[k] = wakes ? (double)b->ev.wake_bg
-				     : (double)(b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK]);
+	if (w < 0)
+		w = 0;
+	wb_pipeline_strip(u->pl, bdi, wakes, v, w);
+	for (k = 0; k < w; k++)
 		if (v[k] > max)
 			max = v[k];
-		k++;
-	}
 	out[0] = '\0';
 	for (int i = 0; i < k && len + 4 < n; i++) {
 		int lv = v[i] < 0 ? 0 : (int)ceil(v[i] / max * 8);
@@ -465,17 +449,17 @@ static void cell(const struct ui *u, const struct devrow *r, int c, char *buf, s
 	case C_KTHRESH: bytes(buf, n, WB_HAS(b->st_valid, WB_B_THRESH), (double)b->st[WB_B_THRESH] * P); break;
 	case C_BG: bytes(buf, n, bl, bl ? (double)bl->bg_thresh * P : 0); break;
 	case C_PCT:
-		if (r->pct_ok)
-			snprintf(buf, n, "%.0f%%", r->pct);
+		if (r->d->pct_ok)
+			snprintf(buf, n, "%.0f%%", r->d->pct);
 		else
 			snprintf(buf, n, "n/a");
 		break;
-	case C_BW: bytes(buf, n, r->bw_ok, r->bw); break;
-	case C_DIRTIED: bytes(buf, n, r->rates_ok, r->dirtied); break;
-	case C_WRITTEN: bytes(buf, n, r->rates_ok, r->written); break;
+	case C_BW: bytes(buf, n, r->d->bw_ok, r->d->bw); break;
+	case C_DIRTIED: bytes(buf, n, r->d->dirtied_ok && r->d->written_ok, r->d->dirtied); break;
+	case C_WRITTEN: bytes(buf, n, r->d->dirtied_ok && r->d->written_ok, r->d->written); break;
 	case C_CLEAN: {
 		char t[32];
-		snprintf(buf, n, "%s", r->dirty_ok ? secs(t, sizeof(t), r->dirty > 0 ? r->clean_s : 0) : "n/a");
+		snprintf(buf, n, "%s", r->d->dirty_ok ? secs(t, sizeof(t), r->d->dirty > 0 ? r->d->drain_s : 0) : "n/a");
 		break;
 	}
 	case C_MIN:
@@ -493,7 +477,7 @@ static void cell(const struct ui *u, const struct devrow *r, int c, char *buf, s
 		break;
 	case C_STATE: snprintf(buf, n, "%s", bl ? wb_bdi_state_names[bl->state] : "n/a"); break;
 	case C_WAKE: {
-		double w = ui_per_minute(u, b->name, 0);
+		double w = r->d->wake_pm;
 		if (w < 0)
 			snprintf(buf, n, "n/a");
 		else
@@ -583,7 +567,7 @@ static void draw_devices(struct ui *u, int y, int h)
 
 static void draw_zones(struct ui *u, int y, int h)
 {
-	const struct wb_sample *s = cur_sample(u), *p = wb_ring_get(u->ring, 1);
+	const struct wb_sample *s = cur_sample(u);
 	double P = s->page_size;
 	char line[512], a[16], b[16], c[16], d[16];
 	int end = y + h;
@@ -632,8 +616,8 @@ static void draw_zones(struct ui *u, int y, int h)
 		int x = 0;
 		put(u, y++, 0, WB_R_TITLE, "RECLAIM (per second)");
 		for (size_t k = 0; k < sizeof(rc) / sizeof(rc[0]); k++) {
-			double r;
-			bool ok = p && wb_rate_global(p, s, rc[k].g, &r);
+			double r = u->view->g_rate[rc[k].g];
+			bool ok = u->view->g_rate_ok[rc[k].g];
 			if (ok && rc[k].pages)
 				snprintf(line, sizeof(line), "%s %s/s", rc[k].n, bytes(d, 16, true, r * P));
 			else if (ok)
@@ -651,27 +635,6 @@ static void draw_zones(struct ui *u, int y, int h)
 }
 
 /* ---- flusher pane ---- */
-
-double ui_per_minute(const struct ui *u, const char *bdi, int what)
-{
-	const struct wb_sample *now = wb_ring_get(u->ring, 0), *s;
-	double sum = 0, span = 0;
-	size_t i;
-
-	if (!now || !now->ev_valid)
-		return -1;
-	/* events of sample i happened since sample i+1: add whole intervals up to 60 s */
-	for (i = 0; (s = wb_ring_get(u->ring, i)) && wb_ring_get(u->ring, i + 1); i++) {
-		const struct wb_bdi *b = wb_sample_bdi(s, bdi);
-		double dt = s->mono - wb_ring_get(u->ring, i + 1)->mono;
-		if (!s->ev_valid || span + dt > 60.5)
-			break;
-		if (b)
-			sum += what == 0 ? b->ev.wake_bg : b->ev.pauses;
-		span += dt;
-	}
-	return span > 0 ? sum * 60 / span : -1;
-}
 
 /* A count from the debugfs stats, or "n/a". */
 static const char *count(char *buf, size_t n, const struct wb_bdi *b, enum wb_bstat k)
@@ -730,7 +693,7 @@ static void draw_flusher(struct ui *u, int y, int h)
 		const struct wb_bdi *x = &s->bdis[i];
 		const struct wb_bdi_limits *bl = u->lim_ok && i < u->lim.nbdis ? &u->lim.bdis[i] : NULL;
 		bool st = WB_HAS(x->st_valid, WB_B_STATE), running = st && (x->st[WB_B_STATE] & 2);
-		double wk = ui_per_minute(u, x->name, 0), th = ui_per_minute(u, x->name, 1);
+		double wk = u->view->bdi[i].wake_pm, th = u->view->bdi[i].throttle_pm;
 		char line[1400], c0[2 * WB_NAME_LEN + 2], c1[16], c2[16], c4[16], c5[16], c6[16], c7[16];
 
 		if (!row_visible(u, x, bl))
@@ -781,8 +744,7 @@ static void draw_flusher(struct ui *u, int y, int h)
 
 static void draw_procs(struct ui *u, int y, int h)
 {
-	const struct wb_sample *s = cur_sample(u), *p = wb_ring_get(u->ring, 1);
-	double dt = p ? s->mono - p->mono : 0;
+	const struct wb_sample *s = cur_sample(u);
 	char line[256], a[16], b[16];
 
 	if (!s->procs_valid) {
@@ -808,9 +770,10 @@ static void draw_procs(struct ui *u, int y, int h)
 	}
 	for (size_t i = 0; i < s->nprocs && i < (size_t)h - 6; i++) {
 		const struct wb_proc *x = &s->procs[i];
+		const struct wb_proc_derived *d = &u->view->proc[i];
 		snprintf(line, sizeof(line), "%7d %-16s %8s %9s  %c  %s", x->pid, x->comm,
-			 bytes(a, 16, dt > 0, dt > 0 ? x->write_bytes_delta / dt : 0),
-			 bytes(b, 16, dt > 0, dt > 0 ? x->cancelled_delta / dt : 0), x->state ? x->state : '?',
+			 bytes(a, 16, d->ok, d->write_rate), bytes(b, 16, d->ok, d->cancelled_rate),
+			 x->state ? x->state : '?',
 			 x->throttled ? "balance_dirty_pages" : "");
 		put(u, y++, 0, x->throttled ? WB_R_CRITICAL : WB_R_NORMAL, line);
 	}

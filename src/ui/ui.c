@@ -38,45 +38,67 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Re-run the model on the newest sample (and the what-if, if asked). */
-static void run_model(struct ui *u)
+/* Show the pipeline's newest view: the model's output as the panes read it. */
+static void take_view(struct ui *u)
 {
-	const struct wb_sample *s = wb_ring_get(u->ring, 0), *p = wb_ring_get(u->ring, 1);
-	struct wb_settings k;
-	char err[256];
+	const struct wb_view *v = wb_pipeline_view(u->pl);
 
+	u->view = v;
+	u->lim_ok = v && v->lim && v->lim->valid;
+	u->whatif_ok = u->lim_ok && v->whatif;
+	memset(&u->lim, 0, sizeof(u->lim));
+	memset(&u->whatif, 0, sizeof(u->whatif));
 	if (u->lim_ok)
-		wb_limits_finish(&u->lim);
+		u->lim = *v->lim;
 	if (u->whatif_ok)
-		wb_limits_finish(&u->whatif);
+		u->whatif = *v->whatif;
+}
+
+int ui_push(struct ui *u, const struct wb_sample *s)
+{
+	char err[256];
+	int rc = wb_pipeline_push(u->pl, s, err, sizeof(err));
+
+	if (rc == -EINVAL)
+		snprintf(u->status, sizeof(u->status), "what-if: %.180s", err);
+	take_view(u);
+	if (rc != -ENOMEM)
+		ui_log_events(u, s);
+	return rc == -EINVAL ? 0 : rc;
+}
+
+void ui_resync(struct ui *u)
+{
+	size_t n;
+
+	if (wb_pipeline_resync(u->pl, u->src))
+		snprintf(u->status, sizeof(u->status), "seek: the recording could not be read back");
+	u->view = NULL;
 	u->lim_ok = u->whatif_ok = false;
-	if (!s)
-		return;
-	u->lim_ok = wb_model_eval(p, s, NULL, NULL, 0, &u->lim) == 0 && u->lim.valid;
-	if (!u->lim_ok || u->o->nsets == 0 || wb_settings_from_sample(&k, s))
-		return;
-	for (int i = 0; i < u->o->nsets; i++) {
-		struct wb_setop op;
-		if (wb_setop_parse(u->o->sets[i], s, &op, err, sizeof(err)) ||
-		    wb_settings_apply(&k, &u->lim, s->page_size, &op, err, sizeof(err))) {
-			snprintf(u->status, sizeof(u->status), "what-if: %.180s", err);
-			wb_settings_finish(&k);
-			return;
-		}
-	}
-	u->whatif_ok = wb_model_eval(p, s, &k, &u->lim, 0, &u->whatif) == 0;
-	wb_settings_finish(&k);
+	u->log_len = u->log_head = 0;
+	n = wb_ring_len(u->ring);
+	while (n--)
+		ui_log_events(u, wb_ring_get(u->ring, n));
 }
 
 void ui_log_events(struct ui *u, const struct wb_sample *s)
 {
 	int cap = (int)(sizeof(u->log) / sizeof(u->log[0]));
 
+	const struct wb_sample *oldest = wb_ring_get(u->ring, wb_ring_len(u->ring) - 1);
+
+	/* the log holds the events of the samples in the window, as a seek rebuilds it */
+	while (u->log_len && oldest && u->log_mono[u->log_head] < oldest->mono) {
+		u->log_head = (u->log_head + 1) % cap;
+		u->log_len--;
+	}
 	if (!s->ev_valid)
 		return;
 	memcpy(u->log_names, s->reason_names, sizeof(u->log_names));
 	for (size_t i = 0; i < s->nevents; i++) {
-		u->log[(u->log_head + u->log_len) % cap] = s->events[i];
+		int at = (u->log_head + u->log_len) % cap;
+		u->log[at] = s->events[i];
+		u->log_mono[at] = s->mono;
 		if (u->log_len < cap)
 			u->log_len++;
 		else
@@ -91,10 +113,8 @@ static int take_sample(struct ui *u, struct wb_source *src)
 
 	wb_sample_init(&s);
 	rc = src->read(src->ctx, &s);
-	if (rc == 0) {
-		wb_ring_push(u->ring, &s);
-		ui_log_events(u, &s);
-	}
+	if (rc == 0 && ui_push(u, &s))
+		snprintf(u->status, sizeof(u->status), "out of memory");
 	wb_sample_finish(&s);
 	u->diag = src->diag ? src->diag(src->ctx) : NULL;
 	if (u->diag && u->diag->n && !u->status[0])
@@ -222,12 +242,13 @@ static void k_replay(struct ui *u, int ch)
 	case '+': case '=': case '>': u->speed = u->speed < 64 ? u->speed * 2 : 64; break;
 	case '-': case '<': u->speed = u->speed > 0.25 ? u->speed / 2 : 0.25; break;
 	case '.': u->step = true; u->frozen = true; break;
-	case KEY_RIGHT: u->src->seek(u->src->ctx, t + 10); u->step = true; break;
-	case KEY_LEFT: u->src->seek(u->src->ctx, t - 10); u->step = true; break;
+	case KEY_RIGHT: u->src->seek(u->src->ctx, t + 10); ui_resync(u); u->step = true; break;
+	case KEY_LEFT: u->src->seek(u->src->ctx, t - 10); ui_resync(u); u->step = true; break;
 	case 'n':
-		if (u->src->next_event(u->src->ctx) == 0)
+		if (u->src->next_event(u->src->ctx) == 0) {
+			ui_resync(u);
 			u->step = true;
-		else
+		} else
 			snprintf(u->status, sizeof(u->status), "no further throttling episode or knob change");
 		break;
 	case 'g': u->jumping = true; u->jump[0] = '\0'; return;
@@ -300,6 +321,7 @@ static void jump_key(struct ui *u, int ch)
 			return;
 		}
 		u->src->seek(u->src->ctx, t);
+		ui_resync(u);
 		u->step = true;
 		u->ended = false;
 		snprintf(u->status, sizeof(u->status), "jumped to %.1f s", t);
@@ -386,11 +408,15 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	u.utf8 = cs && strcmp(cs, "UTF-8") == 0;
 	if (init_theme(&u, err, errlen))
 		return 1;
-	u.ring = wb_ring_create(RING_SAMPLES);
-	if (!u.ring) {
+	{
+		struct wb_pipeline_opts po = { .window = RING_SAMPLES, .sets = o->sets, .nsets = o->nsets };
+		u.pl = wb_pipeline_create(&po);
+	}
+	if (!u.pl) {
 		snprintf(err, errlen, "out of memory");
 		return 1;
 	}
+	u.ring = wb_pipeline_history(u.pl);
 	wb_signals_install();
 	wb_signals_at_crash(restore_terminal);
 	start_curses(&u);
@@ -414,8 +440,6 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 					snprintf(u.status, sizeof(u.status), src->replay
 						 ? "end of the recording: g jumps, Left seeks back, q quits"
 						 : "the source ended; press q to quit");
-				} else {
-					run_model(&u);
 				}
 				u.step = false;
 				redraw = true;
@@ -445,11 +469,7 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	endwin();
 	curses_on = 0;
 	ui_tune_finish(&u);
-	if (u.lim_ok)
-		wb_limits_finish(&u.lim);
-	if (u.whatif_ok)
-		wb_limits_finish(&u.whatif);
 	free(u.rows);
-	wb_ring_destroy(u.ring);
+	wb_pipeline_destroy(u.pl);
 	return 0;
 }

@@ -4,6 +4,7 @@
 #define WBTOP_UI_INTERNAL_H
 
 #include "wbtop/model.h"
+#include "wbtop/pipeline.h"
 #include "wbtop/sample.h"
 #include "wbtop/theme.h"
 #include "wbtop/forecast.h"
@@ -17,14 +18,16 @@ enum pane { P_DEVICES, P_ZONES, P_FLUSHER, P_PROCS, P_TUNE, P_COUNT };
 struct devrow {
 	const struct wb_bdi *b;
 	const struct wb_bdi_limits *bl;   /* NULL when the model did not run */
-	double dirty, pct, bw, dirtied, written, clean_s;
-	bool dirty_ok, pct_ok, bw_ok, rates_ok;
+	const struct wb_bdi_derived *d;   /* the pipeline's figures for b */
 	int hl;                           /* 0 normal, 1 warn, 2 critical */
 };
 
 struct ui {
 	const struct wb_ui_opts *o;
-	struct wb_ring *ring;
+	struct wb_pipeline *pl;           /* owns the window and the view */
+	const struct wb_ring *ring;       /* the pipeline's window, newest first */
+	const struct wb_view *view;       /* the newest sample's view; NULL before one */
+	/* shallow copies of the view's model output (owned by the pipeline) */
 	struct wb_limits lim;
 	bool lim_ok;
 	struct wb_limits whatif;
@@ -65,15 +68,17 @@ struct ui {
 	int nrows, rows_cap;
 	/* the flusher pane's log: the last events of every sample, newest last */
 	struct wb_event log[512];
+	double log_mono[512];             /* the sample that carried each event */
 	char log_names[WB_REASONS][16];
 	int log_len, log_head, log_scroll;
 };
 
 /* Append the newest sample's events to the log (ui.c). */
 void ui_log_events(struct ui *u, const struct wb_sample *s);
-
-/* Events of one BDI per minute over the last minute of the ring (draw.c); < 0 unknown. */
-double ui_per_minute(const struct ui *u, const char *bdi, int what);
+/* Take sample s through the pipeline and show its view (ui.c); 0 or -errno. */
+int ui_push(struct ui *u, const struct wb_sample *s);
+/* After a seek: rebuild the pipeline's window and the log as playing would have (ui.c). */
+void ui_resync(struct ui *u);
 /* tune_pane.c */
 void ui_draw_tune(struct ui *u, int y, int h,
 		  void (*put)(const struct ui *, int, int, enum wb_role, const char *));
