@@ -53,6 +53,9 @@ void wb_out_text(FILE *f, const struct wb_view *v);
 void wb_out_csv_header(FILE *f);
 void wb_out_csv(FILE *f, const struct wb_view *v);
 
+/* A CSV text cell: quoted, quotes doubled, unsafe characters replaced. */
+void wb_out_csv_text(FILE *f, const char *s);
+
 /* "1.5G", "640K": human-readable bytes into buf (>= 16 bytes). */
 const char *wb_fmt_bytes(char *buf, size_t len, double bytes);
 
