@@ -15,6 +15,7 @@
 #include "wbtop/layout.h"
 #include "wbtop/live.h"
 #include "wbtop/out.h"
+#include "wbtop/util.h"
 
 /* ---- theme -> curses ---- */
 
@@ -60,12 +61,16 @@ static int fit_bytes(const char *s, int cols)
 	return i;
 }
 
+/* Every string drawn goes through here: made safe for the terminal first
+ * (a mount point, device or process name from a recording may hold escapes). */
 static void put(const struct ui *u, int y, int x, enum wb_role r, const char *s)
 {
 	attr_t a = attr_of(u, r);
+	char safe[2048];
 
+	wb_safe_text(s, safe, sizeof(safe));
 	attron(a);
-	mvaddnstr(y, x, s, fit_bytes(s, COLS - x > 0 ? COLS - x : 0));
+	mvaddnstr(y, x, safe, fit_bytes(safe, COLS - x > 0 ? COLS - x : 0));
 	attroff(a);
 }
 
@@ -76,21 +81,6 @@ static const char *bytes(char *buf, size_t n, bool ok, double v)
 	if (!ok)
 		return "n/a";
 	return wb_fmt_bytes(buf, n, v);
-}
-
-static const char *secs(char *buf, size_t n, double s)
-{
-	if (s < 0)
-		return "n/a";
-	if (s < 0.05)
-		return "clean";
-	if (s < 60)
-		snprintf(buf, n, "%.1fs", s);
-	else if (s < 3600)
-		snprintf(buf, n, "%.0fm%02.0fs", floor(s / 60), fmod(s, 60));
-	else
-		snprintf(buf, n, "%.1fh", s / 3600);
-	return buf;
 }
 
 /* A device's label: its block device, or a filesystem's own BDI with what it sits on. */
@@ -148,14 +138,11 @@ static int draw_header(struct ui *u)
 	const struct wb_limits *l = u->lim_ok ? &u->lim : NULL;
 	char line[512], a[16], b[16], c[16], d[16], e[16], f[16], tm[16];
 	uint64_t P = s->page_size;
-	time_t t = (time_t)s->wall;
-	struct tm tmv;
 	double r1 = u->view->g_rate[WB_G_DIRTIED], r2 = u->view->g_rate[WB_G_WRITTEN];
 	bool rates = u->view->g_rate_ok[WB_G_DIRTIED] && u->view->g_rate_ok[WB_G_WRITTEN];
 	int y = 0;
 
-	localtime_r(&t, &tmv);
-	strftime(tm, sizeof(tm), "%H:%M:%S", &tmv);
+	wb_fmt_clock(s->wall, "%H:%M:%S", tm, sizeof(tm)); /* a damaged wall time may be NaN */
 	if (u->src && u->src->replay) {
 		double tr, len;
 		size_t i, n;
@@ -257,71 +244,73 @@ static void draw_tabs(struct ui *u, int y)
 
 /* ---- devices pane ---- */
 
-enum { C_DEV, C_MOUNT, C_DIRTY, C_WB, C_THRESH, C_KTHRESH, C_BG, C_PCT, C_BW, C_DIRTIED, C_WRITTEN, C_CLEAN,
-       C_MIN, C_MAX, C_STATE, C_WAKE, C_IFTHR, C_SPARK, C_COUNT };
+#define DEV_MAX_COLS 32
 
-static const struct {
-	const char *title;
-	int width, prio;
-	bool left;
-} cols[C_COUNT] = {
-	[C_DEV] = { "DEVICE", 14, 0, true },   [C_MOUNT] = { "MOUNT", 14, 2, true },
-	[C_DIRTY] = { "DIRTY", 7, 0, false },  [C_WB] = { "WRITEBK", 7, 0, false },
-	[C_THRESH] = { "THRESH", 7, 0, false }, [C_KTHRESH] = { "K-THRESH", 8, 3, false },
-	[C_BG] = { "BG", 7, 3, false },
-	[C_PCT] = { "%LIM", 5, 0, false },     [C_BW] = { "BW/s", 7, 1, false },
-	[C_DIRTIED] = { "DIRTIED/s", 9, 2, false }, [C_WRITTEN] = { "WRITTEN/s", 9, 3, false },
-	[C_CLEAN] = { "CLEAN-IN", 8, 0, false }, [C_MIN] = { "MIN%", 4, 4, false },
-	[C_MAX] = { "MAX%", 4, 4, false },     [C_STATE] = { "STATE", 10, 1, true },
-	[C_WAKE] = { "WAKE/m", 6, 5, false },  [C_IFTHR] = { "IF-THRESH", 9, 0, false },
-	[C_SPARK] = { "DIRTY HISTORY", 13, 5, true },
-};
+/* The pane's columns from the catalogue (computed once). */
+static const struct wb_field *const *dev_cols(size_t *n)
+{
+	static const struct wb_field *col[DEV_MAX_COLS];
+	static size_t m;
+
+	if (!m)
+		m = wb_ui_dev_columns(col, DEV_MAX_COLS);
+	*n = m;
+	return col;
+}
+
+static bool is_col(const struct wb_field *f, const char *title)
+{
+	return strcmp(f->title, title) == 0;
+}
 
 int ui_dev_columns(void)
 {
-	return C_COUNT - 1; /* the sparkline is not sortable */
+	size_t n;
+	const struct wb_field *const *col = dev_cols(&n);
+
+	return (int)n - (n && is_col(col[n - 1], "DIRTY HISTORY")); /* the sparkline is not sortable */
 }
 
 const char *ui_dev_column_name(int c)
 {
-	return cols[c].title;
+	size_t n;
+	const struct wb_field *const *col = dev_cols(&n);
+
+	return c >= 0 && (size_t)c < n ? col[c]->title : "?";
 }
 
 static const struct ui *sort_ui;
 
-/* Sort key of a row for a column. */
-static double key_of(const struct devrow *r, int c)
+/* Sort key of a row for a numeric column: unknown sorts lowest. */
+static double key_of(const struct wb_value *x, const struct wb_field *f)
 {
-	switch (c) {
-	case C_DIRTY: return r->b->st[WB_B_RECLAIMABLE];
-	case C_WB: return r->b->st[WB_B_WRITEBACK];
-	case C_THRESH: return r->bl ? r->bl->thresh : 0;
-	case C_KTHRESH: return r->b->st[WB_B_THRESH];
-	case C_BG: return r->bl ? r->bl->bg_thresh : 0;
-	case C_PCT: return r->d->pct;
-	case C_BW: return r->d->bw;
-	case C_DIRTIED: return r->d->dirtied;
-	case C_WRITTEN: return r->d->written;
-	case C_CLEAN: return r->d->drain_s;
-	case C_MIN: return r->b->knob[WB_K_MIN_RATIO_FINE];
-	case C_MAX: return r->b->knob[WB_K_MAX_RATIO_FINE];
-	case C_STATE: return r->bl ? (double)r->bl->state : -1;
-	case C_WAKE: return r->d->wake_pm;
-	default: return 0;
-	}
+	if (!x->known)
+		return -1;
+	return f->unit == WB_U_BYTES || f->unit == WB_U_COUNT ? (double)x->u : x->d;
 }
 
 static int row_cmp(const void *a, const void *b)
 {
 	const struct devrow *x = a, *y = b;
-	int c = sort_ui->sort_col, r;
+	size_t n;
+	const struct wb_field *f = dev_cols(&n)[sort_ui->sort_col];
+	int r;
 
-	if (c == C_DEV || c == C_MOUNT) {
-		r = c == C_DEV ? wb_bdi_name_cmp(x->b->name, y->b->name)
-			       : strcmp(x->b->nmounts ? x->b->mounts[0] : "~", y->b->nmounts ? y->b->mounts[0] : "~");
+	if (sort_ui->sort_col == 0) {
+		r = wb_bdi_name_cmp(x->b->name, y->b->name);
 	} else {
-		double p = key_of(x, c), q = key_of(y, c);
-		r = (p > q) - (p < q);
+		struct wb_fctx cx, cy;
+		struct wb_value p, q;
+		wb_catalog_ctx(&cx, sort_ui->view, sort_ui->view->lim, x->i);
+		wb_catalog_ctx(&cy, sort_ui->view, sort_ui->view->lim, y->i);
+		p = f->get(&cx);
+		q = f->get(&cy);
+		if (f->unit == WB_U_TEXT) {
+			r = strcmp(p.known ? wb_value_text(&p) : "~", q.known ? wb_value_text(&q) : "~");
+		} else {
+			double kp = key_of(&p, f), kq = key_of(&q, f);
+			r = (kp > kq) - (kp < kq);
+		}
 	}
 	if (sort_ui->sort_desc)
 		r = -r;
@@ -367,6 +356,7 @@ void ui_build_rows(struct ui *u)
 		memset(r, 0, sizeof(*r));
 		r->b = b;
 		r->bl = bl;
+		r->i = i;
 		r->d = &u->view->bdi[i];
 		if (r->d->pct_ok && bl) {
 			bool over_bg = r->d->dirty > (double)bl->bg_thresh * P;
@@ -434,91 +424,53 @@ static int path_tail(char *p, int width, bool utf8)
 	return (int)strlen(ell) - 1; /* bytes beyond columns, for the padding */
 }
 
-static void cell(const struct ui *u, const struct devrow *r, int c, char *buf, size_t n)
+/* One row's cell for column f into v: the catalogue's text, or the sparkline. */
+static int dev_cell(const struct ui *u, const struct devrow *r, const struct wb_field *f, int w, char *v, size_t n)
 {
-	const struct wb_bdi *b = r->b;
-	const struct wb_bdi_limits *bl = r->bl;
-	double P = cur_sample(u)->page_size;
+	if (is_col(f, "DIRTY HISTORY")) {
+		sparkline(u, r->b->name, false, v, n, w);
+		return 0;
+	}
+	wb_ui_dev_cell(f, u->view, r->i, v, n);
+	return is_col(f, "MOUNT") ? path_tail(v, w, u->utf8) : 0;
+}
 
-	switch (c) {
-	case C_DEV: dev_label(b, buf, n); break;
-	case C_MOUNT: snprintf(buf, n, "%s", b->nmounts ? b->mounts[0] : "-"); break;
-	case C_DIRTY: bytes(buf, n, WB_HAS(b->st_valid, WB_B_RECLAIMABLE), (double)b->st[WB_B_RECLAIMABLE] * P); break;
-	case C_WB: bytes(buf, n, WB_HAS(b->st_valid, WB_B_WRITEBACK), (double)b->st[WB_B_WRITEBACK] * P); break;
-	case C_THRESH: bytes(buf, n, bl, bl ? (double)bl->thresh * P : 0); break;
-	case C_KTHRESH: bytes(buf, n, WB_HAS(b->st_valid, WB_B_THRESH), (double)b->st[WB_B_THRESH] * P); break;
-	case C_BG: bytes(buf, n, bl, bl ? (double)bl->bg_thresh * P : 0); break;
-	case C_PCT:
-		if (r->d->pct_ok)
-			snprintf(buf, n, "%.0f%%", r->d->pct);
-		else
-			snprintf(buf, n, "n/a");
-		break;
-	case C_BW: bytes(buf, n, r->d->bw_ok, r->d->bw); break;
-	case C_DIRTIED: bytes(buf, n, r->d->dirtied_ok && r->d->written_ok, r->d->dirtied); break;
-	case C_WRITTEN: bytes(buf, n, r->d->dirtied_ok && r->d->written_ok, r->d->written); break;
-	case C_CLEAN: {
-		char t[32];
-		snprintf(buf, n, "%s", r->d->dirty_ok ? secs(t, sizeof(t), r->d->dirty > 0 ? r->d->drain_s : 0) : "n/a");
-		break;
+/* Which columns fit, and their widths (the sparkline takes what is left). */
+static void dev_layout(const struct ui *u, const struct wb_field *const *col, int nc, int *width, bool *shown)
+{
+	int prio[DEV_MAX_COLS];
+
+	for (int c = 0; c < nc; c++) {
+		width[c] = col[c]->width;
+		/* the what-if column only with --set */
+		prio[c] = !u->whatif_ok && is_col(col[c], "IF-THRESH") ? 99 : col[c]->prio;
 	}
-	case C_MIN:
-		if (WB_HAS(b->knob_valid, WB_K_MIN_RATIO))
-			snprintf(buf, n, "%llu", (unsigned long long)b->knob[WB_K_MIN_RATIO]);
-		else
-			snprintf(buf, n, "n/a");
-		break;
-	case C_MAX:
-		if (WB_HAS(b->knob_valid, WB_K_MAX_RATIO))
-			snprintf(buf, n, "%llu%s", (unsigned long long)b->knob[WB_K_MAX_RATIO],
-				 b->knob[WB_K_STRICT_LIMIT] ? "s" : "");
-		else
-			snprintf(buf, n, "n/a");
-		break;
-	case C_STATE: snprintf(buf, n, "%s", bl ? wb_bdi_state_names[bl->state] : "n/a"); break;
-	case C_WAKE: {
-		double w = r->d->wake_pm;
-		if (w < 0)
-			snprintf(buf, n, "n/a");
-		else
-			snprintf(buf, n, "%.0f", w);
-		break;
-	}
-	case C_IFTHR: {
-		const struct wb_bdi_limits *w = u->whatif_ok ? wb_limits_bdi(&u->whatif, b->name) : NULL;
-		bytes(buf, n, w, w ? (double)w->thresh * P : 0);
-		break;
-	}
-	default: buf[0] = '\0';
-	}
+	wb_layout_columns(width, prio, nc, COLS - 1, shown);
+	for (int c = 0; c < nc; c++)
+		if (shown[c] && is_col(col[c], "DIRTY HISTORY")) {
+			int used = 0;
+			for (int k = 0; k < nc; k++)
+				used += shown[k] ? width[k] + 1 : 0;
+			width[c] += COLS - 1 - used;
+		}
 }
 
 static void draw_devices(struct ui *u, int y, int h)
 {
-	int width[C_COUNT], prio[C_COUNT], x = 0;
-	bool shown[C_COUNT];
+	size_t n;
+	const struct wb_field *const *col = dev_cols(&n);
+	int nc = (int)n, width[DEV_MAX_COLS], x = 0;
+	bool shown[DEV_MAX_COLS];
 	char buf[1024];
 
-	for (int c = 0; c < C_COUNT; c++) {
-		width[c] = cols[c].width;
-		prio[c] = cols[c].prio;
-	}
-	if (!u->whatif_ok)
-		prio[C_IFTHR] = 99; /* the what-if column only with --set */
-	wb_layout_columns(width, prio, C_COUNT, COLS - 1, shown);
-	if (shown[C_SPARK]) { /* the sparkline takes what is left */
-		int used = 0;
-		for (int c = 0; c < C_COUNT; c++)
-			used += shown[c] ? width[c] + 1 : 0;
-		width[C_SPARK] += COLS - 1 - used;
-	}
+	dev_layout(u, col, nc, width, shown);
 	attron(attr_of(u, WB_R_TITLE));
 	mvhline(y, 0, ' ', COLS);
-	for (int c = 0; c < C_COUNT; c++) {
+	for (int c = 0; c < nc; c++) {
 		if (!shown[c])
 			continue;
-		snprintf(buf, sizeof(buf), cols[c].left ? "%-*s%s" : "%*s%s", width[c] - (c == u->sort_col),
-			 cols[c].title, c == u->sort_col ? (u->sort_desc ? "v" : "^") : "");
+		snprintf(buf, sizeof(buf), col[c]->left ? "%-*s%s" : "%*s%s", width[c] - (c == u->sort_col),
+			 col[c]->title, c == u->sort_col ? (u->sort_desc ? "v" : "^") : "");
 		mvaddnstr(y, x, buf, width[c]);
 		x += width[c] + 1;
 	}
@@ -543,21 +495,18 @@ static void draw_devices(struct ui *u, int y, int h)
 		attron(attr_of(u, role));
 		mvhline(y, 0, ' ', COLS - 1);
 		attroff(attr_of(u, role));
-		for (int c = 0; c < C_COUNT; c++) {
+		for (int c = 0; c < nc; c++) {
 			char v[512];
+			bool spark = is_col(col[c], "DIRTY HISTORY");
 			if (!shown[c])
 				continue;
-			if (c == C_SPARK)
-				sparkline(u, r->b->name, false, v, sizeof(v), width[c]);
-			else
-				cell(u, r, c, v, sizeof(v));
-			int extra = c == C_MOUNT ? path_tail(v, width[c], u->utf8) : 0;
-			if (c == C_SPARK)
+			int extra = dev_cell(u, r, col[c], width[c], v, sizeof(v));
+			if (spark)
 				snprintf(buf, sizeof(buf), "%s", v);
 			else
-				snprintf(buf, sizeof(buf), cols[c].left ? "%-*.*s" : "%*.*s", width[c] + extra,
+				snprintf(buf, sizeof(buf), col[c]->left ? "%-*.*s" : "%*.*s", width[c] + extra,
 					 width[c] + extra, v);
-			put(u, y, x, c == C_SPARK && role == WB_R_NORMAL ? WB_R_DIRTY : role, buf);
+			put(u, y, x, spark && role == WB_R_NORMAL ? WB_R_DIRTY : role, buf);
 			x += width[c] + 1;
 		}
 	}

@@ -19,6 +19,7 @@ struct devrow {
 	const struct wb_bdi *b;
 	const struct wb_bdi_limits *bl;   /* NULL when the model did not run */
 	const struct wb_bdi_derived *d;   /* the pipeline's figures for b */
+	size_t i;                         /* b's index in the sample */
 	int hl;                           /* 0 normal, 1 warn, 2 critical */
 };
 

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "wbtop/layout.h"
+#include "wbtop/util.h"
 #include "wbtop/theme.h"
 
 static void columns_by_priority(void **st)
@@ -86,6 +87,47 @@ static void bad_theme_named(void **st)
 	unlink(path);
 }
 
+/* Terminal injection: escapes, C1 controls and invalid UTF-8 become '?'; UTF-8 text stays. */
+static void safe_text(void **st)
+{
+	char b[64];
+
+	(void)st;
+	assert_string_equal(wb_safe_text("/mnt/\x1b]0;pwned\x07x", b, sizeof(b)), "/mnt/?]0;pwned?x");
+	assert_string_equal(wb_safe_text("a\x1b[2Jb\rc\x7f", b, sizeof(b)), "a?[2Jb?c?");
+	assert_string_equal(wb_safe_text("\xc2\x9b" "31m", b, sizeof(b)), "?31m"); /* C1 CSI */
+	assert_string_equal(wb_safe_text("caf\xc3\xa9 \xe2\x80\xa6", b, sizeof(b)), "caf\xc3\xa9 \xe2\x80\xa6");
+	assert_string_equal(wb_safe_text("\xff\xc3(\xed\xa0\x80", b, sizeof(b)), "?" "?(???");
+	assert_string_equal(wb_safe_text("\xc0\xaf", b, sizeof(b)), "??"); /* overlong '/' */
+	assert_string_equal(wb_safe_text("abcdef", b, 4), "abc");                /* truncated, terminated */
+	assert_string_equal(wb_safe_text("ab\xc3\xa9", b, 4), "ab");            /* never half a character */
+}
+
+/* JSON strings are valid UTF-8 whatever the input holds. */
+static void json_utf8(void **st)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	(void)st;
+	wb_json_string(f, "a\"\\\x01\xff\xc3\xa9\xed\xa0\x80z");
+	fclose(f);
+	assert_string_equal(out, "\"a\\\"\\\\\\u0001\\ufffd\xc3\xa9\\ufffd\\ufffd\\ufffdz\"");
+	free(out);
+}
+
+/* A wall time that is not a number is not converted to time_t (UB). */
+static void clock_nan(void **st)
+{
+	char b[32];
+
+	(void)st;
+	assert_string_equal(wb_fmt_clock(0.0 / 0.0, "%H:%M:%S", b, sizeof(b)), "--:--:--");
+	assert_string_equal(wb_fmt_clock(1e300, "%H:%M:%S", b, sizeof(b)), "--:--:--");
+	assert_int_equal(strlen(wb_fmt_clock(1764530000.0, "%H:%M:%S", b, sizeof(b))), 8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -93,6 +135,9 @@ int main(void)
 		cmocka_unit_test(colors),
 		cmocka_unit_test(shipped_themes_load),
 		cmocka_unit_test(bad_theme_named),
+		cmocka_unit_test(safe_text),
+		cmocka_unit_test(json_utf8),
+		cmocka_unit_test(clock_nan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
