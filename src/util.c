@@ -81,6 +81,9 @@ void wb_json_string(FILE *f, const char *s)
 			fprintf(f, "\\%c", *p++);
 		} else if (*p < 0x20) {
 			fprintf(f, "\\u%04x", *p++);
+		} else if (len == 2 && is_c1(p)) { /* C1 controls: escaped too, for terminals */
+			fprintf(f, "\\u%04x", p[1]);
+			p += 2;
 		} else {
 			fwrite_unlocked(p, 1, len, f);
 			p += len;
