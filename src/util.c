@@ -67,26 +67,43 @@ const char *wb_safe_text(const char *s, char *buf, size_t n)
 	return buf;
 }
 
+/* Bytes at p that JSON takes as they are: printable ASCII but '"' and '\\', whole UTF-8 characters. */
+static size_t json_run(const unsigned char *p)
+{
+	size_t n = 0, len;
+
+	for (;;) {
+		if (p[n] >= 0x20 && p[n] < 0x80 && p[n] != '"' && p[n] != '\\') {
+			n++;
+			continue;
+		}
+		if (p[n] < 0x80 || (len = utf8_len(p + n)) == 0 || (len == 2 && is_c1(p + n)))
+			return n;
+		n += len;
+	}
+}
+
 void wb_json_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	fputc_unlocked('"', f);
 	while (*p) {
-		size_t len = utf8_len(p);
-		if (len == 0) {
-			fputs("\\ufffd", f);
-			p++;
+		size_t run = json_run(p);
+		if (run) {
+			fwrite_unlocked(p, 1, run, f);
+			p += run;
 		} else if (*p == '"' || *p == '\\') {
-			fprintf(f, "\\%c", *p++);
+			fputc_unlocked('\\', f);
+			fputc_unlocked(*p++, f);
 		} else if (*p < 0x20) {
 			fprintf(f, "\\u%04x", *p++);
-		} else if (len == 2 && is_c1(p)) { /* C1 controls: escaped too, for terminals */
+		} else if (utf8_len(p) == 2) { /* C1 controls: escaped too, for terminals */
 			fprintf(f, "\\u%04x", p[1]);
 			p += 2;
 		} else {
-			fwrite_unlocked(p, 1, len, f);
-			p += len;
+			fputs("\\ufffd", f);
+			p++;
 		}
 	}
 	fputc_unlocked('"', f);
