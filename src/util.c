@@ -1,13 +1,130 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Shared helpers: terminal-safe and JSON-safe strings, clock times (see util.h). */
+/* Helpers every layer shares (see util.h). */
+#include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
 
+#include "wbtop/sample.h"
 #include "wbtop/util.h"
+
+void wb_diag_clear(struct wb_diag *d)
+{
+	d->n = 0;
+	d->dropped = 0;
+}
+
+void wb_diag_add(struct wb_diag *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d)
+		return;
+	if (d->n >= WB_DIAG_MAX) {
+		d->dropped++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(d->msg[d->n++], WB_DIAG_LEN, fmt, ap);
+	va_end(ap);
+}
+
+bool wb_parse_u64(const char *s, const char **end, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p))
+		return false;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned dgt = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - dgt) / 10)
+			return false;
+		v = v * 10 + dgt;
+	}
+	*out = v;
+	if (end)
+		*end = p;
+	return true;
+}
+
+char *wb_path_join(const char *root, const char *path)
+{
+	size_t rl = strlen(root);
+	char *out;
+
+	while (rl > 0 && root[rl - 1] == '/')
+		rl--;
+	if (asprintf(&out, "%.*s%s%s", (int)rl, root, path[0] == '/' ? "" : "/", path) < 0)
+		return NULL;
+	return out;
+}
+
+const char *wb_fmt_bytes(char *buf, size_t len, double b)
+{
+	static const char unit[] = "BKMGTP";
+	int u = 0;
+
+	while (b >= 1024 && u < 5) {
+		b /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%.0f%c", b, unit[u]);
+	else
+		snprintf(buf, len, b < 10 ? "%.1f%c" : "%.0f%c", b, unit[u]);
+	return buf;
+}
+
+/* One line per level that is missing, index = the level it would add. */
+static const char *const hidden_text[] = {
+	[WB_LEVEL_PROC] = "level 0 missing: /proc/vmstat unreadable: global dirty state unknown",
+	[WB_LEVEL_SYSFS] = "level 1 hidden: per-device knobs and names (/sys/class/bdi unreadable)",
+	[WB_LEVEL_DEBUGFS] = "level 2 hidden: per-device dirty, writeback, thresholds, bandwidth "
+			     "(need root and debugfs: run as root with --mount-debugfs)",
+	[WB_LEVEL_TRACE] = "level 3 hidden: flusher wakeups, throttling and reclaim events "
+			   "(need root and tracefs: run as root with --mount-debugfs)",
+};
+
+int wb_level_hidden(int level, const char **lines, int n)
+{
+	int k = 0;
+
+	/* a level from a damaged recording may be anything: never index outside the table */
+	for (int l = level < 0 ? 0 : level >= WB_LEVEL_TRACE ? WB_LEVEL_TRACE + 1 : level + 1;
+	     l <= WB_LEVEL_TRACE && k < n; l++)
+		lines[k++] = hidden_text[l];
+	return k;
+}
+
+static bool majmin(const char *s, uint64_t *maj, uint64_t *min)
+{
+	const char *e;
+
+	return wb_parse_u64(s, &e, maj) && *e == ':' && wb_parse_u64(e + 1, &e, min) && !*e;
+}
+
+int wb_bdi_name_cmp(const char *a, const char *b)
+{
+	uint64_t am, an, bm, bn;
+	bool ha = majmin(a, &am, &an), hb = majmin(b, &bm, &bn);
+
+	if (ha && hb) {
+		if (am != bm)
+			return am < bm ? -1 : 1;
+		if (an != bn)
+			return an < bn ? -1 : 1;
+		return 0;
+	}
+	if (ha != hb)
+		return ha ? -1 : 1;
+	return strcmp(a, b);
+}
 
 /* Length of the valid UTF-8 sequence at s (1-4), or 0 when it is not one. */
 static size_t utf8_len(const unsigned char *s)

@@ -14,6 +14,7 @@
 #include "wbtop/forecast.h"
 #include "wbtop/model.h"
 #include "wbtop/sample.h"
+#include "wbtop/util.h"
 
 /* Figures the pipeline derives for one BDI (index: the sample's BDI index). */
 struct wb_bdi_derived {
@@ -55,8 +56,5 @@ void wb_out_csv(FILE *f, const struct wb_view *v);
 
 /* A CSV text cell: quoted, quotes doubled, unsafe characters replaced. */
 void wb_out_csv_text(FILE *f, const char *s);
-
-/* "1.5G", "640K": human-readable bytes into buf (>= 16 bytes). */
-const char *wb_fmt_bytes(char *buf, size_t len, double bytes);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "wbtop/kvfile.h"
+#include "wbtop/util.h"
 #include "wbtop/sample.h"
 
 struct wb_source {

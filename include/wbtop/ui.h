@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "wbtop/catalog.h"
-#include "wbtop/kvfile.h"
+#include "wbtop/util.h"
 #include "wbtop/sample.h"
 #include "wbtop/source.h"
 

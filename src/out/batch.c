@@ -4,27 +4,10 @@
 #include <string.h>
 
 #include "wbtop/catalog.h"
-#include "wbtop/live.h"
 #include "wbtop/out.h"
 #include "wbtop/util.h"
 
 #define MAX_COLS 64
-
-const char *wb_fmt_bytes(char *buf, size_t len, double b)
-{
-	static const char unit[] = "BKMGTP";
-	int u = 0;
-
-	while (b >= 1024 && u < 5) {
-		b /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, len, "%.0f%c", b, unit[u]);
-	else
-		snprintf(buf, len, b < 10 ? "%.1f%c" : "%.0f%c", b, unit[u]);
-	return buf;
-}
 
 /* A page count as human bytes, or "-". */
 static const char *hp(char *buf, size_t len, const struct wb_sample *s, bool ok, uint64_t pages)

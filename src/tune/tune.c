@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "wbtop/procfs.h"
+#include "wbtop/util.h"
 #include "wbtop/tune.h"
 
 void wb_tune_journal_path(char *buf, size_t len)

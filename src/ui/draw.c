@@ -11,9 +11,7 @@
 #include <time.h>
 
 #include "ui_internal.h"
-#include "wbtop/bdi.h"
 #include "wbtop/layout.h"
-#include "wbtop/live.h"
 #include "wbtop/out.h"
 #include "wbtop/util.h"
 

@@ -128,6 +128,24 @@ static void clock_nan(void **st)
 	assert_int_equal(strlen(wb_fmt_clock(1764530000.0, "%H:%M:%S", b, sizeof(b))), 8);
 }
 
+/* Any level a damaged recording holds gives lines from the table, never outside it. */
+static void level_hidden_any(void **st)
+{
+	static const int levels[] = { -2147483647 - 1, -10, -3, -1, 0, 1, 2, 3, 4, 2147483647 };
+	const char *h[8];
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		int n = wb_level_hidden(levels[i], h, 8);
+		assert_true(n >= 0 && n <= 4);
+		for (int k = 0; k < n; k++)
+			assert_non_null(strstr(h[k], "level "));
+	}
+	assert_int_equal(wb_level_hidden(3, h, 8), 0);
+	assert_int_equal(wb_level_hidden(1, h, 8), 2);
+	assert_int_equal(wb_level_hidden(-3, h, 8), 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -138,6 +156,7 @@ int main(void)
 		cmocka_unit_test(safe_text),
 		cmocka_unit_test(json_utf8),
 		cmocka_unit_test(clock_nan),
+		cmocka_unit_test(level_hidden_any),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
