@@ -728,29 +728,46 @@ static void draw_procs(struct ui *u, int y, int h)
 
 /* ---- help ---- */
 
+/* The key table's bindings for one mode, two to a line when both fit. */
+static int help_keys(struct ui *u, int y, unsigned when)
+{
+	const struct ui_binding *b;
+	size_t n = ui_bindings(&b);
+	char line[160], one[2][96];
+	int k = 0;
+
+	for (size_t i = 0; i <= n && y < LINES - 1; i++) {
+		bool last = i == n;
+		if (!last && (b[i].when & UI_K_LIVE ? UI_K_LIVE : UI_K_REPLAY) != when)
+			continue;
+		if (!last)
+			snprintf(one[k++], sizeof(one[0]), "%-13s %s", b[i].label, b[i].help);
+		if (k == 2 && (strlen(one[0]) > 38 || strlen(one[1]) > 38)) { /* the first alone */
+			snprintf(line, sizeof(line), "  %s", one[0]);
+			put(u, y++, 2, WB_R_NORMAL, line);
+			memmove(one[0], one[1], sizeof(one[0]));
+			k = 1;
+		}
+		if (k == 2 || (last && k == 1)) {
+			snprintf(line, sizeof(line), "  %-38s%s", one[0], k == 2 ? one[1] : "");
+			put(u, y++, 2, WB_R_NORMAL, line);
+			k = 0;
+		}
+	}
+	return y;
+}
+
 static void draw_help(struct ui *u)
 {
-	static const char *const lines[] = {
-		"wbtop - top for Linux writeback",
-		"",
-		"  q, F10        quit                    h, ?, F1    this help",
-		"  Tab, 1-5      switch pane             Up/Down     select a device",
-		"  PgUp/PgDn     page                    Home/End    first/last",
-		"  s / S         sort by next column / reverse the order",
-		"  /             filter devices (name, device, mount, fs); Esc clears",
-		"  i             hide idle devices       l           hide loop devices",
-		"  space         freeze the display      + / -       slower / faster sampling",
-		"  t             next theme              e           edit the device's knobs",
+	static const char *const notes[] = {
 		"Tune (5): Enter a value (or +/- to step it) to see the prediction, a apply (30 s trial),",
 		"         k keep, u undo, R revert all; trials are reverted on exit",
-		"Replay:  space pause  . step  +/- or >/< speed  Left/Right seek 10 s",
-		"         n next throttling episode or note  g jump to a time",
 		"",
 		"Devices: DIRTY = reclaimable pages, WRITEBK = under writeback, THRESH / BG = the",
 		"device's share of the dirty / background threshold (model), %LIM = (dirty +",
 		"writeback) / THRESH, CLEAN-IN = time to write it all at the measured bandwidth.",
 		"Rows turn warn at the warn percentage or past BG, critical at the critical",
-		"percentage or when writers are throttled.",
+		"percentage or when writers are throttled. '-': not known at this access level.",
 		"Meter: b = background threshold, f = freerun ceiling, T = dirty threshold.",
 		"",
 		"Press any key to return.",
@@ -758,17 +775,23 @@ static void draw_help(struct ui *u)
 	int y = 2;
 
 	erase();
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]) && y < LINES - 1; i++)
-		put(u, y++, 2, i == 0 ? WB_R_TITLE : WB_R_NORMAL, lines[i]);
+	put(u, y++, 2, WB_R_TITLE, "wbtop - top for Linux writeback");
+	y++;
+	y = help_keys(u, y, UI_K_LIVE);
+	if (u->src && u->src->replay) { /* the replay's own keys only where they work */
+		put(u, y++, 2, WB_R_NORMAL, "Replay:");
+		y = help_keys(u, y, UI_K_REPLAY);
+	}
+	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]) && y < LINES - 1; i++)
+		put(u, y++, 2, WB_R_NORMAL, notes[i]);
 }
 
+/* The footer: the key table's footer words for this source, in their order. */
 static void draw_footer(struct ui *u)
 {
-	static const char *const keys[][2] = {
-		{ "F1", "Help" }, { "Tab", "Pane" }, { "s", "Sort" }, { "/", "Filter" },
-		{ "i", "Idle" }, { "l", "Loop" }, { "Spc", "Freeze" }, { "+-", "Rate" }, { "t", "Theme" },
-		{ "q", "Quit" },
-	};
+	unsigned mode = u->src && u->src->replay ? UI_K_REPLAY : UI_K_LIVE;
+	const struct ui_binding *b;
+	size_t n = ui_bindings(&b);
 	int x = 0;
 
 	move(LINES - 1, 0);
@@ -777,12 +800,18 @@ static void draw_footer(struct ui *u)
 		put(u, LINES - 1, 0, WB_R_WARN, u->status);
 		return;
 	}
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]) && x < COLS - 8; i++) {
-		put(u, LINES - 1, x, WB_R_NORMAL, keys[i][0]);
-		x += (int)strlen(keys[i][0]);
-		put(u, LINES - 1, x, WB_R_HINT, keys[i][1]);
-		x += (int)strlen(keys[i][1]) + 1;
-	}
+	for (int pos = 1; pos <= 10; pos++)
+		for (size_t i = 0; i < n; i++) {
+			int w = b[i].foot ? (int)(strlen(b[i].foot_key) + strlen(b[i].foot)) + 1 : 0;
+			if (b[i].foot_pos != pos || !b[i].foot || !(b[i].when & mode))
+				continue;
+			if (x + w > COLS - 1 - (pos < 10 ? 6 : 0)) /* room kept for qQuit */
+				continue;
+			put(u, LINES - 1, x, WB_R_NORMAL, b[i].foot_key);
+			x += (int)strlen(b[i].foot_key);
+			put(u, LINES - 1, x, WB_R_HINT, b[i].foot);
+			x += (int)strlen(b[i].foot) + 1;
+		}
 }
 
 void ui_draw(struct ui *u)

@@ -124,7 +124,6 @@ static int take_sample(struct ui *u, struct wb_source *src)
 
 /* ---- keys ---- */
 
-typedef void (*key_fn)(struct ui *u, int ch);
 
 static void k_quit(struct ui *u, int ch) { (void)ch; (void)u; ui_stop = 1; }
 static void k_help(struct ui *u, int ch) { (void)ch; u->help = true; }
@@ -274,18 +273,52 @@ static void k_theme(struct ui *u, int ch)
 	}
 }
 
-static const struct { int key; key_fn fn; } keymap[] = {
-	{ 'q', k_quit }, { 'Q', k_quit }, { KEY_F(10), k_quit },
-	{ 'h', k_help }, { '?', k_help }, { KEY_F(1), k_help },
-	{ '\t', k_pane }, { KEY_BTAB, k_pane }, { '1', k_pane }, { '2', k_pane }, { '3', k_pane }, { '4', k_pane },
-	{ '5', k_pane },
-	{ KEY_UP, k_move }, { KEY_DOWN, k_move }, { KEY_PPAGE, k_move }, { KEY_NPAGE, k_move },
-	{ KEY_HOME, k_move }, { KEY_END, k_move },
-	{ 's', k_sort }, { 'S', k_sort }, { '/', k_filter }, { 'i', k_idle }, { 'l', k_loop },
-	{ ' ', k_freeze }, { '+', k_replay }, { '=', k_replay }, { '-', k_replay }, { 't', k_theme },
-	{ '>', k_replay }, { '<', k_replay }, { '.', k_replay }, { KEY_LEFT, k_replay }, { KEY_RIGHT, k_replay },
-	{ 'n', k_replay }, { 'g', k_replay }, { 'e', k_edit },
+#define K_ALL (UI_K_LIVE | UI_K_REPLAY)
+
+/* Every key binding once: its keys, its help, its footer word; help screen and footer are drawn from it. */
+static const struct ui_binding bindings[] = {
+	{ { 'q', 'Q', KEY_F(10) }, "q, F10", "quit", "q", "Quit", 10, K_ALL, k_quit },
+	{ { 'h', '?', KEY_F(1) }, "h, ?, F1", "this help", "F1", "Help", 1, K_ALL, k_help },
+	{ { '\t', KEY_BTAB, '1', '2', '3', '4', '5' }, "Tab, 1-5", "switch pane", "Tab", "Pane", 2, K_ALL, k_pane },
+	{ { KEY_UP, KEY_DOWN }, "Up/Down", "select a device", NULL, NULL, 0, K_ALL, k_move },
+	{ { KEY_PPAGE, KEY_NPAGE }, "PgUp/PgDn", "page", NULL, NULL, 0, K_ALL, k_move },
+	{ { KEY_HOME, KEY_END }, "Home/End", "first/last", NULL, NULL, 0, K_ALL, k_move },
+	{ { 's', 'S' }, "s / S", "sort by next column / reverse the order", "s", "Sort", 3, K_ALL, k_sort },
+	{ { '/' }, "/", "filter devices (name, device, mount, fs); Esc clears", "/", "Filter", 4, K_ALL, k_filter },
+	{ { 'i' }, "i", "hide idle devices", "i", "Idle", 5, K_ALL, k_idle },
+	{ { 'l' }, "l", "hide loop devices", "l", "Loop", 6, K_ALL, k_loop },
+	{ { ' ' }, "space", "freeze the display", "Spc", "Freeze", 7, UI_K_LIVE, k_freeze },
+	{ { '+', '=', '-' }, "+ / -", "slower / faster sampling", "+-", "Rate", 8, UI_K_LIVE, k_replay },
+	{ { 't' }, "t", "next theme", "t", "Theme", 9, K_ALL, k_theme },
+	{ { 'e' }, "e", "edit the device's knobs", NULL, NULL, 0, K_ALL, k_edit },
+	{ { ' ' }, "space", "pause / resume", "Spc", "Pause", 3, UI_K_REPLAY, k_freeze },
+	{ { '.' }, ".", "step one sample", ".", "Step", 3, UI_K_REPLAY, k_replay },
+	{ { '+', '=', '>', '-', '<' }, "+/- or >/<", "faster / slower", "+-", "Speed", 3, UI_K_REPLAY, k_replay },
+	{ { KEY_LEFT, KEY_RIGHT }, "Left/Right", "seek 10 s back / forward", "Lt/Rt", "Seek", 3, UI_K_REPLAY, k_replay },
+	{ { 'n' }, "n", "next throttling or note", "n", "Next", 3, UI_K_REPLAY, k_replay },
+	{ { 'g' }, "g", "jump to a time", "g", "Jump", 3, UI_K_REPLAY, k_replay },
 };
+
+size_t ui_bindings(const struct ui_binding **b)
+{
+	*b = bindings;
+	return sizeof(bindings) / sizeof(bindings[0]);
+}
+
+/* The binding of key ch for this source (live or replay), or NULL. */
+static const struct ui_binding *binding_of(const struct ui *u, int ch)
+{
+	unsigned mode = u->src && u->src->replay ? UI_K_REPLAY : UI_K_LIVE;
+
+	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++) {
+		if (!(bindings[i].when & mode))
+			continue;
+		for (size_t k = 0; k < UI_KEYS_MAX && bindings[i].keys[k]; k++)
+			if (bindings[i].keys[k] == ch)
+				return &bindings[i];
+	}
+	return NULL;
+}
 
 /* Typing a filter: printable characters, Backspace, Enter keeps, Esc clears. */
 static void filter_key(struct ui *u, int ch)
@@ -352,11 +385,10 @@ static void handle_key(struct ui *u, int ch)
 	}
 	if (u->pane == P_TUNE && ui_tune_key(u, ch))
 		return;
-	for (size_t i = 0; i < sizeof(keymap) / sizeof(keymap[0]); i++)
-		if (keymap[i].key == ch) {
-			keymap[i].fn(u, ch);
-			return;
-		}
+	const struct ui_binding *b = binding_of(u, ch);
+
+	if (b)
+		b->fn(u, ch);
 }
 
 /* Theme at start: the option, else mono with NO_COLOR, else default. */

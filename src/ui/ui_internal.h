@@ -74,6 +74,21 @@ struct ui {
 	int log_len, log_head, log_scroll;
 };
 
+/* A key binding (ui.c's table): the help screen and the footer are drawn from it. */
+typedef void (*key_fn)(struct ui *u, int ch);
+#define UI_KEYS_MAX 8
+enum { UI_K_LIVE = 1, UI_K_REPLAY = 2 };
+struct ui_binding {
+	int keys[UI_KEYS_MAX];    /* 0-terminated unless full */
+	const char *label;        /* the keys as help and the man page name them */
+	const char *help;         /* what they do */
+	const char *foot_key, *foot; /* in the footer ("F1" "Help"); NULL: not there */
+	int foot_pos;             /* the footer's order */
+	unsigned when;            /* UI_K_LIVE, UI_K_REPLAY or both */
+	key_fn fn;
+};
+size_t ui_bindings(const struct ui_binding **b);
+
 /* Append the newest sample's events to the log (ui.c). */
 void ui_log_events(struct ui *u, const struct wb_sample *s);
 /* Take sample s through the pipeline and show its view (ui.c); 0 or -errno. */

@@ -12,6 +12,7 @@
 
 #include "wbtop/layout.h"
 #include "wbtop/util.h"
+#include "../../src/ui/ui_internal.h"
 #include "wbtop/theme.h"
 
 static void columns_by_priority(void **st)
@@ -146,6 +147,55 @@ static void level_hidden_any(void **st)
 	assert_int_equal(wb_level_hidden(-3, h, 8), 4);
 }
 
+/* The man page lists exactly the key table's bindings (by their labels). */
+static void man_keys(void **st)
+{
+	const struct ui_binding *b;
+	size_t n = ui_bindings(&b), nman = 0;
+	char man[1 << 17], labels[64][32];
+	FILE *f = fopen(MANPAGE, "r");
+	size_t len;
+	char *p, *end;
+	bool in_table = false;
+
+	(void)st;
+	assert_non_null(f);
+	len = fread(man, 1, sizeof(man) - 1, f);
+	fclose(f);
+	man[len] = '\0';
+	p = strstr(man, ".SS Keys");
+	end = strstr(man, ".SH THEMES");
+	assert_non_null(p);
+	assert_non_null(end);
+	for (char *line = p; line && line < end; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		size_t l = strcspn(line, "\t\n");
+		if (strncmp(line, "l l.", 4) == 0) {
+			in_table = true;
+		} else if (strncmp(line, ".TE", 3) == 0) {
+			in_table = false;
+		} else if (in_table && line[l] == '\t' && nman < 64) {
+			char *s = labels[nman++];
+			snprintf(s, 32, "%.*s", (int)l, strncmp(line, "\\&", 2) == 0 ? line + 2 : line);
+			if (strncmp(line, "\\&", 2) == 0)
+				s[l - 2] = '\0';
+		}
+	}
+	for (size_t i = 0; i < n; i++) { /* every binding is in the man page */
+		bool found = false;
+		for (size_t k = 0; k < nman; k++)
+			found |= strcmp(labels[k], b[i].label) == 0;
+		if (!found)
+			fail_msg("key \"%s\" (%s) is not in man/wbtop.1", b[i].label, b[i].help);
+	}
+	for (size_t k = 0; k < nman; k++) { /* and the man page lists no other */
+		bool found = false;
+		for (size_t i = 0; i < n; i++)
+			found |= strcmp(labels[k], b[i].label) == 0;
+		if (!found)
+			fail_msg("man/wbtop.1 lists key \"%s\", which the key table does not have", labels[k]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +207,7 @@ int main(void)
 		cmocka_unit_test(json_utf8),
 		cmocka_unit_test(clock_nan),
 		cmocka_unit_test(level_hidden_any),
+		cmocka_unit_test(man_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
