@@ -325,6 +325,94 @@ const struct wb_field *wb_catalog_global(size_t *n)
 	return global_fields;
 }
 
+/* ---- nodes, zones, processes ---- */
+
+static struct wb_value npages(const struct wb_fctx *c, enum wb_nstat k)
+{
+	const struct wb_node *n = &c->s->nodes[c->i];
+	return WB_HAS(n->valid, k) ? KNOWN_U(wb_pages_to_bytes(c->s, n->v[k])) : UNKNOWN;
+}
+
+static const struct wb_node_limits *node_lim(const struct wb_fctx *c)
+{
+	return c->l && c->l->valid && c->i < c->l->nnodes ? &c->l->nodes[c->i] : NULL;
+}
+
+static struct wb_value n_id(const struct wb_fctx *c) { return (struct wb_value){ .known = true, .i = c->s->nodes[c->i].id }; }
+static struct wb_value n_dirty(const struct wb_fctx *c) { return npages(c, WB_N_DIRTY); }
+static struct wb_value n_writeback(const struct wb_fctx *c) { return npages(c, WB_N_WRITEBACK); }
+static struct wb_value n_free(const struct wb_fctx *c) { return npages(c, WB_N_MEMFREE); }
+static struct wb_value n_dirtyable(const struct wb_fctx *c) { return node_lim(c) ? KNOWN_U(wb_pages_to_bytes(c->s, node_lim(c)->dirtyable)) : UNKNOWN; }
+static struct wb_value n_limit(const struct wb_fctx *c) { return node_lim(c) ? KNOWN_U(wb_pages_to_bytes(c->s, node_lim(c)->limit)) : UNKNOWN; }
+static struct wb_value n_over(const struct wb_fctx *c) { return node_lim(c) ? KNOWN_U(node_lim(c)->over) : UNKNOWN; }
+
+/*    key           csv   title        unit        json        w  pr left model {csv,text,ui} */
+static const struct wb_field node_fields[] = {
+	{ "node", NULL, "Node", WB_U_COUNT, WB_J_SINT, 4, 0, false, false, { 0, 0, 0 }, n_id },
+	{ "dirty", NULL, "dirty", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 1, 0 }, n_dirty },
+	{ "writeback", NULL, "writeback", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 2, 0 }, n_writeback },
+	{ "free", NULL, "free", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 0 }, n_free },
+	{ "dirtyable", NULL, "dirtyable", WB_U_BYTES, WB_J_INT, 8, 0, false, true, { 0, 0, 0 }, n_dirtyable },
+	{ "thresh", NULL, "limit", WB_U_BYTES, WB_J_INT, 8, 0, false, true, { 0, 3, 0 }, n_limit },
+	{ "over", NULL, "over", WB_U_FLAG, WB_J_BOOL, 4, 0, false, true, { 0, 4, 0 }, n_over },
+};
+
+static struct wb_value zpages(const struct wb_fctx *c, enum wb_zstat k)
+{
+	const struct wb_zone *z = &c->s->zones[c->i];
+	return WB_HAS(z->valid, k) ? KNOWN_U(wb_pages_to_bytes(c->s, z->v[k])) : UNKNOWN;
+}
+
+static struct wb_value z_node(const struct wb_fctx *c) { return (struct wb_value){ .known = true, .i = c->s->zones[c->i].node }; }
+static struct wb_value z_name(const struct wb_fctx *c) { return KNOWN_S(c->s->zones[c->i].name); }
+static struct wb_value z_free(const struct wb_fctx *c) { return zpages(c, WB_Z_FREE); }
+static struct wb_value z_min(const struct wb_fctx *c) { return zpages(c, WB_Z_MIN); }
+static struct wb_value z_low(const struct wb_fctx *c) { return zpages(c, WB_Z_LOW); }
+static struct wb_value z_high(const struct wb_fctx *c) { return zpages(c, WB_Z_HIGH); }
+static struct wb_value z_boost(const struct wb_fctx *c) { return zpages(c, WB_Z_BOOST); }
+static struct wb_value z_managed(const struct wb_fctx *c) { return zpages(c, WB_Z_MANAGED); }
+static struct wb_value z_protection(const struct wb_fctx *c) { return zpages(c, WB_Z_PROTECTION); }
+static struct wb_value z_pending(const struct wb_fctx *c) { return zpages(c, WB_Z_WRITE_PENDING); }
+
+/*    key              csv   title      unit        json       w  pr left  model {csv,text,ui} */
+static const struct wb_field zone_fields[] = {
+	{ "node", NULL, "NODE", WB_U_COUNT, WB_J_SINT, 4, 0, false, false, { 0, 0, 1 }, z_node },
+	{ "zone", NULL, "ZONE", WB_U_TEXT, WB_J_STR, 8, 0, true, false, { 0, 0, 2 }, z_name },
+	{ "free", NULL, "FREE", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 3 }, z_free },
+	{ "min_wmark", NULL, "MIN", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 4 }, z_min },
+	{ "low_wmark", NULL, "LOW", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 5 }, z_low },
+	{ "high_wmark", NULL, "HIGH", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 6 }, z_high },
+	{ "boost", NULL, "BOOST", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 0 }, z_boost },
+	{ "managed", NULL, "MANAGED", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 7 }, z_managed },
+	{ "protection", NULL, "PROTECT", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 0 }, z_protection },
+	{ "write_pending", NULL, "WR-PEND", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 8 }, z_pending },
+};
+
+static struct wb_value p_pid(const struct wb_fctx *c) { return (struct wb_value){ .known = true, .i = c->s->procs[c->i].pid }; }
+static struct wb_value p_comm(const struct wb_fctx *c) { return KNOWN_S(c->s->procs[c->i].comm); }
+static struct wb_value p_write(const struct wb_fctx *c) { return c->v->proc[c->i].ok ? KNOWN_D(c->v->proc[c->i].write_rate) : UNKNOWN; }
+static struct wb_value p_cancel(const struct wb_fctx *c) { return c->v->proc[c->i].ok ? KNOWN_D(c->v->proc[c->i].cancelled_rate) : UNKNOWN; }
+static struct wb_value p_throttled(const struct wb_fctx *c) { return KNOWN_U(c->s->procs[c->i].throttled); }
+
+/*    key               csv   title       unit          json        w  pr left  model {csv,text,ui} */
+static const struct wb_field proc_fields[] = {
+	{ "pid", NULL, "PID", WB_U_COUNT, WB_J_SINT, 7, 0, false, false, { 0, 0, 1 }, p_pid },
+	{ "comm", NULL, "COMM", WB_U_TEXT, WB_J_STR, 16, 0, true, false, { 0, 0, 2 }, p_comm },
+	{ "write_rate", NULL, "WRITE/s", WB_U_RATE, WB_J_REAL1, 8, 0, false, false, { 0, 0, 3 }, p_write },
+	{ "cancelled_rate", NULL, "CANCEL/s", WB_U_RATE, WB_J_REAL1, 9, 0, false, false, { 0, 0, 4 }, p_cancel },
+	{ "throttled", NULL, NULL, WB_U_FLAG, WB_J_BOOL, 0, 0, false, false, { 0, 0, 0 }, p_throttled },
+};
+
+#define TABLE(fn, t)                                   \
+	const struct wb_field *fn(size_t *n)           \
+	{                                              \
+		*n = sizeof(t) / sizeof(t[0]);         \
+		return t;                              \
+	}
+TABLE(wb_catalog_node, node_fields)
+TABLE(wb_catalog_zone, zone_fields)
+TABLE(wb_catalog_proc, proc_fields)
+
 size_t wb_catalog_columns(const struct wb_field *t, size_t n, enum wb_sink k, const struct wb_field **out,
 			  size_t max)
 {
@@ -370,12 +458,17 @@ const char *wb_catalog_show(const struct wb_field *f, const struct wb_value *x, 
 	case WB_U_TEXT: snprintf(buf, n, "%s", wb_value_text(x)); break;
 	case WB_U_BYTES: wb_fmt_bytes(buf, n, (double)x->u); break;
 	case WB_U_RATE: wb_fmt_bytes(buf, n, x->d); break;
-	case WB_U_COUNT: snprintf(buf, n, "%llu", (unsigned long long)x->u); break;
+	case WB_U_COUNT:
+		if (f->json == WB_J_SINT)
+			snprintf(buf, n, "%lld", (long long)x->i);
+		else
+			snprintf(buf, n, "%llu", (unsigned long long)x->u);
+		break;
 	case WB_U_PCT: snprintf(buf, n, "%.0f%%", x->d); break;
 	case WB_U_SECS: return secs(buf, n, x->d);
 	case WB_U_PER_MIN: snprintf(buf, n, "%.0f", x->d); break;
 	case WB_U_REAL: snprintf(buf, n, "%.4g", x->d); break;
-	case WB_U_FLAG: snprintf(buf, n, "yes"); break;
+	case WB_U_FLAG: snprintf(buf, n, "%s", x->u ? "yes" : "no"); break;
 	}
 	return buf;
 }
@@ -388,7 +481,7 @@ void wb_catalog_csv(FILE *out, const struct wb_field *f, const struct wb_value *
 	case WB_U_TEXT: wb_out_csv_text(out, wb_value_text(x)); break;
 	case WB_U_BYTES: case WB_U_COUNT: fprintf(out, "%llu", (unsigned long long)x->u); break;
 	case WB_U_RATE: fprintf(out, "%.0f", x->d); break;
-	case WB_U_FLAG: fputs("1", out); break;
+	case WB_U_FLAG: fputs(x->u ? "1" : "0", out); break;
 	default: fprintf(out, "%.6g", x->d); break;
 	}
 }

@@ -29,14 +29,16 @@ enum wb_unit {
 };
 
 /* How JSON writes a value (the JSON export is byte-stable: keep these). */
-enum wb_jfmt { WB_J_INT, WB_J_REAL1, WB_J_REAL3, WB_J_REAL4, WB_J_REAL6, WB_J_STR, WB_J_TRUE, WB_J_HOOK };
+enum wb_jfmt { WB_J_INT, WB_J_SINT, WB_J_REAL1, WB_J_REAL3, WB_J_REAL4, WB_J_REAL6, WB_J_STR, WB_J_TRUE,
+	       WB_J_BOOL, WB_J_HOOK };
 
 /* Sinks that walk the catalogue, each with its own column order. */
 enum wb_sink { WB_SINK_CSV, WB_SINK_TEXT, WB_SINK_UI, WB_SINK_COUNT };
 
 struct wb_value {
 	bool known;
-	uint64_t u;          /* integers (BYTES, COUNT) */
+	uint64_t u;          /* integers (BYTES, COUNT; FLAG: 0 or 1) */
+	int64_t i;           /* signed integers (WB_J_SINT: node, pid) */
 	double d;            /* reals */
 	const char *s;       /* TEXT (owned by the sample or static); NULL: in tmp */
 	char tmp[72];        /* TEXT a getter composed */
@@ -53,7 +55,7 @@ struct wb_fctx {
 	const struct wb_view *v;
 	const struct wb_sample *s;
 	const struct wb_limits *l;        /* current or what-if limits; NULL unknown */
-	size_t i;                         /* BDI index in s */
+	size_t i;                         /* index in s of the BDI, node, zone or process */
 	const struct wb_bdi *b;
 	const struct wb_bdi_limits *bl;   /* of l; NULL unknown */
 	const struct wb_bdi_derived *d;
@@ -72,15 +74,19 @@ struct wb_field {
 	struct wb_value (*get)(const struct wb_fctx *c);
 };
 
-/* The tables (static). */
+/* The tables (static), one per entity. */
 const struct wb_field *wb_catalog_bdi(size_t *n);
 const struct wb_field *wb_catalog_global(size_t *n);
+const struct wb_field *wb_catalog_node(size_t *n);
+const struct wb_field *wb_catalog_zone(size_t *n);
+const struct wb_field *wb_catalog_proc(size_t *n);
 
 /* The rows of table t shown by sink k, in its order; how many (<= max). */
 size_t wb_catalog_columns(const struct wb_field *t, size_t n, enum wb_sink k, const struct wb_field **out,
 			  size_t max);
 
-/* A getter context for BDI i of the view (current limits) or for the global entity (i ignored). */
+/* A getter context for BDI i of the view under limits l, or for the global entity (i >= nbdis).
+ * Nodes, zones and processes take { .v, .s, .l, .i } alone. */
 void wb_catalog_ctx(struct wb_fctx *c, const struct wb_view *v, const struct wb_limits *l, size_t i);
 
 /* A value as shown on screen and in text: "-" when unknown. Returns buf or a constant. */

@@ -9,14 +9,6 @@
 
 #define MAX_COLS 64
 
-/* A page count as human bytes, or "-". */
-static const char *hp(char *buf, size_t len, const struct wb_sample *s, bool ok, uint64_t pages)
-{
-	if (!ok)
-		return "-";
-	return wb_fmt_bytes(buf, len, (double)wb_pages_to_bytes(s, pages));
-}
-
 /* "Title value" pairs of a table's text fields, wrapped at 100 columns. */
 static void text_pairs(FILE *f, const struct wb_field *t, size_t n, const struct wb_fctx *c, bool model_only,
 		       const char *lead)
@@ -44,9 +36,7 @@ static void text_pairs(FILE *f, const struct wb_field *t, size_t n, const struct
 static void text_global(FILE *f, const struct wb_view *v)
 {
 	const struct wb_sample *s = v->cur;
-	const struct wb_limits *l = v->lim;
-	bool lok = l && l->valid;
-	char a[16], b[16], c[16], tm[32];
+	char tm[32];
 	struct wb_fctx ctx;
 	size_t n;
 	const struct wb_field *t = wb_catalog_global(&n);
@@ -60,14 +50,12 @@ static void text_global(FILE *f, const struct wb_view *v)
 		if (WB_HAS(s->sys_valid, i))
 			fprintf(f, " %s=%llu", wb_sysctl_names[i], (unsigned long long)s->sys[i]);
 	fputc('\n', f);
+	t = wb_catalog_node(&n);
 	for (size_t i = 0; i < s->nnodes; i++) {
-		const struct wb_node *nd = &s->nodes[i];
-		bool nok = lok && i < l->nnodes;
-		fprintf(f, "Node %d: dirty %s writeback %s limit %s%s\n", nd->id,
-			hp(a, 16, s, WB_HAS(nd->valid, WB_N_DIRTY), nd->v[WB_N_DIRTY]),
-			hp(b, 16, s, WB_HAS(nd->valid, WB_N_WRITEBACK), nd->v[WB_N_WRITEBACK]),
-			hp(c, 16, s, nok, nok ? l->nodes[i].limit : 0),
-			nok && l->nodes[i].over ? "  OVER" : "");
+		struct wb_fctx nc = { .v = v, .s = s, .l = v->lim, .i = i };
+		char lead[32];
+		snprintf(lead, sizeof(lead), "Node %d: ", s->nodes[i].id);
+		text_pairs(f, t, n, &nc, false, lead);
 	}
 }
 

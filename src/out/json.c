@@ -87,11 +87,6 @@ static void dblp(struct js *j, const char *k, double v, int prec)
 	j->need_comma = true;
 }
 
-static void dbl(struct js *j, const char *k, double v)
-{
-	dblp(j, k, v, 1);
-}
-
 static void sval(struct js *j, const char *k, const char *v)
 {
 	key(j, k);
@@ -104,14 +99,6 @@ static void bval(struct js *j, const char *k, bool v)
 	key(j, k);
 	fputs(v ? "true" : "false", j->f);
 	j->need_comma = true;
-}
-
-/* Page counter as bytes, only if valid. */
-static void pages(struct js *j, const struct wb_sample *s, const char *k, uint64_t mask, int bit,
-		  uint64_t v)
-{
-	if (WB_HAS(mask, bit))
-		u64(j, k, wb_pages_to_bytes(s, v));
 }
 
 static void bdi_events(struct js *j, const struct wb_sample *s, const struct wb_bdi_events *e);
@@ -128,6 +115,8 @@ static void field(struct js *j, const struct wb_field *f, const struct wb_fctx *
 		return;
 	switch (f->json) {
 	case WB_J_INT: u64(j, f->key, x.u); break;
+	case WB_J_SINT: i64(j, f->key, x.i); break;
+	case WB_J_BOOL: bval(j, f->key, x.u != 0); break;
 	case WB_J_REAL1: dblp(j, f->key, x.d, 1); break;
 	case WB_J_REAL3: dblp(j, f->key, x.d, 3); break;
 	case WB_J_REAL4: dblp(j, f->key, x.d, 4); break;
@@ -168,45 +157,18 @@ static void global_obj(struct js *j, const struct wb_view *v, const struct wb_li
 	close_(j, '}');
 }
 
-static void nodes_arr(struct js *j, const struct wb_view *v)
+/* An array of one entity's objects, each a walk of its catalogue table. */
+static void entity_arr(struct js *j, const char *k, const struct wb_view *v, size_t count,
+		       const struct wb_field *(*table)(size_t *))
 {
-	const struct wb_sample *s = v->cur;
+	size_t n;
+	const struct wb_field *t = table(&n);
 
-	open_(j, "nodes", '[');
-	for (size_t i = 0; i < s->nnodes; i++) {
-		const struct wb_node *n = &s->nodes[i];
-		const struct wb_node_limits *nl = v->lim && v->lim->valid && i < v->lim->nnodes
-						  ? &v->lim->nodes[i] : NULL;
+	open_(j, k, '[');
+	for (size_t i = 0; i < count; i++) {
+		struct wb_fctx c = { .v = v, .s = v->cur, .l = v->lim, .i = i };
 		open_(j, NULL, '{');
-		i64(j, "node", n->id);
-		pages(j, s, "dirty", n->valid, WB_N_DIRTY, n->v[WB_N_DIRTY]);
-		pages(j, s, "writeback", n->valid, WB_N_WRITEBACK, n->v[WB_N_WRITEBACK]);
-		pages(j, s, "free", n->valid, WB_N_MEMFREE, n->v[WB_N_MEMFREE]);
-		if (nl) {
-			u64(j, "dirtyable", wb_pages_to_bytes(s, nl->dirtyable));
-			u64(j, "thresh", wb_pages_to_bytes(s, nl->limit));
-			bval(j, "over", nl->over);
-		}
-		close_(j, '}');
-	}
-	close_(j, ']');
-}
-
-static void zones_arr(struct js *j, const struct wb_sample *s)
-{
-	static const struct { const char *k; int bit; } f[] = {
-		{ "free", WB_Z_FREE }, { "min_wmark", WB_Z_MIN }, { "low_wmark", WB_Z_LOW },
-		{ "high_wmark", WB_Z_HIGH }, { "boost", WB_Z_BOOST }, { "managed", WB_Z_MANAGED },
-		{ "protection", WB_Z_PROTECTION }, { "write_pending", WB_Z_WRITE_PENDING },
-	};
-	open_(j, "zones", '[');
-	for (size_t i = 0; i < s->nzones; i++) {
-		const struct wb_zone *z = &s->zones[i];
-		open_(j, NULL, '{');
-		i64(j, "node", z->node);
-		sval(j, "zone", z->name);
-		for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
-			pages(j, s, f[k].k, z->valid, f[k].bit, z->v[f[k].bit]);
+		fields(j, t, n, &c, false);
 		close_(j, '}');
 	}
 	close_(j, ']');
@@ -398,28 +360,14 @@ void wb_out_json(FILE *f, const struct wb_view *v)
 			u64(&j, wb_sysctl_names[i], s->sys[i]);
 	close_(&j, '}');
 	global_obj(&j, v, v->lim, "global");
-	nodes_arr(&j, v);
-	zones_arr(&j, s);
+	entity_arr(&j, "nodes", v, s->nnodes, wb_catalog_node);
+	entity_arr(&j, "zones", v, s->nzones, wb_catalog_zone);
 	open_(&j, "bdis", '[');
 	for (size_t i = 0; i < s->nbdis; i++)
 		bdi_obj(&j, v, i);
 	close_(&j, ']');
-	if (s->procs_valid) {
-		open_(&j, "procs", '[');
-		for (size_t i = 0; i < s->nprocs; i++) {
-			const struct wb_proc *p = &s->procs[i];
-			open_(&j, NULL, '{');
-			i64(&j, "pid", p->pid);
-			sval(&j, "comm", p->comm);
-			if (v->proc[i].ok) {
-				dbl(&j, "write_rate", v->proc[i].write_rate);
-				dbl(&j, "cancelled_rate", v->proc[i].cancelled_rate);
-			}
-			bval(&j, "throttled", p->throttled);
-			close_(&j, '}');
-		}
-		close_(&j, ']');
-	}
+	if (s->procs_valid)
+		entity_arr(&j, "procs", v, s->nprocs, wb_catalog_proc);
 	if (s->ev_valid)
 		events_obj(&j, s);
 	if (v->whatif)

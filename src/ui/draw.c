@@ -512,6 +512,25 @@ static void draw_devices(struct ui *u, int y, int h)
 
 /* ---- zones pane ---- */
 
+/* One line of a pane's table from catalogue columns: the titles (c NULL) or an entity's values. */
+static void table_line(const struct wb_field *const *col, size_t m, const struct wb_fctx *c, char *line, size_t n)
+{
+	size_t o = 0;
+
+	line[0] = '\0';
+	for (size_t k = 0; k < m && o < n; k++) {
+		char buf[256];
+		const char *txt = col[k]->title;
+		int w;
+		if (c) {
+			struct wb_value x = col[k]->get(c);
+			txt = wb_catalog_show(col[k], &x, buf, sizeof(buf));
+		}
+		w = snprintf(line + o, n - o, col[k]->left ? "%s%-*s" : "%s%*s", k ? " " : "", col[k]->width, txt);
+		o += w > 0 ? (size_t)w : 0;
+	}
+}
+
 static void draw_zones(struct ui *u, int y, int h)
 {
 	const struct wb_sample *s = cur_sample(u);
@@ -536,22 +555,21 @@ static void draw_zones(struct ui *u, int y, int h)
 		put(u, y++, 49, nl && nl->over ? WB_R_CRITICAL : WB_R_NORMAL, line);
 	}
 	y++;
-	if (y < end)
-		put(u, y++, 0, WB_R_TITLE, "NODE ZONE        FREE      MIN      LOW     HIGH  MANAGED  WR-PEND");
-	for (size_t i = 0; i < s->nzones && y < end; i++) {
-		const struct wb_zone *z = &s->zones[i];
-		bool low = z->v[WB_Z_MANAGED] && z->v[WB_Z_FREE] < z->v[WB_Z_LOW];
-		char f[16], m[16], l[16], hh[16], mg[16], wp[16];
-		if (!z->v[WB_Z_MANAGED])
-			continue;
-		snprintf(line, sizeof(line), "%4d %-8s %8s %8s %8s %8s %8s %8s", z->node, z->name,
-			 bytes(f, 16, WB_HAS(z->valid, WB_Z_FREE), (double)z->v[WB_Z_FREE] * P),
-			 bytes(m, 16, WB_HAS(z->valid, WB_Z_MIN), (double)z->v[WB_Z_MIN] * P),
-			 bytes(l, 16, WB_HAS(z->valid, WB_Z_LOW), (double)z->v[WB_Z_LOW] * P),
-			 bytes(hh, 16, WB_HAS(z->valid, WB_Z_HIGH), (double)z->v[WB_Z_HIGH] * P),
-			 bytes(mg, 16, true, (double)z->v[WB_Z_MANAGED] * P),
-			 bytes(wp, 16, WB_HAS(z->valid, WB_Z_WRITE_PENDING), (double)z->v[WB_Z_WRITE_PENDING] * P));
-		put(u, y++, 0, low ? WB_R_WARN : WB_R_NORMAL, line);
+	if (y < end) {
+		size_t n;
+		const struct wb_field *t = wb_catalog_zone(&n), *col[16];
+		size_t m = wb_catalog_columns(t, n, WB_SINK_UI, col, 16);
+		table_line(col, m, NULL, line, sizeof(line));
+		put(u, y++, 0, WB_R_TITLE, line);
+		for (size_t i = 0; i < s->nzones && y < end; i++) {
+			const struct wb_zone *z = &s->zones[i];
+			struct wb_fctx c = { .v = u->view, .s = s, .l = u->view->lim, .i = i };
+			bool low = z->v[WB_Z_MANAGED] && z->v[WB_Z_FREE] < z->v[WB_Z_LOW];
+			if (!z->v[WB_Z_MANAGED])
+				continue;
+			table_line(col, m, &c, line, sizeof(line));
+			put(u, y++, 0, low ? WB_R_WARN : WB_R_NORMAL, line);
+		}
 	}
 	y++;
 	if (y < end) {
@@ -692,13 +710,19 @@ static void draw_flusher(struct ui *u, int y, int h)
 static void draw_procs(struct ui *u, int y, int h)
 {
 	const struct wb_sample *s = cur_sample(u);
-	char line[256], a[16], b[16];
+	const struct wb_field *t, *col[8];
+	size_t n, m;
+	char line[256];
 
 	if (!s->procs_valid) {
 		put(u, y, 0, WB_R_NA, "n/a: the process table is read live only (not from fixture trees or --no-procs)");
 		return;
 	}
-	put(u, y++, 0, WB_R_TITLE, "    PID COMM              WRITE/s  CANCEL/s  S  THROTTLED");
+	t = wb_catalog_proc(&n);
+	m = wb_catalog_columns(t, n, WB_SINK_UI, col, 8);
+	table_line(col, m, NULL, line, sizeof(line));
+	snprintf(line + strlen(line), sizeof(line) - strlen(line), "  S  THROTTLED");
+	put(u, y++, 0, WB_R_TITLE, line);
 	if (s->nprocs == 0)
 		put(u, y, 0, WB_R_IDLE, "no process wrote since the last sample");
 	if (s->ev_valid) { /* tasks paused in balance_dirty_pages since the last sample */
@@ -717,10 +741,9 @@ static void draw_procs(struct ui *u, int y, int h)
 	}
 	for (size_t i = 0; i < s->nprocs && i < (size_t)h - 6; i++) {
 		const struct wb_proc *x = &s->procs[i];
-		const struct wb_proc_derived *d = &u->view->proc[i];
-		snprintf(line, sizeof(line), "%7d %-16s %8s %9s  %c  %s", x->pid, x->comm,
-			 bytes(a, 16, d->ok, d->write_rate), bytes(b, 16, d->ok, d->cancelled_rate),
-			 x->state ? x->state : '?',
+		struct wb_fctx c = { .v = u->view, .s = s, .l = u->view->lim, .i = i };
+		table_line(col, m, &c, line, sizeof(line));
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "  %c  %s", x->state ? x->state : '?',
 			 x->throttled ? "balance_dirty_pages" : "");
 		put(u, y++, 0, x->throttled ? WB_R_CRITICAL : WB_R_NORMAL, line);
 	}
@@ -733,7 +756,7 @@ static int help_keys(struct ui *u, int y, unsigned when)
 {
 	const struct ui_binding *b;
 	size_t n = ui_bindings(&b);
-	char line[160], one[2][96];
+	char line[200], one[2][96];
 	int k = 0;
 
 	for (size_t i = 0; i <= n && y < LINES - 1; i++) {
