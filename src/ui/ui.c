@@ -241,8 +241,9 @@ static void k_replay(struct ui *u, int ch)
 	case '+': case '=': case '>': u->speed = u->speed < 64 ? u->speed * 2 : 64; break;
 	case '-': case '<': u->speed = u->speed > 0.25 ? u->speed / 2 : 0.25; break;
 	case '.': u->step = true; u->frozen = true; break;
-	case KEY_RIGHT: u->src->seek(u->src->ctx, t + 10); ui_resync(u); u->step = true; break;
-	case KEY_LEFT: u->src->seek(u->src->ctx, t - 10); ui_resync(u); u->step = true; break;
+	/* to the sample nearest 10 s away: sample times jitter around the interval */
+	case KEY_RIGHT: u->src->seek(u->src->ctx, t + 10 - u->src->interval / 2); ui_resync(u); u->step = true; break;
+	case KEY_LEFT: u->src->seek(u->src->ctx, t - 10 - u->src->interval / 2); ui_resync(u); u->step = true; break;
 	case 'n':
 		if (u->src->next_event(u->src->ctx) == 0) {
 			ui_resync(u);
