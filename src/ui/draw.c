@@ -77,7 +77,7 @@ static void put(const struct ui *u, int y, int x, enum wb_role r, const char *s)
 static const char *bytes(char *buf, size_t n, bool ok, double v)
 {
 	if (!ok)
-		return "n/a";
+		return "-";
 	return wb_fmt_bytes(buf, n, v);
 }
 
@@ -129,6 +129,24 @@ static const struct wb_sample *cur_sample(const struct ui *u)
 	return u->view ? u->view->cur : NULL;
 }
 
+/* A global figure as the catalogue shows it ("-" unknown), by its JSON key; buf >= 16 bytes. */
+static const char *gshow(const struct ui *u, const char *key, char *buf)
+{
+	size_t n;
+
+	snprintf(buf, 16, "-");
+	const struct wb_field *t = wb_catalog_global(&n);
+	struct wb_fctx c;
+
+	wb_catalog_ctx(&c, u->view, u->view->lim, SIZE_MAX);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(t[i].key, key) == 0) {
+			struct wb_value x = t[i].get(&c);
+			return wb_catalog_show(&t[i], &x, buf, 16); /* "-" is a constant: buf stays "-" */
+		}
+	return buf;
+}
+
 /* Header: title line, global meter, numbers, settings, hidden levels. */
 static int draw_header(struct ui *u)
 {
@@ -136,8 +154,6 @@ static int draw_header(struct ui *u)
 	const struct wb_limits *l = u->lim_ok ? &u->lim : NULL;
 	char line[512], a[16], b[16], c[16], d[16], e[16], f[16], tm[16];
 	uint64_t P = s->page_size;
-	double r1 = u->view->g_rate[WB_G_DIRTIED], r2 = u->view->g_rate[WB_G_WRITTEN];
-	bool rates = u->view->g_rate_ok[WB_G_DIRTIED] && u->view->g_rate_ok[WB_G_WRITTEN];
 	int y = 0;
 
 	wb_fmt_clock(s->wall, "%H:%M:%S", tm, sizeof(tm)); /* a damaged wall time may be NaN */
@@ -187,12 +203,13 @@ static int draw_header(struct ui *u)
 	}
 	y++;
 	snprintf(line, sizeof(line), "dirty %s  writeback %s  bg %s  freerun %s  thresh %s (kernel %s)",
-		 bytes(a, 16, dok, dirty), bytes(b, 16, wok, wb), bytes(c, 16, l, l ? l->bg * P : 0),
-		 bytes(d, 16, l, l ? l->freerun * P : 0), bytes(e, 16, l, l ? l->thresh * P : 0),
-		 bytes(f, 16, WB_HAS(s->g.valid, WB_G_DIRTY_THRESH), (double)s->g.v[WB_G_DIRTY_THRESH] * P));
+		 gshow(u, "dirty", a), gshow(u, "writeback", b), gshow(u, "bg_thresh", c), gshow(u, "freerun", d),
+		 gshow(u, "thresh", e), gshow(u, "kernel_thresh", f));
 	put(u, y++, 1, WB_R_NORMAL, line);
-	snprintf(line, sizeof(line), "dirtyable %s  dirtied %s/s  written %s/s%s", bytes(a, 16, l, l ? l->dirtyable * P : 0),
-		 bytes(b, 16, rates, r1 * P), bytes(c, 16, rates, r2 * P),
+	gshow(u, "dirtied_rate", b); /* rates: "/s" when known */
+	gshow(u, "written_rate", c);
+	snprintf(line, sizeof(line), "dirtyable %s  dirtied %s%s  written %s%s%s", gshow(u, "dirtyable", a), b,
+		 strcmp(b, "-") ? "/s" : "", c, strcmp(c, "-") ? "/s" : "",
 		 l && l->calibrated ? "  (dirtyable recovered from the kernel's thresholds)" : "");
 	put(u, y++, 1, WB_R_NORMAL, line);
 	if (u->whatif_ok) {
@@ -588,7 +605,7 @@ static void draw_zones(struct ui *u, int y, int h)
 			else if (ok)
 				snprintf(line, sizeof(line), "%s %.0f/s", rc[k].n, r);
 			else
-				snprintf(line, sizeof(line), "%s n/a", rc[k].n);
+				snprintf(line, sizeof(line), "%s -", rc[k].n);
 			put(u, y, x, ok && r > 0 && k < 3 ? WB_R_WARN : WB_R_NORMAL, line);
 			x += (int)strlen(line) + 3;
 			if (x > COLS - 30) {
@@ -601,11 +618,11 @@ static void draw_zones(struct ui *u, int y, int h)
 
 /* ---- flusher pane ---- */
 
-/* A count from the debugfs stats, or "n/a". */
+/* A count from the debugfs stats, or "-" (unknown). */
 static const char *count(char *buf, size_t n, const struct wb_bdi *b, enum wb_bstat k)
 {
 	if (!WB_HAS(b->st_valid, k))
-		return "n/a";
+		return "-";
 	snprintf(buf, n, "%llu", (unsigned long long)b->st[k]);
 	return buf;
 }
@@ -620,7 +637,7 @@ static void log_line(const struct ui *u, const struct wb_event *e, char *line, s
 	switch (e->kind) {
 	case WB_EV_WAKE_BG:
 		snprintf(line, n, "%7.1fs ago  wakeup     %-10s background  reclaimable ~%s", ago,
-			 e->bdi, e->extra == UINT64_MAX ? "n/a" : wb_fmt_bytes(a, 16, (double)e->extra * P));
+			 e->bdi, e->extra == UINT64_MAX ? "-" : wb_fmt_bytes(a, 16, (double)e->extra * P));
 		break;
 	case WB_EV_START:
 		snprintf(line, n, "%7.1fs ago  writeback  %-10s %-12s %lld pages to write", ago, e->bdi,
@@ -663,11 +680,11 @@ static void draw_flusher(struct ui *u, int y, int h)
 
 		if (!row_visible(u, x, bl))
 			continue;
-		snprintf(c6, 16, wk < 0 ? "n/a" : "%.0f", wk);
-		snprintf(c7, 16, th < 0 ? "n/a" : "%.0f", th);
+		snprintf(c6, 16, wk < 0 ? "-" : "%.0f", wk);
+		snprintf(c7, 16, th < 0 ? "-" : "%.0f", th);
 		snprintf(line, sizeof(line), "%-15.15s %-7s %-7s %7s %5s %8s %9s %6s %10s",
-			 dev_label(x, c0, sizeof(c0)), st ? (running ? "running" : "idle") : "n/a",
-			 bl ? (bl->over_bg ? "yes" : "no") : "n/a", count(c1, 16, x, WB_B_B_DIRTY),
+			 dev_label(x, c0, sizeof(c0)), st ? (running ? "running" : "idle") : "-",
+			 bl ? (bl->over_bg ? "yes" : "no") : "-", count(c1, 16, x, WB_B_B_DIRTY),
 			 count(c2, 16, x, WB_B_B_IO),
 			 bytes(c4, 16, WB_HAS(x->st_valid, WB_B_RECLAIMABLE),
 			       (double)x->st[WB_B_RECLAIMABLE] * s->page_size),
