@@ -3,6 +3,8 @@
 #ifndef WBTOP_UI_INTERNAL_H
 #define WBTOP_UI_INTERNAL_H
 
+#include <curses.h>
+
 #include "wbtop/model.h"
 #include "wbtop/pipeline.h"
 #include "wbtop/sample.h"
@@ -102,6 +104,30 @@ bool ui_tune_key(struct ui *u, int ch);
 void ui_tune_tick(struct ui *u);
 void ui_tune_revert_all(struct ui *u);
 void ui_tune_finish(struct ui *u);
+/* draw.c: widgets shared by the panes */
+/* A marker on a meter. */
+struct ui_mark {
+	double v;
+	char c;
+	enum wb_role role;
+};
+
+attr_t ui_attr(const struct ui *u, enum wb_role r);
+/* Draw s at y, x in role r, clipped to the screen and made safe for the terminal. */
+void ui_put(const struct ui *u, int y, int x, enum wb_role r, const char *s);
+/* Bytes as "1.5G", or "-" when not ok. */
+const char *ui_bytes(char *buf, size_t n, bool ok, double v);
+const char *ui_dev_label(const struct wb_bdi *b, char *buf, size_t n);
+void ui_meter(const struct ui *u, int y, int x, int w, double dirty, double wb, const struct ui_mark *m, int nm,
+	      double max);
+/* The newest sample, or NULL before one (and right after a seek). */
+const struct wb_sample *ui_cur(const struct ui *u);
+void ui_sparkline(const struct ui *u, const char *bdi, bool wakes, char *out, size_t n, int w);
+/* panes.c */
+void ui_draw_devices(struct ui *u, int y, int h);
+void ui_draw_zones(struct ui *u, int y, int h);
+void ui_draw_flusher(struct ui *u, int y, int h);
+void ui_draw_procs(struct ui *u, int y, int h);
 /* draw.c */
 void ui_draw(struct ui *u);
 int ui_dev_columns(void);
