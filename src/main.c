@@ -311,6 +311,9 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	if (o->fmt == FMT_CSV)
 		wb_out_csv_header(stdout);
+	/* a replay from --from: the window the full export had there (rates, forecast) */
+	if (src->replay && wb_pipeline_resync(pl, src))
+		fprintf(stderr, "wbtop: the recording before --from could not be read\n");
 	if (src->warmup && src->read(src->ctx, &cur) == 0) /* context for the first sample's rates */
 		wb_pipeline_push(pl, &cur, err, sizeof(err));
 	for (long i = 0; !wb_stop && (o->count == 0 || i < o->count); i++) {

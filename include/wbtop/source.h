@@ -26,8 +26,8 @@ struct wb_source {
 	int (*seek)(void *ctx, double t_rel);   /* next read: first sample at or after t_rel s */
 	void (*where)(void *ctx, double *t_rel, double *len, size_t *i, size_t *n);
 	int (*next_event)(void *ctx);           /* next read: next throttling episode or note */
-	/* Move the next read back by up to n samples (not before where playing
-	 * starts); how many it moved. For the pipeline to rebuild its window. */
+	/* Move the next read back by up to n samples (not before the recording's
+	 * start); how many it moved. For the pipeline to rebuild its window. */
 	size_t (*rewind)(void *ctx, size_t n);
 	/* Record a note (a knob change) when recording; NULL otherwise. */
 	void (*annotate)(void *ctx, const char *text);

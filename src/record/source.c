@@ -11,7 +11,6 @@
 struct wb_replay {
 	struct wb_rec_reader *r;
 	size_t i, first, end;   /* next sample to read; [first, end) is the chosen range */
-	size_t start;           /* where playing starts (first, or the sample before it) */
 	double t0;              /* mono of the recording's first sample */
 	double last_mono;
 	struct wb_diag diag;
@@ -30,7 +29,6 @@ struct wb_replay *wb_replay_create(struct wb_rec_reader *r, double from, double 
 	p->end = to > 0 ? wb_rec_seek_time(r, p->t0 + to + 0.0005) : wb_rec_count(r);
 	/* start one early so that the range's first sample has rates too */
 	p->i = p->first > 0 ? p->first - 1 : p->first;
-	p->start = p->i;
 	return p;
 }
 
@@ -78,7 +76,7 @@ static int rp_seek(void *ctx, double t_rel)
 static size_t rp_rewind(void *ctx, size_t n)
 {
 	struct wb_replay *p = ctx;
-	size_t k = p->i > p->start ? p->i - p->start : 0;
+	size_t k = p->i; /* back to the recording's start, before --from too */
 
 	if (k > n)
 		k = n;

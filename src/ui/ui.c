@@ -450,6 +450,8 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 		return 1;
 	}
 	u.ring = wb_pipeline_history(u.pl);
+	if (src->replay) /* from --from: the window playing from the start would have */
+		ui_resync(&u);
 	wb_signals_install();
 	wb_signals_at_crash(restore_terminal);
 	start_curses(&u);
