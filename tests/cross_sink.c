@@ -259,6 +259,10 @@ static void check_bdis(const char *path, size_t si, const struct wb_view *v, con
 	const struct wb_field *t = wb_catalog_bdi(&n), *tcol[64], *ucol[64];
 	const char *hdr = strstr(text, "\nBDI ");
 
+	int csvk[64];
+
+	for (size_t r = 0; r < n && r < 64; r++) /* the header's column of each field, once */
+		csvk[r] = t[r].pos[WB_SINK_CSV] ? csv_index(csv, t[r].csv) : -1;
 	nu = wb_ui_dev_columns(ucol, 64);
 	nt = wb_catalog_columns(t, n, WB_SINK_TEXT, tcol, 64);
 	if (!v->whatif) { /* IF-THRESH is a text column only with --set */
@@ -279,7 +283,7 @@ static void check_bdis(const char *path, size_t si, const struct wb_view *v, con
 				s[0].known = member(obj, f->key, s[0].v, CELL);
 			}
 			if (f->pos[WB_SINK_CSV] && row) {
-				int k = csv_index(csv, f->csv);
+				int k = csvk[r];
 				s[1].has = k >= 0;
 				csv_cell(row, (size_t)k, s[1].v, CELL);
 				s[1].known = s[1].v[0] != '\0';
@@ -409,7 +413,8 @@ out:
 
 int main(int argc, char **argv)
 {
-	static const char *const pat[] = { "examples/*.wbrec", "examples/scenarios/*.wbrec", "tests/fixtures/*.wbrec" };
+	static const char *const pat[] = { "examples/*.wbrec", "examples/scenarios/*.wbrec", "tests/fixtures/*.wbrec",
+					   "bench/forecast-runs/*.wbrec", "bench/forecast-runs/*/*.wbrec" };
 	char path[4096];
 	int n = 0;
 
