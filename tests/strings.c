@@ -4,7 +4,7 @@
  * name and fstype hold escape sequences, C1 controls and invalid UTF-8 goes
  * through every sink. Text, CSV and the Devices pane hold no control
  * character (but newlines) and only valid UTF-8; JSON is valid UTF-8 with
- * the controls escaped.
+ * the controls escaped. A NaN wall time is shown as unknown (no UB).
  *   strings SRCDIR
  */
 #include <stdbool.h>
@@ -112,6 +112,24 @@ int main(int argc, char **argv)
 			failures++;
 		}
 	}
+	/* #23 item 11: a damaged wall time (NaN) is shown as unknown, never cast to time_t */
+	s.wall = 0.0 / 0.0;
+	s.mono += 1;
+	wb_pipeline_push(pl, &s, err, sizeof(err));
+	out = render(wb_out_text, wb_pipeline_view(pl));
+	if (!strstr(out, "--:--:--")) {
+		fprintf(stderr, "not ok - text with a NaN wall time does not say --:--:--\n");
+		failures++;
+	} else {
+		printf("ok - a NaN wall time reads --:--:--\n");
+	}
+	free(out);
+	out = render(wb_out_csv, wb_pipeline_view(pl));
+	if (out[0] != ',') { /* the time cell empty, not "nan" */
+		fprintf(stderr, "not ok - CSV with a NaN wall time: %.20s\n", out);
+		failures++;
+	}
+	free(out);
 	printf("%d failures\n", failures);
 	wb_sample_finish(&s);
 	wb_pipeline_destroy(pl);

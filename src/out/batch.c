@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Text (top -b style) and CSV sinks: both walk the field catalogue. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -212,7 +213,8 @@ void wb_out_csv(FILE *f, const struct wb_view *v)
 	for (size_t i = 0; i < v->cur->nbdis; i++) {
 		struct wb_fctx c;
 		wb_catalog_ctx(&c, v, v->lim, i);
-		fprintf(f, "%.3f", v->cur->wall);
+		if (isfinite(v->cur->wall)) /* a damaged recording's time is unknown: empty */
+			fprintf(f, "%.3f", v->cur->wall);
 		for (size_t k = 0; k < m; k++) {
 			struct wb_value x = col[k]->get(&c);
 			fputc(',', f);
