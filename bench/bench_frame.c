@@ -32,12 +32,8 @@ __attribute__((noinline)) void one_frame(struct ui *u, struct wb_live *l)
 
 	wb_sample_init(&s);
 	wb_live_read(l, &s);
-	wb_ring_push(u->ring, &s);
+	ui_push(u, &s); /* the pipeline: window, model, derived figures */
 	wb_sample_finish(&s);
-	if (u->lim_ok)
-		wb_limits_finish(&u->lim);
-	u->lim_ok = wb_model_eval(wb_ring_get(u->ring, 1), wb_ring_get(u->ring, 0), NULL, NULL, 0,
-				  &u->lim) == 0;
 	ui_build_rows(u);
 	ui_draw(u);
 }
@@ -63,7 +59,10 @@ int main(int argc, char **argv)
 	use_default_colors();
 	wb_theme_default(&u.theme);
 	ui_apply_theme(&u);
-	u.ring = wb_ring_create(600);
+	u.pl = wb_pipeline_create(&(struct wb_pipeline_opts){ .window = 600 });
+	if (!u.pl)
+		return 1;
+	u.ring = wb_pipeline_history(u.pl);
 	list_files(root);
 	one_frame(&u, l);
 	for (int r = 0; r < 9; r++) {

@@ -14,6 +14,7 @@
 #include "wbtop/live.h"
 #include "wbtop/model.h"
 #include "wbtop/out.h"
+#include "wbtop/pipeline.h"
 #include "wbtop/record.h"
 #include "wbtop/signals.h"
 #include "wbtop/source.h"
@@ -297,23 +298,6 @@ static void report_diag(const struct wb_diag *d, unsigned long *last_hash)
 		fprintf(stderr, "wbtop: (%d more problems not shown)\n", d->dropped);
 }
 
-/* Build the what-if settings for cur from the --set list. */
-static int whatif_settings(const struct opts *o, const struct wb_sample *cur,
-			   const struct wb_limits *lim, struct wb_settings *k, char *err, size_t n)
-{
-	if (wb_settings_from_sample(k, cur))
-		return -ENOMEM;
-	for (int i = 0; i < o->nsets; i++) {
-		struct wb_setop op;
-		if (wb_setop_parse(o->sets[i], cur, &op, err, n) ||
-		    wb_settings_apply(k, lim, cur->page_size, &op, err, n)) {
-			wb_settings_finish(k);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
 static void sleep_until(struct timespec *next, double delay)
 {
 	long ns = (long)((delay - floor(delay)) * 1e9);
@@ -328,53 +312,34 @@ static void sleep_until(struct timespec *next, double delay)
 		;
 }
 
-/* Forecast under the current settings and, with --set, under the new ones. */
-static void run_forecast(const struct opts *o, struct wb_view *v, const struct wb_ring *hist,
-			 struct wb_forecast *fc, struct wb_forecast *wfc)
-{
-	struct wb_forecast_in in;
-	double *buf = wb_forecast_prepare(v->cur, hist, o->forecast, 1.0, &in);
-	struct wb_settings k;
-	char err[256];
-
-	if (!buf)
-		return;
-	if (wb_settings_from_sample(&k, v->cur) == 0) {
-		if (wb_forecast_run(v->cur, v->lim, &k, &in, fc) == 0)
-			v->forecast = fc;
-		wb_settings_finish(&k);
-	}
-	if (v->whatif && whatif_settings(o, v->cur, v->lim, &k, err, sizeof(err)) == 0) {
-		if (wb_forecast_run(v->cur, v->whatif, &k, &in, wfc) == 0)
-			v->whatif_forecast = wfc;
-		wb_settings_finish(&k);
-	}
-	free(buf);
-}
-
-/* Headless loop: sample, model, print. */
+/* Headless loop: sample, pipeline, print the view. */
 static int run_batch(const struct opts *o, struct wb_source *src)
 {
-	struct wb_sample cur, prev;
+	struct wb_pipeline_opts po = { .sets = o->sets, .nsets = o->nsets,
+				       .forecast_s = o->forecast };
+	struct wb_pipeline *pl = wb_pipeline_create(&po);
+	struct wb_sample cur;
 	struct timespec next;
 	unsigned long dh = 0;
-	bool have_prev = false, told_hidden = false;
+	bool told_hidden = false;
 	int rc = 0;
-	/* earlier samples, newest first, for the forecast's inputs (its window) */
-	struct wb_ring *hist = o->forecast > 0 ? wb_ring_create(WB_FORECAST_HIST) : NULL;
+	char err[256];
 
+	if (!pl) {
+		fprintf(stderr, "wbtop: out of memory\n");
+		return 1;
+	}
 	wb_sample_init(&cur);
-	wb_sample_init(&prev);
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	if (o->fmt == FMT_CSV)
 		wb_out_csv_header(stdout);
-	if (src->warmup && src->read(src->ctx, &prev) == 0) /* context for the first sample's rates */
-		have_prev = true;
+	/* a replay from --from: the window the full export had there (rates, forecast) */
+	if (src->replay && wb_pipeline_resync(pl, src))
+		fprintf(stderr, "wbtop: the recording before --from could not be read\n");
+	if (src->warmup && src->read(src->ctx, &cur) == 0) /* context for the first sample's rates */
+		wb_pipeline_push(pl, &cur, err, sizeof(err));
 	for (long i = 0; !wb_stop && (o->count == 0 || i < o->count); i++) {
-		struct wb_limits lim, wi;
-		struct wb_settings k;
-		struct wb_view v;
-		char err[256];
+		const struct wb_view *v;
 
 		if (i > 0 && !src->replay)
 			sleep_until(&next, o->delay);
@@ -399,53 +364,31 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 				fprintf(stderr, "wbtop: %s\n", h[j]);
 			told_hidden = true;
 		}
-		v = (struct wb_view){ .prev = have_prev ? &prev : NULL, .cur = &cur };
-		if (wb_model_eval(v.prev, &cur, NULL, NULL, 0, &lim) == 0)
-			v.lim = &lim;
-		memset(&wi, 0, sizeof(wi));
-		if (o->nsets) {
-			if (whatif_settings(o, &cur, &lim, &k, err, sizeof(err))) {
-				fprintf(stderr, "wbtop: %s\n", err);
-				wb_limits_finish(&lim);
-				rc = 2;
-				break;
-			}
-			if (wb_model_eval(v.prev, &cur, &k, &lim, 0, &wi) == 0)
-				v.whatif = &wi;
-			wb_settings_finish(&k);
+		rc = wb_pipeline_push(pl, &cur, err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "wbtop: %s\n", rc == -ENOMEM ? "out of memory" : err);
+			rc = rc == -ENOMEM ? 1 : 2;
+			break;
 		}
-		struct wb_forecast fc, wfc;
-		memset(&fc, 0, sizeof(fc));
-		memset(&wfc, 0, sizeof(wfc));
-		if (o->forecast > 0 && v.lim && hist)
-			run_forecast(o, &v, hist, &fc, &wfc);
+		v = wb_pipeline_view(pl);
 		if (o->fmt == FMT_JSON)
-			wb_out_json(stdout, &v);
+			wb_out_json(stdout, v);
 		else if (o->fmt == FMT_CSV)
-			wb_out_csv(stdout, &v);
+			wb_out_csv(stdout, v);
 		else
-			wb_out_text(stdout, &v);
+			wb_out_text(stdout, v);
 		if (!src->replay)
 			fflush(stdout); /* live: each sample as it comes */
-		bool out_gone = ferror(stdout);
-		if (out_gone && errno != EPIPE) { /* a closed pipe is the reader's way to say enough */
-			fprintf(stderr, "wbtop: writing the output: %s\n", strerror(errno));
-			rc = 1;
-		}
-		wb_forecast_finish(&fc);
-		wb_forecast_finish(&wfc);
-		wb_limits_finish(&lim);
-		wb_limits_finish(&wi);
-		wb_sample_copy(&prev, &cur);
-		have_prev = true;
-		if (hist)
-			wb_ring_push(hist, &cur);
-		if (out_gone)
+		if (ferror(stdout)) {
+			if (errno != EPIPE) { /* a closed pipe is the reader's way to say enough */
+				fprintf(stderr, "wbtop: writing the output: %s\n", strerror(errno));
+				rc = 1;
+			}
 			break;
+		}
 	}
 	wb_sample_finish(&cur);
-	wb_sample_finish(&prev);
-	wb_ring_destroy(hist);
+	wb_pipeline_destroy(pl);
 	return rc;
 }
 

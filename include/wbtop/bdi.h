@@ -30,8 +30,6 @@ int wb_bdis_open(struct wb_bdis *b, const char *root);
 void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d);
 void wb_bdis_close(struct wb_bdis *b);
 
-/* Order BDI names: "MAJ:MIN" numerically, then others by name. */
-int wb_bdi_name_cmp(const char *a, const char *b);
 
 /* Decode mountinfo's octal escapes (\040) in place. */
 void wb_mountinfo_unescape(char *s);

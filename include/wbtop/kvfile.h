@@ -12,19 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WB_KVFILE_MAX  (4u << 20)  /* larger files are refused as damaged */
-#define WB_DIAG_MAX    16
-#define WB_DIAG_LEN    256
+#include "wbtop/util.h"  /* struct wb_diag, wb_parse_u64 */
 
-/* Messages a collector wants a person to see; bounded, never fatal. */
-struct wb_diag {
-	char msg[WB_DIAG_MAX][WB_DIAG_LEN];
-	int n;
-	int dropped;
-};
-void wb_diag_clear(struct wb_diag *d);
-void wb_diag_add(struct wb_diag *d, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+#define WB_KVFILE_MAX  (4u << 20)  /* larger files are refused as damaged */
 
 struct wb_kvfile {
 	char *path;   /* owned */
@@ -70,8 +60,5 @@ struct wb_kv_key {
 int wb_kv_parse(const char *buf, const struct wb_kv_key *tab, size_t ntab,
 		uint32_t page_size, uint64_t *v, uint64_t *valid,
 		const char *what, struct wb_diag *d);
-
-/* Parse one unsigned decimal number with overflow checks; end set past it. */
-bool wb_parse_u64(const char *s, const char **end, uint64_t *out);
 
 #endif

@@ -33,10 +33,5 @@ const struct wb_diag *wb_live_notes(const struct wb_live *l);
 void wb_live_crash_cleanup(void);
 /* Problems met by the last read; owned by l. */
 const struct wb_diag *wb_live_diag(const struct wb_live *l);
-/*
- * What the missing access levels hide, one line each, for the level the
- * last sample reached: writes at most n lines into lines[], returns count.
- */
-int wb_level_hidden(int level, const char **lines, int n);
 
 #endif

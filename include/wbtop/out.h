@@ -8,12 +8,34 @@
 #ifndef WBTOP_OUT_H
 #define WBTOP_OUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "wbtop/forecast.h"
 #include "wbtop/model.h"
 #include "wbtop/sample.h"
+#include "wbtop/util.h"
 
+/* Figures the pipeline derives for one BDI (index: the sample's BDI index). */
+struct wb_bdi_derived {
+	bool dirtied_ok, written_ok, bw_ok, dirty_ok, pct_ok, disk_ok;
+	double dirtied, written;        /* bytes/s since the previous sample */
+	double bw;                      /* write bandwidth, bytes/s (wb_bdi_write_bw) */
+	double dirty;                   /* reclaimable + writeback, bytes */
+	double pct;                     /* dirty / the model's threshold, percent */
+	double disk_write;              /* diskstats' written sectors, bytes/s */
+	double drain_s;                 /* the model's time to clean; < 0 unknown */
+	double wake_pm, throttle_pm;    /* per minute over the last minute; < 0 unknown */
+};
+
+/* A process's rates since the previous sample (ok false: no interval). */
+struct wb_proc_derived {
+	bool ok;
+	double write_rate, cancelled_rate; /* bytes/s */
+};
+
+/* One sample as every sink sees it: the sample, the model's output and the
+ * figures derived from the history (by the pipeline, never by a sink). */
 struct wb_view {
 	const struct wb_sample *prev;   /* NULL for the first sample */
 	const struct wb_sample *cur;
@@ -21,6 +43,10 @@ struct wb_view {
 	const struct wb_limits *whatif; /* model under --set; NULL without */
 	const struct wb_forecast *forecast;        /* --forecast, current settings */
 	const struct wb_forecast *whatif_forecast; /* --forecast with --set */
+	const struct wb_bdi_derived *bdi;   /* cur->nbdis entries */
+	const struct wb_proc_derived *proc; /* cur->nprocs entries */
+	bool g_rate_ok[WB_G_COUNT];
+	double g_rate[WB_G_COUNT];          /* per second, in the counter's unit (pages or events) */
 };
 
 void wb_out_json(FILE *f, const struct wb_view *v);
@@ -28,7 +54,7 @@ void wb_out_text(FILE *f, const struct wb_view *v);
 void wb_out_csv_header(FILE *f);
 void wb_out_csv(FILE *f, const struct wb_view *v);
 
-/* "1.5G", "640K": human-readable bytes into buf (>= 16 bytes). */
-const char *wb_fmt_bytes(char *buf, size_t len, double bytes);
+/* A CSV text cell: quoted, quotes doubled, unsafe characters replaced. */
+void wb_out_csv_text(FILE *f, const char *s);
 
 #endif

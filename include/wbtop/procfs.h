@@ -11,9 +11,6 @@ struct wb_procfs {
 	struct wb_kvfile sysctl[WB_SYS_COUNT];
 };
 
-/* Join root and a path ("/" + "/proc/x"); the result is caller-freed. */
-char *wb_path_join(const char *root, const char *path);
-
 /* Prepare the files under root (default "/"). 0 or -ENOMEM. */
 int wb_procfs_open(struct wb_procfs *p, const char *root);
 /* Fill s->g, s->sys, s->ncpus; problems go to d. */

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "wbtop/kvfile.h"
+#include "wbtop/util.h"
 #include "wbtop/sample.h"
 
 struct wb_source {
@@ -26,6 +26,9 @@ struct wb_source {
 	int (*seek)(void *ctx, double t_rel);   /* next read: first sample at or after t_rel s */
 	void (*where)(void *ctx, double *t_rel, double *len, size_t *i, size_t *n);
 	int (*next_event)(void *ctx);           /* next read: next throttling episode or note */
+	/* Move the next read back by up to n samples (not before the recording's
+	 * start); how many it moved. For the pipeline to rebuild its window. */
+	size_t (*rewind)(void *ctx, size_t n);
 	/* Record a note (a knob change) when recording; NULL otherwise. */
 	void (*annotate)(void *ctx, const char *text);
 	/* The newest note (e.g. a knob change) up to the last sample read, or NULL. */

@@ -9,7 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "wbtop/kvfile.h"
+#include "wbtop/catalog.h"
+#include "wbtop/util.h"
 #include "wbtop/sample.h"
 #include "wbtop/source.h"
 
@@ -23,6 +24,14 @@ struct wb_ui_opts {
 	const char *notice;           /* shown on the status line at start (may be NULL) */
 	bool can_apply;               /* the source is this machine's kernel: the tune pane may write */
 };
+
+/* The Devices pane's columns (catalogue rows with a screen position), in order; how many. */
+size_t wb_ui_dev_columns(const struct wb_field **col, size_t max);
+/*
+ * The text of one Devices-pane cell: the catalogue's value for BDI i of the
+ * view, "-" when unknown, made safe for a terminal (no curses needed).
+ */
+const char *wb_ui_dev_cell(const struct wb_field *f, const struct wb_view *v, size_t i, char *buf, size_t n);
 
 /* Run until the user quits or a signal arrives. 0, or 1 with err set. */
 int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size_t errlen);

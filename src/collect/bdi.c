@@ -62,30 +62,6 @@ static const char *const knob_files[WB_K_COUNT] = {
 };
 
 /* "MAJ:MIN" -> true with both numbers (sorting runs every sample: no sscanf). */
-static bool majmin(const char *s, uint64_t *maj, uint64_t *min)
-{
-	const char *e;
-
-	return wb_parse_u64(s, &e, maj) && *e == ':' && wb_parse_u64(e + 1, &e, min) && !*e;
-}
-
-int wb_bdi_name_cmp(const char *a, const char *b)
-{
-	uint64_t am, an, bm, bn;
-	bool ha = majmin(a, &am, &an), hb = majmin(b, &bm, &bn);
-
-	if (ha && hb) {
-		if (am != bm)
-			return am < bm ? -1 : 1;
-		if (an != bn)
-			return an < bn ? -1 : 1;
-		return 0;
-	}
-	if (ha != hb)
-		return ha ? -1 : 1;
-	return strcmp(a, b);
-}
-
 void wb_mountinfo_unescape(char *s)
 {
 	char *w = s;

@@ -12,27 +12,6 @@
 #include "wbtop/kvfile.h"
 #include "wbtop/sample.h"
 
-void wb_diag_clear(struct wb_diag *d)
-{
-	d->n = 0;
-	d->dropped = 0;
-}
-
-void wb_diag_add(struct wb_diag *d, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!d)
-		return;
-	if (d->n >= WB_DIAG_MAX) {
-		d->dropped++;
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(d->msg[d->n++], WB_DIAG_LEN, fmt, ap);
-	va_end(ap);
-}
-
 int wb_kvfile_init(struct wb_kvfile *f, const char *path)
 {
 	memset(f, 0, sizeof(*f));
@@ -123,25 +102,6 @@ int wb_kvfile_read(struct wb_kvfile *f, struct wb_diag *d)
 	f->buf[len] = '\0';
 	f->len = len;
 	return 0;
-}
-
-bool wb_parse_u64(const char *s, const char **end, uint64_t *out)
-{
-	uint64_t v = 0;
-	const char *p = s;
-
-	if (!isdigit((unsigned char)*p))
-		return false;
-	for (; isdigit((unsigned char)*p); p++) {
-		unsigned dgt = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - dgt) / 10)
-			return false;
-		v = v * 10 + dgt;
-	}
-	*out = v;
-	if (end)
-		*end = p;
-	return true;
 }
 
 static bool parse_hex(const char *s, const char **end, uint64_t *out)

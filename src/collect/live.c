@@ -39,25 +39,6 @@ void wb_live_crash_cleanup(void)
 		rmdir(crash_path);
 }
 
-/* One line per level that is missing, index = the level it would add. */
-static const char *const hidden_text[] = {
-	[WB_LEVEL_PROC] = "level 0 missing: /proc/vmstat unreadable: global dirty state unknown",
-	[WB_LEVEL_SYSFS] = "level 1 hidden: per-device knobs and names (/sys/class/bdi unreadable)",
-	[WB_LEVEL_DEBUGFS] = "level 2 hidden: per-device dirty, writeback, thresholds, bandwidth "
-			     "(need root and debugfs: run as root with --mount-debugfs)",
-	[WB_LEVEL_TRACE] = "level 3 hidden: flusher wakeups, throttling and reclaim events "
-			   "(need root and tracefs: run as root with --mount-debugfs)",
-};
-
-int wb_level_hidden(int level, const char **lines, int n)
-{
-	int k = 0;
-
-	for (int l = level + 1; l <= WB_LEVEL_TRACE && k < n; l++)
-		lines[k++] = hidden_text[l];
-	return k;
-}
-
 static bool is_dir(const char *p)
 {
 	struct stat st;

@@ -51,18 +51,6 @@ static const char *const sysctl_files[WB_SYS_COUNT] = {
 	[WB_SYS_LAPTOP_MODE] = "laptop_mode",
 };
 
-char *wb_path_join(const char *root, const char *path)
-{
-	size_t rl = strlen(root);
-	char *out;
-
-	while (rl > 0 && root[rl - 1] == '/')
-		rl--;
-	if (asprintf(&out, "%.*s%s%s", (int)rl, root, path[0] == '/' ? "" : "/", path) < 0)
-		return NULL;
-	return out;
-}
-
 /* Init f with root+rel. */
 static int init_at(struct wb_kvfile *f, const char *root, const char *rel)
 {

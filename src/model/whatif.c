@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "wb_model_internal.h"
-#include "wbtop/kvfile.h"
+#include "wbtop/util.h"
 #include "wbtop/whatif.h"
 
 enum unit { U_PERCENT, U_BYTES, U_PPM, U_CS, U_BOOL };

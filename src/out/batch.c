@@ -1,183 +1,225 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Text (top -b style) and CSV sinks. */
+/* Text (top -b style) and CSV sinks: both walk the field catalogue. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
-#include "wbtop/live.h"
+#include "wbtop/catalog.h"
 #include "wbtop/out.h"
+#include "wbtop/util.h"
 
-const char *wb_fmt_bytes(char *buf, size_t len, double b)
+#define MAX_COLS 64
+
+/* "Title value" pairs of a table's text fields, wrapped at 100 columns. */
+static void text_pairs(FILE *f, const struct wb_field *t, size_t n, const struct wb_fctx *c, bool model_only,
+		       const char *lead)
 {
-	static const char unit[] = "BKMGTP";
-	int u = 0;
+	const struct wb_field *col[MAX_COLS];
+	size_t m = wb_catalog_columns(t, n, WB_SINK_TEXT, col, MAX_COLS);
+	int x = fprintf(f, "%s", lead);
 
-	while (b >= 1024 && u < 5) {
-		b /= 1024;
-		u++;
+	for (size_t k = 0; k < m; k++) {
+		char buf[96], safe[96];
+		struct wb_value v;
+		if (model_only && !col[k]->model)
+			continue;
+		v = col[k]->get(c);
+		wb_safe_text(wb_catalog_show(col[k], &v, buf, sizeof(buf)), safe, sizeof(safe));
+		if (x > (int)strlen(lead) && x + (int)strlen(col[k]->title) + (int)strlen(safe) + 3 > 100) {
+			fputc('\n', f);
+			x = fprintf(f, "%*s", (int)strlen(lead), "");
+		}
+		x += fprintf(f, "%s%s %s", x > (int)strlen(lead) ? "  " : "", col[k]->title, safe);
 	}
-	if (u == 0)
-		snprintf(buf, len, "%.0f%c", b, unit[u]);
-	else
-		snprintf(buf, len, b < 10 ? "%.1f%c" : "%.0f%c", b, unit[u]);
-	return buf;
-}
-
-/* A page count as human bytes, or "n/a". */
-static const char *hp(char *buf, size_t len, const struct wb_sample *s, bool ok, uint64_t pages)
-{
-	if (!ok)
-		return "n/a";
-	return wb_fmt_bytes(buf, len, (double)wb_pages_to_bytes(s, pages));
+	fputc('\n', f);
 }
 
 static void text_global(FILE *f, const struct wb_view *v)
 {
 	const struct wb_sample *s = v->cur;
-	const struct wb_limits *l = v->lim;
-	bool lok = l && l->valid;
-	char a[16], b[16], c[16], d[16], e[16], g[16], h[16], tm[32];
-	time_t t = (time_t)s->wall;
-	struct tm tmv;
-	double r1, r2;
+	char tm[32];
+	struct wb_fctx ctx;
+	size_t n;
+	const struct wb_field *t = wb_catalog_global(&n);
 
-	localtime_r(&t, &tmv);
-	strftime(tm, sizeof(tm), "%H:%M:%S", &tmv);
-	fprintf(f, "wbtop %s - %s  level %d  page %u  cpus %u\n", WBTOP_VERSION, tm, s->level,
-		s->page_size, s->ncpus);
-	fprintf(f, "Dirty %s  Writeback %s  Thresh %s (kernel %s)  Bg %s (kernel %s)  Freerun %s\n",
-		hp(a, 16, s, WB_HAS(s->g.valid, WB_G_DIRTY), s->g.v[WB_G_DIRTY]),
-		hp(b, 16, s, WB_HAS(s->g.valid, WB_G_WRITEBACK), s->g.v[WB_G_WRITEBACK]),
-		hp(c, 16, s, lok, lok ? l->thresh : 0),
-		hp(d, 16, s, WB_HAS(s->g.valid, WB_G_DIRTY_THRESH), s->g.v[WB_G_DIRTY_THRESH]),
-		hp(e, 16, s, lok, lok ? l->bg : 0),
-		hp(g, 16, s, WB_HAS(s->g.valid, WB_G_BG_THRESH), s->g.v[WB_G_BG_THRESH]),
-		hp(h, 16, s, lok, lok ? l->freerun : 0));
-	if (v->prev && wb_rate_global(v->prev, s, WB_G_DIRTIED, &r1) &&
-	    wb_rate_global(v->prev, s, WB_G_WRITTEN, &r2))
-		fprintf(f, "Dirtied %s/s  Written %s/s  ", wb_fmt_bytes(a, 16, r1 * s->page_size),
-			wb_fmt_bytes(b, 16, r2 * s->page_size));
-	fprintf(f, "Dirtyable %s\n", hp(c, 16, s, lok, lok ? l->dirtyable : 0));
+	fprintf(f, "wbtop %s - %s  level %d  page %u  cpus %u\n", WBTOP_VERSION,
+		wb_fmt_clock(s->wall, "%H:%M:%S", tm, sizeof(tm)), s->level, s->page_size, s->ncpus);
+	wb_catalog_ctx(&ctx, v, v->lim, SIZE_MAX);
+	text_pairs(f, t, n, &ctx, false, "");
 	fprintf(f, "vm:");
 	for (int i = 0; i < WB_SYS_COUNT; i++)
 		if (WB_HAS(s->sys_valid, i))
 			fprintf(f, " %s=%llu", wb_sysctl_names[i], (unsigned long long)s->sys[i]);
 	fputc('\n', f);
+	t = wb_catalog_node(&n);
 	for (size_t i = 0; i < s->nnodes; i++) {
-		const struct wb_node *n = &s->nodes[i];
-		bool nok = lok && i < l->nnodes;
-		fprintf(f, "Node %d: dirty %s writeback %s limit %s%s\n", n->id,
-			hp(a, 16, s, WB_HAS(n->valid, WB_N_DIRTY), n->v[WB_N_DIRTY]),
-			hp(b, 16, s, WB_HAS(n->valid, WB_N_WRITEBACK), n->v[WB_N_WRITEBACK]),
-			hp(c, 16, s, nok, nok ? l->nodes[i].limit : 0),
-			nok && l->nodes[i].over ? "  OVER" : "");
+		struct wb_fctx nc = { .v = v, .s = s, .l = v->lim, .i = i };
+		char lead[32];
+		snprintf(lead, sizeof(lead), "Node %d: ", s->nodes[i].id);
+		text_pairs(f, t, n, &nc, false, lead);
+	}
+}
+
+/* One row of a text table: each column padded to its width, the last one not. */
+static void text_row(FILE *f, const struct wb_field *const *col, size_t m, const struct wb_fctx *c)
+{
+	for (size_t k = 0; k < m; k++) {
+		char buf[WB_PATH_LEN + 16], safe[WB_PATH_LEN + 16];
+		const char *txt = col[k]->title;
+		int w = col[k]->width;
+		if (c) {
+			struct wb_value v = col[k]->get(c);
+			txt = wb_safe_text(wb_catalog_show(col[k], &v, buf, sizeof(buf)), safe, sizeof(safe));
+		}
+		if (k + 1 == m)
+			fprintf(f, "%s\n", txt);
+		else
+			fprintf(f, col[k]->left ? "%-*s " : "%*s ", w, txt);
+	}
+}
+
+/* The devices table: the catalogue's text columns (IF-THRESH only with --set). */
+static size_t text_columns(const struct wb_view *v, const struct wb_field **col)
+{
+	size_t n, m, o = 0;
+	const struct wb_field *t = wb_catalog_bdi(&n);
+
+	m = wb_catalog_columns(t, n, WB_SINK_TEXT, col, MAX_COLS);
+	for (size_t k = 0; k < m; k++)
+		if (v->whatif || strcmp(col[k]->title, "IF-THRESH") != 0)
+			col[o++] = col[k];
+	return o;
+}
+
+/* The what-if: global and per-device model figures under the --set list. */
+static void text_whatif(FILE *f, const struct wb_view *v)
+{
+	const struct wb_field *col[MAX_COLS], *t;
+	struct wb_fctx c;
+	size_t n, m = 0;
+
+	t = wb_catalog_global(&n);
+	wb_catalog_ctx(&c, v, v->whatif, SIZE_MAX);
+	text_pairs(f, t, n, &c, true, "What-if: ");
+	t = wb_catalog_bdi(&n);
+	col[m++] = &t[0]; /* the BDI's name */
+	for (size_t k = 0; k < n && m < MAX_COLS; k++)
+		if (t[k].model && t[k].title)
+			col[m++] = &t[k];
+	fputs("  ", f);
+	text_row(f, col, m, NULL);
+	for (size_t i = 0; i < v->whatif->nbdis && i < v->cur->nbdis; i++) {
+		struct wb_fctx w = { .v = v, .s = v->cur, .l = v->whatif, .i = i, .b = &v->cur->bdis[i],
+				     .bl = &v->whatif->bdis[i], .d = &v->bdi[i] };
+		fputs("  ", f);
+		text_row(f, col, m, &w);
+	}
+}
+
+/* A forecast's drain times per device. */
+static void text_forecast(FILE *f, const char *what, const struct wb_forecast *fc, const struct wb_sample *s)
+{
+	fprintf(f, "Forecast (%s, next %.0f s):\n  %-10s %8s %9s %10s %9s\n", what, fc->horizon_s, "BDI",
+		"DRAIN", "CLEAN-AT", "BG-FLUSH/m", "DEMAND/s");
+	for (size_t i = 0; i < fc->nbdis; i++) {
+		const struct wb_forecast_bdi *b = &fc->bdis[i];
+		char dr[24] = "-", cl[24] = "never", dm[16] = "-", nm[WB_NAME_LEN];
+		if (b->drain_s >= 0)
+			snprintf(dr, sizeof(dr), "%.1fs", b->drain_s);
+		if (b->clean_at_s >= 0)
+			snprintf(cl, sizeof(cl), "%.1fs", b->clean_at_s);
+		if (b->dirty_rate_in >= 0)
+			wb_fmt_bytes(dm, sizeof(dm), b->dirty_rate_in * s->page_size);
+		fprintf(f, "  %-10s %8s %9s %10.1f %9s\n", wb_safe_text(b->name, nm, sizeof(nm)), dr, cl,
+			b->bg_flushes_per_min, dm);
 	}
 }
 
 void wb_out_text(FILE *f, const struct wb_view *v)
 {
 	const struct wb_sample *s = v->cur;
+	const struct wb_field *col[MAX_COLS];
 	const char *hidden[4];
 	int nh = wb_level_hidden(s->level, hidden, 4);
+	size_t m = text_columns(v, col);
 
 	text_global(f, v);
 	for (int i = 0; i < nh; i++)
 		fprintf(f, "  (%s)\n", hidden[i]);
-	fprintf(f, "\n%-10s %-8s %8s %8s %8s %8s %8s %5s %-10s %s\n", "BDI", "DEV", "DIRTY", "WRITEBK",
-		"THRESH", "KTHRESH", "BW/s", "MAX%", "STATE", "MOUNT");
-	for (size_t i = 0; i < s->nbdis; i++) {
-		const struct wb_bdi *b = &s->bdis[i];
-		const struct wb_bdi_limits *bl = v->lim ? wb_limits_bdi(v->lim, b->name) : NULL;
-		char a[16], c[16], d[16], e[16], g[16], mx[8];
-		uint64_t bw = WB_HAS(b->st_valid, WB_B_WB_BW) ? b->st[WB_B_WB_BW] : b->st[WB_B_BDI_BW];
-		bool bwok = WB_HAS(b->st_valid, WB_B_WB_BW) || WB_HAS(b->st_valid, WB_B_BDI_BW);
-
-		if (WB_HAS(b->knob_valid, WB_K_MAX_RATIO))
-			snprintf(mx, sizeof(mx), "%llu", (unsigned long long)b->knob[WB_K_MAX_RATIO]);
-		else
-			snprintf(mx, sizeof(mx), "n/a");
-		fprintf(f, "%-10s %-8s %8s %8s %8s %8s %8s %5s %-10s %s\n", b->name, b->dev[0] ? b->dev : "-",
-			hp(a, 16, s, WB_HAS(b->st_valid, WB_B_RECLAIMABLE), b->st[WB_B_RECLAIMABLE]),
-			hp(c, 16, s, WB_HAS(b->st_valid, WB_B_WRITEBACK), b->st[WB_B_WRITEBACK]),
-			hp(d, 16, s, bl && bl->valid, bl ? bl->thresh : 0),
-			hp(e, 16, s, WB_HAS(b->st_valid, WB_B_THRESH), b->st[WB_B_THRESH]),
-			hp(g, 16, s, bwok, bw), mx, bl && bl->valid ? wb_bdi_state_names[bl->state] : "n/a",
-			b->nmounts ? b->mounts[0] : "");
-	}
 	fputc('\n', f);
+	text_row(f, col, m, NULL);
+	for (size_t i = 0; i < s->nbdis; i++) {
+		struct wb_fctx c;
+		wb_catalog_ctx(&c, v, v->lim, i);
+		text_row(f, col, m, &c);
+	}
+	if (v->whatif) {
+		fputc('\n', f);
+		text_whatif(f, v);
+	}
+	if (v->forecast) {
+		fputc('\n', f);
+		text_forecast(f, "current settings", v->forecast, s);
+	}
+	if (v->whatif_forecast)
+		text_forecast(f, "what-if", v->whatif_forecast, s);
+	fputc('\n', f);
+}
+
+/* The CSV columns: the BDI's and the global entity's, merged by position. */
+static size_t csv_columns(const struct wb_field **col)
+{
+	const struct wb_field *a[MAX_COLS], *b[MAX_COLS];
+	size_t na, nb, n, i = 0, j = 0, m = 0;
+	const struct wb_field *t = wb_catalog_bdi(&n);
+
+	na = wb_catalog_columns(t, n, WB_SINK_CSV, a, MAX_COLS);
+	t = wb_catalog_global(&n);
+	nb = wb_catalog_columns(t, n, WB_SINK_CSV, b, MAX_COLS);
+	while (i < na || j < nb)
+		col[m++] = j >= nb || (i < na && a[i]->pos[WB_SINK_CSV] < b[j]->pos[WB_SINK_CSV]) ? a[i++] : b[j++];
+	return m;
 }
 
 void wb_out_csv_header(FILE *f)
 {
-	fputs("time,bdi,dev,mount,reclaimable,writeback,thresh,bg_thresh,kernel_thresh,write_bw,"
-	      "dirtied,written,min_ratio,max_ratio,strict_limit,state,global_dirty,global_writeback,"
-	      "global_thresh,kernel_global_thresh\n", f);
+	const struct wb_field *col[2 * MAX_COLS];
+	size_t m = csv_columns(col);
+
+	fputs("time", f);
+	for (size_t k = 0; k < m; k++)
+		fprintf(f, ",%s", col[k]->csv);
+	fputc('\n', f);
 }
 
-/* One CSV cell: a number when known, empty otherwise. */
-static void cell_u(FILE *f, bool ok, uint64_t v)
+void wb_out_csv_text(FILE *f, const char *s)
 {
-	fputc(',', f);
-	if (ok)
-		fprintf(f, "%llu", (unsigned long long)v);
-}
+	char safe[4 * WB_PATH_LEN];
 
-static void cell_d(FILE *f, bool ok, double v)
-{
-	fputc(',', f);
-	if (ok)
-		fprintf(f, "%.0f", v);
-}
-
-/* Quote a CSV text cell. */
-static void cell_s(FILE *f, const char *s)
-{
-	fputs(",\"", f);
-	for (; *s; s++) {
-		if (*s == '"')
+	fputc('"', f);
+	for (const char *p = wb_safe_text(s, safe, sizeof(safe)); *p; p++) {
+		if (*p == '"')
 			fputc('"', f);
-		fputc(*s, f);
+		fputc(*p, f);
 	}
 	fputc('"', f);
 }
 
 void wb_out_csv(FILE *f, const struct wb_view *v)
 {
-	const struct wb_sample *s = v->cur;
-	const struct wb_limits *l = v->lim;
-	bool lok = l && l->valid;
+	const struct wb_field *col[2 * MAX_COLS];
+	size_t m = csv_columns(col);
 
-	for (size_t i = 0; i < s->nbdis; i++) {
-		const struct wb_bdi *b = &s->bdis[i];
-		const struct wb_bdi_limits *bl = l ? wb_limits_bdi(l, b->name) : NULL;
-		bool bok = bl && bl->valid;
-		double r1 = 0, r2 = 0;
-		bool o1 = v->prev && wb_rate_bdi(v->prev, s, b->name, WB_B_DIRTIED, &r1);
-		bool o2 = v->prev && wb_rate_bdi(v->prev, s, b->name, WB_B_WRITTEN, &r2);
-		uint64_t P = s->page_size;
-
-		fprintf(f, "%.3f", s->wall);
-		cell_s(f, b->name);
-		cell_s(f, b->dev);
-		cell_s(f, b->nmounts ? b->mounts[0] : "");
-		cell_u(f, WB_HAS(b->st_valid, WB_B_RECLAIMABLE), b->st[WB_B_RECLAIMABLE] * P);
-		cell_u(f, WB_HAS(b->st_valid, WB_B_WRITEBACK), b->st[WB_B_WRITEBACK] * P);
-		cell_u(f, bok, bok ? bl->thresh * P : 0);
-		cell_u(f, bok, bok ? bl->bg_thresh * P : 0);
-		cell_u(f, WB_HAS(b->st_valid, WB_B_THRESH), b->st[WB_B_THRESH] * P);
-		cell_u(f, WB_HAS(b->st_valid, WB_B_WB_BW), b->st[WB_B_WB_BW] * P);
-		cell_d(f, o1, r1 * P);
-		cell_d(f, o2, r2 * P);
-		cell_u(f, WB_HAS(b->knob_valid, WB_K_MIN_RATIO), b->knob[WB_K_MIN_RATIO]);
-		cell_u(f, WB_HAS(b->knob_valid, WB_K_MAX_RATIO), b->knob[WB_K_MAX_RATIO]);
-		cell_u(f, WB_HAS(b->knob_valid, WB_K_STRICT_LIMIT), b->knob[WB_K_STRICT_LIMIT]);
-		fputc(',', f);
-		if (bok)
-			fputs(wb_bdi_state_names[bl->state], f);
-		cell_u(f, WB_HAS(s->g.valid, WB_G_DIRTY), s->g.v[WB_G_DIRTY] * P);
-		cell_u(f, WB_HAS(s->g.valid, WB_G_WRITEBACK), s->g.v[WB_G_WRITEBACK] * P);
-		cell_u(f, lok, lok ? l->thresh * P : 0);
-		cell_u(f, WB_HAS(s->g.valid, WB_G_DIRTY_THRESH), s->g.v[WB_G_DIRTY_THRESH] * P);
+	for (size_t i = 0; i < v->cur->nbdis; i++) {
+		struct wb_fctx c;
+		wb_catalog_ctx(&c, v, v->lim, i);
+		if (isfinite(v->cur->wall)) /* a damaged recording's time is unknown: empty */
+			fprintf(f, "%.3f", v->cur->wall);
+		for (size_t k = 0; k < m; k++) {
+			struct wb_value x = col[k]->get(&c);
+			fputc(',', f);
+			wb_catalog_csv(f, col[k], &x);
+		}
 		fputc('\n', f);
 	}
 }

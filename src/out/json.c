@@ -2,9 +2,13 @@
 /* JSON Lines sink: one object per sample, keys per design.md. */
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
+#include "wbtop/catalog.h"
 #include "wbtop/out.h"
+#include "wbtop/pipeline.h"
+#include "wbtop/util.h"
 
 /* A tiny streaming emitter: tracks whether a comma is due. */
 struct js {
@@ -21,17 +25,7 @@ static void sep(struct js *j)
 
 static void str(FILE *f, const char *s)
 {
-	fputc_unlocked('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc_unlocked(c, f);
-	}
-	fputc_unlocked('"', f);
+	wb_json_string(f, s); /* valid UTF-8 whatever the recording holds */
 }
 
 static void key(struct js *j, const char *k)
@@ -93,11 +87,6 @@ static void dblp(struct js *j, const char *k, double v, int prec)
 	j->need_comma = true;
 }
 
-static void dbl(struct js *j, const char *k, double v)
-{
-	dblp(j, k, v, 1);
-}
-
 static void sval(struct js *j, const char *k, const char *v)
 {
 	key(j, k);
@@ -112,128 +101,77 @@ static void bval(struct js *j, const char *k, bool v)
 	j->need_comma = true;
 }
 
-/* Page counter as bytes, only if valid. */
-static void pages(struct js *j, const struct wb_sample *s, const char *k, uint64_t mask, int bit,
-		  uint64_t v)
+static void bdi_events(struct js *j, const struct wb_sample *s, const struct wb_bdi_events *e);
+
+/* One catalogue field: absent when unknown; hooks are the nested parts. */
+static void field(struct js *j, const struct wb_field *f, const struct wb_fctx *c)
 {
-	if (WB_HAS(mask, bit))
-		u64(j, k, wb_pages_to_bytes(s, v));
+	struct wb_value x;
+
+	if (!f->key)
+		return;
+	x = f->get(c);
+	if (!x.known)
+		return;
+	switch (f->json) {
+	case WB_J_INT: u64(j, f->key, x.u); break;
+	case WB_J_SINT: i64(j, f->key, x.i); break;
+	case WB_J_BOOL: bval(j, f->key, x.u != 0); break;
+	case WB_J_REAL1: dblp(j, f->key, x.d, 1); break;
+	case WB_J_REAL3: dblp(j, f->key, x.d, 3); break;
+	case WB_J_REAL4: dblp(j, f->key, x.d, 4); break;
+	case WB_J_REAL6: dblp(j, f->key, x.d, 6); break;
+	case WB_J_STR: sval(j, f->key, wb_value_text(&x)); break;
+	case WB_J_TRUE: bval(j, f->key, true); break;
+	case WB_J_HOOK:
+		if (strcmp(f->key, "events") == 0) {
+			bdi_events(j, c->s, &c->b->ev);
+		} else if (strcmp(f->key, "mounts") == 0) {
+			open_(j, "mounts", '[');
+			for (int m = 0; m < c->b->nmounts; m++)
+				sval(j, NULL, c->b->mounts[m]);
+			close_(j, ']');
+		}
+		break;
+	}
 }
 
-/* Rate of a global page counter, bytes/s. */
-static void grate(struct js *j, const struct wb_view *v, const char *k, enum wb_gstat g, bool is_pages)
+/* Walk a catalogue table: every field, or (what-if) only the model's. */
+static void fields(struct js *j, const struct wb_field *t, size_t n, const struct wb_fctx *c, bool model_only)
 {
-	double r;
-
-	if (v->prev && wb_rate_global(v->prev, v->cur, g, &r))
-		dbl(j, k, is_pages ? r * v->cur->page_size : r);
+	for (size_t k = 0; k < n; k++)
+		if (!model_only || t[k].model)
+			field(j, &t[k], c);
 }
 
 static void global_obj(struct js *j, const struct wb_view *v, const struct wb_limits *l,
 		       const char *name)
 {
-	const struct wb_sample *s = v->cur;
-	uint64_t m = s->g.valid;
+	struct wb_fctx c;
+	size_t n;
+	const struct wb_field *t = wb_catalog_global(&n);
 
+	wb_catalog_ctx(&c, v, l, SIZE_MAX);
 	open_(j, name, '{');
-	if (l == v->lim) {
-		pages(j, s, "dirty", m, WB_G_DIRTY, s->g.v[WB_G_DIRTY]);
-		pages(j, s, "writeback", m, WB_G_WRITEBACK, s->g.v[WB_G_WRITEBACK]);
-	}
-	if (l && l->valid) {
-		u64(j, "dirtyable", wb_pages_to_bytes(s, l->dirtyable));
-		u64(j, "thresh", wb_pages_to_bytes(s, l->thresh));
-		u64(j, "bg_thresh", wb_pages_to_bytes(s, l->bg));
-		u64(j, "freerun", wb_pages_to_bytes(s, l->freerun));
-		u64(j, "setpoint", wb_pages_to_bytes(s, l->setpoint));
-		u64(j, "reserve", wb_pages_to_bytes(s, l->reserve));
-		if (l->calibrated)
-			bval(j, "calibrated", true);
-	}
-	if (l == v->lim) {
-		pages(j, s, "kernel_thresh", m, WB_G_DIRTY_THRESH, s->g.v[WB_G_DIRTY_THRESH]);
-		pages(j, s, "kernel_bg_thresh", m, WB_G_BG_THRESH, s->g.v[WB_G_BG_THRESH]);
-		pages(j, s, "free", m, WB_G_MEMFREE, s->g.v[WB_G_MEMFREE]);
-		if (WB_HAS(m, WB_G_ACTIVE_FILE) && WB_HAS(m, WB_G_INACTIVE_FILE))
-			u64(j, "file_lru", wb_pages_to_bytes(s, s->g.v[WB_G_ACTIVE_FILE] + s->g.v[WB_G_INACTIVE_FILE]));
-		pages(j, s, "write_pending", m, WB_G_ZONE_WRITE_PENDING, s->g.v[WB_G_ZONE_WRITE_PENDING]);
-		grate(j, v, "dirtied_rate", WB_G_DIRTIED, true);
-		grate(j, v, "written_rate", WB_G_WRITTEN, true);
-		grate(j, v, "vmscan_write_rate", WB_G_VMSCAN_WRITE, true);
-		grate(j, v, "vmscan_immediate_rate", WB_G_VMSCAN_IMMEDIATE, true);
-		grate(j, v, "throttled_written_rate", WB_G_THROTTLED_WRITTEN, true);
-		grate(j, v, "pgscan_per_s", WB_G_PGSCAN, false);
-		grate(j, v, "pgsteal_per_s", WB_G_PGSTEAL, false);
-		grate(j, v, "allocstall_per_s", WB_G_ALLOCSTALL, false);
-	}
+	fields(j, t, n, &c, l != v->lim);
 	close_(j, '}');
 }
 
-static void nodes_arr(struct js *j, const struct wb_view *v)
+/* An array of one entity's objects, each a walk of its catalogue table. */
+static void entity_arr(struct js *j, const char *k, const struct wb_view *v, size_t count,
+		       const struct wb_field *(*table)(size_t *))
 {
-	const struct wb_sample *s = v->cur;
+	size_t n;
+	const struct wb_field *t = table(&n);
 
-	open_(j, "nodes", '[');
-	for (size_t i = 0; i < s->nnodes; i++) {
-		const struct wb_node *n = &s->nodes[i];
-		const struct wb_node_limits *nl = v->lim && v->lim->valid && i < v->lim->nnodes
-						  ? &v->lim->nodes[i] : NULL;
+	open_(j, k, '[');
+	for (size_t i = 0; i < count; i++) {
+		struct wb_fctx c = { .v = v, .s = v->cur, .l = v->lim, .i = i };
 		open_(j, NULL, '{');
-		i64(j, "node", n->id);
-		pages(j, s, "dirty", n->valid, WB_N_DIRTY, n->v[WB_N_DIRTY]);
-		pages(j, s, "writeback", n->valid, WB_N_WRITEBACK, n->v[WB_N_WRITEBACK]);
-		pages(j, s, "free", n->valid, WB_N_MEMFREE, n->v[WB_N_MEMFREE]);
-		if (nl) {
-			u64(j, "dirtyable", wb_pages_to_bytes(s, nl->dirtyable));
-			u64(j, "thresh", wb_pages_to_bytes(s, nl->limit));
-			bval(j, "over", nl->over);
-		}
+		fields(j, t, n, &c, false);
 		close_(j, '}');
 	}
 	close_(j, ']');
-}
-
-static void zones_arr(struct js *j, const struct wb_sample *s)
-{
-	static const struct { const char *k; int bit; } f[] = {
-		{ "free", WB_Z_FREE }, { "min_wmark", WB_Z_MIN }, { "low_wmark", WB_Z_LOW },
-		{ "high_wmark", WB_Z_HIGH }, { "boost", WB_Z_BOOST }, { "managed", WB_Z_MANAGED },
-		{ "protection", WB_Z_PROTECTION }, { "write_pending", WB_Z_WRITE_PENDING },
-	};
-	open_(j, "zones", '[');
-	for (size_t i = 0; i < s->nzones; i++) {
-		const struct wb_zone *z = &s->zones[i];
-		open_(j, NULL, '{');
-		i64(j, "node", z->node);
-		sval(j, "zone", z->name);
-		for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
-			pages(j, s, f[k].k, z->valid, f[k].bit, z->v[f[k].bit]);
-		close_(j, '}');
-	}
-	close_(j, ']');
-}
-
-/* Model fields of one BDI (shared by the current and the what-if objects). */
-static void bdi_model(struct js *j, const struct wb_sample *s, const struct wb_bdi_limits *bl)
-{
-	if (!bl || !bl->valid)
-		return;
-	u64(j, "thresh", wb_pages_to_bytes(s, bl->thresh));
-	u64(j, "bg_thresh", wb_pages_to_bytes(s, bl->bg_thresh));
-	if (bl->frac_src != WB_FRAC_NONE) {
-		/* the writeout share, and how it is known (capped: at least this) */
-		static const char *const src[] = { "none", "debugfs", "floor", "capped" };
-		dblp(j, "share", bl->frac_den ? (double)bl->frac_num / (double)bl->frac_den : 0, 6);
-		sval(j, "share_src", src[bl->frac_src]);
-	}
-	sval(j, "state", wb_bdi_state_names[bl->state]);
-	if (bl->drain_s >= 0)
-		dblp(j, "drain_s", bl->drain_s, 3);
-	if (bl->pos_ratio >= 0) {
-		dblp(j, "pos_ratio", bl->pos_ratio / 1024.0, 4);
-		u64(j, "task_ratelimit", bl->task_ratelimit * s->page_size);
-		u64(j, "pause_ms", bl->pause_ms);
-	}
 }
 
 /* Counts by reason, named from the tracepoint's own format. */
@@ -331,52 +269,13 @@ static void events_obj(struct js *j, const struct wb_sample *s)
 
 static void bdi_obj(struct js *j, const struct wb_view *v, size_t i)
 {
-	const struct wb_sample *s = v->cur;
-	const struct wb_bdi *b = &s->bdis[i];
-	const struct wb_bdi_limits *bl = v->lim ? wb_limits_bdi(v->lim, b->name) : NULL;
-	double r;
+	struct wb_fctx c;
+	size_t n;
+	const struct wb_field *t = wb_catalog_bdi(&n);
 
+	wb_catalog_ctx(&c, v, v->lim, i);
 	open_(j, NULL, '{');
-	sval(j, "bdi", b->name);
-	if (b->dev[0])
-		sval(j, "dev", b->dev);
-	if (b->fstype[0])
-		sval(j, "fstype", b->fstype);
-	open_(j, "mounts", '[');
-	for (int m = 0; m < b->nmounts; m++)
-		sval(j, NULL, b->mounts[m]);
-	close_(j, ']');
-	pages(j, s, "reclaimable", b->st_valid, WB_B_RECLAIMABLE, b->st[WB_B_RECLAIMABLE]);
-	pages(j, s, "writeback", b->st_valid, WB_B_WRITEBACK, b->st[WB_B_WRITEBACK]);
-	bdi_model(j, s, bl);
-	pages(j, s, "kernel_thresh", b->st_valid, WB_B_THRESH, b->st[WB_B_THRESH]);
-	/* the global threshold the kernel divided for this BDI (read with it, not with vmstat) */
-	pages(j, s, "kernel_global_thresh", b->st_valid, WB_B_DIRTY_THRESH, b->st[WB_B_DIRTY_THRESH]);
-	if (WB_HAS(b->st_valid, WB_B_WB_BW))
-		u64(j, "write_bw", wb_pages_to_bytes(s, b->st[WB_B_WB_BW]));
-	else if (WB_HAS(b->st_valid, WB_B_BDI_BW))
-		u64(j, "write_bw", wb_pages_to_bytes(s, b->st[WB_B_BDI_BW]));
-	if (v->prev && wb_rate_bdi(v->prev, s, b->name, WB_B_DIRTIED, &r))
-		dbl(j, "dirtied", r * s->page_size);
-	if (v->prev && wb_rate_bdi(v->prev, s, b->name, WB_B_WRITTEN, &r))
-		dbl(j, "written", r * s->page_size);
-	if (WB_HAS(b->disk_valid, WB_D_WRITE_SECTORS) && v->prev) {
-		const struct wb_bdi *pb = wb_sample_bdi(v->prev, b->name);
-		double dt = s->mono - v->prev->mono;
-		if (pb && WB_HAS(pb->disk_valid, WB_D_WRITE_SECTORS) && dt > 0 &&
-		    b->disk[WB_D_WRITE_SECTORS] >= pb->disk[WB_D_WRITE_SECTORS])
-			dbl(j, "disk_write_rate",
-			    (double)(b->disk[WB_D_WRITE_SECTORS] - pb->disk[WB_D_WRITE_SECTORS]) * 512 / dt);
-	}
-	for (int k = 0; k < WB_K_COUNT; k++)
-		if (WB_HAS(b->knob_valid, k))
-			u64(j, wb_knob_names[k], b->knob[k]);
-	if (WB_HAS(b->st_valid, WB_B_B_DIRTY))
-		u64(j, "dirty_inodes", b->st[WB_B_B_DIRTY]);
-	if (s->ev_valid)
-		bdi_events(j, s, &b->ev);
-	if (b->stats_skipped)
-		bval(j, "stats_stale", true);
+	fields(j, t, n, &c, false);
 	close_(j, '}');
 }
 
@@ -431,9 +330,12 @@ static void whatif_obj(struct js *j, const struct wb_view *v)
 	global_obj(j, v, v->whatif, "global");
 	open_(j, "bdis", '[');
 	for (size_t i = 0; i < v->whatif->nbdis; i++) {
+		struct wb_fctx c = { .v = v, .s = s, .l = v->whatif, .i = i, .bl = &v->whatif->bdis[i] };
+		size_t n;
+		const struct wb_field *t = wb_catalog_bdi(&n);
 		open_(j, NULL, '{');
 		sval(j, "bdi", v->whatif->bdis[i].name);
-		bdi_model(j, s, &v->whatif->bdis[i]);
+		fields(j, t, n, &c, true);
 		close_(j, '}');
 	}
 	close_(j, ']');
@@ -458,29 +360,14 @@ void wb_out_json(FILE *f, const struct wb_view *v)
 			u64(&j, wb_sysctl_names[i], s->sys[i]);
 	close_(&j, '}');
 	global_obj(&j, v, v->lim, "global");
-	nodes_arr(&j, v);
-	zones_arr(&j, s);
+	entity_arr(&j, "nodes", v, s->nnodes, wb_catalog_node);
+	entity_arr(&j, "zones", v, s->nzones, wb_catalog_zone);
 	open_(&j, "bdis", '[');
 	for (size_t i = 0; i < s->nbdis; i++)
 		bdi_obj(&j, v, i);
 	close_(&j, ']');
-	if (s->procs_valid) {
-		double dt = v->prev ? s->mono - v->prev->mono : 0;
-		open_(&j, "procs", '[');
-		for (size_t i = 0; i < s->nprocs; i++) {
-			const struct wb_proc *p = &s->procs[i];
-			open_(&j, NULL, '{');
-			i64(&j, "pid", p->pid);
-			sval(&j, "comm", p->comm);
-			if (dt > 0) {
-				dbl(&j, "write_rate", p->write_bytes_delta / dt);
-				dbl(&j, "cancelled_rate", p->cancelled_delta / dt);
-			}
-			bval(&j, "throttled", p->throttled);
-			close_(&j, '}');
-		}
-		close_(&j, ']');
-	}
+	if (s->procs_valid)
+		entity_arr(&j, "procs", v, s->nprocs, wb_catalog_proc);
 	if (s->ev_valid)
 		events_obj(&j, s);
 	if (v->whatif)

@@ -107,6 +107,17 @@ static int rp_seek(void *ctx, double t_rel)
 	return 0;
 }
 
+static size_t rp_rewind(void *ctx, size_t n)
+{
+	struct wb_replay *p = ctx;
+	size_t k = p->i; /* back to the recording's start, before --from too */
+
+	if (k > n)
+		k = n;
+	p->i -= k;
+	return k;
+}
+
 static void rp_where(void *ctx, double *t_rel, double *len, size_t *i, size_t *n)
 {
 	struct wb_replay *p = ctx;
@@ -179,6 +190,7 @@ void wb_replay_source(struct wb_replay *p, struct wb_source *src)
 	*src = (struct wb_source){ .ctx = p, .read = rp_read, .diag = rp_diag, .replay = true,
 				   .interval = h->interval > 0 ? h->interval : 1, .seek = rp_seek,
 				   .where = rp_where, .next_event = rp_next_event, .note = rp_note,
+				   .rewind = rp_rewind,
 				   .warmup = p->i < p->first };
 }
 

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "wbtop/kvfile.h"
+#include "wbtop/util.h"
 #include "wbtop/tune.h"
 
 #define JOURNAL_MAX_BYTES 65536 /* 64 entries are under 16 KiB */

@@ -38,45 +38,67 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Re-run the model on the newest sample (and the what-if, if asked). */
-static void run_model(struct ui *u)
+/* Show the pipeline's newest view: the model's output as the panes read it. */
+static void take_view(struct ui *u)
 {
-	const struct wb_sample *s = wb_ring_get(u->ring, 0), *p = wb_ring_get(u->ring, 1);
-	struct wb_settings k;
-	char err[256];
+	const struct wb_view *v = wb_pipeline_view(u->pl);
 
+	u->view = v;
+	u->lim_ok = v && v->lim && v->lim->valid;
+	u->whatif_ok = u->lim_ok && v->whatif;
+	memset(&u->lim, 0, sizeof(u->lim));
+	memset(&u->whatif, 0, sizeof(u->whatif));
 	if (u->lim_ok)
-		wb_limits_finish(&u->lim);
+		u->lim = *v->lim;
 	if (u->whatif_ok)
-		wb_limits_finish(&u->whatif);
+		u->whatif = *v->whatif;
+}
+
+int ui_push(struct ui *u, const struct wb_sample *s)
+{
+	char err[256];
+	int rc = wb_pipeline_push(u->pl, s, err, sizeof(err));
+
+	if (rc == -EINVAL)
+		snprintf(u->status, sizeof(u->status), "what-if: %.180s", err);
+	take_view(u);
+	if (rc != -ENOMEM)
+		ui_log_events(u, s);
+	return rc == -EINVAL ? 0 : rc;
+}
+
+void ui_resync(struct ui *u)
+{
+	size_t n;
+
+	if (wb_pipeline_resync(u->pl, u->src))
+		snprintf(u->status, sizeof(u->status), "seek: the recording could not be read back");
+	u->view = NULL;
 	u->lim_ok = u->whatif_ok = false;
-	if (!s)
-		return;
-	u->lim_ok = wb_model_eval(p, s, NULL, NULL, 0, &u->lim) == 0 && u->lim.valid;
-	if (!u->lim_ok || u->o->nsets == 0 || wb_settings_from_sample(&k, s))
-		return;
-	for (int i = 0; i < u->o->nsets; i++) {
-		struct wb_setop op;
-		if (wb_setop_parse(u->o->sets[i], s, &op, err, sizeof(err)) ||
-		    wb_settings_apply(&k, &u->lim, s->page_size, &op, err, sizeof(err))) {
-			snprintf(u->status, sizeof(u->status), "what-if: %.180s", err);
-			wb_settings_finish(&k);
-			return;
-		}
-	}
-	u->whatif_ok = wb_model_eval(p, s, &k, &u->lim, 0, &u->whatif) == 0;
-	wb_settings_finish(&k);
+	u->log_len = u->log_head = 0;
+	n = wb_ring_len(u->ring);
+	while (n--)
+		ui_log_events(u, wb_ring_get(u->ring, n));
 }
 
 void ui_log_events(struct ui *u, const struct wb_sample *s)
 {
 	int cap = (int)(sizeof(u->log) / sizeof(u->log[0]));
 
+	const struct wb_sample *oldest = wb_ring_get(u->ring, wb_ring_len(u->ring) - 1);
+
+	/* the log holds the events of the samples in the window, as a seek rebuilds it */
+	while (u->log_len && oldest && u->log_mono[u->log_head] < oldest->mono) {
+		u->log_head = (u->log_head + 1) % cap;
+		u->log_len--;
+	}
 	if (!s->ev_valid)
 		return;
 	memcpy(u->log_names, s->reason_names, sizeof(u->log_names));
 	for (size_t i = 0; i < s->nevents; i++) {
-		u->log[(u->log_head + u->log_len) % cap] = s->events[i];
+		int at = (u->log_head + u->log_len) % cap;
+		u->log[at] = s->events[i];
+		u->log_mono[at] = s->mono;
 		if (u->log_len < cap)
 			u->log_len++;
 		else
@@ -91,10 +113,8 @@ static int take_sample(struct ui *u, struct wb_source *src)
 
 	wb_sample_init(&s);
 	rc = src->read(src->ctx, &s);
-	if (rc == 0) {
-		wb_ring_push(u->ring, &s);
-		ui_log_events(u, &s);
-	}
+	if (rc == 0 && ui_push(u, &s))
+		snprintf(u->status, sizeof(u->status), "out of memory");
 	wb_sample_finish(&s);
 	u->diag = src->diag ? src->diag(src->ctx) : NULL;
 	if (u->diag && u->diag->n && !u->status[0])
@@ -104,7 +124,6 @@ static int take_sample(struct ui *u, struct wb_source *src)
 
 /* ---- keys ---- */
 
-typedef void (*key_fn)(struct ui *u, int ch);
 
 static void k_quit(struct ui *u, int ch) { (void)ch; (void)u; ui_stop = 1; }
 static void k_help(struct ui *u, int ch) { (void)ch; u->help = true; }
@@ -222,12 +241,14 @@ static void k_replay(struct ui *u, int ch)
 	case '+': case '=': case '>': u->speed = u->speed < 64 ? u->speed * 2 : 64; break;
 	case '-': case '<': u->speed = u->speed > 0.25 ? u->speed / 2 : 0.25; break;
 	case '.': u->step = true; u->frozen = true; break;
-	case KEY_RIGHT: u->src->seek(u->src->ctx, t + 10); u->step = true; break;
-	case KEY_LEFT: u->src->seek(u->src->ctx, t - 10); u->step = true; break;
+	/* to the sample nearest 10 s away: sample times jitter around the interval */
+	case KEY_RIGHT: u->src->seek(u->src->ctx, t + 10 - u->src->interval / 2); ui_resync(u); u->step = true; break;
+	case KEY_LEFT: u->src->seek(u->src->ctx, t - 10 - u->src->interval / 2); ui_resync(u); u->step = true; break;
 	case 'n':
-		if (u->src->next_event(u->src->ctx) == 0)
+		if (u->src->next_event(u->src->ctx) == 0) {
+			ui_resync(u);
 			u->step = true;
-		else
+		} else
 			snprintf(u->status, sizeof(u->status), "no further throttling episode or knob change");
 		break;
 	case 'g': u->jumping = true; u->jump[0] = '\0'; return;
@@ -253,18 +274,52 @@ static void k_theme(struct ui *u, int ch)
 	}
 }
 
-static const struct { int key; key_fn fn; } keymap[] = {
-	{ 'q', k_quit }, { 'Q', k_quit }, { KEY_F(10), k_quit },
-	{ 'h', k_help }, { '?', k_help }, { KEY_F(1), k_help },
-	{ '\t', k_pane }, { KEY_BTAB, k_pane }, { '1', k_pane }, { '2', k_pane }, { '3', k_pane }, { '4', k_pane },
-	{ '5', k_pane },
-	{ KEY_UP, k_move }, { KEY_DOWN, k_move }, { KEY_PPAGE, k_move }, { KEY_NPAGE, k_move },
-	{ KEY_HOME, k_move }, { KEY_END, k_move },
-	{ 's', k_sort }, { 'S', k_sort }, { '/', k_filter }, { 'i', k_idle }, { 'l', k_loop },
-	{ ' ', k_freeze }, { '+', k_replay }, { '=', k_replay }, { '-', k_replay }, { 't', k_theme },
-	{ '>', k_replay }, { '<', k_replay }, { '.', k_replay }, { KEY_LEFT, k_replay }, { KEY_RIGHT, k_replay },
-	{ 'n', k_replay }, { 'g', k_replay }, { 'e', k_edit },
+#define K_ALL (UI_K_LIVE | UI_K_REPLAY)
+
+/* Every key binding once: its keys, its help, its footer word; help screen and footer are drawn from it. */
+static const struct ui_binding bindings[] = {
+	{ { 'q', 'Q', KEY_F(10) }, "q, F10", "quit", "q", "Quit", 10, K_ALL, k_quit },
+	{ { 'h', '?', KEY_F(1) }, "h, ?, F1", "this help", "F1", "Help", 1, K_ALL, k_help },
+	{ { '\t', KEY_BTAB, '1', '2', '3', '4', '5' }, "Tab, 1-5", "switch pane", "Tab", "Pane", 2, K_ALL, k_pane },
+	{ { KEY_UP, KEY_DOWN }, "Up/Down", "select a device", NULL, NULL, 0, K_ALL, k_move },
+	{ { KEY_PPAGE, KEY_NPAGE }, "PgUp/PgDn", "page", NULL, NULL, 0, K_ALL, k_move },
+	{ { KEY_HOME, KEY_END }, "Home/End", "first/last", NULL, NULL, 0, K_ALL, k_move },
+	{ { 's', 'S' }, "s / S", "sort by next column / reverse the order", "s", "Sort", 3, K_ALL, k_sort },
+	{ { '/' }, "/", "filter devices (name, device, mount, fs); Esc clears", "/", "Filter", 4, K_ALL, k_filter },
+	{ { 'i' }, "i", "hide idle devices", "i", "Idle", 5, K_ALL, k_idle },
+	{ { 'l' }, "l", "hide loop devices", "l", "Loop", 6, K_ALL, k_loop },
+	{ { ' ' }, "space", "freeze the display", "Spc", "Freeze", 7, UI_K_LIVE, k_freeze },
+	{ { '+', '=', '-' }, "+ / -", "slower / faster sampling", "+-", "Rate", 8, UI_K_LIVE, k_replay },
+	{ { 't' }, "t", "next theme", "t", "Theme", 9, K_ALL, k_theme },
+	{ { 'e' }, "e", "edit the device's knobs", NULL, NULL, 0, K_ALL, k_edit },
+	{ { ' ' }, "space", "pause / resume", "Spc", "Pause", 3, UI_K_REPLAY, k_freeze },
+	{ { '.' }, ".", "step one sample", ".", "Step", 3, UI_K_REPLAY, k_replay },
+	{ { '+', '=', '>', '-', '<' }, "+/- or >/<", "faster / slower", "+-", "Speed", 3, UI_K_REPLAY, k_replay },
+	{ { KEY_LEFT, KEY_RIGHT }, "Left/Right", "seek 10 s back / forward", "Lt/Rt", "Seek", 3, UI_K_REPLAY, k_replay },
+	{ { 'n' }, "n", "next throttling or note", "n", "Next", 3, UI_K_REPLAY, k_replay },
+	{ { 'g' }, "g", "jump to a time", "g", "Jump", 3, UI_K_REPLAY, k_replay },
 };
+
+size_t ui_bindings(const struct ui_binding **b)
+{
+	*b = bindings;
+	return sizeof(bindings) / sizeof(bindings[0]);
+}
+
+/* The binding of key ch for this source (live or replay), or NULL. */
+static const struct ui_binding *binding_of(const struct ui *u, int ch)
+{
+	unsigned mode = u->src && u->src->replay ? UI_K_REPLAY : UI_K_LIVE;
+
+	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++) {
+		if (!(bindings[i].when & mode))
+			continue;
+		for (size_t k = 0; k < UI_KEYS_MAX && bindings[i].keys[k]; k++)
+			if (bindings[i].keys[k] == ch)
+				return &bindings[i];
+	}
+	return NULL;
+}
 
 /* Typing a filter: printable characters, Backspace, Enter keeps, Esc clears. */
 static void filter_key(struct ui *u, int ch)
@@ -300,6 +355,7 @@ static void jump_key(struct ui *u, int ch)
 			return;
 		}
 		u->src->seek(u->src->ctx, t);
+		ui_resync(u);
 		u->step = true;
 		u->ended = false;
 		snprintf(u->status, sizeof(u->status), "jumped to %.1f s", t);
@@ -330,11 +386,10 @@ static void handle_key(struct ui *u, int ch)
 	}
 	if (u->pane == P_TUNE && ui_tune_key(u, ch))
 		return;
-	for (size_t i = 0; i < sizeof(keymap) / sizeof(keymap[0]); i++)
-		if (keymap[i].key == ch) {
-			keymap[i].fn(u, ch);
-			return;
-		}
+	const struct ui_binding *b = binding_of(u, ch);
+
+	if (b)
+		b->fn(u, ch);
 }
 
 /* Theme at start: the option, else mono with NO_COLOR, else default. */
@@ -386,11 +441,17 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	u.utf8 = cs && strcmp(cs, "UTF-8") == 0;
 	if (init_theme(&u, err, errlen))
 		return 1;
-	u.ring = wb_ring_create(RING_SAMPLES);
-	if (!u.ring) {
+	{
+		struct wb_pipeline_opts po = { .window = RING_SAMPLES, .sets = o->sets, .nsets = o->nsets };
+		u.pl = wb_pipeline_create(&po);
+	}
+	if (!u.pl) {
 		snprintf(err, errlen, "out of memory");
 		return 1;
 	}
+	u.ring = wb_pipeline_history(u.pl);
+	if (src->replay) /* from --from: the window playing from the start would have */
+		ui_resync(&u);
 	wb_signals_install();
 	wb_signals_at_crash(restore_terminal);
 	start_curses(&u);
@@ -414,8 +475,6 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 					snprintf(u.status, sizeof(u.status), src->replay
 						 ? "end of the recording: g jumps, Left seeks back, q quits"
 						 : "the source ended; press q to quit");
-				} else {
-					run_model(&u);
 				}
 				u.step = false;
 				redraw = true;
@@ -445,11 +504,7 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	endwin();
 	curses_on = 0;
 	ui_tune_finish(&u);
-	if (u.lim_ok)
-		wb_limits_finish(&u.lim);
-	if (u.whatif_ok)
-		wb_limits_finish(&u.whatif);
 	free(u.rows);
-	wb_ring_destroy(u.ring);
+	wb_pipeline_destroy(u.pl);
 	return 0;
 }

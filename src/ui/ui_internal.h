@@ -3,7 +3,10 @@
 #ifndef WBTOP_UI_INTERNAL_H
 #define WBTOP_UI_INTERNAL_H
 
+#include <curses.h>
+
 #include "wbtop/model.h"
+#include "wbtop/pipeline.h"
 #include "wbtop/sample.h"
 #include "wbtop/theme.h"
 #include "wbtop/forecast.h"
@@ -17,14 +20,17 @@ enum pane { P_DEVICES, P_ZONES, P_FLUSHER, P_PROCS, P_TUNE, P_COUNT };
 struct devrow {
 	const struct wb_bdi *b;
 	const struct wb_bdi_limits *bl;   /* NULL when the model did not run */
-	double dirty, pct, bw, dirtied, written, clean_s;
-	bool dirty_ok, pct_ok, bw_ok, rates_ok;
+	const struct wb_bdi_derived *d;   /* the pipeline's figures for b */
+	size_t i;                         /* b's index in the sample */
 	int hl;                           /* 0 normal, 1 warn, 2 critical */
 };
 
 struct ui {
 	const struct wb_ui_opts *o;
-	struct wb_ring *ring;
+	struct wb_pipeline *pl;           /* owns the window and the view */
+	const struct wb_ring *ring;       /* the pipeline's window, newest first */
+	const struct wb_view *view;       /* the newest sample's view; NULL before one */
+	/* shallow copies of the view's model output (owned by the pipeline) */
 	struct wb_limits lim;
 	bool lim_ok;
 	struct wb_limits whatif;
@@ -65,15 +71,32 @@ struct ui {
 	int nrows, rows_cap;
 	/* the flusher pane's log: the last events of every sample, newest last */
 	struct wb_event log[512];
+	double log_mono[512];             /* the sample that carried each event */
 	char log_names[WB_REASONS][16];
 	int log_len, log_head, log_scroll;
 };
 
+/* A key binding (ui.c's table): the help screen and the footer are drawn from it. */
+typedef void (*key_fn)(struct ui *u, int ch);
+#define UI_KEYS_MAX 8
+enum { UI_K_LIVE = 1, UI_K_REPLAY = 2 };
+struct ui_binding {
+	int keys[UI_KEYS_MAX];    /* 0-terminated unless full */
+	const char *label;        /* the keys as help and the man page name them */
+	const char *help;         /* what they do */
+	const char *foot_key, *foot; /* in the footer ("F1" "Help"); NULL: not there */
+	int foot_pos;             /* the footer's order */
+	unsigned when;            /* UI_K_LIVE, UI_K_REPLAY or both */
+	key_fn fn;
+};
+size_t ui_bindings(const struct ui_binding **b);
+
 /* Append the newest sample's events to the log (ui.c). */
 void ui_log_events(struct ui *u, const struct wb_sample *s);
-
-/* Events of one BDI per minute over the last minute of the ring (draw.c); < 0 unknown. */
-double ui_per_minute(const struct ui *u, const char *bdi, int what);
+/* Take sample s through the pipeline and show its view (ui.c); 0 or -errno. */
+int ui_push(struct ui *u, const struct wb_sample *s);
+/* After a seek: rebuild the pipeline's window and the log as playing would have (ui.c). */
+void ui_resync(struct ui *u);
 /* tune_pane.c */
 void ui_draw_tune(struct ui *u, int y, int h,
 		  void (*put)(const struct ui *, int, int, enum wb_role, const char *));
@@ -81,6 +104,30 @@ bool ui_tune_key(struct ui *u, int ch);
 void ui_tune_tick(struct ui *u);
 void ui_tune_revert_all(struct ui *u);
 void ui_tune_finish(struct ui *u);
+/* draw.c: widgets shared by the panes */
+/* A marker on a meter. */
+struct ui_mark {
+	double v;
+	char c;
+	enum wb_role role;
+};
+
+attr_t ui_attr(const struct ui *u, enum wb_role r);
+/* Draw s at y, x in role r, clipped to the screen and made safe for the terminal. */
+void ui_put(const struct ui *u, int y, int x, enum wb_role r, const char *s);
+/* Bytes as "1.5G", or "-" when not ok. */
+const char *ui_bytes(char *buf, size_t n, bool ok, double v);
+const char *ui_dev_label(const struct wb_bdi *b, char *buf, size_t n);
+void ui_meter(const struct ui *u, int y, int x, int w, double dirty, double wb, const struct ui_mark *m, int nm,
+	      double max);
+/* The newest sample, or NULL before one (and right after a seek). */
+const struct wb_sample *ui_cur(const struct ui *u);
+void ui_sparkline(const struct ui *u, const char *bdi, bool wakes, char *out, size_t n, int w);
+/* panes.c */
+void ui_draw_devices(struct ui *u, int y, int h);
+void ui_draw_zones(struct ui *u, int y, int h);
+void ui_draw_flusher(struct ui *u, int y, int h);
+void ui_draw_procs(struct ui *u, int y, int h);
 /* draw.c */
 void ui_draw(struct ui *u);
 int ui_dev_columns(void);

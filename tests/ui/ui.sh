@@ -70,6 +70,20 @@ screen scenario-zone-fair 100 30 "--replay $EX/zone-fair-btrfs.wbrec --theme mon
 screen scenario-cache-thrash 100 30 "--replay $EX/cache-thrash.wbrec --theme mono" Space g 2 5 Enter 3
 screen usb-stick 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter
 screen scenario-reclaim 100 30 "--replay $EX/reclaim-stall.wbrec --theme mono" Space g 2 0 Enter 2
+# exact seek on screen: 24 s reached by a forward jump, a backward jump and
+# Left from 34 s shows the same screen (devices and flusher panes)
+for pane in 1 3; do
+	screen seek-fwd-$pane 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter $pane
+	screen seek-back-$pane 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 5 0 Enter g 2 4 Enter $pane
+	screen seek-left-$pane 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 3 4 Enter Left $pane
+	for how in back left; do # all but the status line (it names the key)
+		if diff <(sed '$d' "$T/seek-fwd-$pane.txt") <(sed '$d' "$T/seek-$how-$pane.txt") > "$T/seek.diff"; then
+			pass=$((pass + 1)); echo "ok - pane $pane at 24 s: $how equals a forward jump"
+		else
+			failed=$((failed + 1)); echo "not ok - pane $pane at 24 s: $how differs"; cat "$T/seek.diff"
+		fi
+	done
+done
 # replay shows the same screens as live: record the fixture, replay it, and
 # compare with the live golden below the header (title line, time bar)
 $W --root "$F/6.18-writing" --batch -n 20 -d 0.1 --record "$T/fx.wbrec" >/dev/null 2>&1

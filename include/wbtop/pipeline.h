@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The pipeline: each sample from a source goes into one history window, and
+ * every derived figure (rates, per-minute counts, %LIM, drain time, the
+ * model, what-if and forecast) is computed from that window once, into one
+ * view per sample. Sinks (batch outputs, the UI) only render the view. After
+ * a seek the replay source rebuilds the window, so a view reached by seeking
+ * equals the one reached by playing.
+ */
+#ifndef WBTOP_PIPELINE_H
+#define WBTOP_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "wbtop/out.h"
+#include "wbtop/source.h"
+
+#define WB_PIPELINE_WINDOW 600   /* samples kept: 10 minutes at 1 Hz */
+#define WB_PER_MINUTE_SPAN 60.5  /* seconds of whole intervals counted per minute */
+
+struct wb_pipeline_opts {
+	size_t window;               /* samples of history kept; 0: WB_PIPELINE_WINDOW */
+	const char *const *sets;     /* --set list for the what-if (may be NULL) */
+	int nsets;
+	double forecast_s;           /* > 0: forecast this many seconds ahead */
+};
+
+struct wb_pipeline;
+
+/* NULL on out of memory. Free with wb_pipeline_destroy() (NULL-safe). */
+struct wb_pipeline *wb_pipeline_create(const struct wb_pipeline_opts *o);
+void wb_pipeline_destroy(struct wb_pipeline *p);
+
+/*
+ * Take sample s into the window (copied) and derive its view. 0; -ENOMEM;
+ * -EINVAL when the --set list does not apply to s (message in err: the view
+ * then has no what-if).
+ */
+int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err, size_t errlen);
+/* The newest sample's view, owned by the pipeline until the next push; NULL before one. */
+const struct wb_view *wb_pipeline_view(const struct wb_pipeline *p);
+/* The history window, newest first (owned by the pipeline). */
+const struct wb_ring *wb_pipeline_history(const struct wb_pipeline *p);
+/* Forget the window and the view. */
+void wb_pipeline_clear(struct wb_pipeline *p);
+
+/*
+ * After src->seek: empty the window and refill it with the samples before
+ * the sought one, as playing would have left it; the next src->read gives
+ * the sought sample. 0, or -errno. A source that cannot rewind is left as is.
+ */
+int wb_pipeline_resync(struct wb_pipeline *p, struct wb_source *src);
+
+/*
+ * One BDI's strip over the window, oldest first, one value per sample, the
+ * newest last: dirty + writeback pages (wakes false) or background wakeups
+ * in each interval (wakes true); < 0 where unknown. Fills w values.
+ */
+void wb_pipeline_strip(const struct wb_pipeline *p, const char *bdi, bool wakes, double *v, int w);
+
+/* A BDI's write bandwidth in pages/s, chosen one way: wb_stats, else the BDI's estimate. */
+bool wb_bdi_write_bw(const struct wb_bdi *b, uint64_t *pages_s);
+
+#endif

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Helpers every layer shares, so that the model, output, tune and UI code
+ * include no collector header: diagnostics, path joining, number parsing,
+ * byte formatting, access-level text, BDI name order, strings made safe for
+ * a terminal and for JSON, and times that may not be numbers.
+ */
+#ifndef WBTOP_UTIL_H
+#define WBTOP_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define WB_DIAG_MAX    16
+#define WB_DIAG_LEN    256
+
+/* Messages a collector wants a person to see; bounded, never fatal. */
+struct wb_diag {
+	char msg[WB_DIAG_MAX][WB_DIAG_LEN];
+	int n;
+	int dropped;
+};
+void wb_diag_clear(struct wb_diag *d);
+void wb_diag_add(struct wb_diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Join root and a path ("/" + "/proc/x"); the result is caller-freed. NULL on out of memory. */
+char *wb_path_join(const char *root, const char *path);
+
+/* Parse one unsigned decimal number with overflow checks; end set past it. */
+bool wb_parse_u64(const char *s, const char **end, uint64_t *out);
+
+/* "1.5G", "640K": human-readable bytes into buf (>= 16 bytes). Returns buf. */
+const char *wb_fmt_bytes(char *buf, size_t len, double bytes);
+
+/*
+ * What the missing access levels hide, one line each, for the level the
+ * last sample reached: writes at most n lines into lines[], returns count.
+ * Any int is a valid level here (a damaged recording's included).
+ */
+int wb_level_hidden(int level, const char **lines, int n);
+
+/* Order BDI names: "MAJ:MIN" numerically, then others by name. */
+int wb_bdi_name_cmp(const char *a, const char *b);
+
+/*
+ * s made safe for a terminal into buf (always terminated): control
+ * characters (C0, DEL, C1) and bytes that are not valid UTF-8 become '?',
+ * so no escape sequence passes. Returns buf.
+ */
+const char *wb_safe_text(const char *s, char *buf, size_t n);
+
+/* s as a JSON string (quotes included): valid UTF-8 always, invalid bytes as \ufffd. */
+void wb_json_string(FILE *f, const char *s);
+
+/*
+ * A wall-clock time in seconds as local time with strftime's fmt, into buf;
+ * "--:--:--" when it is not a finite time a time_t holds. Returns buf.
+ */
+const char *wb_fmt_clock(double wall, const char *fmt, char *buf, size_t n);
+
+#endif

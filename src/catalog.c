@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The field catalogue: one row per field, one getter each (see catalog.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "wbtop/catalog.h"
+#include "wbtop/pipeline.h"
+
+#define KNOWN_U(x) ((struct wb_value){ .known = true, .u = (x) })
+#define KNOWN_D(x) ((struct wb_value){ .known = true, .d = (x) })
+#define KNOWN_S(x) ((struct wb_value){ .known = true, .s = (x) })
+#define UNKNOWN ((struct wb_value){ .known = false })
+
+/* A page counter of the BDI's stats, as bytes. */
+static struct wb_value bst(const struct wb_fctx *c, enum wb_bstat k)
+{
+	return WB_HAS(c->b->st_valid, k) ? KNOWN_U(wb_pages_to_bytes(c->s, c->b->st[k])) : UNKNOWN;
+}
+
+static struct wb_value knob(const struct wb_fctx *c, enum wb_knob k)
+{
+	return WB_HAS(c->b->knob_valid, k) ? KNOWN_U(c->b->knob[k]) : UNKNOWN;
+}
+
+static bool model_ok(const struct wb_fctx *c)
+{
+	return c->bl && c->bl->valid;
+}
+
+static struct wb_value b_name(const struct wb_fctx *c) { return KNOWN_S(c->b->name); }
+static struct wb_value b_dev(const struct wb_fctx *c) { return c->b->dev[0] ? KNOWN_S(c->b->dev) : UNKNOWN; }
+static struct wb_value b_fstype(const struct wb_fctx *c) { return c->b->fstype[0] ? KNOWN_S(c->b->fstype) : UNKNOWN; }
+static struct wb_value b_mount(const struct wb_fctx *c) { return c->b->nmounts ? KNOWN_S(c->b->mounts[0]) : UNKNOWN; }
+static struct wb_value b_mounts(const struct wb_fctx *c) { (void)c; return KNOWN_U(0); }
+static struct wb_value b_reclaimable(const struct wb_fctx *c) { return bst(c, WB_B_RECLAIMABLE); }
+static struct wb_value b_writeback(const struct wb_fctx *c) { return bst(c, WB_B_WRITEBACK); }
+static struct wb_value b_kthresh(const struct wb_fctx *c) { return bst(c, WB_B_THRESH); }
+static struct wb_value b_kgthresh(const struct wb_fctx *c) { return bst(c, WB_B_DIRTY_THRESH); }
+
+/* A device's label: its block device, or a filesystem's own BDI with what it sits on. */
+static struct wb_value b_label(const struct wb_fctx *c)
+{
+	struct wb_value x = { .known = true };
+	const struct wb_bdi *b = c->b;
+
+	if (b->dev[0] && !strchr(b->name, ':'))
+		snprintf(x.tmp, sizeof(x.tmp), "%s:%s", b->name, b->dev);
+	else
+		snprintf(x.tmp, sizeof(x.tmp), "%s", b->dev[0] ? b->dev : b->name);
+	return x;
+}
+
+static struct wb_value m_thresh(const struct wb_fctx *c)
+{
+	return model_ok(c) ? KNOWN_U(wb_pages_to_bytes(c->s, c->bl->thresh)) : UNKNOWN;
+}
+
+static struct wb_value m_bg_thresh(const struct wb_fctx *c)
+{
+	return model_ok(c) ? KNOWN_U(wb_pages_to_bytes(c->s, c->bl->bg_thresh)) : UNKNOWN;
+}
+
+/* The writeout share, and how it is known (capped: at least this). */
+static struct wb_value m_share(const struct wb_fctx *c)
+{
+	const struct wb_bdi_limits *bl = c->bl;
+
+	if (!model_ok(c) || bl->frac_src == WB_FRAC_NONE)
+		return UNKNOWN;
+	return KNOWN_D(bl->frac_den ? (double)bl->frac_num / (double)bl->frac_den : 0);
+}
+
+static struct wb_value m_share_src(const struct wb_fctx *c)
+{
+	static const char *const src[] = { "none", "debugfs", "floor", "capped" };
+
+	if (!model_ok(c) || c->bl->frac_src == WB_FRAC_NONE)
+		return UNKNOWN;
+	return KNOWN_S(src[c->bl->frac_src]);
+}
+
+static struct wb_value m_state(const struct wb_fctx *c)
+{
+	return model_ok(c) ? KNOWN_S(wb_bdi_state_names[c->bl->state]) : UNKNOWN;
+}
+
+static struct wb_value m_drain(const struct wb_fctx *c)
+{
+	return model_ok(c) && c->bl->drain_s >= 0 ? KNOWN_D(c->bl->drain_s) : UNKNOWN;
+}
+
+static bool controlled(const struct wb_fctx *c)
+{
+	return model_ok(c) && c->bl->pos_ratio >= 0;
+}
+
+static struct wb_value m_pos_ratio(const struct wb_fctx *c)
+{
+	return controlled(c) ? KNOWN_D(c->bl->pos_ratio / 1024.0) : UNKNOWN;
+}
+
+static struct wb_value m_task_rl(const struct wb_fctx *c)
+{
+	return controlled(c) ? KNOWN_U(c->bl->task_ratelimit * c->s->page_size) : UNKNOWN;
+}
+
+static struct wb_value m_pause(const struct wb_fctx *c)
+{
+	return controlled(c) ? KNOWN_U(c->bl->pause_ms) : UNKNOWN;
+}
+
+/* Write bandwidth, chosen one way (wb_bdi_write_bw). */
+static struct wb_value b_write_bw(const struct wb_fctx *c)
+{
+	uint64_t bw;
+
+	return wb_bdi_write_bw(c->b, &bw) ? KNOWN_U(wb_pages_to_bytes(c->s, bw)) : UNKNOWN;
+}
+
+static struct wb_value d_dirtied(const struct wb_fctx *c) { return c->d->dirtied_ok ? KNOWN_D(c->d->dirtied) : UNKNOWN; }
+static struct wb_value d_written(const struct wb_fctx *c) { return c->d->written_ok ? KNOWN_D(c->d->written) : UNKNOWN; }
+static struct wb_value d_disk(const struct wb_fctx *c) { return c->d->disk_ok ? KNOWN_D(c->d->disk_write) : UNKNOWN; }
+static struct wb_value d_pct(const struct wb_fctx *c) { return c->d->pct_ok ? KNOWN_D(c->d->pct) : UNKNOWN; }
+static struct wb_value d_wake(const struct wb_fctx *c) { return c->d->wake_pm >= 0 ? KNOWN_D(c->d->wake_pm) : UNKNOWN; }
+
+/* Time to clean: 0 when nothing is dirty, else the model's drain time. */
+static struct wb_value d_clean(const struct wb_fctx *c)
+{
+	const struct wb_bdi_derived *d = c->d;
+
+	if (!d->dirty_ok || (d->dirty > 0 && d->drain_s < 0))
+		return UNKNOWN;
+	return KNOWN_D(d->dirty > 0 ? d->drain_s : 0);
+}
+
+static struct wb_value k_min(const struct wb_fctx *c) { return knob(c, WB_K_MIN_RATIO); }
+static struct wb_value k_max(const struct wb_fctx *c) { return knob(c, WB_K_MAX_RATIO); }
+static struct wb_value k_min_fine(const struct wb_fctx *c) { return knob(c, WB_K_MIN_RATIO_FINE); }
+static struct wb_value k_max_fine(const struct wb_fctx *c) { return knob(c, WB_K_MAX_RATIO_FINE); }
+static struct wb_value k_min_bytes(const struct wb_fctx *c) { return knob(c, WB_K_MIN_BYTES); }
+static struct wb_value k_max_bytes(const struct wb_fctx *c) { return knob(c, WB_K_MAX_BYTES); }
+static struct wb_value k_strict(const struct wb_fctx *c) { return knob(c, WB_K_STRICT_LIMIT); }
+
+/* MAX% on screen: the ratio, "s" when the limit is strict. */
+static struct wb_value k_max_shown(const struct wb_fctx *c)
+{
+	struct wb_value x = knob(c, WB_K_MAX_RATIO);
+
+	if (x.known)
+		snprintf(x.tmp, sizeof(x.tmp), "%llu%s", (unsigned long long)x.u,
+			 c->b->knob[WB_K_STRICT_LIMIT] ? "s" : "");
+	return x;
+}
+
+static struct wb_value b_inodes(const struct wb_fctx *c)
+{
+	return WB_HAS(c->b->st_valid, WB_B_B_DIRTY) ? KNOWN_U(c->b->st[WB_B_B_DIRTY]) : UNKNOWN;
+}
+
+static struct wb_value b_events(const struct wb_fctx *c) { return c->s->ev_valid ? KNOWN_U(0) : UNKNOWN; }
+static struct wb_value b_stale(const struct wb_fctx *c) { return c->b->stats_skipped ? KNOWN_U(1) : UNKNOWN; }
+static struct wb_value b_strip(const struct wb_fctx *c) { (void)c; return KNOWN_U(0); }
+
+/* The same BDI under the what-if limits. */
+static const struct wb_bdi_limits *whatif_bdi(const struct wb_fctx *c)
+{
+	const struct wb_bdi_limits *w = c->v->whatif ? wb_limits_bdi(c->v->whatif, c->b->name) : NULL;
+
+	return w && w->valid ? w : NULL;
+}
+
+static struct wb_value w_thresh(const struct wb_fctx *c)
+{
+	const struct wb_bdi_limits *w = whatif_bdi(c);
+	return w ? KNOWN_U(wb_pages_to_bytes(c->s, w->thresh)) : UNKNOWN;
+}
+
+static struct wb_value w_bg_thresh(const struct wb_fctx *c)
+{
+	const struct wb_bdi_limits *w = whatif_bdi(c);
+	return w ? KNOWN_U(wb_pages_to_bytes(c->s, w->bg_thresh)) : UNKNOWN;
+}
+
+static struct wb_value w_state(const struct wb_fctx *c)
+{
+	const struct wb_bdi_limits *w = whatif_bdi(c);
+	return w ? KNOWN_S(wb_bdi_state_names[w->state]) : UNKNOWN;
+}
+
+/*    key                  csv             title        unit         json          w  pr left model  {csv,text,ui} */
+static const struct wb_field bdi_fields[] = {
+	{ "bdi", "bdi", "BDI", WB_U_TEXT, WB_J_STR, 10, 0, true, false, { 1, 1, 0 }, b_name },
+	{ NULL, NULL, "DEVICE", WB_U_TEXT, WB_J_STR, 14, 0, true, false, { 0, 0, 1 }, b_label },
+	{ "dev", "dev", "DEV", WB_U_TEXT, WB_J_STR, 8, 0, true, false, { 2, 2, 0 }, b_dev },
+	{ "fstype", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, false, { 0, 0, 0 }, b_fstype },
+	{ "mounts", NULL, NULL, WB_U_TEXT, WB_J_HOOK, 0, 0, true, false, { 0, 0, 0 }, b_mounts },
+	{ NULL, "mount", "MOUNT", WB_U_TEXT, WB_J_STR, 14, 2, true, false, { 3, 11, 2 }, b_mount },
+	{ "reclaimable", "reclaimable", "DIRTY", WB_U_BYTES, WB_J_INT, 7, 0, false, false, { 4, 3, 3 }, b_reclaimable },
+	{ "writeback", "writeback", "WRITEBK", WB_U_BYTES, WB_J_INT, 7, 0, false, false, { 5, 4, 4 }, b_writeback },
+	{ "thresh", "thresh", "THRESH", WB_U_BYTES, WB_J_INT, 7, 0, false, true, { 6, 5, 5 }, m_thresh },
+	{ "bg_thresh", "bg_thresh", "BG", WB_U_BYTES, WB_J_INT, 7, 3, false, true, { 7, 0, 7 }, m_bg_thresh },
+	{ "share", NULL, "SHARE", WB_U_REAL, WB_J_REAL6, 8, 0, false, true, { 0, 0, 0 }, m_share },
+	{ "share_src", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, false, true, { 0, 0, 0 }, m_share_src },
+	{ "state", "state", "STATE", WB_U_TEXT, WB_J_STR, 10, 1, true, true, { 15, 9, 15 }, m_state },
+	{ "drain_s", NULL, "DRAIN", WB_U_SECS, WB_J_REAL3, 8, 0, false, true, { 0, 0, 0 }, m_drain },
+	{ "pos_ratio", NULL, "POS-RATIO", WB_U_REAL, WB_J_REAL4, 9, 0, false, true, { 0, 0, 0 }, m_pos_ratio },
+	{ "task_ratelimit", NULL, "TASK-RL/s", WB_U_BYTES, WB_J_INT, 9, 0, false, true, { 0, 0, 0 }, m_task_rl },
+	{ "pause_ms", NULL, "PAUSE-MS", WB_U_COUNT, WB_J_INT, 8, 0, false, true, { 0, 0, 0 }, m_pause },
+	{ "kernel_thresh", "kernel_thresh", "K-THRESH", WB_U_BYTES, WB_J_INT, 8, 3, false, false, { 8, 6, 6 }, b_kthresh },
+	{ "kernel_global_thresh", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 0, 0, 0 }, b_kgthresh },
+	{ "write_bw", "write_bw", "BW/s", WB_U_BYTES, WB_J_INT, 7, 1, false, false, { 9, 7, 9 }, b_write_bw },
+	{ "dirtied", "dirtied", "DIRTIED/s", WB_U_RATE, WB_J_REAL1, 9, 2, false, false, { 10, 0, 10 }, d_dirtied },
+	{ "written", "written", "WRITTEN/s", WB_U_RATE, WB_J_REAL1, 9, 3, false, false, { 11, 0, 11 }, d_written },
+	{ "disk_write_rate", NULL, NULL, WB_U_RATE, WB_J_REAL1, 0, 0, false, false, { 0, 0, 0 }, d_disk },
+	{ "min_ratio", "min_ratio", "MIN%", WB_U_COUNT, WB_J_INT, 4, 4, false, false, { 12, 0, 13 }, k_min },
+	{ "max_ratio", "max_ratio", NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 13, 0, 0 }, k_max },
+	{ "min_ratio_fine", NULL, NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0, 0, 0 }, k_min_fine },
+	{ "max_ratio_fine", NULL, NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0, 0, 0 }, k_max_fine },
+	{ "min_bytes", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 0, 0, 0 }, k_min_bytes },
+	{ "max_bytes", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 0, 0, 0 }, k_max_bytes },
+	{ "strict_limit", "strict_limit", NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 14, 0, 0 }, k_strict },
+	{ NULL, NULL, "MAX%", WB_U_TEXT, WB_J_STR, 4, 4, false, false, { 0, 8, 14 }, k_max_shown },
+	{ NULL, NULL, "%LIM", WB_U_PCT, WB_J_REAL1, 5, 0, false, false, { 0, 0, 8 }, d_pct },
+	{ NULL, NULL, "CLEAN-IN", WB_U_SECS, WB_J_REAL3, 8, 0, false, false, { 0, 0, 12 }, d_clean },
+	{ NULL, NULL, "WAKE/m", WB_U_PER_MIN, WB_J_REAL1, 6, 5, false, false, { 0, 0, 16 }, d_wake },
+	{ "dirty_inodes", NULL, NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0, 0, 0 }, b_inodes },
+	{ "events", NULL, NULL, WB_U_COUNT, WB_J_HOOK, 0, 0, false, false, { 0, 0, 0 }, b_events },
+	{ "stats_stale", NULL, NULL, WB_U_FLAG, WB_J_TRUE, 0, 0, false, false, { 0, 0, 0 }, b_stale },
+	{ NULL, "if_thresh", "IF-THRESH", WB_U_BYTES, WB_J_INT, 9, 0, false, false, { 20, 10, 17 }, w_thresh },
+	{ NULL, "if_bg_thresh", NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 21, 0, 0 }, w_bg_thresh },
+	{ NULL, "if_state", NULL, WB_U_TEXT, WB_J_STR, 0, 0, false, false, { 22, 0, 0 }, w_state },
+	{ NULL, NULL, "DIRTY HISTORY", WB_U_TEXT, WB_J_HOOK, 13, 5, true, false, { 0, 0, 18 }, b_strip },
+};
+
+const struct wb_field *wb_catalog_bdi(size_t *n)
+{
+	*n = sizeof(bdi_fields) / sizeof(bdi_fields[0]);
+	return bdi_fields;
+}
+
+/* ---- the global entity ---- */
+
+static struct wb_value gpages(const struct wb_fctx *c, enum wb_gstat k)
+{
+	return WB_HAS(c->s->g.valid, k) ? KNOWN_U(wb_pages_to_bytes(c->s, c->s->g.v[k])) : UNKNOWN;
+}
+
+/* A global counter's rate from the view (page counters as bytes/s). */
+static struct wb_value grate(const struct wb_fctx *c, enum wb_gstat k, bool is_pages)
+{
+	double r = c->v->g_rate[k];
+
+	if (!c->v->g_rate_ok[k])
+		return UNKNOWN;
+	return KNOWN_D(is_pages ? r * c->s->page_size : r);
+}
+
+static bool gmodel(const struct wb_fctx *c)
+{
+	return c->l && c->l->valid;
+}
+
+static struct wb_value g_dirty(const struct wb_fctx *c) { return gpages(c, WB_G_DIRTY); }
+static struct wb_value g_writeback(const struct wb_fctx *c) { return gpages(c, WB_G_WRITEBACK); }
+static struct wb_value g_kthresh(const struct wb_fctx *c) { return gpages(c, WB_G_DIRTY_THRESH); }
+static struct wb_value g_kbg(const struct wb_fctx *c) { return gpages(c, WB_G_BG_THRESH); }
+static struct wb_value g_free(const struct wb_fctx *c) { return gpages(c, WB_G_MEMFREE); }
+static struct wb_value g_pending(const struct wb_fctx *c) { return gpages(c, WB_G_ZONE_WRITE_PENDING); }
+static struct wb_value g_dirtyable(const struct wb_fctx *c) { return gmodel(c) ? KNOWN_U(wb_pages_to_bytes(c->s, c->l->dirtyable)) : UNKNOWN; }
+static struct wb_value g_thresh(const struct wb_fctx *c) { return gmodel(c) ? KNOWN_U(wb_pages_to_bytes(c->s, c->l->thresh)) : UNKNOWN; }
+static struct wb_value g_bg(const struct wb_fctx *c) { return gmodel(c) ? KNOWN_U(wb_pages_to_bytes(c->s, c->l->bg)) : UNKNOWN; }
+static struct wb_value g_freerun(const struct wb_fctx *c) { return gmodel(c) ? KNOWN_U(wb_pages_to_bytes(c->s, c->l->freerun)) : UNKNOWN; }
+static struct wb_value g_setpoint(const struct wb_fctx *c) { return gmodel(c) ? KNOWN_U(wb_pages_to_bytes(c->s, c->l->setpoint)) : UNKNOWN; }
+static struct wb_value g_reserve(const struct wb_fctx *c) { return gmodel(c) ? KNOWN_U(wb_pages_to_bytes(c->s, c->l->reserve)) : UNKNOWN; }
+static struct wb_value g_calibrated(const struct wb_fctx *c) { return gmodel(c) && c->l->calibrated ? KNOWN_U(1) : UNKNOWN; }
+
+static struct wb_value g_file_lru(const struct wb_fctx *c)
+{
+	uint64_t m = c->s->g.valid;
+
+	if (!WB_HAS(m, WB_G_ACTIVE_FILE) || !WB_HAS(m, WB_G_INACTIVE_FILE))
+		return UNKNOWN;
+	return KNOWN_U(wb_pages_to_bytes(c->s, c->s->g.v[WB_G_ACTIVE_FILE] + c->s->g.v[WB_G_INACTIVE_FILE]));
+}
+
+static struct wb_value g_dirtied(const struct wb_fctx *c) { return grate(c, WB_G_DIRTIED, true); }
+static struct wb_value g_written(const struct wb_fctx *c) { return grate(c, WB_G_WRITTEN, true); }
+static struct wb_value g_vmscan(const struct wb_fctx *c) { return grate(c, WB_G_VMSCAN_WRITE, true); }
+static struct wb_value g_immediate(const struct wb_fctx *c) { return grate(c, WB_G_VMSCAN_IMMEDIATE, true); }
+static struct wb_value g_thr_written(const struct wb_fctx *c) { return grate(c, WB_G_THROTTLED_WRITTEN, true); }
+static struct wb_value g_pgscan(const struct wb_fctx *c) { return grate(c, WB_G_PGSCAN, false); }
+static struct wb_value g_pgsteal(const struct wb_fctx *c) { return grate(c, WB_G_PGSTEAL, false); }
+static struct wb_value g_allocstall(const struct wb_fctx *c) { return grate(c, WB_G_ALLOCSTALL, false); }
+
+/*    key                  csv                    title        unit         json         w  pr left model {csv,text,ui} */
+static const struct wb_field global_fields[] = {
+	{ "dirty", "global_dirty", "Dirty", WB_U_BYTES, WB_J_INT, 7, 0, false, false, { 16, 1, 0 }, g_dirty },
+	{ "writeback", "global_writeback", "Writeback", WB_U_BYTES, WB_J_INT, 7, 0, false, false, { 17, 2, 0 }, g_writeback },
+	{ "dirtyable", NULL, "Dirtyable", WB_U_BYTES, WB_J_INT, 7, 0, false, true, { 0, 10, 0 }, g_dirtyable },
+	{ "thresh", "global_thresh", "Thresh", WB_U_BYTES, WB_J_INT, 7, 0, false, true, { 18, 3, 0 }, g_thresh },
+	{ "bg_thresh", NULL, "Bg", WB_U_BYTES, WB_J_INT, 7, 0, false, true, { 0, 5, 0 }, g_bg },
+	{ "freerun", NULL, "Freerun", WB_U_BYTES, WB_J_INT, 7, 0, false, true, { 0, 7, 0 }, g_freerun },
+	{ "setpoint", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, true, { 0, 0, 0 }, g_setpoint },
+	{ "reserve", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, true, { 0, 0, 0 }, g_reserve },
+	{ "calibrated", NULL, NULL, WB_U_FLAG, WB_J_TRUE, 0, 0, false, true, { 0, 0, 0 }, g_calibrated },
+	{ "kernel_thresh", "kernel_global_thresh", "K-Thresh", WB_U_BYTES, WB_J_INT, 7, 0, false, false, { 19, 4, 0 }, g_kthresh },
+	{ "kernel_bg_thresh", NULL, "K-Bg", WB_U_BYTES, WB_J_INT, 7, 0, false, false, { 0, 6, 0 }, g_kbg },
+	{ "free", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 0, 0, 0 }, g_free },
+	{ "file_lru", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 0, 0, 0 }, g_file_lru },
+	{ "write_pending", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 0, 0, 0 }, g_pending },
+	{ "dirtied_rate", NULL, "Dirtied/s", WB_U_RATE, WB_J_REAL1, 7, 0, false, false, { 0, 8, 0 }, g_dirtied },
+	{ "written_rate", NULL, "Written/s", WB_U_RATE, WB_J_REAL1, 7, 0, false, false, { 0, 9, 0 }, g_written },
+	{ "vmscan_write_rate", NULL, NULL, WB_U_RATE, WB_J_REAL1, 0, 0, false, false, { 0, 0, 0 }, g_vmscan },
+	{ "vmscan_immediate_rate", NULL, NULL, WB_U_RATE, WB_J_REAL1, 0, 0, false, false, { 0, 0, 0 }, g_immediate },
+	{ "throttled_written_rate", NULL, NULL, WB_U_RATE, WB_J_REAL1, 0, 0, false, false, { 0, 0, 0 }, g_thr_written },
+	{ "pgscan_per_s", NULL, NULL, WB_U_REAL, WB_J_REAL1, 0, 0, false, false, { 0, 0, 0 }, g_pgscan },
+	{ "pgsteal_per_s", NULL, NULL, WB_U_REAL, WB_J_REAL1, 0, 0, false, false, { 0, 0, 0 }, g_pgsteal },
+	{ "allocstall_per_s", NULL, NULL, WB_U_REAL, WB_J_REAL1, 0, 0, false, false, { 0, 0, 0 }, g_allocstall },
+};
+
+const struct wb_field *wb_catalog_global(size_t *n)
+{
+	*n = sizeof(global_fields) / sizeof(global_fields[0]);
+	return global_fields;
+}
+
+/* ---- nodes, zones, processes ---- */
+
+static struct wb_value npages(const struct wb_fctx *c, enum wb_nstat k)
+{
+	const struct wb_node *n = &c->s->nodes[c->i];
+	return WB_HAS(n->valid, k) ? KNOWN_U(wb_pages_to_bytes(c->s, n->v[k])) : UNKNOWN;
+}
+
+static const struct wb_node_limits *node_lim(const struct wb_fctx *c)
+{
+	return c->l && c->l->valid && c->i < c->l->nnodes ? &c->l->nodes[c->i] : NULL;
+}
+
+static struct wb_value n_id(const struct wb_fctx *c) { return (struct wb_value){ .known = true, .i = c->s->nodes[c->i].id }; }
+static struct wb_value n_dirty(const struct wb_fctx *c) { return npages(c, WB_N_DIRTY); }
+static struct wb_value n_writeback(const struct wb_fctx *c) { return npages(c, WB_N_WRITEBACK); }
+static struct wb_value n_free(const struct wb_fctx *c) { return npages(c, WB_N_MEMFREE); }
+static struct wb_value n_dirtyable(const struct wb_fctx *c) { return node_lim(c) ? KNOWN_U(wb_pages_to_bytes(c->s, node_lim(c)->dirtyable)) : UNKNOWN; }
+static struct wb_value n_limit(const struct wb_fctx *c) { return node_lim(c) ? KNOWN_U(wb_pages_to_bytes(c->s, node_lim(c)->limit)) : UNKNOWN; }
+static struct wb_value n_over(const struct wb_fctx *c) { return node_lim(c) ? KNOWN_U(node_lim(c)->over) : UNKNOWN; }
+
+/*    key           csv   title        unit        json        w  pr left model {csv,text,ui} */
+static const struct wb_field node_fields[] = {
+	{ "node", NULL, "Node", WB_U_COUNT, WB_J_SINT, 4, 0, false, false, { 0, 0, 0 }, n_id },
+	{ "dirty", NULL, "dirty", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 1, 0 }, n_dirty },
+	{ "writeback", NULL, "writeback", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 2, 0 }, n_writeback },
+	{ "free", NULL, "free", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 0 }, n_free },
+	{ "dirtyable", NULL, "dirtyable", WB_U_BYTES, WB_J_INT, 8, 0, false, true, { 0, 0, 0 }, n_dirtyable },
+	{ "thresh", NULL, "limit", WB_U_BYTES, WB_J_INT, 8, 0, false, true, { 0, 3, 0 }, n_limit },
+	{ "over", NULL, "over", WB_U_FLAG, WB_J_BOOL, 4, 0, false, true, { 0, 4, 0 }, n_over },
+};
+
+static struct wb_value zpages(const struct wb_fctx *c, enum wb_zstat k)
+{
+	const struct wb_zone *z = &c->s->zones[c->i];
+	return WB_HAS(z->valid, k) ? KNOWN_U(wb_pages_to_bytes(c->s, z->v[k])) : UNKNOWN;
+}
+
+static struct wb_value z_node(const struct wb_fctx *c) { return (struct wb_value){ .known = true, .i = c->s->zones[c->i].node }; }
+static struct wb_value z_name(const struct wb_fctx *c) { return KNOWN_S(c->s->zones[c->i].name); }
+static struct wb_value z_free(const struct wb_fctx *c) { return zpages(c, WB_Z_FREE); }
+static struct wb_value z_min(const struct wb_fctx *c) { return zpages(c, WB_Z_MIN); }
+static struct wb_value z_low(const struct wb_fctx *c) { return zpages(c, WB_Z_LOW); }
+static struct wb_value z_high(const struct wb_fctx *c) { return zpages(c, WB_Z_HIGH); }
+static struct wb_value z_boost(const struct wb_fctx *c) { return zpages(c, WB_Z_BOOST); }
+static struct wb_value z_managed(const struct wb_fctx *c) { return zpages(c, WB_Z_MANAGED); }
+static struct wb_value z_protection(const struct wb_fctx *c) { return zpages(c, WB_Z_PROTECTION); }
+static struct wb_value z_pending(const struct wb_fctx *c) { return zpages(c, WB_Z_WRITE_PENDING); }
+
+/*    key              csv   title      unit        json       w  pr left  model {csv,text,ui} */
+static const struct wb_field zone_fields[] = {
+	{ "node", NULL, "NODE", WB_U_COUNT, WB_J_SINT, 4, 0, false, false, { 0, 0, 1 }, z_node },
+	{ "zone", NULL, "ZONE", WB_U_TEXT, WB_J_STR, 8, 0, true, false, { 0, 0, 2 }, z_name },
+	{ "free", NULL, "FREE", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 3 }, z_free },
+	{ "min_wmark", NULL, "MIN", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 4 }, z_min },
+	{ "low_wmark", NULL, "LOW", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 5 }, z_low },
+	{ "high_wmark", NULL, "HIGH", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 6 }, z_high },
+	{ "boost", NULL, "BOOST", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 0 }, z_boost },
+	{ "managed", NULL, "MANAGED", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 7 }, z_managed },
+	{ "protection", NULL, "PROTECT", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 0 }, z_protection },
+	{ "write_pending", NULL, "WR-PEND", WB_U_BYTES, WB_J_INT, 8, 0, false, false, { 0, 0, 8 }, z_pending },
+};
+
+static struct wb_value p_pid(const struct wb_fctx *c) { return (struct wb_value){ .known = true, .i = c->s->procs[c->i].pid }; }
+static struct wb_value p_comm(const struct wb_fctx *c) { return KNOWN_S(c->s->procs[c->i].comm); }
+static struct wb_value p_write(const struct wb_fctx *c) { return c->v->proc[c->i].ok ? KNOWN_D(c->v->proc[c->i].write_rate) : UNKNOWN; }
+static struct wb_value p_cancel(const struct wb_fctx *c) { return c->v->proc[c->i].ok ? KNOWN_D(c->v->proc[c->i].cancelled_rate) : UNKNOWN; }
+static struct wb_value p_throttled(const struct wb_fctx *c) { return KNOWN_U(c->s->procs[c->i].throttled); }
+
+/*    key               csv   title       unit          json        w  pr left  model {csv,text,ui} */
+static const struct wb_field proc_fields[] = {
+	{ "pid", NULL, "PID", WB_U_COUNT, WB_J_SINT, 7, 0, false, false, { 0, 0, 1 }, p_pid },
+	{ "comm", NULL, "COMM", WB_U_TEXT, WB_J_STR, 16, 0, true, false, { 0, 0, 2 }, p_comm },
+	{ "write_rate", NULL, "WRITE/s", WB_U_RATE, WB_J_REAL1, 8, 0, false, false, { 0, 0, 3 }, p_write },
+	{ "cancelled_rate", NULL, "CANCEL/s", WB_U_RATE, WB_J_REAL1, 9, 0, false, false, { 0, 0, 4 }, p_cancel },
+	{ "throttled", NULL, NULL, WB_U_FLAG, WB_J_BOOL, 0, 0, false, false, { 0, 0, 0 }, p_throttled },
+};
+
+#define TABLE(fn, t)                                   \
+	const struct wb_field *fn(size_t *n)           \
+	{                                              \
+		*n = sizeof(t) / sizeof(t[0]);         \
+		return t;                              \
+	}
+TABLE(wb_catalog_node, node_fields)
+TABLE(wb_catalog_zone, zone_fields)
+TABLE(wb_catalog_proc, proc_fields)
+
+size_t wb_catalog_columns(const struct wb_field *t, size_t n, enum wb_sink k, const struct wb_field **out,
+			  size_t max)
+{
+	size_t m = 0;
+
+	/* positions are small: pick them in order */
+	for (int pos = 1; pos < 128 && m < max; pos++)
+		for (size_t i = 0; i < n && m < max; i++)
+			if (t[i].pos[k] == pos)
+				out[m++] = &t[i];
+	return m;
+}
+
+void wb_catalog_ctx(struct wb_fctx *c, const struct wb_view *v, const struct wb_limits *l, size_t i)
+{
+	*c = (struct wb_fctx){ .v = v, .s = v->cur, .l = l, .i = i };
+	if (i < v->cur->nbdis) {
+		c->b = &v->cur->bdis[i];
+		c->bl = l ? wb_limits_bdi(l, c->b->name) : NULL;
+		c->d = &v->bdi[i];
+	}
+}
+
+/* Seconds as "1.5s", "2m13s", "1.2h"; "clean" under 50 ms. */
+static const char *secs(char *buf, size_t n, double s)
+{
+	if (s < 0.05)
+		return "clean";
+	if (s < 60)
+		snprintf(buf, n, "%.1fs", s);
+	else if (s < 3600)
+		snprintf(buf, n, "%.0fm%02.0fs", floor(s / 60), fmod(s, 60));
+	else
+		snprintf(buf, n, "%.1fh", s / 3600);
+	return buf;
+}
+
+const char *wb_catalog_show(const struct wb_field *f, const struct wb_value *x, char *buf, size_t n)
+{
+	if (!x->known)
+		return "-";
+	switch (f->unit) {
+	case WB_U_TEXT: snprintf(buf, n, "%s", wb_value_text(x)); break;
+	case WB_U_BYTES: wb_fmt_bytes(buf, n, (double)x->u); break;
+	case WB_U_RATE: wb_fmt_bytes(buf, n, x->d); break;
+	case WB_U_COUNT:
+		if (f->json == WB_J_SINT)
+			snprintf(buf, n, "%lld", (long long)x->i);
+		else
+			snprintf(buf, n, "%llu", (unsigned long long)x->u);
+		break;
+	case WB_U_PCT: snprintf(buf, n, "%.0f%%", x->d); break;
+	case WB_U_SECS: return secs(buf, n, x->d);
+	case WB_U_PER_MIN: snprintf(buf, n, "%.0f", x->d); break;
+	case WB_U_REAL: snprintf(buf, n, "%.4g", x->d); break;
+	case WB_U_FLAG: snprintf(buf, n, "%s", x->u ? "yes" : "no"); break;
+	}
+	return buf;
+}
+
+void wb_catalog_csv(FILE *out, const struct wb_field *f, const struct wb_value *x)
+{
+	if (!x->known)
+		return;
+	switch (f->unit) {
+	case WB_U_TEXT: wb_out_csv_text(out, wb_value_text(x)); break;
+	case WB_U_BYTES: case WB_U_COUNT: fprintf(out, "%llu", (unsigned long long)x->u); break;
+	case WB_U_RATE: fprintf(out, "%.0f", x->d); break;
+	case WB_U_FLAG: fputs(x->u ? "1" : "0", out); break;
+	default: fprintf(out, "%.6g", x->d); break;
+	}
+}

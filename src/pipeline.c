@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The pipeline: history window -> model, what-if, forecast, derived figures -> one view. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wbtop/forecast.h"
+#include "wbtop/pipeline.h"
+#include "wbtop/whatif.h"
+
+struct wb_pipeline {
+	struct wb_pipeline_opts o;
+	struct wb_ring *ring;
+	struct wb_view view;
+	bool have_view;
+	struct wb_limits lim, whatif;
+	struct wb_forecast fc, wfc;
+	struct wb_bdi_derived *bdi;
+	size_t bdi_cap;
+	struct wb_proc_derived *proc;
+	size_t proc_cap;
+};
+
+struct wb_pipeline *wb_pipeline_create(const struct wb_pipeline_opts *o)
+{
+	struct wb_pipeline *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->o = *o;
+	if (p->o.window < 2)
+		p->o.window = WB_PIPELINE_WINDOW;
+	p->ring = wb_ring_create(p->o.window);
+	if (!p->ring) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* Free what the last view owns. */
+static void view_finish(struct wb_pipeline *p)
+{
+	if (!p->have_view)
+		return;
+	wb_limits_finish(&p->lim);
+	wb_limits_finish(&p->whatif);
+	wb_forecast_finish(&p->fc);
+	wb_forecast_finish(&p->wfc);
+	memset(&p->lim, 0, sizeof(p->lim));
+	memset(&p->whatif, 0, sizeof(p->whatif));
+	memset(&p->fc, 0, sizeof(p->fc));
+	memset(&p->wfc, 0, sizeof(p->wfc));
+	memset(&p->view, 0, sizeof(p->view));
+	p->have_view = false;
+}
+
+void wb_pipeline_destroy(struct wb_pipeline *p)
+{
+	if (!p)
+		return;
+	view_finish(p);
+	wb_ring_destroy(p->ring);
+	free(p->bdi);
+	free(p->proc);
+	free(p);
+}
+
+void wb_pipeline_clear(struct wb_pipeline *p)
+{
+	view_finish(p);
+	wb_ring_clear(p->ring);
+}
+
+const struct wb_view *wb_pipeline_view(const struct wb_pipeline *p)
+{
+	return p->have_view ? &p->view : NULL;
+}
+
+const struct wb_ring *wb_pipeline_history(const struct wb_pipeline *p)
+{
+	return p->ring;
+}
+
+bool wb_bdi_write_bw(const struct wb_bdi *b, uint64_t *pages_s)
+{
+	if (WB_HAS(b->st_valid, WB_B_WB_BW))
+		*pages_s = b->st[WB_B_WB_BW];
+	else if (WB_HAS(b->st_valid, WB_B_BDI_BW))
+		*pages_s = b->st[WB_B_BDI_BW];
+	else
+		return false;
+	return true;
+}
+
+/* The what-if settings for cur from the --set list. 0, -ENOMEM or -EINVAL (err). */
+static int whatif_settings(const struct wb_pipeline *p, const struct wb_sample *cur,
+			   const struct wb_limits *lim, struct wb_settings *k, char *err, size_t n)
+{
+	if (wb_settings_from_sample(k, cur))
+		return -ENOMEM;
+	for (int i = 0; i < p->o.nsets; i++) {
+		struct wb_setop op;
+		if (wb_setop_parse(p->o.sets[i], cur, &op, err, n) ||
+		    wb_settings_apply(k, lim, cur->page_size, &op, err, n)) {
+			wb_settings_finish(k);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Forecast under the current settings and, with --set, under the new ones. */
+static void run_forecast(struct wb_pipeline *p)
+{
+	struct wb_view *v = &p->view;
+	struct wb_forecast_in in;
+	double *buf = wb_forecast_prepare(v->cur, p->ring, p->o.forecast_s, 1.0, &in);
+	struct wb_settings k;
+	char err[256];
+
+	if (!buf)
+		return;
+	if (wb_settings_from_sample(&k, v->cur) == 0) {
+		if (wb_forecast_run(v->cur, v->lim, &k, &in, &p->fc) == 0)
+			v->forecast = &p->fc;
+		wb_settings_finish(&k);
+	}
+	if (v->whatif && whatif_settings(p, v->cur, v->lim, &k, err, sizeof(err)) == 0) {
+		if (wb_forecast_run(v->cur, v->whatif, &k, &in, &p->wfc) == 0)
+			v->whatif_forecast = &p->wfc;
+		wb_settings_finish(&k);
+	}
+	free(buf);
+}
+
+/* The model, the what-if and the forecast of the newest sample. */
+static int run_model(struct wb_pipeline *p, char *err, size_t errlen)
+{
+	struct wb_view *v = &p->view;
+	struct wb_settings k;
+	int rc;
+
+	if (wb_model_eval(v->prev, v->cur, NULL, NULL, 0, &p->lim) == 0)
+		v->lim = &p->lim;
+	if (p->o.nsets) {
+		rc = whatif_settings(p, v->cur, &p->lim, &k, err, errlen);
+		if (rc)
+			return rc;
+		if (wb_model_eval(v->prev, v->cur, &k, &p->lim, 0, &p->whatif) == 0)
+			v->whatif = &p->whatif;
+		wb_settings_finish(&k);
+	}
+	if (p->o.forecast_s > 0 && v->lim)
+		run_forecast(p);
+	return 0;
+}
+
+/* b's BDI in s: at the same index when the order held, else by name. */
+static const struct wb_bdi *same_bdi(const struct wb_sample *s, size_t j, const char *name)
+{
+	if (j < s->nbdis && strcmp(s->bdis[j].name, name) == 0)
+		return &s->bdis[j];
+	return wb_sample_bdi(s, name);
+}
+
+/* Wakeups (what 0) or throttling pauses (1) of BDI j per minute over the last minute. */
+static double per_minute(const struct wb_pipeline *p, size_t j, int what)
+{
+	const struct wb_sample *now = wb_ring_get(p->ring, 0), *s, *older;
+	const char *name = now->bdis[j].name;
+	double sum = 0, span = 0;
+
+	if (!now->ev_valid)
+		return -1;
+	/* events of sample i happened since sample i+1: whole intervals up to a minute */
+	for (size_t i = 0; (s = wb_ring_get(p->ring, i)) && (older = wb_ring_get(p->ring, i + 1)); i++) {
+		const struct wb_bdi *b = same_bdi(s, j, name);
+		double dt = s->mono - older->mono;
+		if (!s->ev_valid || span + dt > WB_PER_MINUTE_SPAN)
+			break;
+		if (b)
+			sum += what == 0 ? b->ev.wake_bg : b->ev.pauses;
+		span += dt;
+	}
+	return span > 0 ? sum * 60 / span : -1;
+}
+
+/* Bytes/s written to the disk under BDI b, from diskstats. */
+static bool disk_rate(const struct wb_sample *prev, const struct wb_sample *s, const struct wb_bdi *b,
+		      double *out)
+{
+	const struct wb_bdi *pb;
+	double dt;
+
+	if (!WB_HAS(b->disk_valid, WB_D_WRITE_SECTORS) || !prev)
+		return false;
+	pb = wb_sample_bdi(prev, b->name);
+	dt = s->mono - prev->mono;
+	if (!pb || !WB_HAS(pb->disk_valid, WB_D_WRITE_SECTORS) || dt <= 0 ||
+	    b->disk[WB_D_WRITE_SECTORS] < pb->disk[WB_D_WRITE_SECTORS])
+		return false;
+	*out = (double)(b->disk[WB_D_WRITE_SECTORS] - pb->disk[WB_D_WRITE_SECTORS]) * 512 / dt;
+	return true;
+}
+
+/* The derived figures of BDI j of the newest sample. */
+static void derive_bdi(const struct wb_pipeline *p, size_t j, struct wb_bdi_derived *d)
+{
+	const struct wb_view *v = &p->view;
+	const struct wb_sample *s = v->cur, *pr = v->prev;
+	const struct wb_bdi *b = &s->bdis[j];
+	const struct wb_bdi_limits *bl = v->lim && v->lim->valid && j < v->lim->nbdis ? &v->lim->bdis[j] : NULL;
+	double P = s->page_size, r;
+	uint64_t bw;
+
+	memset(d, 0, sizeof(*d));
+	if (pr && wb_rate_bdi(pr, s, b->name, WB_B_DIRTIED, &r)) {
+		d->dirtied_ok = true;
+		d->dirtied = r * s->page_size;
+	}
+	if (pr && wb_rate_bdi(pr, s, b->name, WB_B_WRITTEN, &r)) {
+		d->written_ok = true;
+		d->written = r * s->page_size;
+	}
+	d->bw_ok = wb_bdi_write_bw(b, &bw);
+	d->bw = d->bw_ok ? (double)wb_pages_to_bytes(s, bw) : 0;
+	d->dirty_ok = WB_HAS(b->st_valid, WB_B_RECLAIMABLE) && WB_HAS(b->st_valid, WB_B_WRITEBACK);
+	d->dirty = d->dirty_ok ? (double)(b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK]) * P : 0;
+	d->pct_ok = d->dirty_ok && bl && bl->thresh;
+	d->pct = d->pct_ok ? 100.0 * d->dirty / ((double)bl->thresh * P) : 0;
+	d->disk_ok = disk_rate(pr, s, b, &d->disk_write);
+	d->drain_s = bl && bl->drain_s >= 0 ? bl->drain_s : -1;
+	d->wake_pm = per_minute(p, j, 0);
+	d->throttle_pm = per_minute(p, j, 1);
+}
+
+/* Grow *arr to hold n entries of size sz. */
+static int reserve(void **arr, size_t *cap, size_t n, size_t sz)
+{
+	void *x;
+
+	if (n <= *cap)
+		return 0;
+	x = realloc(*arr, n * sz);
+	if (!x)
+		return -ENOMEM;
+	*arr = x;
+	*cap = n;
+	return 0;
+}
+
+/* Rates of the global counters, per-BDI and per-process figures. */
+static int derive(struct wb_pipeline *p)
+{
+	struct wb_view *v = &p->view;
+	const struct wb_sample *s = v->cur;
+	double dt = v->prev ? s->mono - v->prev->mono : 0;
+
+	if (reserve((void **)&p->bdi, &p->bdi_cap, s->nbdis, sizeof(*p->bdi)) ||
+	    reserve((void **)&p->proc, &p->proc_cap, s->nprocs, sizeof(*p->proc)))
+		return -ENOMEM;
+	for (int k = 0; k < WB_G_COUNT; k++)
+		v->g_rate_ok[k] = v->prev && wb_rate_global(v->prev, s, (enum wb_gstat)k, &v->g_rate[k]);
+	for (size_t j = 0; j < s->nbdis; j++)
+		derive_bdi(p, j, &p->bdi[j]);
+	for (size_t i = 0; i < s->nprocs; i++) {
+		const struct wb_proc *x = &s->procs[i];
+		p->proc[i] = (struct wb_proc_derived){ dt > 0, dt > 0 ? x->write_bytes_delta / dt : 0,
+						      dt > 0 ? x->cancelled_delta / dt : 0 };
+	}
+	v->bdi = p->bdi;
+	v->proc = p->proc;
+	return 0;
+}
+
+int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err, size_t errlen)
+{
+	int rc;
+
+	view_finish(p);
+	if (wb_ring_push(p->ring, s))
+		return -ENOMEM;
+	p->have_view = true;
+	p->view.cur = wb_ring_get(p->ring, 0);
+	p->view.prev = wb_ring_get(p->ring, 1);
+	rc = run_model(p, err, errlen);
+	if (rc == 0)
+		rc = derive(p);
+	else if (derive(p))
+		return -ENOMEM;
+	return rc;
+}
+
+int wb_pipeline_resync(struct wb_pipeline *p, struct wb_source *src)
+{
+	struct wb_sample s;
+	size_t k;
+	int rc = 0;
+
+	if (!src->rewind)
+		return 0;
+	wb_pipeline_clear(p);
+	k = src->rewind(src->ctx, p->o.window - 1);
+	wb_sample_init(&s);
+	for (size_t i = 0; i < k && rc == 0; i++) {
+		rc = src->read(src->ctx, &s) ? -EIO : wb_ring_push(p->ring, &s);
+	}
+	wb_sample_finish(&s);
+	return rc;
+}
+
+void wb_pipeline_strip(const struct wb_pipeline *p, const char *bdi, bool wakes, double *v, int w)
+{
+	int k = 0;
+
+	for (int i = w - 1; i >= 0; i--) {
+		const struct wb_sample *s = wb_ring_get(p->ring, (size_t)i);
+		const struct wb_bdi *b = s ? wb_sample_bdi(s, bdi) : NULL;
+		if (!b || (wakes && !s->ev_valid))
+			v[k] = -1;
+		else
+			v[k] = wakes ? (double)b->ev.wake_bg : (double)(b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK]);
+		k++;
+	}
+}

@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The panes' tables: devices, zones and nodes, flusher state, processes.
+ * Each draws the pipeline's view through the widgets in draw.c; the tables'
+ * columns come from the field catalogue.
+ */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui_internal.h"
+#include "wbtop/catalog.h"
+#include "wbtop/layout.h"
+#include "wbtop/util.h"
+
+/* ---- devices pane ---- */
+
+#define DEV_MAX_COLS 32
+
+/* The pane's columns from the catalogue (computed once). */
+static const struct wb_field *const *dev_cols(size_t *n)
+{
+	static const struct wb_field *col[DEV_MAX_COLS];
+	static size_t m;
+
+	if (!m)
+		m = wb_ui_dev_columns(col, DEV_MAX_COLS);
+	*n = m;
+	return col;
+}
+
+static bool is_col(const struct wb_field *f, const char *title)
+{
+	return strcmp(f->title, title) == 0;
+}
+
+int ui_dev_columns(void)
+{
+	size_t n;
+	const struct wb_field *const *col = dev_cols(&n);
+
+	return (int)n - (n && is_col(col[n - 1], "DIRTY HISTORY")); /* the sparkline is not sortable */
+}
+
+const char *ui_dev_column_name(int c)
+{
+	size_t n;
+	const struct wb_field *const *col = dev_cols(&n);
+
+	return c >= 0 && (size_t)c < n ? col[c]->title : "?";
+}
+
+static const struct ui *sort_ui;
+
+/* Sort key of a row for a numeric column: unknown sorts lowest. */
+static double key_of(const struct wb_value *x, const struct wb_field *f)
+{
+	if (!x->known)
+		return -1;
+	return f->unit == WB_U_BYTES || f->unit == WB_U_COUNT ? (double)x->u : x->d;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct devrow *x = a, *y = b;
+	size_t n;
+	const struct wb_field *f = dev_cols(&n)[sort_ui->sort_col];
+	int r;
+
+	if (sort_ui->sort_col == 0) {
+		r = wb_bdi_name_cmp(x->b->name, y->b->name);
+	} else {
+		struct wb_fctx cx, cy;
+		struct wb_value p, q;
+		wb_catalog_ctx(&cx, sort_ui->view, sort_ui->view->lim, x->i);
+		wb_catalog_ctx(&cy, sort_ui->view, sort_ui->view->lim, y->i);
+		p = f->get(&cx);
+		q = f->get(&cy);
+		if (f->unit == WB_U_TEXT) {
+			r = strcmp(p.known ? wb_value_text(&p) : "~", q.known ? wb_value_text(&q) : "~");
+		} else {
+			double kp = key_of(&p, f), kq = key_of(&q, f);
+			r = (kp > kq) - (kp < kq);
+		}
+	}
+	if (sort_ui->sort_desc)
+		r = -r;
+	return r ? r : wb_bdi_name_cmp(x->b->name, y->b->name);
+}
+
+
+static bool row_visible(const struct ui *u, const struct wb_bdi *b, const struct wb_bdi_limits *bl)
+{
+	if (u->hide_loop && strncmp(b->dev, "loop", 4) == 0)
+		return false;
+	if (u->hide_idle && (!bl || bl->state == WB_ST_IDLE))
+		return false;
+	if (u->filter[0] && !strstr(b->name, u->filter) && !strstr(b->dev, u->filter) &&
+	    !(b->nmounts && strstr(b->mounts[0], u->filter)) && !strstr(b->fstype, u->filter))
+		return false;
+	return true;
+}
+
+void ui_build_rows(struct ui *u)
+{
+	const struct wb_sample *s = ui_cur(u);
+	double P;
+
+	u->nrows = 0;
+	if (!s)
+		return;
+	P = s->page_size;
+	if ((int)s->nbdis > u->rows_cap) {
+		struct devrow *n = realloc(u->rows, s->nbdis * sizeof(*n));
+		if (!n)
+			return;
+		u->rows = n;
+		u->rows_cap = (int)s->nbdis;
+	}
+	for (size_t i = 0; i < s->nbdis; i++) {
+		const struct wb_bdi *b = &s->bdis[i];
+		const struct wb_bdi_limits *bl = u->lim_ok && i < u->lim.nbdis ? &u->lim.bdis[i] : NULL;
+		struct devrow *r = &u->rows[u->nrows];
+
+		if (!row_visible(u, b, bl))
+			continue;
+		memset(r, 0, sizeof(*r));
+		r->b = b;
+		r->bl = bl;
+		r->i = i;
+		r->d = &u->view->bdi[i];
+		if (r->d->pct_ok && bl) {
+			bool over_bg = r->d->dirty > (double)bl->bg_thresh * P;
+			r->hl = r->d->pct >= u->o->crit_pct || bl->state >= WB_ST_THROTTLED ? 2
+				: r->d->pct >= u->o->warn_pct || over_bg ? 1 : 0;
+		}
+		u->nrows++;
+	}
+	sort_ui = u;
+	qsort(u->rows, (size_t)u->nrows, sizeof(*u->rows), row_cmp);
+	if (u->sel >= u->nrows)
+		u->sel = u->nrows ? u->nrows - 1 : 0;
+}
+
+/* A path longer than the column keeps its end, where the distinguishing part
+ * is ("/tmp/x/y/stick" -> "…/y/stick"), cut at a '/' when one fits. */
+static int path_tail(char *p, int width, bool utf8)
+{
+	const char *ell = utf8 ? "\u2026" : "~"; /* one column either way */
+	size_t len = strlen(p), keep;
+	const char *t, *slash;
+
+	if (width <= 2 || len <= (size_t)width)
+		return 0;
+	keep = (size_t)width - 1;
+	t = p + len - keep;
+	slash = strchr(t, '/');
+	if (slash && slash[1])
+		t = slash;
+	memmove(p + strlen(ell), t, strlen(t) + 1);
+	memcpy(p, ell, strlen(ell));
+	return (int)strlen(ell) - 1; /* bytes beyond columns, for the padding */
+}
+
+/* One row's cell for column f into v: the catalogue's text, or the sparkline. */
+static int dev_cell(const struct ui *u, const struct devrow *r, const struct wb_field *f, int w, char *v, size_t n)
+{
+	if (is_col(f, "DIRTY HISTORY")) {
+		ui_sparkline(u, r->b->name, false, v, n, w);
+		return 0;
+	}
+	wb_ui_dev_cell(f, u->view, r->i, v, n);
+	return is_col(f, "MOUNT") ? path_tail(v, w, u->utf8) : 0;
+}
+
+/* Which columns fit, and their widths (the sparkline takes what is left). */
+static void dev_layout(const struct ui *u, const struct wb_field *const *col, int nc, int *width, bool *shown)
+{
+	int prio[DEV_MAX_COLS];
+
+	for (int c = 0; c < nc; c++) {
+		width[c] = col[c]->width;
+		/* the what-if column only with --set */
+		prio[c] = !u->whatif_ok && is_col(col[c], "IF-THRESH") ? 99 : col[c]->prio;
+	}
+	wb_layout_columns(width, prio, nc, COLS - 1, shown);
+	for (int c = 0; c < nc; c++)
+		if (shown[c] && is_col(col[c], "DIRTY HISTORY")) {
+			int used = 0;
+			for (int k = 0; k < nc; k++)
+				used += shown[k] ? width[k] + 1 : 0;
+			width[c] += COLS - 1 - used;
+		}
+}
+
+void ui_draw_devices(struct ui *u, int y, int h)
+{
+	size_t n;
+	const struct wb_field *const *col = dev_cols(&n);
+	int nc = (int)n, width[DEV_MAX_COLS], x = 0;
+	bool shown[DEV_MAX_COLS];
+	char buf[1024];
+
+	dev_layout(u, col, nc, width, shown);
+	attron(ui_attr(u, WB_R_TITLE));
+	mvhline(y, 0, ' ', COLS);
+	for (int c = 0; c < nc; c++) {
+		if (!shown[c])
+			continue;
+		snprintf(buf, sizeof(buf), col[c]->left ? "%-*s%s" : "%*s%s", width[c] - (c == u->sort_col),
+			 col[c]->title, c == u->sort_col ? (u->sort_desc ? "v" : "^") : "");
+		mvaddnstr(y, x, buf, width[c]);
+		x += width[c] + 1;
+	}
+	attroff(ui_attr(u, WB_R_TITLE));
+	y++;
+	h--;
+	if (u->nrows == 0) {
+		ui_put(u, y, 1, WB_R_NA, ui_cur(u)->nbdis ? "no device matches the filter"
+						       : "n/a: /sys/class/bdi unreadable: no devices known");
+		return;
+	}
+	if (u->sel < u->scroll)
+		u->scroll = u->sel;
+	if (u->sel >= u->scroll + h)
+		u->scroll = u->sel - h + 1;
+	for (int i = u->scroll; i < u->nrows && y < LINES - 1 && i < u->scroll + h; i++, y++) {
+		const struct devrow *r = &u->rows[i];
+		enum wb_role role = i == u->sel ? WB_R_SELECTED : r->hl == 2 ? WB_R_CRITICAL
+				  : r->hl == 1 ? WB_R_WARN : (r->bl && r->bl->state == WB_ST_IDLE) ? WB_R_IDLE
+				  : WB_R_NORMAL;
+		x = 0;
+		attron(ui_attr(u, role));
+		mvhline(y, 0, ' ', COLS - 1);
+		attroff(ui_attr(u, role));
+		for (int c = 0; c < nc; c++) {
+			char v[512];
+			bool spark = is_col(col[c], "DIRTY HISTORY");
+			if (!shown[c])
+				continue;
+			int extra = dev_cell(u, r, col[c], width[c], v, sizeof(v));
+			if (spark)
+				snprintf(buf, sizeof(buf), "%s", v);
+			else
+				snprintf(buf, sizeof(buf), col[c]->left ? "%-*.*s" : "%*.*s", width[c] + extra,
+					 width[c] + extra, v);
+			ui_put(u, y, x, spark && role == WB_R_NORMAL ? WB_R_DIRTY : role, buf);
+			x += width[c] + 1;
+		}
+	}
+}
+
+/* ---- zones pane ---- */
+
+/* One line of a pane's table from catalogue columns: the titles (c NULL) or an entity's values. */
+static void table_line(const struct wb_field *const *col, size_t m, const struct wb_fctx *c, char *line, size_t n)
+{
+	size_t o = 0;
+
+	line[0] = '\0';
+	for (size_t k = 0; k < m && o < n; k++) {
+		char buf[256];
+		const char *txt = col[k]->title;
+		int w;
+		if (c) {
+			struct wb_value x = col[k]->get(c);
+			txt = wb_catalog_show(col[k], &x, buf, sizeof(buf));
+		}
+		w = snprintf(line + o, n - o, col[k]->left ? "%s%-*s" : "%s%*s", k ? " " : "", col[k]->width, txt);
+		o += w > 0 ? (size_t)w : 0;
+	}
+}
+
+void ui_draw_zones(struct ui *u, int y, int h)
+{
+	const struct wb_sample *s = ui_cur(u);
+	double P = s->page_size;
+	char line[512], a[16], b[16], c[16], d[16];
+	int end = y + h;
+
+	ui_put(u, y++, 0, WB_R_TITLE, "NODE  DIRTY+WB vs NODE DIRTY LIMIT (page cache is steered away from a node over its limit)");
+	for (size_t i = 0; i < s->nnodes && y < end; i++) {
+		const struct wb_node *n = &s->nodes[i];
+		const struct wb_node_limits *nl = u->lim_ok && i < u->lim.nnodes ? &u->lim.nodes[i] : NULL;
+		double dv = (double)n->v[WB_N_DIRTY] * P, wv = (double)n->v[WB_N_WRITEBACK] * P;
+
+		snprintf(line, sizeof(line), "%4d", n->id);
+		ui_put(u, y, 0, nl && nl->over ? WB_R_CRITICAL : WB_R_NORMAL, line);
+		if (nl) {
+			struct ui_mark m[] = { { (double)nl->limit * P, 'L', WB_R_THRESHOLD } };
+			ui_meter(u, y, 6, 40, dv, wv, m, 1, (double)nl->limit * P * 1.05);
+		}
+		snprintf(line, sizeof(line), "%s + %s / %s%s", ui_bytes(a, 16, true, dv), ui_bytes(b, 16, true, wv),
+			 ui_bytes(c, 16, nl, nl ? (double)nl->limit * P : 0), nl && nl->over ? "  OVER" : "");
+		ui_put(u, y++, 49, nl && nl->over ? WB_R_CRITICAL : WB_R_NORMAL, line);
+	}
+	y++;
+	if (y < end) {
+		size_t n;
+		const struct wb_field *t = wb_catalog_zone(&n), *col[16];
+		size_t m = wb_catalog_columns(t, n, WB_SINK_UI, col, 16);
+		table_line(col, m, NULL, line, sizeof(line));
+		ui_put(u, y++, 0, WB_R_TITLE, line);
+		for (size_t i = 0; i < s->nzones && y < end; i++) {
+			const struct wb_zone *z = &s->zones[i];
+			struct wb_fctx c = { .v = u->view, .s = s, .l = u->view->lim, .i = i };
+			bool low = z->v[WB_Z_MANAGED] && z->v[WB_Z_FREE] < z->v[WB_Z_LOW];
+			if (!z->v[WB_Z_MANAGED])
+				continue;
+			table_line(col, m, &c, line, sizeof(line));
+			ui_put(u, y++, 0, low ? WB_R_WARN : WB_R_NORMAL, line);
+		}
+	}
+	y++;
+	if (y < end) {
+		static const struct { const char *n; enum wb_gstat g; bool pages; } rc[] = {
+			{ "vmscan_write", WB_G_VMSCAN_WRITE, true }, { "immediate", WB_G_VMSCAN_IMMEDIATE, true },
+			{ "throttled_written", WB_G_THROTTLED_WRITTEN, true }, { "pgscan", WB_G_PGSCAN, false },
+			{ "pgsteal", WB_G_PGSTEAL, false }, { "allocstall", WB_G_ALLOCSTALL, false },
+		};
+		int x = 0;
+		ui_put(u, y++, 0, WB_R_TITLE, "RECLAIM (per second)");
+		for (size_t k = 0; k < sizeof(rc) / sizeof(rc[0]); k++) {
+			double r = u->view->g_rate[rc[k].g];
+			bool ok = u->view->g_rate_ok[rc[k].g];
+			if (ok && rc[k].pages)
+				snprintf(line, sizeof(line), "%s %s/s", rc[k].n, ui_bytes(d, 16, true, r * P));
+			else if (ok)
+				snprintf(line, sizeof(line), "%s %.0f/s", rc[k].n, r);
+			else
+				snprintf(line, sizeof(line), "%s -", rc[k].n);
+			ui_put(u, y, x, ok && r > 0 && k < 3 ? WB_R_WARN : WB_R_NORMAL, line);
+			x += (int)strlen(line) + 3;
+			if (x > COLS - 30) {
+				x = 0;
+				y++;
+			}
+		}
+	}
+}
+
+/* ---- flusher pane ---- */
+
+/* A count from the debugfs stats, or "-" (unknown). */
+static const char *count(char *buf, size_t n, const struct wb_bdi *b, enum wb_bstat k)
+{
+	if (!WB_HAS(b->st_valid, k))
+		return "-";
+	snprintf(buf, n, "%llu", (unsigned long long)b->st[k]);
+	return buf;
+}
+
+/* One line of the event log. */
+static void log_line(const struct ui *u, const struct wb_event *e, char *line, size_t n)
+{
+	const struct wb_sample *s = ui_cur(u);
+	double P = s->page_size, ago = s->mono - e->t;
+	char a[16], b[16];
+
+	switch (e->kind) {
+	case WB_EV_WAKE_BG:
+		snprintf(line, n, "%7.1fs ago  wakeup     %-10s background  reclaimable ~%s", ago,
+			 e->bdi, e->extra == UINT64_MAX ? "-" : wb_fmt_bytes(a, 16, (double)e->extra * P));
+		break;
+	case WB_EV_START:
+		snprintf(line, n, "%7.1fs ago  writeback  %-10s %-12s %lld pages to write", ago, e->bdi,
+			 e->reason < WB_REASONS && u->log_names[e->reason][0] ? u->log_names[e->reason] : "?",
+			 (long long)e->value);
+		break;
+	case WB_EV_PAUSE:
+		snprintf(line, n, "%7.1fs ago  throttled  %-10s pid %-7d paused %llu ms, wb_dirty %s", ago, e->bdi,
+			 e->pid, (unsigned long long)e->value, wb_fmt_bytes(b, 16, (double)e->extra * P));
+		break;
+	case WB_EV_RECLAIM:
+		snprintf(line, n, "%7.1fs ago  reclaim    pid %-7d throttled %llu us (reason bits %u)", ago, e->pid,
+			 (unsigned long long)e->value, e->reason);
+		break;
+	default:
+		snprintf(line, n, "?");
+	}
+}
+
+#define FLUSHER_TITLE "DEVICE          FLUSHER OVER-BG  INODES  B_IO  RECLAIM BG-THRESH WAKE/m THROTTLE/m"
+#define FLUSHER_ROW_W ((int)sizeof(FLUSHER_TITLE) - 1)
+
+void ui_draw_flusher(struct ui *u, int y, int h)
+{
+	const struct wb_sample *s = ui_cur(u);
+	int end = y + h, cap = (int)(sizeof(u->log) / sizeof(u->log[0]));
+
+	/* what the row leaves of the width: a strip of wakeups per interval */
+	int strip = COLS - FLUSHER_ROW_W - 2;
+	char title[320];
+
+	snprintf(title, sizeof(title), "%s%s", FLUSHER_TITLE, strip >= 8 ? "  WAKEUPS/SAMPLE" : "");
+	ui_put(u, y++, 0, WB_R_TITLE, title);
+	for (size_t i = 0; i < s->nbdis && y < end - 4; i++) {
+		const struct wb_bdi *x = &s->bdis[i];
+		const struct wb_bdi_limits *bl = u->lim_ok && i < u->lim.nbdis ? &u->lim.bdis[i] : NULL;
+		bool st = WB_HAS(x->st_valid, WB_B_STATE), running = st && (x->st[WB_B_STATE] & 2);
+		double wk = u->view->bdi[i].wake_pm, th = u->view->bdi[i].throttle_pm;
+		char line[1400], c0[2 * WB_NAME_LEN + 2], c1[16], c2[16], c4[16], c5[16], c6[16], c7[16];
+
+		if (!row_visible(u, x, bl))
+			continue;
+		snprintf(c6, 16, wk < 0 ? "-" : "%.0f", wk);
+		snprintf(c7, 16, th < 0 ? "-" : "%.0f", th);
+		snprintf(line, sizeof(line), "%-15.15s %-7s %-7s %7s %5s %8s %9s %6s %10s",
+			 ui_dev_label(x, c0, sizeof(c0)), st ? (running ? "running" : "idle") : "-",
+			 bl ? (bl->over_bg ? "yes" : "no") : "-", count(c1, 16, x, WB_B_B_DIRTY),
+			 count(c2, 16, x, WB_B_B_IO),
+			 ui_bytes(c4, 16, WB_HAS(x->st_valid, WB_B_RECLAIMABLE),
+			       (double)x->st[WB_B_RECLAIMABLE] * s->page_size),
+			 ui_bytes(c5, 16, bl, bl ? (double)bl->bg_thresh * s->page_size : 0), c6, c7);
+		if (strip >= 8 && s->ev_valid) {
+			size_t l = strlen(line);
+			line[l++] = ' ';
+			line[l++] = ' ';
+			ui_sparkline(u, x->name, true, line + l, sizeof(line) - l, strip);
+		}
+		ui_put(u, y++, 0, running ? WB_R_WRITEBACK : bl && bl->over_bg ? WB_R_WARN : WB_R_NORMAL, line);
+	}
+	y++;
+	if (!s->ev_valid) {
+		ui_put(u, y++, 0, WB_R_NA, "Event log: n/a - wakeups, throttling pauses and reclaim throttling come from");
+		ui_put(u, y, 0, WB_R_NA, "tracepoints (level 3: root and tracefs; --mount-debugfs mounts it).");
+		return;
+	}
+	{
+		char t[160];
+		snprintf(t, sizeof(t), "EVENTS (newest first; Up/Down scroll%s)  handled %llu, dropped %llu%s",
+			 u->frozen ? ", frozen" : ", space freezes", (unsigned long long)s->ev_total,
+			 (unsigned long long)s->ev_dropped, s->ev_lost_log ? ", some not logged" : "");
+		ui_put(u, y++, 0, s->ev_dropped ? WB_R_CRITICAL : WB_R_TITLE, t);
+	}
+	if (u->log_scroll > u->log_len - 1)
+		u->log_scroll = u->log_len > 0 ? u->log_len - 1 : 0;
+	if (u->log_len == 0)
+		ui_put(u, y, 0, WB_R_IDLE, "no flusher wakeups, throttling or reclaim throttling yet");
+	for (int k = u->log_len - 1 - u->log_scroll; k >= 0 && y < end; k--, y++) {
+		const struct wb_event *e = &u->log[(u->log_head + k) % cap];
+		char line[256];
+		log_line(u, e, line, sizeof(line));
+		ui_put(u, y, 0, e->kind == WB_EV_PAUSE || e->kind == WB_EV_RECLAIM ? WB_R_WARN : WB_R_NORMAL, line);
+	}
+}
+
+/* ---- processes pane ---- */
+
+void ui_draw_procs(struct ui *u, int y, int h)
+{
+	const struct wb_sample *s = ui_cur(u);
+	const struct wb_field *t, *col[8];
+	size_t n, m;
+	char line[256];
+
+	if (!s->procs_valid) {
+		ui_put(u, y, 0, WB_R_NA, "n/a: the process table is read live only (not from fixture trees or --no-procs)");
+		return;
+	}
+	t = wb_catalog_proc(&n);
+	m = wb_catalog_columns(t, n, WB_SINK_UI, col, 8);
+	table_line(col, m, NULL, line, sizeof(line));
+	snprintf(line + strlen(line), sizeof(line) - strlen(line), "  S  THROTTLED");
+	ui_put(u, y++, 0, WB_R_TITLE, line);
+	if (s->nprocs == 0)
+		ui_put(u, y, 0, WB_R_IDLE, "no process wrote since the last sample");
+	if (s->ev_valid) { /* tasks paused in balance_dirty_pages since the last sample */
+		int shown = 0;
+		for (size_t i = 0; i < s->nevents && shown < 4; i++)
+			if (s->events[i].kind == WB_EV_PAUSE) {
+				bool dup = false;
+				for (size_t j = 0; j < i; j++)
+					dup |= s->events[j].kind == WB_EV_PAUSE && s->events[j].pid == s->events[i].pid;
+				if (dup)
+					continue;
+				snprintf(line, sizeof(line), "throttled: pid %d on %s, pauses up to %llu ms", s->events[i].pid,
+					 s->events[i].bdi, (unsigned long long)s->events[i].value);
+				ui_put(u, LINES - 2 - shown++, 0, WB_R_CRITICAL, line);
+			}
+	}
+	for (size_t i = 0; i < s->nprocs && i < (size_t)h - 6; i++) {
+		const struct wb_proc *x = &s->procs[i];
+		struct wb_fctx c = { .v = u->view, .s = s, .l = u->view->lim, .i = i };
+		table_line(col, m, &c, line, sizeof(line));
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "  %c  %s", x->state ? x->state : '?',
+			 x->throttled ? "balance_dirty_pages" : "");
+		ui_put(u, y++, 0, x->throttled ? WB_R_CRITICAL : WB_R_NORMAL, line);
+	}
+}

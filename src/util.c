@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Helpers every layer shares (see util.h). */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "wbtop/sample.h"
+#include "wbtop/util.h"
+
+void wb_diag_clear(struct wb_diag *d)
+{
+	d->n = 0;
+	d->dropped = 0;
+}
+
+void wb_diag_add(struct wb_diag *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d)
+		return;
+	if (d->n >= WB_DIAG_MAX) {
+		d->dropped++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(d->msg[d->n++], WB_DIAG_LEN, fmt, ap);
+	va_end(ap);
+}
+
+bool wb_parse_u64(const char *s, const char **end, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p))
+		return false;
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned dgt = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - dgt) / 10)
+			return false;
+		v = v * 10 + dgt;
+	}
+	*out = v;
+	if (end)
+		*end = p;
+	return true;
+}
+
+char *wb_path_join(const char *root, const char *path)
+{
+	size_t rl = strlen(root);
+	char *out;
+
+	while (rl > 0 && root[rl - 1] == '/')
+		rl--;
+	if (asprintf(&out, "%.*s%s%s", (int)rl, root, path[0] == '/' ? "" : "/", path) < 0)
+		return NULL;
+	return out;
+}
+
+const char *wb_fmt_bytes(char *buf, size_t len, double b)
+{
+	static const char unit[] = "BKMGTP";
+	int u = 0;
+
+	while (b >= 1024 && u < 5) {
+		b /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%.0f%c", b, unit[u]);
+	else
+		snprintf(buf, len, b < 10 ? "%.1f%c" : "%.0f%c", b, unit[u]);
+	return buf;
+}
+
+/* One line per level that is missing, index = the level it would add. */
+static const char *const hidden_text[] = {
+	[WB_LEVEL_PROC] = "level 0 missing: /proc/vmstat unreadable: global dirty state unknown",
+	[WB_LEVEL_SYSFS] = "level 1 hidden: per-device knobs and names (/sys/class/bdi unreadable)",
+	[WB_LEVEL_DEBUGFS] = "level 2 hidden: per-device dirty, writeback, thresholds, bandwidth "
+			     "(need root and debugfs: run as root with --mount-debugfs)",
+	[WB_LEVEL_TRACE] = "level 3 hidden: flusher wakeups, throttling and reclaim events "
+			   "(need root and tracefs: run as root with --mount-debugfs)",
+};
+
+int wb_level_hidden(int level, const char **lines, int n)
+{
+	int k = 0;
+
+	/* a level from a damaged recording may be anything: never index outside the table */
+	for (int l = level < 0 ? 0 : level >= WB_LEVEL_TRACE ? WB_LEVEL_TRACE + 1 : level + 1;
+	     l <= WB_LEVEL_TRACE && k < n; l++)
+		lines[k++] = hidden_text[l];
+	return k;
+}
+
+static bool majmin(const char *s, uint64_t *maj, uint64_t *min)
+{
+	const char *e;
+
+	return wb_parse_u64(s, &e, maj) && *e == ':' && wb_parse_u64(e + 1, &e, min) && !*e;
+}
+
+int wb_bdi_name_cmp(const char *a, const char *b)
+{
+	uint64_t am, an, bm, bn;
+	bool ha = majmin(a, &am, &an), hb = majmin(b, &bm, &bn);
+
+	if (ha && hb) {
+		if (am != bm)
+			return am < bm ? -1 : 1;
+		if (an != bn)
+			return an < bn ? -1 : 1;
+		return 0;
+	}
+	if (ha != hb)
+		return ha ? -1 : 1;
+	return strcmp(a, b);
+}
+
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 when it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	uint32_t cp;
+	size_t len;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		len = 2, cp = s[0] & 0x1F;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		len = 3, cp = s[0] & 0x0F;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3F);
+	}
+	/* overlong forms, surrogates, past U+10FFFF */
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+	    (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return len;
+}
+
+/* A C1 control (U+0080..U+009F) encoded at s (2 bytes). */
+static bool is_c1(const unsigned char *s)
+{
+	return s[0] == 0xC2 && s[1] >= 0x80 && s[1] <= 0x9F;
+}
+
+const char *wb_safe_text(const char *s, char *buf, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+
+	if (n == 0)
+		return buf;
+	while (*p && o + 1 < n) {
+		size_t len = utf8_len(p);
+		if (len == 0 || *p < 0x20 || *p == 0x7F || (len == 2 && is_c1(p))) {
+			buf[o++] = '?';
+			p += len ? len : 1;
+			continue;
+		}
+		if (o + len >= n)
+			break;
+		memcpy(buf + o, p, len);
+		o += len;
+		p += len;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* Bytes at p that JSON takes as they are: printable ASCII but '"' and '\\', whole UTF-8 characters. */
+static size_t json_run(const unsigned char *p)
+{
+	size_t n = 0, len;
+
+	for (;;) {
+		if (p[n] >= 0x20 && p[n] < 0x80 && p[n] != '"' && p[n] != '\\') {
+			n++;
+			continue;
+		}
+		if (p[n] < 0x80 || (len = utf8_len(p + n)) == 0 || (len == 2 && is_c1(p + n)))
+			return n;
+		n += len;
+	}
+}
+
+void wb_json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc_unlocked('"', f);
+	while (*p) {
+		size_t run = json_run(p);
+		if (run) {
+			fwrite_unlocked(p, 1, run, f);
+			p += run;
+		} else if (*p == '"' || *p == '\\') {
+			fputc_unlocked('\\', f);
+			fputc_unlocked(*p++, f);
+		} else if (*p < 0x20) {
+			fprintf(f, "\\u%04x", *p++);
+		} else if (utf8_len(p) == 2) { /* C1 controls: escaped too, for terminals */
+			fprintf(f, "\\u%04x", p[1]);
+			p += 2;
+		} else {
+			fputs("\\ufffd", f);
+			p++;
+		}
+	}
+	fputc_unlocked('"', f);
+}
+
+const char *wb_fmt_clock(double wall, const char *fmt, char *buf, size_t n)
+{
+	struct tm tmv;
+	time_t t;
+
+	/* (time_t)NaN or out of range is undefined: check before converting */
+	if (!isfinite(wall) || wall < -9e15 || wall > 9e15) {
+		snprintf(buf, n, "--:--:--");
+		return buf;
+	}
+	t = (time_t)wall;
+	if (!localtime_r(&t, &tmv) || strftime(buf, n, fmt, &tmv) == 0)
+		snprintf(buf, n, "--:--:--");
+	return buf;
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Exact seek: for every shipped recording and 10 random moments T, the
+ * pipeline's view after seeking to T (forward and backward, and with the
+ * next-event key's jump) equals the view reached by playing up to T.
+ *   seek SRCDIR        (recordings: SRCDIR/examples/{,scenarios/}*.wbrec)
+ */
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wbtop/pipeline.h"
+#include "wbtop/record.h"
+
+#define MOMENTS 10
+
+static int failures;
+
+/* Everything a sink can show of the view, as text: JSON plus the derived figures and strips. */
+static char *dump(const struct wb_pipeline *pl)
+{
+	const struct wb_view *v = wb_pipeline_view(pl);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	double strip[WB_PIPELINE_WINDOW];
+
+	if (!f)
+		abort();
+	wb_out_json(f, v);
+	for (int k = 0; k < WB_G_COUNT; k++)
+		fprintf(f, "g%d %d %.17g\n", k, v->g_rate_ok[k], v->g_rate_ok[k] ? v->g_rate[k] : 0);
+	for (size_t i = 0; i < v->cur->nbdis; i++) {
+		const struct wb_bdi_derived *d = &v->bdi[i];
+		fprintf(f, "%s %d%d%d%d%d%d %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n",
+			v->cur->bdis[i].name, d->dirtied_ok, d->written_ok, d->bw_ok, d->dirty_ok, d->pct_ok,
+			d->disk_ok, d->dirtied, d->written, d->bw, d->dirty, d->pct, d->disk_write, d->drain_s,
+			d->wake_pm, d->throttle_pm);
+		for (int w = 0; w < 2; w++) {
+			wb_pipeline_strip(pl, v->cur->bdis[i].name, w, strip, WB_PIPELINE_WINDOW);
+			for (int k = 0; k < WB_PIPELINE_WINDOW; k++)
+				fprintf(f, "%.17g ", strip[k]);
+			fputc('\n', f);
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Read the next sample into the pipeline. */
+static int step(struct wb_source *src, struct wb_pipeline *pl)
+{
+	struct wb_sample s;
+	char err[256];
+	int rc;
+
+	wb_sample_init(&s);
+	rc = src->read(src->ctx, &s);
+	if (rc == 0)
+		rc = wb_pipeline_push(pl, &s, err, sizeof(err));
+	wb_sample_finish(&s);
+	return rc;
+}
+
+static void check(const char *path, const char *how, size_t i, char *const *played, const struct wb_pipeline *pl)
+{
+	char *got = dump(pl);
+
+	if (strcmp(got, played[i]) != 0) {
+		fprintf(stderr, "not ok - %s: sample %zu after %s differs from playing to it\n", path, i, how);
+		failures++;
+	}
+	free(got);
+}
+
+/* Where the next read is, as an index. */
+static size_t position(struct wb_source *src)
+{
+	double t, len;
+	size_t i, n;
+
+	src->where(src->ctx, &t, &len, &i, &n);
+	return i;
+}
+
+static void one_recording(const char *path, unsigned seed, size_t window)
+{
+	char err[256], warn[256];
+	struct wb_rec_reader *r = wb_rec_open(path, err, sizeof(err), warn, sizeof(warn));
+	struct wb_pipeline_opts po = { .window = window };
+	struct wb_pipeline *pl;
+	struct wb_replay *p;
+	struct wb_source src;
+	char **played;
+	size_t n, got = 0, moments[MOMENTS];
+	double t0;
+
+	if (!r) {
+		fprintf(stderr, "not ok - %s: %s\n", path, err);
+		failures++;
+		return;
+	}
+	n = wb_rec_count(r);
+	t0 = n ? wb_rec_time(r, 0) : 0;
+	played = calloc(n ? n : 1, sizeof(*played));
+	/* play it through, keeping every view */
+	p = wb_replay_create(r, 0, 0);
+	pl = wb_pipeline_create(&po);
+	wb_replay_source(p, &src);
+	while (got < n && step(&src, pl) == 0)
+		played[got++] = dump(pl);
+	wb_pipeline_destroy(pl);
+	wb_replay_destroy(p);
+	/* then seek around in a fresh replay: forward, backward, anywhere */
+	srand(seed);
+	for (int k = 0; k < MOMENTS && got; k++)
+		moments[k] = (size_t)rand() % got;
+	p = wb_replay_create(r, 0, 0);
+	pl = wb_pipeline_create(&po);
+	wb_replay_source(p, &src);
+	for (int k = 0; k < MOMENTS && got; k++) {
+		size_t i = moments[k];
+		src.seek(src.ctx, wb_rec_time(r, i) - t0);
+		wb_pipeline_resync(pl, &src);
+		i = position(&src);
+		if (step(&src, pl) == 0 && i < got)
+			check(path, k && i < moments[k - 1] ? "a backward seek" : "a forward seek", i, played, pl);
+		if (src.next_event(src.ctx) == 0) { /* n: the next throttling episode or note */
+			wb_pipeline_resync(pl, &src);
+			i = position(&src);
+			if (step(&src, pl) == 0 && i < got)
+				check(path, "n (next event)", i, played, pl);
+		}
+	}
+	printf("ok - %s: %zu samples, window %zu, %d seeks\n", path, got, window, got ? MOMENTS : 0);
+	wb_pipeline_destroy(pl);
+	wb_replay_destroy(p);
+	for (size_t i = 0; i < got; i++)
+		free(played[i]);
+	free(played);
+	wb_rec_close_reader(r);
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const pat[] = { "examples/*.wbrec", "examples/scenarios/*.wbrec" };
+	char path[4096];
+	int n = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: seek SRCDIR\n");
+		return 2;
+	}
+	for (size_t k = 0; k < sizeof(pat) / sizeof(pat[0]); k++) {
+		glob_t g;
+		snprintf(path, sizeof(path), "%s/%s", argv[1], pat[k]);
+		if (glob(path, 0, NULL, &g) != 0)
+			continue;
+		for (size_t i = 0; i < g.gl_pathc; i++, n++) {
+			one_recording(g.gl_pathv[i], 17u + (unsigned)n, WB_PIPELINE_WINDOW);
+			/* a short window: samples leave it while playing */
+			one_recording(g.gl_pathv[i], 91u + (unsigned)n, 12);
+		}
+		globfree(&g);
+	}
+	if (n == 0) {
+		fprintf(stderr, "not ok - no recordings under %s\n", argv[1]);
+		return 1;
+	}
+	printf("%d recordings, %d failures\n", n, failures);
+	return failures ? 1 : 0;
+}
