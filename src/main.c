@@ -20,6 +20,7 @@
 #include "wbtop/source.h"
 #include "wbtop/tune.h"
 #include "wbtop/ui.h"
+#include "wbtop/until.h"
 #include "wbtop/whatif.h"
 
 #define MAX_SETS 64
@@ -40,9 +41,11 @@ struct opts {
 	const char *record, *replay;
 	double from, to;       /* replay range, seconds from the recording's start */
 	uint64_t max_size;     /* --record rotation size, 0 = none */
+	bool force;            /* --record: replace a file that is not a recording of this boot */
 	bool apply, export_sysctl;
 	double trial;          /* --trial seconds, 0 = none */
 	const char *recover;   /* --recover revert|keep */
+	const char *until;     /* --until-clean DEV */
 	double warn, crit;     /* UI row highlighting, percent */
 	const char *sets[MAX_SETS];
 	int nsets;
@@ -78,6 +81,8 @@ static void usage(FILE *f)
 		"      --record FILE      also record every sample to FILE (.wbrec; UI or --batch)\n"
 		"      --max-size SIZE    with --record: past SIZE (e.g. 100M) move FILE to FILE.1\n"
 		"                         and start a new one\n"
+		"      --force            with --record: replace FILE even if it is not a recording\n"
+		"                         of this boot (which is appended to)\n"
 		"      --replay FILE      replay a recording in the UI; with --batch: export it\n"
 		"      --from SEC, --to SEC  with --replay: seconds from the recording's start\n"
 		"      --apply            write the --set values to the kernel (root): journaled,\n"
@@ -86,6 +91,9 @@ static void usage(FILE *f)
 		"                         unless you type keep (Ctrl-C reverts at once)\n"
 		"      --recover revert|keep  what to do with changes a killed wbtop left unconfirmed\n"
 		"      --export-sysctl    print the --set values as a sysctl.d snippet and udev rules\n"
+		"      --until-clean DEV  follow DEV (loop0, 7:0, /dev/sdb1 or a mount point) until\n"
+		"                         nothing on it is dirty or under writeback: exit 0 when\n"
+		"                         clean (root and debugfs; a progress bar on a terminal)\n"
 		"      --root DIR         read kernel files under DIR (fixture trees)\n"
 		"  -h, --help             this text\n"
 		"  -V, --version          version\n");
@@ -95,7 +103,7 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_JSON = 256, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_ROOT, O_FORECAST, O_THEME, O_WARN, O_CRIT, O_NOTRACE,
-	       O_RECORD, O_REPLAY, O_FROM, O_TO, O_MAXSIZE, O_APPLY, O_TRIAL, O_RECOVER, O_EXPORT };
+	       O_RECORD, O_REPLAY, O_FROM, O_TO, O_MAXSIZE, O_FORCE, O_APPLY, O_TRIAL, O_RECOVER, O_EXPORT, O_UNTIL };
 	static const struct option lo[] = {
 		{ "batch", no_argument, NULL, 'b' },
 		{ "iterations", required_argument, NULL, 'n' },
@@ -111,10 +119,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "from", required_argument, NULL, O_FROM },
 		{ "to", required_argument, NULL, O_TO },
 		{ "max-size", required_argument, NULL, O_MAXSIZE },
+		{ "force", no_argument, NULL, O_FORCE },
 		{ "apply", no_argument, NULL, O_APPLY },
 		{ "trial", required_argument, NULL, O_TRIAL },
 		{ "recover", required_argument, NULL, O_RECOVER },
 		{ "export-sysctl", no_argument, NULL, O_EXPORT },
+		{ "until-clean", required_argument, NULL, O_UNTIL },
 		{ "root", required_argument, NULL, O_ROOT },
 		{ "forecast", required_argument, NULL, O_FORECAST },
 		{ "theme", required_argument, NULL, O_THEME },
@@ -159,8 +169,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_NOPROCS: o->procs = false; break;
 		case O_NOTRACE: o->trace = false; break;
 		case O_RECORD: o->record = optarg; break;
+		case O_FORCE: o->force = true; break;
 		case O_APPLY: o->apply = true; break;
 		case O_EXPORT: o->export_sysctl = true; break;
+		case O_UNTIL: o->until = optarg; break;
 		case O_TRIAL:
 			o->trial = strtod(optarg, &end);
 			if (*end || !isfinite(o->trial) || o->trial < 1 || o->trial > 3600) {
@@ -238,6 +250,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "wbtop: --record and --replay go separately\n");
 		return 2;
 	}
+	if (o->force && !o->record) {
+		fprintf(stderr, "wbtop: --force goes with --record\n");
+		return 2;
+	}
 	if ((o->from || o->to) && !o->replay) {
 		fprintf(stderr, "wbtop: --from and --to go with --replay\n");
 		return 2;
@@ -250,8 +266,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "wbtop: --json and --csv go with --batch\n");
 		return 2;
 	}
+	if (o->until && (o->fmt != FMT_TEXT || o->nsets || o->forecast || o->record || o->theme)) {
+		fprintf(stderr, "wbtop: --until-clean goes alone (with -d, -n, --replay, --root, --mount-debugfs)\n");
+		return 2;
+	}
+	if (o->until)
+		o->batch = true;
 	if (o->count < 0)
-		o->count = o->batch && !o->replay ? 1 : 0;
+		o->count = o->batch && !o->replay && !o->until ? 1 : 0;
 	if (o->warn > o->crit) {
 		fprintf(stderr, "wbtop: --warn %g is above --crit %g\n", o->warn, o->crit);
 		return 2;
@@ -324,7 +346,8 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 			if (src->diag)
 				report_diag(src->diag(src->ctx), &dh);
 			if (!src->replay) {
-				fprintf(stderr, "wbtop: no usable kernel files under %s: nothing to show\n", o->root);
+				if (i == 0) /* later, the diagnostics above say what ended it */
+					fprintf(stderr, "wbtop: no usable kernel files under %s: nothing to show\n", o->root);
 				rc = 1;
 			}
 			break;
@@ -398,37 +421,57 @@ static int run_ui(const struct opts *o, struct wb_source *src, const char *notic
 	return rc;
 }
 
-/* The knobs as files a person can install: sysctl.d for vm.*, udev rules for BDIs. */
-static int export_sysctl(const struct opts *o, const struct wb_sample *s)
+/*
+ * Parse every --set and check it as the kernel would take the writes, in
+ * order, on k: one line per bad value (with tail), so all are seen at once.
+ * 0, or 2 (a bad value).
+ */
+static int check_sets(const struct opts *o, const struct wb_sample *s, const struct wb_limits *lim,
+		      struct wb_settings *k, struct wb_setop *ops, const char *tail)
 {
 	char err[256];
+	int bad = 0;
 
-	printf("# wbtop --export-sysctl: install as /etc/sysctl.d/90-writeback.conf\n");
-	for (int i = 0; i < o->nsets; i++) {
-		struct wb_setop op;
-		if (wb_setop_parse(o->sets[i], s, &op, err, sizeof(err))) {
-			fprintf(stderr, "wbtop: %s\n", err);
-			return 2;
+	for (int i = 0; i < o->nsets; i++)
+		if (wb_setop_parse(o->sets[i], s, &ops[i], err, sizeof(err)) ||
+		    wb_settings_apply(k, lim, s->page_size, &ops[i], err, sizeof(err))) {
+			fprintf(stderr, "wbtop: %s%s\n", err, tail);
+			bad++;
 		}
-		if (!op.is_bdi)
-			printf("%s = %llu\n", op.key, (unsigned long long)op.value);
-	}
+	return bad ? 2 : 0;
+}
+
+/* The knobs as files a person can install: sysctl.d for vm.*, udev rules for BDIs; only if all are valid. */
+static int export_sysctl(const struct opts *o, const struct wb_sample *s, const struct wb_limits *lim)
+{
+	struct wb_setop ops[MAX_SETS];
+	struct wb_settings k;
+	int rc;
+
+	if (wb_settings_from_sample(&k, s))
+		return 1;
+	rc = check_sets(o, s, lim, &k, ops, "");
+	wb_settings_finish(&k);
+	if (rc)
+		return rc;
+	printf("# wbtop --export-sysctl: install as /etc/sysctl.d/90-writeback.conf\n");
+	for (int i = 0; i < o->nsets; i++)
+		if (!ops[i].is_bdi)
+			printf("%s = %llu\n", ops[i].key, (unsigned long long)ops[i].value);
 	printf("\n# per-device knobs: install as /etc/udev/rules.d/90-writeback.rules\n");
 	for (int i = 0; i < o->nsets; i++) {
-		struct wb_setop op;
-		const struct wb_bdi *b;
-		const char *attr;
-		wb_setop_parse(o->sets[i], s, &op, err, sizeof(err));
-		if (!op.is_bdi)
+		const struct wb_setop *op = &ops[i];
+		const struct wb_bdi *b = op->is_bdi ? wb_sample_bdi(s, op->bdi) : NULL;
+		const char *attr = strrchr(op->key, '.') + 1;
+
+		if (!op->is_bdi)
 			continue;
-		b = wb_sample_bdi(s, op.bdi);
-		attr = strrchr(op.key, '.') + 1;
 		if (b && b->dev[0] && strchr(b->name, ':'))
 			printf("ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"%s\", ATTR{bdi/%s}=\"%llu\"\n",
-			       b->dev, attr, (unsigned long long)op.value);
+			       b->dev, attr, (unsigned long long)op->value);
 		else /* a filesystem's own BDI: no block device to match, a boot-time write instead */
-			printf("# %s has no block device: echo %llu > /sys/class/bdi/%s/%s after mounting\n", op.bdi,
-			       (unsigned long long)op.value, op.bdi, attr);
+			printf("# %s has no block device: echo %llu > /sys/class/bdi/%s/%s after mounting\n", op->bdi,
+			       (unsigned long long)op->value, op->bdi, attr);
 	}
 	return 0;
 }
@@ -545,19 +588,16 @@ static int run_apply(const struct opts *o)
 		return 1;
 	}
 	if (o->export_sysctl) {
-		rc = export_sysctl(o, &s);
+		rc = export_sysctl(o, &s, &lim);
 		goto out;
 	}
 	if (wb_settings_from_sample(&k, &s))
 		goto out;
-	for (int i = 0; i < o->nsets; i++)
-		if (wb_setop_parse(o->sets[i], &s, &ops[i], err, sizeof(err)) ||
-		    wb_settings_apply(&k, &lim, s.page_size, &ops[i], err, sizeof(err))) {
-			fprintf(stderr, "wbtop: %s; nothing written\n", err);
-			wb_settings_finish(&k);
-			rc = 2;
-			goto out;
-		}
+	if (check_sets(o, &s, &lim, &k, ops, "; nothing written")) {
+		wb_settings_finish(&k);
+		rc = 2;
+		goto out;
+	}
 	wb_model_eval(NULL, &s, &k, &lim, 0, &pred);
 	wb_settings_finish(&k);
 	if (!o->apply) {
@@ -598,21 +638,25 @@ out:
 	return rc;
 }
 
-/* Changes a killed wbtop left unconfirmed: revert, keep, or ask. */
-static void recover(const struct opts *o)
+/*
+ * Changes a killed wbtop left unconfirmed: revert, keep, or ask. -1 if a
+ * --recover the user asked for could not be done (a damaged journal, a
+ * failed revert).
+ */
+static int recover(const struct opts *o)
 {
 	struct wb_tune t;
-	char err[256], line[16] = "";
+	char err[512], line[16] = "";
 	int st = wb_tune_find_stale(&t, err, sizeof(err));
 	bool revert;
 
 	if (st < 0)
 		fprintf(stderr, "wbtop: %s\n", err);
 	if (st <= 0)
-		return;
+		return st < 0 && o->recover ? -1 : 0;
 	fprintf(stderr, "wbtop found unconfirmed changes from a previous run (pid %d):\n", t.pid);
 	for (int i = 0; i < t.n; i++)
-		fprintf(stderr, "  %s: %s (was %s)\n", t.e[i].path, t.e[i].want, t.e[i].orig);
+		fprintf(stderr, "  %s: %s (was %s)\n", t.e[i].key, t.e[i].want, t.e[i].orig);
 	if (o->recover) {
 		revert = strcmp(o->recover, "revert") == 0;
 	} else if (isatty(STDIN_FILENO)) {
@@ -620,7 +664,7 @@ static void recover(const struct opts *o)
 		revert = fgets(line, sizeof(line), stdin) && (line[0] == 'y' || line[0] == 'Y');
 	} else {
 		fprintf(stderr, "wbtop: left as they are; run with --recover revert or --recover keep\n");
-		return;
+		return 0;
 	}
 	if (!revert) {
 		wb_tune_confirm(&t);
@@ -629,10 +673,21 @@ static void recover(const struct opts *o)
 		fprintf(stderr, "wbtop: reverted\n");
 	} else {
 		fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, t.journal);
+		return o->recover ? -1 : 0;
 	}
+	return 0;
 }
 
 /* --replay: the recording as a source, for the UI or an export. */
+/* --until-clean: follow one device until it is clean. */
+static int run_until(const struct opts *o, struct wb_source *src)
+{
+	struct wb_until_opts uo = { .dev = o->until, .delay = o->delay, .count = o->count,
+				    .bar = !src->replay && isatty(STDOUT_FILENO) };
+
+	return wb_until_clean(&uo, src, stdout);
+}
+
 static int run_replay(const struct opts *o)
 {
 	char err[256], warn[256];
@@ -652,8 +707,15 @@ static int run_replay(const struct opts *o)
 		wb_rec_close_reader(r);
 		return 1;
 	}
-	wb_replay_source(p, &src);
-	rc = o->batch ? run_batch(o, &src) : run_ui(o, &src, warn[0] ? warn : NULL);
+	if (wb_replay_check(p, err, sizeof(err))) { /* nothing to replay: exit 1, in the UI too */
+		if (warn[0] && !o->batch)
+			fprintf(stderr, "wbtop: %s: %s\n", o->replay, warn);
+		fprintf(stderr, "wbtop: %s: %s\n", o->replay, err);
+		rc = 1;
+	} else {
+		wb_replay_source(p, &src);
+		rc = o->until ? run_until(o, &src) : o->batch ? run_batch(o, &src) : run_ui(o, &src, warn[0] ? warn : NULL);
+	}
 	wb_replay_destroy(p);
 	wb_rec_close_reader(r);
 	return rc;
@@ -677,8 +739,8 @@ int main(int argc, char **argv)
 	 * a crash removes our trace instance (the UI adds the terminal) */
 	wb_signals_install();
 	wb_signals_at_crash(wb_live_crash_cleanup);
-	if (!o.replay && strcmp(o.root, "/") == 0 && geteuid() == 0)
-		recover(&o);
+	if (!o.replay && strcmp(o.root, "/") == 0 && geteuid() == 0 && recover(&o))
+		return 1;
 	if (o.apply || o.export_sysctl)
 		return run_apply(&o);
 	if (o.replay && o.batch) /* exports write a lot: a larger buffer */
@@ -704,7 +766,7 @@ int main(int argc, char **argv)
 		struct wb_rec_header h;
 
 		wb_rec_header_local(&h, o.delay);
-		writer = wb_rec_create(o.record, &h, o.max_size, err, sizeof(err));
+		writer = wb_rec_start(o.record, &h, o.max_size, o.force ? WB_REC_REPLACE : 0, err, sizeof(err));
 		if (!writer || !(recording = wb_recording_create(&src, writer))) {
 			fprintf(stderr, "wbtop: --record: %s\n", writer ? "out of memory" : err);
 			wb_rec_close(writer);
@@ -712,8 +774,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		wb_recording_source(recording, &src);
+		if (o.batch) /* a recorder that records nothing must not run on (wbtop(1), EXIT STATUS) */
+			wb_recording_stop_on_error(recording);
 	}
-	rc = o.batch ? run_batch(&o, &src) : run_ui(&o, &src, notice);
+	rc = o.until ? run_until(&o, &src) : o.batch ? run_batch(&o, &src) : run_ui(&o, &src, notice);
+	if (wb_recording_error(recording)) { /* the UI went on sampling; batch has said it already */
+		if (!o.batch)
+			fprintf(stderr, "wbtop: recording stopped: %s\n", wb_recording_error(recording));
+		rc = rc ? rc : 1;
+	}
 	wb_recording_destroy(recording);
 	wb_rec_close(writer);
 	wb_live_destroy(live);

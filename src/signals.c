@@ -34,6 +34,7 @@ void wb_signals_install(void)
 	sigaction(SIGABRT, &sf, NULL);
 	sigaction(SIGBUS, &sf, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN); /* past RLIMIT_FSIZE write() fails with EFBIG: reported, not a kill */
 }
 
 int wb_signals_at_crash(void (*fn)(void))

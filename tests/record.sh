@@ -4,7 +4,8 @@
 # random moments, hostile files, format versions. On fixture trees: no root.
 set -u
 W=${WBTOP:?} F=${FIXTURES:?}
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+T=$(mktemp -d) S=wbrec-$$ # S: the tmux server of section 12, also gone if the test is killed
+trap 'tmux -L $S kill-server > /dev/null 2>&1; rm -rf "$T"' EXIT
 n=0
 fail() { echo "FAIL: $*"; exit 1; }
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
@@ -60,6 +61,7 @@ ok "torn tails: whole frames replay, the tear is reported with its offset"
 
 # 4. kill -9 at random moments, many times
 for i in $(seq 12); do
+	rm -f "$T/k.wbrec" # else appended to (section 11)
 	$W --root "$F/6.18-writing" --batch --json -n 0 -d 0.05 --record "$T/k.wbrec" > "$T/k.json" 2>/dev/null &
 	p=$!
 	# the kill's moment is random from the first sample on: start-up (slow
@@ -107,4 +109,131 @@ $W --root "$F/6.18-writing" --batch -n 60 -d 0.05 --record "$T/r.wbrec" --max-si
 [ "$(stat -c %s "$T/r.wbrec")" -le 2048 ] || fail "file over its cap"
 $W --replay "$T/r.wbrec.1" --batch --json > /dev/null && $W --replay "$T/r.wbrec" --batch --json > /dev/null || fail "rotated files replay"
 ok "--max-size rotates to FILE.1, both replay"
+# 7. values out of range in valid frames (fixtures/damaged/wbrec, see regen.py there): the
+# decoder reports them as damage with the offset; the sinks never see them (the level
+# indexed tables: SIGSEGV); under the sanitizer build this also checks for UB
+D="$F/damaged/wbrec"
+for c in "level-max 3 2147483647" "level-neg 2 -3"; do
+	set -- $c
+	for fmt in --text --json --csv; do
+		a=; [ $fmt = --text ] || a=$fmt
+		$W --replay "$D/$1.wbrec" --batch $a > "$T/o" 2> "$T/e"; rc=$?
+		[ $rc = 0 ] || fail "$1 $fmt: rc $rc (the samples before the damage replay)"
+		grep -q "offset [0-9]*: damaged frame (access level $3, not 0..3)" "$T/e" || { cat "$T/e"; fail "$1 $fmt: damage not reported"; }
+		[ $fmt = --json ] && { [ "$(wc -l < "$T/o")" = $2 ] || fail "$1: $(wc -l < "$T/o") samples, expected $2"; }
+	done
+done
+$W --replay "$D/good.wbrec" --batch --json > "$T/o" 2>/dev/null && [ "$(wc -l < "$T/o")" = 6 ] || fail "good.wbrec"
+python3 - "$D/good.wbrec" "$T/ivl.wbrec" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read()); o = 16
+while o < 16 + int.from_bytes(d[12:16], "little"):       # header field 6: the interval, NaN
+    n = int.from_bytes(d[o + 1:o + 3], "little")
+    if d[o] == 6: d[o + 3:o + 11] = struct.pack("<d", float("nan"))
+    o += 3 + n
+open(sys.argv[2], "wb").write(d)
+PY
+$W --replay "$T/ivl.wbrec" --batch 2> "$T/e"; [ $? = 1 ] && grep -q "damaged header: sampling interval nan s (offset [0-9]*)" "$T/e" ||
+	fail "a NaN interval in the header: $(cat "$T/e")"
+ok "out-of-range access levels (2147483647, -3), a NaN interval: damage at their offset, in text, JSON and CSV"
+
+# 8. nothing to replay: exit 1 and a message (no output, no exit 0)
+hl=$(python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); print(16 + int.from_bytes(d[12:16],"little"))' "$T/a.wbrec")
+head -c "$hl" "$T/a.wbrec" > "$T/hdr.wbrec"
+none() { # expected message, then the command line
+	local m=$1; shift
+	"$W" "$@" > "$T/o" 2> "$T/e"; rc=$?
+	[ $rc = 1 ] && [ ! -s "$T/o" ] && grep -q "$m" "$T/e" || { cat "$T/e"; fail "$* : rc $rc, $(wc -c < "$T/o") bytes out"; }
+}
+none "no samples to replay" --replay "$T/hdr.wbrec" --batch
+none "no samples to replay" --replay "$T/hdr.wbrec" --batch --json
+none "access level -3.*no sample to replay" --replay "$D/level-first.wbrec" --batch --csv
+none "no samples from 1000 s on: the recording is" --replay "$T/a.wbrec" --batch --from 1000
+none "no samples from 1000 s to 2000 s" --replay "$T/a.wbrec" --batch --json --from 1000 --to 2000
+# the first frame torn: its CRC fails, nothing before it
+python3 - "$T/a.wbrec" "$T/crc.wbrec" "$hl" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read()); d[int(sys.argv[3]) + 8] ^= 0xff
+open(sys.argv[2], "wb").write(d)
+PY
+none "no samples to replay" --replay "$T/crc.wbrec" --batch
+grep -q "offset $hl: a checksum mismatch" "$T/e" || fail "torn first frame: offset not named"
+# in the UI as well: it says so before the screen starts (no terminal needed)
+none "no samples to replay" --replay "$T/hdr.wbrec"
+"$W" --replay "$T/a.wbrec" --batch --from 5 --to 1 2> "$T/e"; [ $? = 2 ] && grep -q "before --from" "$T/e" || fail "--to before --from"
+ok "nothing to replay (header only, first frame damaged or torn, --from past the end) is exit 1 with a message"
+
+# 9. files that are not recordings, or change under the reader
+mkdir "$T/adir"; mkfifo "$T/fifo"
+none "adir: is a directory" --replay "$T/adir" --batch
+timeout 20 "$W" --replay "$T/fifo" --batch 2> "$T/e"; rc=$?
+[ $rc = 1 ] && grep -q "fifo: not a regular file (a FIFO)" "$T/e" || fail "FIFO: rc $rc (124: blocked in open)"
+none "null: not a regular file" --replay /dev/null --batch
+ok "a directory, a FIFO (without blocking), a device: refused by name"
+# 10. the disk fills while recording (RLIMIT_FSIZE: write() fails with EFBIG): batch
+# stops, exit 1, the message names the file and the error, and the file ends with its
+# last whole sample: it replays without a warning, as a prefix of what was printed
+( ulimit -f 4; exec "$W" --root "$F/6.18-writing" --batch --json -n 0 -d 0.05 --record "$T/full.wbrec" ) \
+	2> "$T/e" | cat > "$T/full.json"; rc=${PIPESTATUS[0]}
+[ "$rc" = 1 ] || fail "full disk: rc $rc"
+grep -q "recording stopped: $T/full.wbrec: writing: File too large (errno 27); it holds [0-9]* whole samples" "$T/e" ||
+	{ cat "$T/e"; fail "full disk: the message"; }
+[ "$(stat -c %s "$T/full.wbrec")" -le 4096 ] || fail "full disk: file over the limit"
+$W --replay "$T/full.wbrec" --batch --json > "$T/fr.json" 2> "$T/e" || fail "full disk: the file does not replay"
+grep -q "offset" "$T/e" && fail "full disk: a torn frame left at the end: $(cat "$T/e")"
+k=$(wc -l < "$T/fr.json") p=$(wc -l < "$T/full.json")
+[ "$k" -gt 10 ] && [ "$p" = $((k + 1)) ] || fail "full disk: $k samples in the file, $p printed"
+cmp -s "$T/fr.json" <(head -n "$k" "$T/full.json") || fail "full disk: the file is not what was printed"
+ok "a full disk while recording: exit 1, file and errno named, $k whole samples kept, no torn frame"
+# 11. --record on an existing file: a recording of this boot is appended to; any other
+# file is kept (exit 1) unless --force; a symlink is never written through
+rec() { "$W" --root "$F/6.18-writing" --batch --json -n "$1" -d 0.05 --record "$2" "${@:3}"; }
+rec 3 "$T/ap.wbrec" > "$T/ap1.json" 2>/dev/null && rec 4 "$T/ap.wbrec" > "$T/ap2.json" 2>/dev/null || fail "append rc"
+$W --replay "$T/ap.wbrec" --batch --json > "$T/apr.json" 2> "$T/e" || fail "appended file does not replay"
+[ "$(wc -l < "$T/apr.json")" = 7 ] && ! grep -q offset "$T/e" || fail "append: $(wc -l < "$T/apr.json") samples, not 3 + 4"
+cmp -s <(head -n 3 "$T/apr.json") "$T/ap1.json" || fail "append: the first recording changed"
+printf 'keep me\n' > "$T/notes.txt"
+rec 2 "$T/notes.txt" > /dev/null 2> "$T/e"; rc=$?
+[ $rc = 1 ] && grep -q "notes.txt: exists and is not a wbtop recording: not overwritten (--force replaces it)" "$T/e" ||
+	fail "a text file: rc $rc, $(cat "$T/e")"
+[ "$(cat "$T/notes.txt")" = "keep me" ] || fail "a text file was changed"
+ln -s "$T/notes.txt" "$T/link.wbrec"
+for force in "" --force; do
+	rec 2 "$T/link.wbrec" $force > /dev/null 2> "$T/e"; rc=$?
+	[ $rc = 1 ] && grep -q "link.wbrec: a symbolic link: wbtop does not write through one" "$T/e" || fail "symlink $force: rc $rc"
+	[ "$(cat "$T/notes.txt")" = "keep me" ] || fail "written through a symlink ($force)"
+done
+rec 2 "$T/notes.txt" --force > /dev/null 2>&1 && [ "$($W --replay "$T/notes.txt" --batch --json | wc -l)" = 2 ] ||
+	fail "--force did not replace the text file"
+rec 2 "$T/adir" > /dev/null 2> "$T/e"; [ $? = 1 ] && grep -q "adir: Is a directory" "$T/e" || fail "--record a directory"
+$W --root "$F/6.18-writing" --batch --force > /dev/null 2> "$T/e"; [ $? = 2 ] && grep -q "force goes with --record" "$T/e" ||
+	fail "--force alone"
+ok "--record appends to a recording of this boot, keeps other files (--force replaces), never follows a symlink"
+# 12. the same in the UI (in tmux): it goes on sampling, shows the message frame after
+# frame, and exits 1 with it on stderr
+if command -v tmux > /dev/null; then
+	tmux -L $S -f /dev/null new-session -d -x 120 -y 40 "env TERM=tmux-256color bash -c 'ulimit -f 1; \
+		exec $W --root $F/6.18-writing -d 0.1 --record $T/ui.wbrec 2> $T/ui.err'; echo \$? > $T/ui.rc"
+	shown=0
+	for _ in $(seq 300); do # up to 30 s, under ASAN on a busy machine
+		tmux -L $S capture-pane -p > "$T/pane" 2>/dev/null
+		grep -q "recording stopped: $T/ui.wbrec: writing: File too large" "$T/pane" && shown=$((shown + 1))
+		[ $shown -ge 5 ] && break
+		sleep 0.1
+	done
+	# still sampling: the clock in the header moves on, the message stays
+	sleep 1.2; tmux -L $S capture-pane -p > "$T/pane2" 2>/dev/null
+	grep -q "recording stopped" "$T/pane2" && [ "$(head -1 "$T/pane")" != "$(head -1 "$T/pane2")" ] ||
+		{ tmux -L $S kill-server > /dev/null 2>&1; fail "UI: stopped sampling, or the message went away"; }
+	tmux -L $S send-keys q
+	for _ in $(seq 100); do [ -s "$T/ui.rc" ] && break; sleep 0.1; done
+	tmux -L $S kill-server > /dev/null 2>&1
+	[ $shown -ge 5 ] || fail "UI: the recording's failure not on screen ($shown captures)"
+	[ "$(cat "$T/ui.rc")" = 1 ] || fail "UI: exit $(cat "$T/ui.rc") after the recording failed"
+	grep -q "recording stopped: $T/ui.wbrec: writing: File too large (errno 27)" "$T/ui.err" || fail "UI: stderr"
+	$W --replay "$T/ui.wbrec" --batch > /dev/null 2> "$T/e" && ! grep -q offset "$T/e" || fail "UI: file does not replay whole"
+	ok "a full disk in the UI: shown on every frame while sampling goes on, exit 1"
+else
+	echo "# skipped the UI part: no tmux"
+fi
 echo "$n passed, 0 failed"

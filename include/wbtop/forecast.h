@@ -36,6 +36,9 @@ struct wb_forecast_in {
 	const double *dirty_rate;       /* writer demand per BDI, pages/s */
 	const double *chunk;            /* pages a writer dirties between two pauses (NULL: 32) */
 	const double *tasks;            /* writers asleep in balance_dirty_pages (NULL or < 0: unknown) */
+	const double *age;              /* seconds each BDI has held dirty pages without a break
+					 * (NULL: none yet): the periodic flusher writes what is
+					 * older than dirty_expire_centisecs */
 };
 
 /* Run the forecast for sample s under limits l. Free with wb_forecast_finish(). */
@@ -51,13 +54,14 @@ void wb_forecast_finish(struct wb_forecast *f);
  * else the kernel's estimate), writer demand (the dirtying rate), pages/s;
  * from the tracepoints (0 unknown), the pages a throttled writer dirties
  * between two pauses and the number of writers asleep in balance_dirty_pages
- * on average. Arrays of hist[0]->nbdis.
+ * on average; how long each BDI has held dirty pages without a break (as far
+ * back as the samples go). Arrays of hist[0]->nbdis.
  */
 #define WB_FORECAST_WINDOW_S 5.0
 #define WB_FORECAST_BW_WINDOW_S 8.0 /* a backlogged device's completions */
 #define WB_FORECAST_HIST 32     /* samples at most looked at for the window */
 struct wb_forecast_inputs_out {
-	double *bw, *rate, *chunk, *tasks;
+	double *bw, *rate, *chunk, *tasks, *age;
 };
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *out);

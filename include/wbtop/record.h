@@ -23,6 +23,12 @@
 #define WB_REC_KEYEVERY 256
 #define WB_REC_MAX_FRAME (16u << 20)  /* larger lengths are damage, not data */
 
+/*
+ * What a recording says about where it was made (for a replay's header):
+ * host name, kernel release (uname -r), boot id, wbtop version; page size.
+ * Read back, strings are NUL-terminated, cut to their fields, with control
+ * characters replaced by '?'; "" or 0 when the file does not have them.
+ */
 struct wb_rec_header {
 	uint16_t major, minor;
 	char host[64], kernel[64], boot_id[40], tool[32];
@@ -59,18 +65,32 @@ int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned minor, const 
 
 /* ---- writer (writer.c) ---- */
 struct wb_rec_writer;
+#define WB_REC_REPLACE 1u  /* wb_rec_start: replace an existing regular file (--force) */
 /*
- * Create FILE (truncating) and write the header. max_bytes > 0: when the
- * file would grow past it, rotate to FILE.1 (one old file kept). NULL with
- * a message on error.
+ * Start recording to FILE (--record). Never through a symlink, never to
+ * anything but a regular file. New or empty: a header is written. An
+ * existing recording of this boot, format and page size is appended to,
+ * after its last whole frame, with a note "recording resumed"; any other
+ * existing file is refused with a message, unless flags has WB_REC_REPLACE.
+ * max_bytes > 0: when the file would grow past it, rotate to FILE.1 (one
+ * old file kept). NULL with a message (naming the file) on error.
  */
+struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header *h, uint64_t max_bytes,
+				   unsigned flags, char *err, size_t errlen);
+/* wb_rec_start(..., WB_REC_REPLACE, ...): a new recording, whatever regular file was there. */
 struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header *h,
 				    uint64_t max_bytes, char *err, size_t errlen);
-/* Append a sample; the frame is on disk (write()) when this returns 0. */
+/*
+ * Append a sample; the frame is on disk (write()) when this returns 0. On a
+ * write error (a full disk, a size limit) the file is cut back to its last
+ * whole frame, wb_rec_error() says why, and every later write fails.
+ */
 int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s);
 /* Append a note (e.g. "set vm.dirty_ratio=10 (was 20)") at time mono. */
 int wb_rec_note(struct wb_rec_writer *w, double mono, double wall, const char *text);
 uint64_t wb_rec_bytes(const struct wb_rec_writer *w);
+/* Why writing stopped (names the file and the error; owned by w), or NULL. */
+const char *wb_rec_error(const struct wb_rec_writer *w);
 void wb_rec_close(struct wb_rec_writer *w);
 /* Fill a header for this machine (host, kernel, boot id, page size, version). */
 void wb_rec_header_local(struct wb_rec_header *h, double interval);
@@ -85,6 +105,7 @@ struct wb_rec_reader;
 struct wb_rec_reader *wb_rec_open(const char *path, char *err, size_t errlen, char *warn,
 				  size_t warnlen);
 void wb_rec_close_reader(struct wb_rec_reader *r);
+/* The recording's header (owned by r): host, kernel release, page size, interval... */
 const struct wb_rec_header *wb_rec_header_of(const struct wb_rec_reader *r);
 size_t wb_rec_count(const struct wb_rec_reader *r);       /* sample frames */
 double wb_rec_time(const struct wb_rec_reader *r, size_t i); /* mono of sample i */

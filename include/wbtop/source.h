@@ -41,6 +41,8 @@ struct wb_rec_writer;
 /* A replay source over an open reader, samples [from, to] in seconds from its start. */
 struct wb_replay;
 struct wb_replay *wb_replay_create(struct wb_rec_reader *r, double from, double to);
+/* 0 when there is a sample to replay, else -1 with why not (exit 1: nothing to replay). */
+int wb_replay_check(struct wb_replay *p, char *err, size_t errlen);
 void wb_replay_destroy(struct wb_replay *p);
 void wb_replay_source(struct wb_replay *p, struct wb_source *src);
 
@@ -49,5 +51,9 @@ struct wb_recording;
 struct wb_recording *wb_recording_create(const struct wb_source *inner, struct wb_rec_writer *w);
 void wb_recording_destroy(struct wb_recording *r);
 void wb_recording_source(struct wb_recording *r, struct wb_source *src);
+/* Batch: end the run (read fails) once the file cannot be written. By default sampling goes on. */
+void wb_recording_stop_on_error(struct wb_recording *r);
+/* Why recording stopped (the file and the error), or NULL (also for r NULL). */
+const char *wb_recording_error(const struct wb_recording *r);
 
 #endif

@@ -13,9 +13,11 @@
 #include "wbtop/whatif.h"
 
 #define WB_TUNE_MAX 64
+#define WB_TUNE_ROOT_DIR "/var/lib/wbtop" /* root's journal folder (0700) */
 
 struct wb_tune_entry {
-	char path[192];      /* the file written */
+	char key[96];        /* the knob: "vm.dirty_ratio", "bdi.7:0.max_ratio_fine" */
+	char path[192];      /* the file written, derived from key and checked */
 	char orig[32];       /* its value before */
 	char want[32];       /* what was written */
 };
@@ -27,14 +29,30 @@ struct wb_tune {
 	struct wb_tune_entry e[WB_TUNE_MAX];
 };
 
-/* The journal's path: $WBTOP_JOURNAL, else /var/lib/wbtop/journal (root) or $XDG_STATE_HOME/wbtop/journal. */
+/*
+ * The journal's path: as root always WB_TUNE_ROOT_DIR/journal (no
+ * environment decides where root writes); otherwise $WBTOP_JOURNAL, else
+ * $XDG_STATE_HOME/wbtop/journal, else ~/.local/state/wbtop/journal.
+ */
 void wb_tune_journal_path(char *buf, size_t len);
 
 /*
- * Write ops (already validated against the model) to the kernel under root
- * (normally "/"). Every file whose value may change, including the twin of a
- * ratio/bytes pair, is journaled first. On any refused write, what was
- * written is put back and -1 returned with the kernel's reason in err.
+ * Read and check the journal at path, its knobs under root (normally "/"):
+ * it must be a regular file of ours writable by no one else, every line
+ * whole (at most 511 bytes), every key a knob of the catalogue on a BDI that
+ * exists under root/sys/class/bdi, every value a number in the knob's range.
+ * 1 and t filled, 0 if there is no journal (or no entry), -1 with
+ * "path:line: why" in err if it is damaged or foreign (t then holds nothing).
+ */
+int wb_tune_read(struct wb_tune *t, const char *path, const char *root, char *err, size_t errlen);
+
+/*
+ * Write ops (already validated against the model) to the kernel (root must
+ * be "/": a journal names knobs, and its revert writes them there). Every file whose value may change, including the twin of a
+ * ratio/bytes pair, is journaled first (refused if the journal holds another
+ * wbtop's unconfirmed changes or damage). Writes never follow a symbolic
+ * link. On any refused write, what was written is put back and -1 returned
+ * with the kernel's reason in err.
  */
 int wb_tune_apply(struct wb_tune *t, const char *root, const struct wb_setop *ops, int nops, char *err,
 		  size_t errlen);

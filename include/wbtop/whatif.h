@@ -23,7 +23,9 @@ struct wb_setop {
 /*
  * Parse "KEY=VALUE" against the sample (BDIs named by MAJ:MIN or device
  * name). Units: bytes keys take K/M/G/T suffixes (powers of 1024), ratio
- * keys an optional '%', *_fine keys ppm. 0 or -EINVAL with a message.
+ * keys an optional '%', *_fine keys ppm. The value is checked against the
+ * kernel's range for the knob (wb_knob_check, with s's page size). 0, or
+ * -EINVAL (-ERANGE where the kernel says so) with a one-line message.
  */
 int wb_setop_parse(const char *arg, const struct wb_sample *s, struct wb_setop *op,
 		   char *err, size_t errlen);
@@ -40,6 +42,18 @@ int wb_settings_apply(struct wb_settings *k, const struct wb_limits *cur, uint32
 size_t wb_knob_count(void);
 void wb_knob_info(size_t i, const char **name, bool *is_bdi, int *knob, const char **range,
 		  const char **help);
+
+/* The catalogue index of knob NAME ("dirty_ratio", or a per-BDI "max_ratio"), or -1. */
+int wb_knob_find(const char *name, bool is_bdi);
+
+/*
+ * Is v within the kernel's range for knob i (page_size: for the bounds the
+ * kernel counts in pages; 0 if unknown)? 0, or the kernel's answer with
+ * "KEY=V: why" in err: -EINVAL, -ERANGE for bytes over 2^32-1 pages. The
+ * rules between knobs (min <= max, the min_ratio sum, bytes of today's
+ * threshold) are wb_settings_apply's.
+ */
+int wb_knob_check(size_t i, const char *key, uint64_t v, uint32_t page_size, char *err, size_t errlen);
 
 /* The file a setop writes, relative to "/" (e.g. "proc/sys/vm/dirty_ratio"). */
 void wb_setop_path(const struct wb_setop *op, char *buf, size_t len);

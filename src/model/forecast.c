@@ -181,6 +181,26 @@ static double pause_pages(double rl, double trl, double kavg)
 	return pages;
 }
 
+/*
+ * Seconds each BDI of hist[0] has held dirty pages without a break, as far
+ * back as hist goes: an inode's dirtied_when is its first dirtying, so a
+ * file written for a while is already due for the periodic flusher.
+ */
+static void dirty_ages(const struct wb_sample *const *hist, size_t nhist, double *age)
+{
+	const struct wb_sample *cur = hist[0];
+
+	for (size_t i = 0; i < cur->nbdis; i++) {
+		age[i] = 0;
+		for (size_t k = 1; k < nhist; k++) {
+			const struct wb_bdi *b = wb_sample_bdi(hist[k], cur->bdis[i].name);
+			if (!b || !WB_HAS(b->st_valid, WB_B_RECLAIMABLE) || b->st[WB_B_RECLAIMABLE] == 0)
+				break;
+			age[i] = cur->mono - hist[k]->mono;
+		}
+	}
+}
+
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *o)
 {
@@ -193,6 +213,8 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		prev = hist[k];
 	wb_model_bandwidths(prev, cur, o->bw);
 	wb_forecast_dirty_rates(prev, cur, o->rate);
+	if (o->age)
+		dirty_ages(hist, nhist, o->age);
 	for (size_t i = 0; i < cur->nbdis; i++) {
 		const struct wb_bdi *b = &cur->bdis[i];
 		/*
@@ -286,8 +308,8 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 			    double horizon_s, double step_s, struct wb_forecast_in *in)
 {
 	size_t n = cur->nbdis ? cur->nbdis : 1, nh = 0;
-	double *buf = calloc(4 * n, sizeof(double));
-	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n };
+	double *buf = calloc(5 * n, sizeof(double));
+	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n };
 	const struct wb_sample *h[WB_FORECAST_HIST], *x;
 
 	if (!buf)
@@ -297,7 +319,7 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 		if (x->mono < cur->mono)
 			h[nh++] = x;
 	wb_forecast_inputs(h, nh, &io);
-	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks };
+	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, io.age };
 	return buf;
 }
 
@@ -430,6 +452,7 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		x->kavg = WB_HAS(b->st_valid, WB_B_WB_BW) && b->st[WB_B_WB_BW] ? (double)b->st[WB_B_WB_BW] : x->bw;
 		x->kbw = WB_HAS(b->st_valid, WB_B_BDI_BW) && b->st[WB_B_BDI_BW] ? (double)b->st[WB_B_BDI_BW] : x->kavg;
 		x->demand = in->dirty_rate ? in->dirty_rate[i] : 0;
+		x->age = in->age && x->r > 0 ? in->age[i] : 0;
 		/*
 		 * A writer held back wrote as fast as it was let: its demand is
 		 * open. Held back: asleep in balance_dirty_pages half the time or

@@ -17,33 +17,46 @@ struct keydef {
 	bool is_bdi;
 	int knob;
 	enum unit unit;
-	const char *range;  /* what the kernel accepts */
+	uint64_t min, max;  /* the kernel's range, in the knob's unit ... */
+	uint32_t min_pages, max_pages; /* ... and, for bytes, in pages (0: none) */
+	const char *range;  /* the same, for a person */
 	const char *help;
 };
 
-/* The knob table the CLI and the tune pane walk. */
-/* The knob table the CLI and the tune pane walk. */
+#define INT_MAX_CS 2147483647ULL /* proc_dointvec: an int */
+
+/*
+ * The knob table the CLI, the journal and the tune pane walk. The ranges are
+ * the kernel's (mm/page-writeback.c, mm/backing-dev.c; measured on 6.18):
+ * dirty_bytes refuses less than two pages, 0 included; the bytes sysctls
+ * refuse more than 2^32-1 pages (ERANGE); the centisecs are ints.
+ */
 static const struct keydef keys[] = {
-	{ "dirty_ratio", false, WB_SYS_DIRTY_RATIO, U_PERCENT, "0-100 %",
+	{ "dirty_ratio", false, WB_SYS_DIRTY_RATIO, U_PERCENT, 0, 100, 0, 0, "0-100 %",
 	  "writers are throttled past this share of dirtyable memory; clears dirty_bytes" },
-	{ "dirty_bytes", false, WB_SYS_DIRTY_BYTES, U_BYTES, ">= 2 pages",
+	{ "dirty_bytes", false, WB_SYS_DIRTY_BYTES, U_BYTES, 0, UINT64_MAX, 2, UINT32_MAX, ">= 2 pages",
 	  "the same limit in bytes; clears dirty_ratio" },
-	{ "dirty_background_ratio", false, WB_SYS_BG_RATIO, U_PERCENT, "0-100 %",
+	{ "dirty_background_ratio", false, WB_SYS_BG_RATIO, U_PERCENT, 0, 100, 0, 0, "0-100 %",
 	  "the flusher starts writing past this share; clears dirty_background_bytes" },
-	{ "dirty_background_bytes", false, WB_SYS_BG_BYTES, U_BYTES, ">= 1 byte",
+	{ "dirty_background_bytes", false, WB_SYS_BG_BYTES, U_BYTES, 1, UINT64_MAX, 0, UINT32_MAX, ">= 1 byte",
 	  "the background limit in bytes; clears dirty_background_ratio" },
-	{ "dirty_expire_centisecs", false, WB_SYS_EXPIRE_CS, U_CS, ">= 0 cs",
+	{ "dirty_expire_centisecs", false, WB_SYS_EXPIRE_CS, U_CS, 0, INT_MAX_CS, 0, 0, "0-2^31-1 cs",
 	  "data older than this is written by the periodic flush" },
-	{ "dirty_writeback_centisecs", false, WB_SYS_WRITEBACK_CS, U_CS, ">= 0 cs (0: off)",
+	{ "dirty_writeback_centisecs", false, WB_SYS_WRITEBACK_CS, U_CS, 0, INT_MAX_CS, 0, 0, "0-2^31-1 cs, 0 off",
 	  "how often the periodic flush runs" },
-	{ "min_ratio", true, WB_K_MIN_RATIO, U_PERCENT, "0-max %, sum < 100 %",
+	{ "min_ratio", true, WB_K_MIN_RATIO, U_PERCENT, 0, 100, 0, 0, "0-max %, sum < 100 %",
 	  "a share of the threshold reserved for this device" },
-	{ "max_ratio", true, WB_K_MAX_RATIO, U_PERCENT, "min-100 %", "the most of the threshold this device may use" },
-	{ "min_ratio_fine", true, WB_K_MIN_RATIO_FINE, U_PPM, "0-1000000 ppm", "min_ratio in parts per million" },
-	{ "max_ratio_fine", true, WB_K_MAX_RATIO_FINE, U_PPM, "0-1000000 ppm", "max_ratio in parts per million" },
-	{ "min_bytes", true, WB_K_MIN_BYTES, U_BYTES, "<= dirtyable", "min_ratio as bytes of today's threshold" },
-	{ "max_bytes", true, WB_K_MAX_BYTES, U_BYTES, "<= dirtyable", "max_ratio as bytes of today's threshold" },
-	{ "strict_limit", true, WB_K_STRICT_LIMIT, U_BOOL, "0 or 1",
+	{ "max_ratio", true, WB_K_MAX_RATIO, U_PERCENT, 0, 100, 0, 0, "min-100 %",
+	  "the most of the threshold this device may use" },
+	{ "min_ratio_fine", true, WB_K_MIN_RATIO_FINE, U_PPM, 0, 1000000, 0, 0, "0-1000000 ppm",
+	  "min_ratio in parts per million" },
+	{ "max_ratio_fine", true, WB_K_MAX_RATIO_FINE, U_PPM, 0, 1000000, 0, 0, "0-1000000 ppm",
+	  "max_ratio in parts per million" },
+	{ "min_bytes", true, WB_K_MIN_BYTES, U_BYTES, 0, UINT64_MAX, 0, 0, "<= dirtyable",
+	  "min_ratio as bytes of today's threshold" },
+	{ "max_bytes", true, WB_K_MAX_BYTES, U_BYTES, 0, UINT64_MAX, 0, 0, "<= dirtyable",
+	  "max_ratio as bytes of today's threshold" },
+	{ "strict_limit", true, WB_K_STRICT_LIMIT, U_BOOL, 0, 1, 0, 0, "0 or 1",
 	  "throttle this device's writers at its own limit, whatever the global state" },
 };
 
@@ -62,12 +75,47 @@ void wb_knob_info(size_t i, const char **name, bool *is_bdi, int *knob, const ch
 	*help = keys[i].help;
 }
 
-static const struct keydef *find_key(const char *name, bool is_bdi)
+int wb_knob_find(const char *name, bool is_bdi)
 {
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (keys[i].is_bdi == is_bdi && strcmp(keys[i].name, name) == 0)
-			return &keys[i];
-	return NULL;
+			return (int)i;
+	return -1;
+}
+
+static const struct keydef *find_key(const char *name, bool is_bdi)
+{
+	int i = wb_knob_find(name, is_bdi);
+
+	return i < 0 ? NULL : &keys[i];
+}
+
+/* The kernel's bounds for knob d on a kernel with page size P (0: unknown, page bounds not applied). */
+static void bounds(const struct keydef *d, uint32_t P, uint64_t *lo, uint64_t *hi)
+{
+	*lo = d->min;
+	*hi = d->max;
+	if (P && d->min_pages && (uint64_t)d->min_pages * P > *lo)
+		*lo = (uint64_t)d->min_pages * P;
+	if (P && d->max_pages && (uint64_t)d->max_pages * P < *hi)
+		*hi = (uint64_t)d->max_pages * P; /* DIV_ROUND_UP(v, P) <= max_pages */
+}
+
+/* The upper bound hi is the page count's (the kernel's ERANGE), not the type's (its EINVAL). */
+#define P_BOUND(d, P, hi) ((P) && (d)->max_pages && (hi) < (d)->max)
+
+int wb_knob_check(size_t i, const char *key, uint64_t v, uint32_t page_size, char *err, size_t errlen)
+{
+	const struct keydef *d = &keys[i];
+	uint64_t lo, hi;
+
+	bounds(d, page_size, &lo, &hi);
+	if (v >= lo && v <= hi)
+		return 0;
+	snprintf(err, errlen, "%s=%llu: %s the kernel's %s of %llu (it takes %s)", key, (unsigned long long)v,
+		 v < lo ? "below" : "above", v < lo ? "minimum" : "maximum",
+		 (unsigned long long)(v < lo ? lo : hi), d->range);
+	return v > hi && P_BOUND(d, page_size, hi) ? -ERANGE : -EINVAL; /* as the kernel answers */
 }
 
 /* Number with an optional unit suffix allowed by u. */
@@ -161,7 +209,7 @@ int wb_setop_parse(const char *arg, const struct wb_sample *s, struct wb_setop *
 		snprintf(err, errlen, "%s: %s", op->key, m);
 		return -EINVAL;
 	}
-	return 0;
+	return wb_knob_check((size_t)(kd - keys), op->key, op->value, s ? s->page_size : 0, err, errlen);
 }
 
 void wb_setop_path(const struct wb_setop *op, char *buf, size_t len)

@@ -7,6 +7,7 @@
  * decoding fail, never overrun or allocate from an unchecked size.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,12 @@
 #include "wbrec_internal.h"
 #include "wbtop/record.h"
 
-#define MAX_ITEMS 4096  /* nodes, zones, BDIs, processes or events in one frame */
+#define MAX_ITEMS 4096  /* zones, BDIs or processes in one frame */
+#define MAX_NODES 1024  /* the kernel's MAX_NUMNODES at its largest */
+#define MAX_CPUS (1u << 16)
+#define MAX_COUNT (1ULL << 62) /* pages or sectors: 16 EiB of 4 KiB pages */
+#define MAX_MONO 1e9    /* seconds since boot: 31 years (and t * 1e9 fits an int64 for llround) */
+#define MAX_WALL 1e11   /* seconds since 1970: the year 5138 */
 
 uint32_t wbrec_crc32(const uint8_t *p, size_t n)
 {
@@ -242,7 +248,7 @@ static void variable(struct wb_buf *b, const struct wb_sample *s)
 		bool exact = (double)ns / 1e9 == x->t;
 		num(&e, exact, 0);
 		if (exact) {
-			num(&e, (uint64_t)(ns - prev_ns), 0);
+			num(&e, (uint64_t)ns - (uint64_t)prev_ns, 0);
 			prev_ns = ns;
 		} else {
 			num(&e, dbits(x->t), 0);
@@ -277,7 +283,22 @@ struct dec {
 	bool bad;
 	const char *what;   /* the first thing that did not fit */
 	bool delta;
+	char msg[96];       /* what, when it names a value */
 };
+
+/* A decoded value out of its range: damage, named with the value (the first one wins). */
+static void reject(struct dec *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d->bad)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	va_end(ap);
+	d->what = d->msg;
+	d->bad = true;
+}
 
 static uint64_t get_uv(struct dec *d)
 {
@@ -322,11 +343,11 @@ static uint64_t dnum(struct dec *d, uint64_t prev)
 	return d->delta ? prev + v : v;
 }
 
-/* A count that will size an array: bounded, never trusted. */
-static size_t get_count(struct dec *d, const char *what)
+/* A count that will size an array: bounded by max, never trusted. */
+static size_t get_count(struct dec *d, const char *what, size_t max)
 {
 	uint64_t n = get_uv(d);
-	if (n > MAX_ITEMS) {
+	if (n > max) {
 		if (!d->bad)
 			d->what = what;
 		d->bad = true;
@@ -337,13 +358,13 @@ static size_t get_count(struct dec *d, const char *what)
 
 static int read_structure(struct dec *d, struct wb_sample *s)
 {
-	s->nnodes = get_count(d, "node count");
+	s->nnodes = get_count(d, "node count", MAX_NODES);
 	s->nodes = s->nnodes ? calloc(s->nnodes, sizeof(*s->nodes)) : NULL;
 	if (s->nnodes && !s->nodes)
 		return -1;
 	for (size_t i = 0; i < s->nnodes; i++)
 		s->nodes[i].id = (int)(int64_t)get_uv(d);
-	s->nzones = get_count(d, "zone count");
+	s->nzones = get_count(d, "zone count", MAX_ITEMS);
 	s->zones = s->nzones ? calloc(s->nzones, sizeof(*s->zones)) : NULL;
 	if (s->nzones && !s->zones)
 		return -1;
@@ -351,7 +372,7 @@ static int read_structure(struct dec *d, struct wb_sample *s)
 		s->zones[i].node = (int)(int64_t)get_uv(d);
 		get_str(d, s->zones[i].name, sizeof(s->zones[i].name), "zone name");
 	}
-	s->nbdis = get_count(d, "BDI count");
+	s->nbdis = get_count(d, "BDI count", MAX_ITEMS);
 	s->bdis = s->nbdis ? calloc(s->nbdis, sizeof(*s->bdis)) : NULL;
 	if (s->nbdis && !s->bdis)
 		return -1;
@@ -360,12 +381,7 @@ static int read_structure(struct dec *d, struct wb_sample *s)
 		get_str(d, x->name, sizeof(x->name), "BDI name");
 		get_str(d, x->dev, sizeof(x->dev), "device name");
 		get_str(d, x->fstype, sizeof(x->fstype), "fs type");
-		x->nmounts = (int)get_uv(d);
-		if (x->nmounts < 0 || x->nmounts > WB_MAX_MOUNTS) {
-			d->what = "mount count";
-			d->bad = true;
-			break;
-		}
+		x->nmounts = (int)get_count(d, "mount count", WB_MAX_MOUNTS);
 		for (int m = 0; m < x->nmounts; m++)
 			get_str(d, x->mounts[m], WB_PATH_LEN, "mount point");
 	}
@@ -420,7 +436,11 @@ static void dec_numbers(struct dec *d, struct wb_sample *s, const struct wb_samp
 	s->wall = bitsd(dnum(d, p ? dbits(p->wall) : 0));
 	s->page_size = (uint32_t)dnum(d, p ? p->page_size : 0);
 	s->ncpus = (uint32_t)dnum(d, p ? p->ncpus : 0);
-	s->level = (int)(int64_t)dnum(d, p ? (uint64_t)(int64_t)p->level : 0);
+	uint64_t level = dnum(d, p ? (uint64_t)(int64_t)p->level : 0);
+	/* checked before it narrows to int: the sinks index tables with it */
+	if (level > WB_LEVEL_TRACE)
+		reject(d, "access level %lld, not 0..3", (long long)(int64_t)level);
+	s->level = level > WB_LEVEL_TRACE ? WB_LEVEL_PROC : (int)level;
 	DARR(d, s, p, sys, WB_SYS_COUNT);
 	s->sys_valid = dnum(d, p ? p->sys_valid : 0);
 	DARR(d, s, p, g.v, WB_G_COUNT);
@@ -465,7 +485,7 @@ static void dec_numbers(struct dec *d, struct wb_sample *s, const struct wb_samp
 static int dec_variable(struct dec *d, struct wb_sample *s)
 {
 	d->delta = false;
-	s->nprocs = get_count(d, "process count");
+	s->nprocs = get_count(d, "process count", MAX_ITEMS);
 	s->procs = s->nprocs ? calloc(s->nprocs, sizeof(*s->procs)) : NULL;
 	if (s->nprocs && !s->procs)
 		return -1;
@@ -480,16 +500,16 @@ static int dec_variable(struct dec *d, struct wb_sample *s)
 		x->write_bytes_delta = dnum(d, 0);
 		x->cancelled_delta = dnum(d, 0);
 	}
-	s->nevents = get_count(d, "event count");
+	s->nevents = get_count(d, "event count", WB_EVLOG_MAX);
 	s->events = s->nevents ? calloc(s->nevents, sizeof(*s->events)) : NULL;
 	if (s->nevents && !s->events)
 		return -1;
-	int64_t prev_ns = 0;
+	uint64_t prev_ns = 0; /* unsigned: a hostile delta wraps, it does not overflow */
 	for (size_t i = 0; i < s->nevents && !d->bad; i++) {
 		struct wb_event *x = &s->events[i];
 		if (dnum(d, 0)) {
-			prev_ns += (int64_t)dnum(d, 0);
-			x->t = (double)prev_ns / 1e9;
+			prev_ns += dnum(d, 0);
+			x->t = (double)(int64_t)prev_ns / 1e9;
 		} else {
 			x->t = bitsd(dnum(d, 0));
 		}
@@ -504,6 +524,78 @@ static int dec_variable(struct dec *d, struct wb_sample *s)
 	return 0;
 }
 
+/* A page size a kernel can have: a power of two from 1 KiB (the model divides by it). */
+static bool page_size_ok(uint32_t v)
+{
+	return v >= 1024 && v <= (1u << 20) && (v & (v - 1)) == 0;
+}
+
+/* The event log: times the sinks turn into clock times, kinds and reasons they look up. */
+static void check_events(struct dec *d, const struct wb_sample *s)
+{
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct wb_event *e = &s->events[i];
+		if (!(isfinite(e->t) && fabs(e->t) <= MAX_MONO))
+			reject(d, "event %zu time %g", i, e->t);
+		else if (e->kind >= WB_EV_COUNT)
+			reject(d, "event %zu kind %u", i, e->kind);
+		else if (e->reason >= WB_REASONS)
+			reject(d, "event %zu reason %u", i, e->reason);
+	}
+}
+
+/* The first of n counters at or past MAX_COUNT, or -1. */
+static int over(const uint64_t *v, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (v[k] >= MAX_COUNT)
+			return k;
+	return -1;
+}
+
+/* Page and sector counts: no kernel has 2^62 of them; the model computes with them as int64. */
+static void check_counts(struct dec *d, const struct wb_sample *s)
+{
+	int k;
+
+	if ((k = over(s->g.v, WB_G_COUNT)) >= 0)
+		reject(d, "global counter %d: %llu", k, (unsigned long long)s->g.v[k]);
+	for (size_t i = 0; i < s->nnodes; i++)
+		if ((k = over(s->nodes[i].v, WB_N_COUNT)) >= 0)
+			reject(d, "node %zu counter %d: %llu", i, k, (unsigned long long)s->nodes[i].v[k]);
+	for (size_t i = 0; i < s->nzones; i++)
+		if ((k = over(s->zones[i].v, WB_Z_COUNT)) >= 0)
+			reject(d, "zone %zu counter %d: %llu", i, k, (unsigned long long)s->zones[i].v[k]);
+	for (size_t i = 0; i < s->nbdis; i++) {
+		const struct wb_bdi *b = &s->bdis[i];
+		if ((k = over(b->st, WB_B_COUNT)) >= 0)
+			reject(d, "BDI %zu stats value %d: %llu", i, k, (unsigned long long)b->st[k]);
+		else if ((k = over(b->disk, WB_D_COUNT)) >= 0)
+			reject(d, "BDI %zu disk counter %d: %llu", i, k, (unsigned long long)b->disk[k]);
+	}
+}
+
+/*
+ * What the rest of wbtop relies on without checking: finite times that do
+ * not go backwards, a page size to divide by, a CPU count. Checked here,
+ * once, so that a hostile file is damage and not a crash further on.
+ */
+static void check_sample(struct dec *d, const struct wb_sample *s, const struct wb_sample *prev)
+{
+	if (!(isfinite(s->mono) && s->mono >= 0 && s->mono <= MAX_MONO))
+		reject(d, "sample time %g", s->mono);
+	else if (prev && s->mono < prev->mono)
+		reject(d, "sample time %.6f before the previous sample's %.6f", s->mono, prev->mono);
+	else if (!(isfinite(s->wall) && s->wall >= 0 && s->wall <= MAX_WALL))
+		reject(d, "wall clock time %g", s->wall);
+	else if (!page_size_ok(s->page_size))
+		reject(d, "page size %u", s->page_size);
+	else if (s->ncpus > MAX_CPUS)
+		reject(d, "CPU count %u", s->ncpus);
+	check_counts(d, s);
+	check_events(d, s);
+}
+
 int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned minor, const struct wb_sample *prev,
 		  struct wb_sample *s, char *err, size_t errlen)
 {
@@ -515,7 +607,7 @@ int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned minor, const 
 		snprintf(err, errlen, "damaged frame (empty)");
 		return -1;
 	}
-	d = (struct dec){ p, p + len, false, NULL, !key };
+	d = (struct dec){ .p = p, .end = p + len, .delta = !key };
 	wb_sample_init(&t);
 	if (!key && !prev) {
 		snprintf(err, errlen, "a delta frame without the frame before it");
@@ -532,6 +624,8 @@ int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned minor, const 
 			t.bdis[i].ev.dirtied_max = (uint32_t)dnum(&d, key ? 0 : prev->bdis[i].ev.dirtied_max);
 	if (minor > WB_REC_MINOR) /* a newer minor's appended fields */
 		d.p = d.end;
+	if (rc == 0 && !d.bad)
+		check_sample(&d, &t, key ? NULL : prev);
 	if (rc || d.bad || d.p != d.end) {
 		if (rc)
 			snprintf(err, errlen, "out of memory");

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Recording reader: map the file, validate the header, index the frames
- * (stopping at a torn or damaged one), decode samples on demand from the
- * nearest key frame, keeping the decoder's place for sequential reads.
+ * Recording reader: read the file through a window (pread, never mmap: a
+ * file cut short under us is damage, not SIGBUS), validate the header,
+ * index the frames (stopping at a torn or damaged one), decode samples on
+ * demand from the nearest key frame, keeping the decoder's place for
+ * sequential reads.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -30,10 +32,17 @@ struct note_ix {
 	char *text;
 };
 
+#define WINDOW (1u << 20)  /* bytes read at a time */
+#define MAX_MONO 1e10      /* seconds since boot: a frame time past it is damage */
+
 struct wb_rec_reader {
-	const uint8_t *map;
-	size_t size;
+	int fd;
+	size_t size;            /* as it was when opened; later growth is not read */
+	uint8_t *win;           /* bytes [win_off, win_off + win_len) of the file */
+	size_t win_off, win_len, win_cap;
 	struct wb_rec_header h;
+	size_t end;             /* after the last whole frame */
+	int64_t last_us;        /* that frame's time (format 2), microseconds */
 	struct frame_ix *f;     /* sample frames only */
 	size_t n, cap;
 	struct note_ix *notes;
@@ -45,6 +54,41 @@ struct wb_rec_reader {
 	uint8_t *raw;
 	size_t raw_cap;
 };
+
+/*
+ * Bytes [off, off + n) of the file, valid until the next call; NULL when the
+ * file ends before them (errno set: 0 when it was cut short since it was opened).
+ */
+static const uint8_t *view(struct wb_rec_reader *r, size_t off, size_t n)
+{
+	size_t want = n > WINDOW ? n : WINDOW, got = 0;
+	int e = 0;
+
+	if (off >= r->win_off && n <= r->win_len && off - r->win_off <= r->win_len - n)
+		return r->win + (off - r->win_off);
+	if (want > r->win_cap) {
+		uint8_t *nw = realloc(r->win, want);
+		if (!nw)
+			return NULL;
+		r->win = nw;
+		r->win_cap = want;
+	}
+	r->win_len = 0;
+	while (got < want) {
+		ssize_t k = pread(r->fd, r->win + got, want - got, (off_t)(off + got));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			e = k < 0 ? errno : 0;
+			break;
+		}
+		got += (size_t)k;
+	}
+	r->win_off = off;
+	r->win_len = got;
+	errno = e;
+	return got < n ? NULL : r->win;
+}
 
 const struct wb_rec_header *wb_rec_header_of(const struct wb_rec_reader *r)
 {
@@ -75,14 +119,42 @@ const char *wb_rec_note_at(const struct wb_rec_reader *r, size_t k, double *mono
 	return r->notes[k].text;
 }
 
+/* The header's numbers that a replay uses: damage when out of range (0 is "not recorded"). */
+static int check_header(const struct wb_rec_header *h, const size_t *at, char *err, size_t errlen)
+{
+	if (h->page_size && (h->page_size < 1024 || h->page_size > (1u << 20) ||
+			     (h->page_size & (h->page_size - 1))))
+		snprintf(err, errlen, "damaged header: page size %u (offset %zu)", h->page_size, at[H_PAGE_SIZE]);
+	else if (!(isfinite(h->interval) && h->interval >= 0 && h->interval <= 86400))
+		snprintf(err, errlen, "damaged header: sampling interval %g s (offset %zu)", h->interval, at[H_INTERVAL]);
+	else if (!(isfinite(h->created) && h->created >= 0 && h->created <= 1e11))
+		snprintf(err, errlen, "damaged header: creation time %g (offset %zu)", h->created, at[H_CREATED]);
+	else
+		return 0;
+	return -1;
+}
+
+/*
+ * A header string into its field: cut at its size or a NUL, control bytes
+ * (a terminal's escape sequences) made '?': the replay header shows these.
+ */
+static void hstr(char *dst, size_t cap, const uint8_t *v, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n && k + 1 < cap && v[k]; k++)
+		dst[k] = v[k] < 0x20 || v[k] == 0x7f ? '?' : (char)v[k];
+	dst[k] = '\0';
+}
+
 /* Header TLVs: known tags filled in, unknown ones (newer minors) skipped. */
 static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_t *end)
 {
-	const uint8_t *p = r->map;
+	const uint8_t *p = r->size >= 16 ? view(r, 0, 16) : NULL;
+	size_t o, at[H_CREATED + 1] = { 0 }; /* where each known field is, for messages */
 	uint32_t hlen;
-	size_t o;
 
-	if (r->size < 16 || memcmp(p, WBREC_MAGIC, 8) != 0) {
+	if (!p || memcmp(p, WBREC_MAGIC, 8) != 0) {
 		snprintf(err, errlen, "not a wbtop recording (bad magic at offset 0)");
 		return -1;
 	}
@@ -98,6 +170,10 @@ static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_
 		snprintf(err, errlen, "header length %u runs past the end of the file (offset 12)", hlen);
 		return -1;
 	}
+	if (!(p = view(r, 0, 16 + (size_t)hlen))) {
+		snprintf(err, errlen, "reading the header: %s", errno ? strerror(errno) : "the file was cut short");
+		return -1;
+	}
 	for (o = 16; o + 3 <= 16 + (size_t)hlen;) {
 		uint8_t tag = p[o];
 		uint16_t n = rd16(p + o + 1);
@@ -107,11 +183,13 @@ static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_
 			snprintf(err, errlen, "header field %u overruns the header (offset %zu)", tag, o);
 			return -1;
 		}
+		if (tag <= H_CREATED)
+			at[tag] = o;
 		switch (tag) {
-		case H_HOST: snprintf(r->h.host, sizeof(r->h.host), "%.*s", n, (const char *)v); break;
-		case H_KERNEL: snprintf(r->h.kernel, sizeof(r->h.kernel), "%.*s", n, (const char *)v); break;
-		case H_BOOT_ID: snprintf(r->h.boot_id, sizeof(r->h.boot_id), "%.*s", n, (const char *)v); break;
-		case H_TOOL: snprintf(r->h.tool, sizeof(r->h.tool), "%.*s", n, (const char *)v); break;
+		case H_HOST: hstr(r->h.host, sizeof(r->h.host), v, n); break;
+		case H_KERNEL: hstr(r->h.kernel, sizeof(r->h.kernel), v, n); break;
+		case H_BOOT_ID: hstr(r->h.boot_id, sizeof(r->h.boot_id), v, n); break;
+		case H_TOOL: hstr(r->h.tool, sizeof(r->h.tool), v, n); break;
 		case H_PAGE_SIZE: if (n == 4) r->h.page_size = rd32(v); break;
 		case H_INTERVAL: if (n == 8) memcpy(&r->h.interval, v, 8); break;
 		case H_CREATED: if (n == 8) memcpy(&r->h.created, v, 8); break;
@@ -120,7 +198,7 @@ static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_
 		o += 3 + n;
 	}
 	*end = 16 + hlen;
-	return 0;
+	return check_header(&r->h, at, err, errlen);
 }
 
 static int add_frame(struct wb_rec_reader *r, const struct frame_ix *fx)
@@ -148,46 +226,56 @@ static int add_note(struct wb_rec_reader *r, const uint8_t *p, uint32_t len, dou
 		return -1;
 	r->notes = nn;
 	nn[r->nnotes].mono = mono;
-	nn[r->nnotes].text = strndup((const char *)p + 8, len - 8);
+	nn[r->nnotes].text = malloc(len - 8 + 1);
 	if (!nn[r->nnotes].text)
 		return -1;
+	hstr(nn[r->nnotes].text, len - 8 + 1, p + 8, len - 8); /* the UI shows it: no escapes */
 	r->nnotes++;
 	return 0;
 }
 
-/*
- * One frame's header at offset o: type, payload position and lengths, time.
- * NULL when it is fine, else why it does not check out.
- */
-static const char *frame_at(const struct wb_rec_reader *r, size_t o, int64_t *prev_us, uint8_t *type,
-			    struct frame_ix *fx, size_t *next)
-{
-	const uint8_t *p = r->map + o, *end = r->map + r->size, *q;
-	uint64_t clen, rlen, zd;
-	size_t k;
-	int64_t d;
+/* What a frame reader returns when pread failed: frame_at() names errno instead. */
+static const char read_failed[] = "a read error";
 
-	if (r->h.major == 1) { /* fixed 28-byte header, CRC of the payload */
-		if (r->size - o < WBREC_FRAME_HDR)
-			return "a frame header cut short";
-		if (rd32(p) != WBREC_FRAME_MAGIC)
-			return "no frame marker";
-		if (rd32(p + 8) > WB_REC_MAX_FRAME || rd32(p + 12) > WB_REC_MAX_FRAME)
-			return "an impossible frame length";
-		if (rd32(p + 8) > r->size - o - WBREC_FRAME_HDR)
-			return "a frame cut short";
-		if (wbrec_crc32(p + WBREC_FRAME_HDR, rd32(p + 8)) != rd32(p + 16))
-			return "a checksum mismatch";
-		*type = p[4];
-		fx->off = o + WBREC_FRAME_HDR;
-		fx->clen = rd32(p + 8);
-		fx->rlen = rd32(p + 12);
-		memcpy(&fx->mono, p + 20, 8);
-		*next = o + WBREC_FRAME_HDR + fx->clen;
-		return NULL;
-	}
-	if (r->size - o < 3 + 3 + WBREC_FRAME2_CRC)
-		return "a frame header cut short";
+/* Format 1: a fixed 28-byte header with the time as a double, CRC of the payload. */
+static const char *frame1_at(struct wb_rec_reader *r, size_t o, uint8_t *type, struct frame_ix *fx,
+			     size_t *next)
+{
+	const uint8_t *p = r->size - o >= WBREC_FRAME_HDR ? view(r, o, WBREC_FRAME_HDR) : NULL;
+	uint32_t clen;
+
+	if (!p)
+		return errno ? read_failed : "a frame header cut short";
+	if (rd32(p) != WBREC_FRAME_MAGIC)
+		return "no frame marker";
+	if (rd32(p + 8) > WB_REC_MAX_FRAME || rd32(p + 12) > WB_REC_MAX_FRAME)
+		return "an impossible frame length";
+	if ((clen = rd32(p + 8)) > r->size - o - WBREC_FRAME_HDR)
+		return "a frame cut short";
+	*type = p[4];
+	fx->off = o + WBREC_FRAME_HDR;
+	fx->clen = clen;
+	fx->rlen = rd32(p + 12);
+	memcpy(&fx->mono, p + 20, 8);
+	if (!(p = view(r, o, WBREC_FRAME_HDR + (size_t)clen)))
+		return errno ? read_failed : "a frame cut short";
+	if (wbrec_crc32(p + WBREC_FRAME_HDR, clen) != rd32(p + 16))
+		return "a checksum mismatch";
+	*next = o + WBREC_FRAME_HDR + clen;
+	return NULL;
+}
+
+/* Format 2: marker, type, varint lengths and time delta, payload, CRC of it all. */
+static const char *frame2_at(struct wb_rec_reader *r, size_t o, int64_t *prev_us, uint8_t *type,
+			     struct frame_ix *fx, size_t *next)
+{
+	size_t avail = r->size - o, hn = avail < WBREC_FRAME2_MAX_HDR ? avail : WBREC_FRAME2_MAX_HDR, k;
+	const uint8_t *p = avail >= 3 + 3 + WBREC_FRAME2_CRC ? view(r, o, hn) : NULL, *end, *q;
+	uint64_t clen, rlen, zd, d;
+
+	if (!p)
+		return errno ? read_failed : "a frame header cut short";
+	end = p + hn;
 	if (p[0] != WBREC_FRAME2_M0 || p[1] != WBREC_FRAME2_M1)
 		return "no frame marker";
 	q = p + 3;
@@ -202,18 +290,41 @@ static const char *frame_at(const struct wb_rec_reader *r, size_t o, int64_t *pr
 	q += k;
 	if (clen > WB_REC_MAX_FRAME || rlen > WB_REC_MAX_FRAME)
 		return "an impossible frame length";
-	if (clen + WBREC_FRAME2_CRC > (uint64_t)(end - q))
+	k = (size_t)(q - p); /* the frame header's length */
+	if (clen + WBREC_FRAME2_CRC > avail - k)
 		return "a frame cut short";
-	if (wbrec_crc32(p, (size_t)(q - p) + clen) != rd32(q + clen))
-		return "a checksum mismatch";
-	d = (int64_t)(zd >> 1) ^ -(int64_t)(zd & 1);
-	*prev_us += d;
 	*type = p[2];
-	fx->off = (size_t)(q - r->map);
+	if (!(p = view(r, o, k + (size_t)clen + WBREC_FRAME2_CRC)))
+		return errno ? read_failed : "a frame cut short";
+	if (wbrec_crc32(p, k + (size_t)clen) != rd32(p + k + clen))
+		return "a checksum mismatch";
+	d = (zd >> 1) ^ (uint64_t)-(int64_t)(zd & 1); /* zigzag; added unsigned: wraps, never overflows */
+	*prev_us = (int64_t)((uint64_t)*prev_us + d);
+	fx->off = o + k;
 	fx->clen = (uint32_t)clen;
 	fx->rlen = (uint32_t)rlen;
 	fx->mono = (double)*prev_us / 1e6;
 	*next = fx->off + clen + WBREC_FRAME2_CRC;
+	return NULL;
+}
+
+/*
+ * One frame at offset o: type, payload position and lengths, time. NULL
+ * when it is fine, else why it does not check out. Sample frames' times
+ * must not go backwards (seeking searches them): last is the previous one's.
+ */
+static const char *frame_at(struct wb_rec_reader *r, size_t o, int64_t *prev_us, double last, uint8_t *type,
+			    struct frame_ix *fx, size_t *next)
+{
+	const char *why = r->h.major == 1 ? frame1_at(r, o, type, fx, next)
+					  : frame2_at(r, o, prev_us, type, fx, next);
+
+	if (why)
+		return why == read_failed ? strerror(errno) : why;
+	if (!(isfinite(fx->mono) && fx->mono >= 0 && fx->mono <= MAX_MONO))
+		return "an impossible frame time";
+	if ((*type == FR_KEY || *type == FR_DELTA) && fx->mono < last)
+		return "a sample frame time before the previous one's";
 	return NULL;
 }
 
@@ -224,20 +335,22 @@ static int index_frames(struct wb_rec_reader *r, size_t o, char *warn, size_t wa
 	bool have_key = false;
 	int64_t us = 0;
 
+	r->end = o;
 	while (o < r->size) {
 		struct frame_ix fx;
-		uint8_t type;
-		size_t next;
+		uint8_t type = 0;
+		size_t next = o;
 		const char *why;
 
 		memset(&fx, 0, sizeof(fx));
-		why = frame_at(r, o, &us, &type, &fx, &next);
+		why = frame_at(r, o, &us, r->n ? r->f[r->n - 1].mono : 0, &type, &fx, &next);
 		if (why) {
 			snprintf(warn, warnlen, "offset %zu: %s; replaying the %zu samples before it", o, why, r->n);
 			return 0;
 		}
 		if (type == FR_NOTE) {
-			if (add_note(r, r->map + fx.off, fx.clen, fx.mono))
+			const uint8_t *pay = view(r, fx.off, fx.clen); /* just read: no I/O */
+			if (!pay || add_note(r, pay, fx.clen, fx.mono))
 				return -1;
 		} else if (type == FR_KEY || (type == FR_DELTA && have_key)) {
 			if (type == FR_KEY) {
@@ -250,49 +363,69 @@ static int index_frames(struct wb_rec_reader *r, size_t o, char *warn, size_t wa
 				return -1;
 		} /* unknown frame types (a newer minor) are skipped */
 		o = next;
+		r->end = o;
+		r->last_us = us;
 	}
 	return 0;
+}
+
+size_t wbrec_reader_end(const struct wb_rec_reader *r, int64_t *last_us)
+{
+	*last_us = r->last_us;
+	return r->end;
+}
+
+/*
+ * Open path for reading if it is a regular file: O_NONBLOCK so that a FIFO
+ * cannot block the open, then fstat. The fd and the file's size, or -1 with a message (without
+ * the path: the caller names it).
+ */
+static int open_regular(const char *path, size_t *size, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		snprintf(err, errlen, "%s", strerror(errno));
+	} else if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "is a directory, not a recording");
+	} else if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "not a regular file (a %s), not a recording",
+			 S_ISFIFO(st.st_mode) ? "FIFO" : S_ISCHR(st.st_mode) ? "character device"
+			 : S_ISBLK(st.st_mode) ? "block device" : "socket or other special file");
+	} else {
+		*size = (size_t)st.st_size;
+		return fd;
+	}
+	if (fd >= 0)
+		close(fd);
+	return -1;
 }
 
 struct wb_rec_reader *wb_rec_open(const char *path, char *err, size_t errlen, char *warn, size_t warnlen)
 {
 	struct wb_rec_reader *r = calloc(1, sizeof(*r));
 	char wbuf[256] = "";
-	struct stat st;
 	size_t o;
-	int fd;
 
 	if (!r) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	wb_sample_init(&r->cur);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if ((r->fd = open_regular(path, &r->size, err, errlen)) < 0)
 		goto fail;
-	}
-	r->size = (size_t)st.st_size;
-	r->map = r->size ? mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
-	close(fd);
-	fd = -1;
-	if (r->size && r->map == MAP_FAILED) {
-		r->map = NULL;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
 	if (parse_header(r, err, errlen, &o))
 		goto fail;
 	if (index_frames(r, o, wbuf, sizeof(wbuf)) || !(r->dctx = ZSTD_createDCtx())) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	r->win_len = 0; /* decoding reads the file afresh: a cut since now is seen as one */
 	if (warn && warnlen)
 		snprintf(warn, warnlen, "%s", wbuf);
 	return r;
 fail:
-	if (fd >= 0)
-		close(fd);
 	wb_rec_close_reader(r);
 	return NULL;
 }
@@ -301,8 +434,9 @@ void wb_rec_close_reader(struct wb_rec_reader *r)
 {
 	if (!r)
 		return;
-	if (r->map)
-		munmap((void *)r->map, r->size);
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->win);
 	for (size_t i = 0; i < r->nnotes; i++)
 		free(r->notes[i].text);
 	free(r->notes);
@@ -317,10 +451,18 @@ void wb_rec_close_reader(struct wb_rec_reader *r)
 static int decode_one(struct wb_rec_reader *r, size_t i, char *err, size_t errlen)
 {
 	const struct frame_ix *fx = &r->f[i];
-	ZSTD_inBuffer in = { r->map + fx->off, fx->clen, 0 };
+	const uint8_t *pay = view(r, fx->off, fx->clen);
+	ZSTD_inBuffer in = { pay, fx->clen, 0 };
 	ZSTD_outBuffer out;
 	struct wb_sample next;
 	int rc;
+
+	if (!pay) { /* it was there when the file was indexed */
+		snprintf(err, errlen, "offset %llu: %s", (unsigned long long)fx->off,
+			 errno ? strerror(errno) : "the file was cut short while it was open");
+		r->have_cur = false;
+		return -1;
+	}
 
 	if (fx->is_key)
 		ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
@@ -354,6 +496,13 @@ static int decode_one(struct wb_rec_reader *r, size_t i, char *err, size_t errle
 	wb_sample_init(&next);
 	rc = wb_rec_decode(r->raw, fx->rlen, fx->is_key, r->h.major >= 2 ? r->h.minor : 0,
 			   r->have_cur ? &r->cur : NULL, &next, err, errlen);
+	/* a key frame's time against the sample before it (wb_rec_decode checks a delta frame's) */
+	if (rc == 0 && r->have_cur && r->cur_i + 1 == i && next.mono < r->cur.mono) {
+		snprintf(err, errlen, "damaged frame (sample time %.6f before the previous sample's %.6f)",
+			 next.mono, r->cur.mono);
+		wb_sample_finish(&next);
+		rc = -1;
+	}
 	if (rc) {
 		char m[200];
 		snprintf(m, sizeof(m), "%s", err);

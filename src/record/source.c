@@ -13,6 +13,7 @@ struct wb_replay {
 	size_t i, first, end;   /* next sample to read; [first, end) is the chosen range */
 	size_t start;           /* where playing starts (first, or the sample before it) */
 	double t0;              /* mono of the recording's first sample */
+	double from, to;        /* as asked, for messages */
 	double last_mono;
 	struct wb_diag diag;
 };
@@ -24,6 +25,8 @@ struct wb_replay *wb_replay_create(struct wb_rec_reader *r, double from, double 
 	if (!p)
 		return NULL;
 	p->r = r;
+	p->from = from;
+	p->to = to;
 	p->t0 = wb_rec_count(r) ? wb_rec_time(r, 0) : 0;
 	/* to the millisecond, as times are shown: --to 0.95 takes a sample at 0.9504 */
 	p->first = from > 0 ? wb_rec_seek_time(r, p->t0 + from - 0.0005) : 0;
@@ -32,6 +35,37 @@ struct wb_replay *wb_replay_create(struct wb_rec_reader *r, double from, double 
 	p->i = p->first > 0 ? p->first - 1 : p->first;
 	p->start = p->i;
 	return p;
+}
+
+/*
+ * Is there anything to replay? 0, or -1 with why not: no samples at all, none
+ * in the chosen range, or the range's first sample cannot be decoded.
+ */
+int wb_replay_check(struct wb_replay *p, char *err, size_t errlen)
+{
+	size_t n = wb_rec_count(p->r);
+	struct wb_sample s;
+	char why[200];
+	int rc;
+
+	if (n == 0) {
+		snprintf(err, errlen, "no samples to replay");
+		return -1;
+	}
+	if (p->first >= p->end) {
+		char to[64] = " on";
+		if (p->to > 0)
+			snprintf(to, sizeof(to), " to %g s", p->to);
+		snprintf(err, errlen, "no samples from %g s%s: the recording is %.1f s long", p->from, to,
+			 wb_rec_time(p->r, n - 1) - p->t0);
+		return -1;
+	}
+	wb_sample_init(&s);
+	rc = wb_rec_read(p->r, p->first, &s, why, sizeof(why));
+	wb_sample_finish(&s);
+	if (rc)
+		snprintf(err, errlen, "%s: no sample to replay", why);
+	return rc;
 }
 
 void wb_replay_destroy(struct wb_replay *p)
@@ -166,7 +200,7 @@ struct wb_recording {
 	struct wb_source inner;
 	struct wb_rec_writer *w;
 	struct wb_diag diag;
-	bool failed;
+	bool stop_on_error;     /* batch: end the run when the file cannot be written */
 };
 
 struct wb_recording *wb_recording_create(const struct wb_source *inner, struct wb_rec_writer *w)
@@ -185,20 +219,36 @@ void wb_recording_destroy(struct wb_recording *r)
 	free(r);
 }
 
+void wb_recording_stop_on_error(struct wb_recording *r)
+{
+	r->stop_on_error = true;
+}
+
+const char *wb_recording_error(const struct wb_recording *r)
+{
+	return r ? wb_rec_error(r->w) : NULL;
+}
+
+/*
+ * The inner source's sample, also written to the file. Once writing has
+ * failed, every sample's diagnostics start with why (the UI shows it on
+ * every frame); with stop_on_error the read after the failure ends the run.
+ */
 static int rec_read(void *ctx, struct wb_sample *s)
 {
 	struct wb_recording *r = ctx;
 	const struct wb_diag *d;
-	int rc = r->inner.read(r->inner.ctx, s);
+	bool failed = wb_rec_error(r->w) != NULL;
+	int rc = failed && r->stop_on_error ? -1 : r->inner.read(r->inner.ctx, s);
 
 	wb_diag_clear(&r->diag);
-	d = r->inner.diag ? r->inner.diag(r->inner.ctx) : NULL;
+	if (rc == 0 && !failed)
+		wb_rec_write(r->w, s); /* a failure is kept in the writer */
+	if (wb_rec_error(r->w))
+		wb_diag_add(&r->diag, "recording stopped: %s", wb_rec_error(r->w));
+	d = r->inner.diag && !(failed && r->stop_on_error) ? r->inner.diag(r->inner.ctx) : NULL;
 	for (int i = 0; d && i < d->n; i++)
 		wb_diag_add(&r->diag, "%s", d->msg[i]);
-	if (rc == 0 && !r->failed && wb_rec_write(r->w, s) != 0) {
-		r->failed = true; /* say it once; the display goes on */
-		wb_diag_add(&r->diag, "recording stopped: writing the file failed");
-	}
 	return rc;
 }
 

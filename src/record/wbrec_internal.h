@@ -71,4 +71,8 @@ static inline size_t wbrec_get_uv(const uint8_t *p, const uint8_t *end, uint64_t
 /* CRC-32 (IEEE), table-driven (format.c). */
 uint32_t wbrec_crc32(const uint8_t *p, size_t n);
 
+/* Where the last whole frame ends, and its time (format 2), for appending (reader.c). */
+struct wb_rec_reader;
+size_t wbrec_reader_end(const struct wb_rec_reader *r, int64_t *last_us);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +28,8 @@ struct wb_rec_writer {
 	bool have_prev;
 	uint64_t bytes, max_bytes;
 	int64_t prev_us;        /* the previous frame's time in this file, microseconds */
+	uint64_t samples;       /* sample frames in this file */
+	char err[512];          /* why writing stopped, or "" */
 };
 
 void wb_rec_header_local(struct wb_rec_header *h, double interval)
@@ -61,6 +64,8 @@ static int write_all(int fd, const void *p, size_t n)
 		ssize_t w = write(fd, b, n);
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w == 0)
+			errno = EIO; /* no progress and no reason given */
 		if (w <= 0)
 			return -1;
 		b += w;
@@ -119,24 +124,114 @@ static int write_header(struct wb_rec_writer *w)
 	return rc;
 }
 
-static int open_file(struct wb_rec_writer *w, char *err, size_t errlen)
+/* A new file (or one emptied): the header; frame times start again. */
+static int start_file(struct wb_rec_writer *w, char *err, size_t errlen)
 {
-	w->fd = open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		snprintf(err, errlen, "%s: %s", w->path, strerror(errno));
-		return -1;
-	}
+	w->bytes = 0;
 	if (write_header(w)) {
 		snprintf(err, errlen, "%s: writing the header: %s", w->path, strerror(errno));
 		return -1;
 	}
 	w->have_prev = false;
 	w->prev_us = 0; /* frame times are deltas within one file */
+	w->samples = 0;
 	return 0;
+}
+
+/*
+ * The recording already in w->fd, to append to: it must be one of this boot
+ * (its clock goes on), of this format and page size. Positions the writer
+ * after its last whole frame (a torn tail is cut off). 0, or -1 with why not.
+ */
+static int continue_file(struct wb_rec_writer *w, char *err, size_t errlen)
+{
+	char proc[64], why[256], warn[256];  /* why it is not one: the message says it more simply */
+	struct wb_rec_reader *r;
+	const struct wb_rec_header *o;
+	const char *other = NULL;
+	struct timespec now;
+
+	/* read what the fd is, not what the path may name by now */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w->fd);
+	if (!(r = wb_rec_open(proc, why, sizeof(why), warn, sizeof(warn)))) {
+		snprintf(err, errlen, "%s: exists and %s: not overwritten (--force replaces it)", w->path,
+			 access(proc, F_OK) == 0 ? "is not a wbtop recording" : "cannot be checked (no /proc)");
+		return -1;
+	}
+	o = wb_rec_header_of(r);
+	w->bytes = wbrec_reader_end(r, &w->prev_us);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (o->major != WB_REC_MAJOR || o->minor != WB_REC_MINOR)
+		other = "wbtop format version";
+	else if (strcmp(o->boot_id, w->h.boot_id) != 0 || !o->boot_id[0])
+		other = "boot (its clock does not go on here)";
+	else if (o->page_size != w->h.page_size)
+		other = "page size";
+	else if (w->prev_us / 1000000 > (int64_t)now.tv_sec)
+		other = "clock (its last frame is later than now)";
+	if (other) {
+		snprintf(err, errlen, "%s: a recording of another %s: not appended to (choose another name; --force "
+			 "replaces it)", w->path, other);
+	} else {
+		w->samples = wb_rec_count(r);
+		w->have_prev = false; /* the first frame appended is a key frame */
+		if (ftruncate(w->fd, (off_t)w->bytes) || lseek(w->fd, 0, SEEK_END) < 0) {
+			snprintf(err, errlen, "%s: %s", w->path, strerror(errno));
+			other = "";
+		}
+	}
+	wb_rec_close_reader(r);
+	return other ? -1 : 0;
+}
+
+/*
+ * Open the file to record to, never through a symlink, never anything but a
+ * regular file: new or empty, it gets a header; an existing recording is
+ * appended to (continue_file); anything else is refused unless replace.
+ */
+static int open_file(struct wb_rec_writer *w, bool replace, char *err, size_t errlen)
+{
+	struct stat st;
+
+	w->fd = open(w->path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (w->fd < 0 || fstat(w->fd, &st) != 0) {
+		snprintf(err, errlen, "%s: %s", w->path,
+			 errno == ELOOP ? "a symbolic link: wbtop does not write through one" : strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file: not recorded to", w->path);
+		return -1;
+	}
+	if (st.st_size > 0 && !replace)
+		return continue_file(w, err, errlen);
+	if (st.st_size > 0 && ftruncate(w->fd, 0) != 0) {
+		snprintf(err, errlen, "%s: %s", w->path, strerror(errno));
+		return -1;
+	}
+	return start_file(w, err, errlen);
+}
+
+/* Appending: a note at the time of the first new sample's start, "recording resumed". */
+static void resumed_note(struct wb_rec_writer *w)
+{
+	struct timespec m, c;
+	char text[96];
+
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_REALTIME, &c);
+	snprintf(text, sizeof(text), "recording resumed (wbtop started again, pid %d)", (int)getpid());
+	wb_rec_note(w, (double)m.tv_sec + m.tv_nsec / 1e9, (double)c.tv_sec + c.tv_nsec / 1e9, text);
 }
 
 struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header *h,
 				    uint64_t max_bytes, char *err, size_t errlen)
+{
+	return wb_rec_start(path, h, max_bytes, WB_REC_REPLACE, err, errlen);
+}
+
+struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header *h, uint64_t max_bytes,
+				   unsigned flags, char *err, size_t errlen)
 {
 	struct wb_rec_writer *w = calloc(1, sizeof(*w));
 
@@ -150,11 +245,26 @@ struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header
 	w->max_bytes = max_bytes;
 	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, 6); /* higher levels gained nothing on small frames */
 	wb_sample_init(&w->prev);
-	if (open_file(w, err, errlen)) {
+	if (open_file(w, flags & WB_REC_REPLACE, err, errlen)) {
 		wb_rec_close(w);
 		return NULL;
 	}
+	if (w->samples) /* appended to: a note says where */
+		resumed_note(w);
 	return w;
+}
+
+/*
+ * Writing failed with errno e: cut the file back to its last whole frame (a
+ * partial write, e.g. at a size limit, leaves a torn one) and say so in
+ * w->err, naming the file and the error. Every later write is refused.
+ */
+static void stopped(struct wb_rec_writer *w, int e, const char *doing)
+{
+	const char *cut = ftruncate(w->fd, (off_t)w->bytes) == 0 ? "" : " (and cutting off the torn frame failed)";
+
+	snprintf(w->err, sizeof(w->err), "%s: %s: %s (errno %d); it holds %llu whole samples%s", w->path, doing,
+		 strerror(e), e, (unsigned long long)w->samples, cut);
 }
 
 /* Write one frame: header then payload, in one write() so a crash tears at most this frame. */
@@ -162,7 +272,7 @@ static int frame(struct wb_rec_writer *w, uint8_t type, double mono, const uint8
 		 size_t rlen)
 {
 	uint8_t *buf = malloc(WBREC_FRAME2_MAX_HDR + clen + WBREC_FRAME2_CRC);
-	int64_t us = llround(mono * 1e6), d = us - w->prev_us;
+	int64_t us = llround(mono * 1e6), d = (int64_t)((uint64_t)us - (uint64_t)w->prev_us); /* wraps, never UB */
 	size_t n = 0;
 	int rc;
 
@@ -183,6 +293,9 @@ static int frame(struct wb_rec_writer *w, uint8_t type, double mono, const uint8
 	if (rc == 0) {
 		w->bytes += n;
 		w->prev_us = us;
+		w->samples += type != FR_NOTE;
+	} else {
+		stopped(w, -rc, "writing");
 	}
 	return rc;
 }
@@ -190,38 +303,38 @@ static int frame(struct wb_rec_writer *w, uint8_t type, double mono, const uint8
 /* Past the size cap: keep one old file (FILE.1) and start a new one. */
 static int rotate(struct wb_rec_writer *w)
 {
-	char old[4096], err[256];
+	char old[4096];
+	int e;
 
-	close(w->fd);
 	snprintf(old, sizeof(old), "%s.1", w->path);
-	if (rename(w->path, old) != 0)
-		return -errno;
-	return open_file(w, err, sizeof(err)) ? -EIO : 0;
+	if (rename(w->path, old) != 0) {
+		e = errno;
+		stopped(w, e, "moving it to FILE.1 (--max-size)");
+		return -e;
+	}
+	close(w->fd);
+	w->fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		e = errno;
+		stopped(w, e, "creating it again after moving it to FILE.1 (--max-size)");
+		return -e;
+	}
+	return start_file(w, w->err, sizeof(w->err)) ? -EIO : 0;
 }
 
-int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
+/* Compress w->raw into w->out (a new zstd frame for a key frame); its length, or 0 on error. */
+static size_t compress(struct wb_rec_writer *w, bool key)
 {
-	bool key;
+	size_t need = ZSTD_compressBound(w->raw.len) + 64, r;
 	ZSTD_inBuffer in;
 	ZSTD_outBuffer out;
-	size_t need, r;
-	int rc;
 
-	w->cur_struct.len = 0;
-	wb_rec_structure(s, &w->cur_struct);
-	key = !w->have_prev || w->since_key + 1 >= WB_REC_KEYEVERY || w->cur_struct.len != w->prev_struct.len ||
-	      memcmp(w->cur_struct.p, w->prev_struct.p, w->cur_struct.len) != 0;
-	w->raw.len = 0;
-	wb_rec_encode(s, key ? NULL : &w->prev, &w->raw);
-	if (w->raw.oom || w->cur_struct.oom || w->raw.len > WB_REC_MAX_FRAME)
-		return -ENOMEM;
 	if (key)
 		ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
-	need = ZSTD_compressBound(w->raw.len) + 64;
 	if (need > w->out_cap) {
 		uint8_t *no = realloc(w->out, need);
 		if (!no)
-			return -ENOMEM;
+			return 0;
 		w->out = no;
 		w->out_cap = need;
 	}
@@ -230,15 +343,37 @@ int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 	do { /* flush: this frame decodes on its own once its group's earlier frames are read */
 		r = ZSTD_compressStream2(w->cctx, &out, &in, ZSTD_e_flush);
 		if (ZSTD_isError(r))
-			return -EIO;
+			return 0;
 	} while (r != 0 && out.pos < out.size);
-	if (w->max_bytes && w->bytes + WBREC_FRAME2_MAX_HDR + WBREC_FRAME2_CRC + out.pos > w->max_bytes &&
+	return out.pos;
+}
+
+int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
+{
+	bool key;
+	size_t clen;
+	int rc;
+
+	if (w->err[0])
+		return -EIO;
+	w->cur_struct.len = 0;
+	wb_rec_structure(s, &w->cur_struct);
+	key = !w->have_prev || w->since_key + 1 >= WB_REC_KEYEVERY || w->cur_struct.len != w->prev_struct.len ||
+	      memcmp(w->cur_struct.p, w->prev_struct.p, w->cur_struct.len) != 0;
+	w->raw.len = 0;
+	wb_rec_encode(s, key ? NULL : &w->prev, &w->raw);
+	/* the compressor's stream is lost with a sample: later delta frames could not be decoded */
+	if (w->raw.oom || w->cur_struct.oom || w->raw.len > WB_REC_MAX_FRAME || !(clen = compress(w, key))) {
+		stopped(w, w->raw.len > WB_REC_MAX_FRAME ? EFBIG : ENOMEM, "encoding a sample");
+		return -EIO;
+	}
+	if (w->max_bytes && w->bytes + WBREC_FRAME2_MAX_HDR + WBREC_FRAME2_CRC + clen > w->max_bytes &&
 	    w->have_prev && !key) {
 		if ((rc = rotate(w)))
 			return rc;
 		return wb_rec_write(w, s); /* as a key frame of the new file */
 	}
-	rc = frame(w, key ? FR_KEY : FR_DELTA, s->mono, w->out, out.pos, w->raw.len);
+	rc = frame(w, key ? FR_KEY : FR_DELTA, s->mono, w->out, clen, w->raw.len);
 	if (rc)
 		return rc;
 	w->since_key = key ? 0 : w->since_key + 1;
@@ -255,16 +390,23 @@ int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 int wb_rec_note(struct wb_rec_writer *w, double mono, double wall, const char *text)
 {
 	size_t n = strlen(text);
-	uint8_t *p = malloc(8 + n);
+	uint8_t *p;
 	int rc;
 
-	if (!p)
+	if (w->err[0])
+		return -EIO;
+	if (!(p = malloc(8 + n)))
 		return -ENOMEM;
 	memcpy(p, &wall, 8);
 	memcpy(p + 8, text, n);
 	rc = frame(w, FR_NOTE, mono, p, 8 + n, 8 + n);
 	free(p);
 	return rc;
+}
+
+const char *wb_rec_error(const struct wb_rec_writer *w)
+{
+	return w->err[0] ? w->err : NULL;
 }
 
 uint64_t wb_rec_bytes(const struct wb_rec_writer *w)

@@ -77,6 +77,18 @@ save_bdi() {
 	at_exit "echo 0 > $b/min_ratio_fine"
 }
 
+# Root's journal is always /var/lib/wbtop/journal (root ignores $WBTOP_JOURNAL):
+# its folder is set aside now and put back at exit; sets JOURNAL.
+save_journal() {
+	JOURNAL=/var/lib/wbtop/journal
+	if [ -e /var/lib/wbtop ] || [ -L /var/lib/wbtop ]; then
+		mv /var/lib/wbtop "$TMP/var-lib-wbtop" || fail "cannot set /var/lib/wbtop aside"
+		at_exit "rm -rf /var/lib/wbtop; mv $TMP/var-lib-wbtop /var/lib/wbtop"
+	else
+		at_exit "rm -rf /var/lib/wbtop"
+	fi
+}
+
 # Wait (up to 60 s) until writeback left over by anything else has drained.
 settle() {
 	local i

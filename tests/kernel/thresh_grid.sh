@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_debugfs
 save_sysctls
-export WBTOP_JOURNAL=$TMP/journal
+save_journal; export WBTOP_JOURNAL=$JOURNAL # as root the journal is always $JOURNAL
 make_loop g1 64 ext4; A=$LOOP_MM; AM=$LOOP_MNT
 make_loop g2 64 ext4; B=$LOOP_MM
 save_bdi $A; save_bdi $B

@@ -8,7 +8,8 @@ need_debugfs
 save_sysctls
 make_loop tune 64 ext4; L=$LOOP_MM; LD=$(basename $LOOP_DEV)
 save_bdi $L
-export WBTOP_JOURNAL=$TMP/journal
+save_journal
+export WBTOP_JOURNAL=$TMP/journal # ignored as root: the journal is $JOURNAL
 n=0
 before=$(machine_state)
 
@@ -38,7 +39,7 @@ for kv in "${knobs[@]}"; do
 	grep -q "reverted" $TMP/out || { cat $TMP/out; fail "$kv: no revert"; }
 	grep -qE "^dirty thresh .* 0$" $TMP/out || { cat $TMP/out; fail "$kv: global threshold prediction not exact"; }
 	[ "$(machine_state)" = "$before" ] || fail "$kv: not put back"
-	[ -e $WBTOP_JOURNAL ] && fail "$kv: journal left"
+	[ -e $JOURNAL ] && fail "$kv: journal left"
 done
 n=$((n + 1)); echo "ok $n - ${#knobs[@]} knobs applied, read back, predicted exactly, reverted by the trial"
 
@@ -48,7 +49,11 @@ p=$!
 sleep 1.5
 kill -9 $p; wait $p 2>/dev/null
 [ "$(cat /proc/sys/vm/dirty_bytes)" = $((77 << 20)) ] || fail "trial values not in place before the kill"
-[ -s $WBTOP_JOURNAL ] || fail "no journal after kill -9"
+[ -s $JOURNAL ] || fail "no journal after kill -9"
+[ -e $WBTOP_JOURNAL ] && fail "root wrote its journal where \$WBTOP_JOURNAL said"
+[ "$(stat -c '%a %U' /var/lib/wbtop) $(stat -c '%a %U' $JOURNAL)" = "700 root 600 root" ] ||
+	fail "journal modes: $(stat -c '%a %U' /var/lib/wbtop $JOURNAL | tr '\n' ' ')"
+grep -q "^vm.dirty_bytes	" $JOURNAL || { cat $JOURNAL; fail "the journal does not name its knobs by key"; }
 "$WBTOP" --batch -n 1 --no-trace < /dev/null > /dev/null 2> $TMP/err
 grep -q "unconfirmed changes from a previous run" $TMP/err || { cat $TMP/err; fail "no recovery offer"; }
 [ "$(cat /proc/sys/vm/dirty_bytes)" = $((77 << 20)) ] || fail "changed without being asked"
@@ -59,7 +64,8 @@ n=$((n + 1)); echo "ok $n - kill -9 mid-trial: the next start finds the journal 
 
 # refused, nothing written
 for bad in vm.dirty_ratio=101 vm.dirty_bytes=4096 vm.dirty_background_bytes=0 vm.dirty_bytes=10Q \
-	   bdi.$LD.min_ratio=101 bdi.nosuchdev.max_ratio=5; do
+	   bdi.$LD.min_ratio=101 bdi.nosuchdev.max_ratio=5 vm.dirty_expire_centisecs=18446744073709551615 \
+	   vm.dirty_writeback_centisecs=4294967296 bdi.$LD.strict_limit=7 bdi.$LD.max_ratio_fine=1000001; do
 	"$WBTOP" --set "$bad" --apply > /dev/null 2> $TMP/err; rc=$?
 	[ $rc = 2 ] && grep -q "nothing written" $TMP/err || { cat $TMP/err; fail "$bad: rc $rc"; }
 done
@@ -75,7 +81,7 @@ if command -v unshare >/dev/null; then
 	rc=$?
 	[ $rc != 0 ] && grep -q "writable /proc/sys" $TMP/err || { cat $TMP/err; fail "read-only /proc/sys: rc $rc"; }
 	[ "$(machine_state)" = "$before" ] || fail "a read-only /proc/sys: something was written"
-	[ -e $WBTOP_JOURNAL ] && fail "read-only /proc/sys: journal left"
+	[ -e $JOURNAL ] && fail "read-only /proc/sys: journal left"
 	n=$((n + 1)); echo "ok $n - a read-only /proc/sys: refused with the reason, nothing written"
 fi
 echo "$n passed, 0 failed"

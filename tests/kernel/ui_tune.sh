@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || skip "needs tmux"
 save_sysctls
-export WBTOP_JOURNAL=$TMP/journal
+save_journal; export WBTOP_JOURNAL=$JOURNAL # as root the journal is always $JOURNAL
 NSTART=0 SOCK=
 at_exit 'tmux -L $SOCK kill-server'
 

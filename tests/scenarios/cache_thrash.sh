@@ -14,7 +14,7 @@ save_sysctls
 settle
 device hdd 1024 ext4 20000000; HDD=$LOOP_BDI; HM=$LOOP_MNT
 device flash 256 ext4 0; FL=$LOOP_BDI; FM=$LOOP_MNT
-export WBTOP_JOURNAL=$TMP/journal
+save_journal; export WBTOP_JOURNAL=$JOURNAL # as root the journal is always $JOURNAL
 # a background threshold well below where the HDD's dirty pages settle (the
 # blkio queue holds much of them in writeback, which the global test ignores)
 echo $((200 << 20)) > /proc/sys/vm/dirty_bytes

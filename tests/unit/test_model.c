@@ -261,7 +261,7 @@ static void forecast_drain_and_throttle(void **st)
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 1000, rate = 0;
-	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL };
+	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -306,7 +306,7 @@ static void run_traced_kbw(uint64_t level, uint64_t rl, double chunk, uint64_t k
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1,
 				    .state = WB_ST_THROTTLED };
 	double bw = 1000, rate = 1000, tasks = 1;
-	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks };
+	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks, NULL };
 
 	memset(&b, 0, sizeof(b));
 	strcpy(b.name, "8:0");
@@ -430,7 +430,7 @@ static void forecast_bandwidth_from_backlog(void **st)
 	static struct wb_bdi b[2];
 	const struct wb_sample *hist[2] = { &h[0], &h[1] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL };
 	(void)st;
 	one_bdi_history(h, b, 2, "7:1", 5);
 	for (int i = 0; i < 2; i++) {
@@ -475,7 +475,7 @@ static void forecast_bandwidth_over_backlog(void **st)
 	static struct wb_bdi b[9];
 	const struct wb_sample *hist[9];
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL };
 	uint64_t written = 1000 + 10240;
 	(void)st;
 	one_bdi_history(h, b, 9, "7:200", 1);
@@ -521,7 +521,7 @@ static void forecast_write_quantum(void **st)
 	static struct wb_bdi b[3];
 	const struct wb_sample *hist[3] = { &h[0], &h[1], &h[2] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL };
 	(void)st;
 	one_bdi_history(h, b, 3, "7:0", 1);
 	for (int i = 0; i < 3; i++) {

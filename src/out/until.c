@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* --until-clean: follow one device until it is clean, with the model's ETA. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "wbtop/forecast.h"
+#include "wbtop/model.h"
+#include "wbtop/out.h"
+#include "wbtop/signals.h"
+#include "wbtop/until.h"
+
+#define ETA_HORIZON_S 900.0 /* the forecast looks this far for "clean" */
+#define ETA_AFTER 3         /* samples before the first ETA: a second of completions */
+#define BAR_CELLS 24
+
+int wb_until_find(const struct wb_sample *s, const char *dev)
+{
+	const char *base = strncmp(dev, "/dev/", 5) == 0 ? dev + 5 : dev;
+
+	for (size_t i = 0; i < s->nbdis; i++) {
+		const struct wb_bdi *b = &s->bdis[i];
+		if (strcmp(b->name, dev) == 0 || (b->dev[0] && strcmp(b->dev, base) == 0))
+			return (int)i;
+	}
+	for (size_t i = 0; dev[0] == '/' && i < s->nbdis; i++)
+		for (int m = 0; m < s->bdis[i].nmounts && m < WB_MAX_MOUNTS; m++)
+			if (strcmp(s->bdis[i].mounts[m], dev) == 0)
+				return (int)i;
+	return -1;
+}
+
+/*
+ * The kernel's per-device page counts are per-CPU counters read without
+ * summing, so a clean device may show a few pages: up to the counters'
+ * batch per CPU (WB_STAT_BATCH, 8 * (1 + ilog2(CPUs))).
+ */
+static uint64_t drift_pages(const struct wb_sample *s)
+{
+	unsigned n = s->ncpus ? s->ncpus : 1, lg = 0;
+
+	while ((2u << lg) <= n)
+		lg++;
+	return (uint64_t)n * 8 * (1 + lg);
+}
+
+static bool has_stats(const struct wb_bdi *b)
+{
+	return WB_HAS(b->st_valid, WB_B_WRITEBACK) && WB_HAS(b->st_valid, WB_B_RECLAIMABLE);
+}
+
+/*
+ * Clean for a person's purpose: no page dirty or under writeback. An inode
+ * may stay on the dirty lists with no page (its times or size): that is the
+ * file system's business, not data left to write, so the lists do not count.
+ * The page counts may keep a few pages of per-CPU slack for good: at most
+ * that much, with no I/O in flight and unchanged since the last sample, is
+ * clean too (the line says so).
+ */
+static bool clean_enough(const struct wb_sample *s, const struct wb_bdi *b, uint64_t last, bool *slack)
+{
+	uint64_t pages = b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK];
+
+	*slack = false;
+	if (pages == 0)
+		return true;
+	if (pages > drift_pages(s) || pages != last)
+		return false;
+	if (WB_HAS(b->disk_valid, WB_D_INFLIGHT) && b->disk[WB_D_INFLIGHT])
+		return false;
+	*slack = true;
+	return true;
+}
+
+/* Seconds until the forecast first has the device clean; < 0 not within the horizon. */
+static double clean_at(const struct wb_sample *cur, const struct wb_limits *lim, const struct wb_forecast_in *in,
+		       int idx)
+{
+	struct wb_settings k;
+	struct wb_forecast fc;
+	double t = -1;
+
+	if (wb_settings_from_sample(&k, cur) != 0)
+		return -1;
+	memset(&fc, 0, sizeof(fc));
+	if (wb_forecast_run(cur, lim, &k, in, &fc) == 0 && (size_t)idx < fc.nbdis)
+		t = fc.bdis[idx].clean_at_s;
+	wb_forecast_finish(&fc);
+	wb_settings_finish(&k);
+	return t;
+}
+
+/*
+ * When the device will be clean, as a range: the flusher writes what is
+ * below the background threshold only once it is dirty_expire_centisecs
+ * old, and how old it is shows only as far back as wbtop has watched. lo
+ * takes it as due now, hi as just dirtied when the watched span does not
+ * reach the device's last clean moment (else lo = hi). writing: someone
+ * dirtied pages on it since the last sample; the range is then for the
+ * moment that stops. Both < 0 when not clean within the horizon.
+ */
+struct eta { double lo, hi; bool writing; };
+
+/*
+ * What the device completed, pages/s, over the samples in which it had
+ * writeback in flight throughout (a backlog: it wrote flat out); 0 when
+ * that spans under a second. The kernel's own estimate moves only while
+ * someone dirties pages, so after a copy it can be far off (a new device's
+ * starts at 100 MB/s).
+ */
+static double backlog_bw(const struct wb_sample *cur, const struct wb_ring *hist, const char *name)
+{
+	const struct wb_bdi *b = wb_sample_bdi(cur, name), *o;
+	const struct wb_sample *old = NULL;
+
+	if (!b || !WB_HAS(b->st_valid, WB_B_WRITTEN) || !WB_HAS(b->st_valid, WB_B_WRITEBACK) || !b->st[WB_B_WRITEBACK])
+		return 0;
+	for (size_t i = 0; i < wb_ring_len(hist); i++) {
+		const struct wb_sample *h = wb_ring_get(hist, i);
+		if (h->mono >= cur->mono)
+			continue;
+		o = wb_sample_bdi(h, name);
+		if (!o || !WB_HAS(o->st_valid, WB_B_WRITTEN) || !o->st[WB_B_WRITEBACK] ||
+		    o->st[WB_B_WRITTEN] > b->st[WB_B_WRITTEN])
+			break;
+		old = h;
+	}
+	if (!old || cur->mono - old->mono < 1)
+		return 0;
+	o = wb_sample_bdi(old, name);
+	return (double)(b->st[WB_B_WRITTEN] - o->st[WB_B_WRITTEN]) / (cur->mono - old->mono);
+}
+
+static struct eta eta(const struct wb_sample *cur, const struct wb_sample *prev, const struct wb_ring *hist,
+		      int idx)
+{
+	struct eta e = { -1, -1, false };
+	struct wb_limits lim;
+	struct wb_forecast_in in;
+	size_t n = cur->nbdis;
+	double *buf, *x, span = 0, d, bw = backlog_bw(cur, hist, cur->bdis[idx].name);
+
+	if (wb_model_eval(prev, cur, NULL, NULL, 0, &lim) != 0)
+		return e;
+	buf = wb_forecast_prepare(cur, hist, ETA_HORIZON_S, 1.0, &in);
+	x = calloc(2 * (n ? n : 1), sizeof(*x));
+	if (buf && x && in.age) {
+		/* x: demands, then ages; the watched span bounds what age can show */
+		memcpy(x, in.dirty_rate, n * sizeof(*x));
+		memcpy(x + n, in.age, n * sizeof(*x));
+		for (size_t i = 0; i < wb_ring_len(hist); i++)
+			span = fmax(span, cur->mono - wb_ring_get(hist, i)->mono);
+		e.writing = prev && wb_rate_bdi(prev, cur, cur->bdis[idx].name, WB_B_DIRTIED, &d) && d > 0;
+		if (!e.writing)
+			x[idx] = 0; /* nothing dirtied in the last sample: the writer is done */
+		in.dirty_rate = x;
+		in.age = x + n;
+		if (bw > 0)
+			((double *)in.bw)[idx] = bw; /* in.bw lives in buf, which is ours */
+		e.hi = clean_at(cur, &lim, &in, idx);
+		if (e.hi < 0 && e.writing) {
+			x[idx] = 0; /* when the writer stops now */
+			in.tasks = NULL;
+			e.hi = clean_at(cur, &lim, &in, idx);
+		}
+		e.lo = e.hi;
+		if (x[n + idx] >= span - 0.5 && cur->sys_valid & WB_BIT(WB_SYS_EXPIRE_CS)) {
+			x[n + idx] = fmax(x[n + idx], (double)cur->sys[WB_SYS_EXPIRE_CS] / 100.0);
+			e.lo = clean_at(cur, &lim, &in, idx);
+		}
+	}
+	free(x);
+	free(buf);
+	wb_limits_finish(&lim);
+	return e;
+}
+
+static void fmt_secs(char *buf, size_t n, double t)
+{
+	if (t < 120)
+		snprintf(buf, n, "%.0fs", t);
+	else
+		snprintf(buf, n, "%.0fm%02.0fs", floor(t / 60), fmod(t, 60));
+}
+
+static void fmt_eta(char *buf, size_t n, const struct eta *e, int seen)
+{
+	char a[32], b[32], r[112];
+
+	if (seen < ETA_AFTER) {
+		snprintf(buf, n, "clean in: measuring");
+		return;
+	}
+	if (e->hi < 0 || e->lo < 0) {
+		snprintf(buf, n, "clean in: over %.0f min%s", ETA_HORIZON_S / 60, e->writing ? " (still written to)" : "");
+		return;
+	}
+	fmt_secs(a, sizeof(a), e->lo);
+	fmt_secs(b, sizeof(b), e->hi);
+	if (e->hi - e->lo < fmax(2, 0.2 * e->hi))
+		snprintf(r, sizeof(r), "~%s", b);
+	else
+		snprintf(r, sizeof(r), "%s-%s (its pages' age is not known)", a, b);
+	snprintf(buf, n, e->writing ? "still written to; clean %s after that stops" : "clean in %s", r);
+}
+
+static void bar(char *buf, size_t n, double done)
+{
+	int full = (int)lround(fmax(0, fmin(1, done)) * BAR_CELLS), k = 0;
+
+	if (n < BAR_CELLS + 3)
+		return;
+	buf[k++] = '[';
+	for (int i = 0; i < BAR_CELLS; i++)
+		buf[k++] = i < full ? '#' : '.';
+	buf[k++] = ']';
+	buf[k] = '\0';
+}
+
+/* One progress line for the device at sample s. */
+static void print_line(FILE *out, const struct wb_until_opts *o, const struct wb_sample *s,
+		       const struct wb_bdi *b, uint64_t first, const char *etabuf)
+{
+	uint64_t pages = b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK];
+	char lv[16], wbk[16], bb[BAR_CELLS + 4] = "", clock[16];
+	time_t w = isfinite(s->wall) && fabs(s->wall) < 1e12 ? (time_t)s->wall : 0;
+	struct tm tm;
+
+	if (!localtime_r(&w, &tm) || !strftime(clock, sizeof(clock), "%H:%M:%S", &tm))
+		snprintf(clock, sizeof(clock), "--:--:--");
+	wb_fmt_bytes(lv, sizeof(lv), (double)wb_pages_to_bytes(s, pages));
+	wb_fmt_bytes(wbk, sizeof(wbk), (double)wb_pages_to_bytes(s, b->st[WB_B_WRITEBACK]));
+	if (o->bar) {
+		bar(bb, sizeof(bb), first ? 1.0 - (double)pages / (double)first : 1.0);
+		fprintf(out, "\r\033[K%s %s %6s left (%s writeback) %s %s", clock, b->dev[0] ? b->dev : b->name,
+			lv, wbk, bb, etabuf);
+	} else {
+		fprintf(out, "%s %s %s left (%s writeback) %s\n", clock, b->dev[0] ? b->dev : b->name, lv,
+			wbk, etabuf);
+	}
+	fflush(out);
+}
+
+static void sleep_for(double secs)
+{
+	struct timespec ts = { (time_t)secs, (long)((secs - floor(secs)) * 1e9) };
+
+	while (!wb_stop && nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/* Checks that dev names a device whose dirty pages this sample can see. */
+static int check_device(const struct wb_until_opts *o, const struct wb_sample *s, int idx)
+{
+	if (idx < 0) {
+		fprintf(stderr, "wbtop: --until-clean: no device %s (a name from /sys/class/bdi, "
+			"a block device or a mount point)\n", o->dev);
+		return WB_UNTIL_BAD;
+	}
+	if (!has_stats(&s->bdis[idx])) {
+		fprintf(stderr, "wbtop: --until-clean %s: the device's dirty and writeback pages need "
+			"level 2 (root and debugfs: --mount-debugfs)\n", o->dev);
+		return WB_UNTIL_BAD;
+	}
+	return 0;
+}
+
+int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *out)
+{
+	struct wb_sample cur, prev;
+	struct wb_ring *hist = wb_ring_create(WB_FORECAST_HIST);
+	uint64_t first = 0, last = UINT64_MAX;
+	int rc = WB_UNTIL_NOT_CLEAN, seen = 0;
+	char name[WB_NAME_LEN] = "";
+
+	wb_sample_init(&cur);
+	wb_sample_init(&prev);
+	for (long i = 0; hist && !wb_stop && (o->count == 0 || i < o->count); i++) {
+		if (i > 0 && !src->replay)
+			sleep_for(o->delay);
+		if (wb_stop || src->read(src->ctx, &cur) != 0)
+			break;
+		/* the BDI is looked up by the name found first: a mount may go */
+		int idx = wb_until_find(&cur, name[0] ? name : o->dev);
+		if (i == 0 && (rc = check_device(o, &cur, idx)) != 0)
+			break;
+		rc = WB_UNTIL_NOT_CLEAN;
+		if (idx < 0 || !has_stats(&cur.bdis[idx]))
+			continue; /* gone for a sample: say nothing until it returns */
+		const struct wb_bdi *b = &cur.bdis[idx];
+		uint64_t pages = b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK];
+		bool slack, done = clean_enough(&cur, b, last, &slack);
+		char etabuf[160];
+		struct eta e = eta(&cur, seen ? &prev : NULL, hist, idx);
+
+		memcpy(name, b->name, sizeof(name));
+		if (!first)
+			first = pages;
+		seen++;
+		last = pages;
+		if (done)
+			snprintf(etabuf, sizeof(etabuf), slack ? "clean (what is left is the kernel "
+				 "counters' per-CPU slack)" : "clean");
+		else
+			fmt_eta(etabuf, sizeof(etabuf), &e, seen);
+		print_line(out, o, &cur, b, first, etabuf);
+		if (done) {
+			rc = WB_UNTIL_CLEAN;
+			break;
+		}
+		wb_ring_push(hist, &cur);
+		wb_sample_copy(&prev, &cur);
+	}
+	if (o->bar && seen)
+		fputc('\n', out);
+	wb_sample_finish(&cur);
+	wb_sample_finish(&prev);
+	wb_ring_destroy(hist);
+	return rc;
+}

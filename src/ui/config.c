@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The settings file (wbtoprc): one table of keys, read with inih, written atomically. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wbtop/config.h"
+
+#define MAX_FILE (64 * 1024)
+
+enum kind { K_STR, K_NUM, K_BOOL, K_LIST };
+
+/* Every key of [display], once: how it is read, where it goes, its range and help. */
+static const struct key {
+	const char *name;
+	enum kind kind;
+	size_t off, len;        /* K_STR: buffer size */
+	double min, max;        /* K_NUM */
+	const char *help;
+} keys[] = {
+	{ "theme", K_STR, offsetof(struct wb_config, theme), sizeof(((struct wb_config *)0)->theme), 0, 0,
+	  "colour theme: a name or a .theme path" },
+	{ "warn", K_NUM, offsetof(struct wb_config, warn), 0, 0.01, 1000, "highlight from this % of a threshold" },
+	{ "crit", K_NUM, offsetof(struct wb_config, crit), 0, 0.01, 1000, "critical from this % of a threshold" },
+	{ "delay", K_NUM, offsetof(struct wb_config, delay), 0, 0.05, 86400, "seconds between samples" },
+	{ "sort", K_STR, offsetof(struct wb_config, sort), WB_CONFIG_NAME, 0, 0, "Devices column to sort by" },
+	{ "sort_desc", K_BOOL, offsetof(struct wb_config, sort_desc), 0, 0, 0, "largest first" },
+	{ "hide_idle", K_BOOL, offsetof(struct wb_config, hide_idle), 0, 0, 0, "hide idle devices" },
+	{ "hide_loop", K_BOOL, offsetof(struct wb_config, hide_loop), 0, 0, 0, "hide loop devices" },
+	{ "hidden_columns", K_LIST, 0, 0, 0, 0, "Devices columns not shown, comma-separated" },
+};
+
+void wb_config_init(struct wb_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->sort_desc = c->hide_idle = c->hide_loop = -1;
+}
+
+int wb_config_path(char *buf, size_t n)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+
+	if (xdg && *xdg == '/')
+		snprintf(buf, n, "%s/wbtop/wbtoprc", xdg);
+	else if (home && *home)
+		snprintf(buf, n, "%s/.config/wbtop/wbtoprc", home);
+	else
+		return -1;
+	return 0;
+}
+
+struct ctx {
+	struct wb_config *c;
+	char what[160];
+};
+
+/* The hidden columns from "A, B,C". */
+static bool parse_list(struct wb_config *c, const char *v)
+{
+	char buf[512], *save = NULL;
+
+	if (strlen(v) >= sizeof(buf))
+		return false;
+	strcpy(buf, v);
+	c->nhidden = 0;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		while (*t == ' ')
+			t++;
+		size_t l = strlen(t);
+		while (l && t[l - 1] == ' ')
+			t[--l] = '\0';
+		if (!l)
+			continue;
+		if (c->nhidden >= WB_CONFIG_MAX_HIDDEN || l >= WB_CONFIG_NAME)
+			return false;
+		strcpy(c->hidden[c->nhidden++], t);
+	}
+	return true;
+}
+
+/* One value of key k into c; false with a reason in x->what. */
+static bool set_value(struct ctx *x, const struct key *k, const char *v)
+{
+	char *end;
+	double d;
+
+	switch (k->kind) {
+	case K_STR:
+		if (strlen(v) >= k->len || strpbrk(v, "\t\r\n")) {
+			snprintf(x->what, sizeof(x->what), "%s: too long or not one line", k->name);
+			return false;
+		}
+		strcpy((char *)x->c + k->off, v);
+		return true;
+	case K_NUM:
+		d = strtod(v, &end);
+		if (end == v || *end || !isfinite(d) || d < k->min || d > k->max) {
+			snprintf(x->what, sizeof(x->what), "%s = %.40s: expected a number from %g to %g", k->name, v,
+				 k->min, k->max);
+			return false;
+		}
+		*(double *)((char *)x->c + k->off) = d;
+		return true;
+	case K_BOOL:
+		if (strcmp(v, "true") && strcmp(v, "false") && strcmp(v, "1") && strcmp(v, "0")) {
+			snprintf(x->what, sizeof(x->what), "%s = %.40s: expected true or false", k->name, v);
+			return false;
+		}
+		*(int *)((char *)x->c + k->off) = !strcmp(v, "true") || !strcmp(v, "1");
+		return true;
+	case K_LIST:
+		if (!parse_list(x->c, v)) {
+			snprintf(x->what, sizeof(x->what), "%s: at most %d names of under %d characters",
+				 k->name, WB_CONFIG_MAX_HIDDEN, WB_CONFIG_NAME);
+			return false;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* inih handler: [display] key = value; anything else is an error naming it. */
+static int on_entry(void *user, const char *section, const char *name, const char *value)
+{
+	struct ctx *x = user;
+
+	if (strcmp(section, "display") != 0) {
+		snprintf(x->what, sizeof(x->what), "unknown section [%.40s] (only [display])", section);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(keys[i].name, name) == 0)
+			return set_value(x, &keys[i], value);
+	snprintf(x->what, sizeof(x->what), "unknown key \"%.40s\"", name);
+	return 0;
+}
+
+/* The file's text, bounded; NULL with errno (ENOENT: no file). Caller frees. */
+static char *read_small(const char *path, char *msg, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	char *buf = NULL;
+	ssize_t got;
+
+	if (fd < 0) {
+		if (errno != ENOENT)
+			snprintf(msg, n, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE) {
+		snprintf(msg, n, "%s: not a regular file of at most %d KiB", path, MAX_FILE / 1024);
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	got = buf ? pread(fd, buf, (size_t)st.st_size, 0) : -1;
+	close(fd);
+	if (got < 0) {
+		snprintf(msg, n, "%s: %s", path, strerror(errno));
+		free(buf);
+		return NULL;
+	}
+	buf[got] = '\0';
+	if (memchr(buf, '\0', (size_t)got)) {
+		snprintf(msg, n, "%s: not a text file", path);
+		free(buf);
+		errno = EINVAL;
+		return NULL;
+	}
+	return buf;
+}
+
+int wb_config_load(struct wb_config *c, const char *path, char *msg, size_t n)
+{
+	struct ctx x = { .c = c };
+	char *text;
+	int line;
+
+	wb_config_init(c);
+	msg[0] = '\0';
+	text = read_small(path, msg, n);
+	if (!text)
+		return errno == ENOENT && !msg[0] ? 0 : -1;
+	line = ini_parse_string(text, on_entry, &x);
+	free(text);
+	if (line != 0) {
+		snprintf(msg, n, "%s:%d: %s; settings file ignored", path, line,
+			 x.what[0] ? x.what : "not an INI line");
+		wb_config_init(c);
+		return -1;
+	}
+	return 0;
+}
+
+/* mkdir -p of path's folder, 0700 for the parts it makes. */
+static void make_parent(const char *path)
+{
+	char d[4096];
+
+	if (strlen(path) >= sizeof(d))
+		return;
+	strcpy(d, path);
+	for (char *p = d + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(d, 0700);
+			*p = '/';
+		}
+}
+
+static void write_value(FILE *f, const struct wb_config *c, const struct key *k)
+{
+	const char *base = (const char *)c + k->off;
+
+	switch (k->kind) {
+	case K_STR:
+		if (base[0])
+			fprintf(f, "%s = %s\n", k->name, base);
+		break;
+	case K_NUM:
+		if (*(const double *)base > 0)
+			fprintf(f, "%s = %g\n", k->name, *(const double *)base);
+		break;
+	case K_BOOL:
+		if (*(const int *)base >= 0)
+			fprintf(f, "%s = %s\n", k->name, *(const int *)base ? "true" : "false");
+		break;
+	case K_LIST:
+		fprintf(f, "%s = ", k->name);
+		for (int i = 0; i < c->nhidden; i++)
+			fprintf(f, "%s%s", i ? ", " : "", c->hidden[i]);
+		fputc('\n', f);
+		break;
+	}
+}
+
+int wb_config_save(const struct wb_config *c, const char *path, char *msg, size_t n)
+{
+	char tmp[4200];
+	int fd;
+	FILE *f;
+	bool ok;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
+		snprintf(msg, n, "%s: path too long", path);
+		return -1;
+	}
+	make_parent(path);
+	fd = mkostemp(tmp, O_CLOEXEC); /* O_EXCL: a new file, never one a link points to */
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		snprintf(msg, n, "cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd), unlink(tmp);
+		return -1;
+	}
+	fprintf(f, "; wbtop settings, written by W in the UI (wbtop(1), FILES)\n[display]\n");
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		fprintf(f, "; %s\n", keys[i].help);
+		write_value(f, c, &keys[i]);
+	}
+	ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+	ok = fclose(f) == 0 && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		snprintf(msg, n, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	snprintf(msg, n, "settings written to %s", path);
+	return 0;
+}

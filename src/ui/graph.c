@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The Graph pane: the timeline plotted, the forecast ahead of now, a pinned forecast against reality. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "wbtop/graph.h"
+#include "wbtop/out.h"
+#include "wbtop/theme.h"
+
+const double wb_graph_zoom_s[WB_GRAPH_ZOOMS] = { 60, 300, 1800, 0 };
+
+#define LABEL_W 7       /* value axis labels */
+#define MAX_SERIES 10
+#define TICK_EVERY 18   /* columns between time labels */
+
+/* One line of a plot: points (x, y), how it is drawn, and its legend. */
+struct series {
+	const double *x, *y;
+	size_t n;
+	int role;
+	bool dashed;
+	bool ref;                   /* a limit: it may fall above the data's range */
+	const char *label;
+};
+
+/* A plot's series and the arrays they own (forecast lines are built here). */
+struct plot_def {
+	const char *title;
+	bool rate;                  /* values are bytes/s */
+	struct series s[MAX_SERIES];
+	int ns;
+	double *owned[MAX_SERIES];
+	int nowned;
+};
+
+struct frame {
+	const struct wb_graph_in *in;
+	double x0, x1;              /* time window, CLOCK_MONOTONIC */
+	double wall_off;            /* wall - mono */
+	wb_graph_put put;
+	void *ctx;
+};
+
+static void add(struct plot_def *p, const double *x, const double *y, size_t n, int role, bool dashed,
+		const char *label)
+{
+	if (p->ns < MAX_SERIES && x && y && n)
+		p->s[p->ns++] = (struct series){ x, y, n, role, dashed, false, label };
+}
+
+/* A limit's line (a threshold): the value axis fits the data, not it. */
+static void add_ref(struct plot_def *p, const double *x, const double *y, size_t n, int role, const char *label)
+{
+	add(p, x, y, n, role, false, label);
+	if (p->ns && p->s[p->ns - 1].y == y)
+		p->s[p->ns - 1].ref = true;
+}
+
+/* A forecast series as points: x = from + (k + 1) step, y = a[k] (+ b[k]) pages in bytes. */
+static void add_fc(struct plot_def *p, const struct wb_forecast *f, double from, const double *a, const double *b,
+		   double scale, int role, const char *label)
+{
+	size_t n = f->nsteps;
+	double *xy;
+
+	if (!a || !n || p->nowned >= MAX_SERIES || !(xy = malloc(2 * n * sizeof(double))))
+		return;
+	p->owned[p->nowned++] = xy;
+	for (size_t k = 0; k < n; k++) {
+		xy[k] = from + (double)(k + 1) * f->step_s;
+		xy[n + k] = (a[k] + (b ? b[k] : 0)) * scale;
+	}
+	add(p, xy, xy + n, n, role, true, label);
+}
+
+static const struct wb_forecast_bdi *fc_bdi(const struct wb_forecast *f, const char *name)
+{
+	for (size_t i = 0; f && name && i < f->nbdis; i++)
+		if (strcmp(f->bdis[i].name, name) == 0)
+			return &f->bdis[i];
+	return NULL;
+}
+
+static void free_def(struct plot_def *p)
+{
+	for (int i = 0; i < p->nowned; i++)
+		free(p->owned[i]);
+}
+
+/* The largest value of the series (limits or data) in the window. */
+static double series_max(const struct frame *fr, const struct plot_def *p, bool ref)
+{
+	double m = 0;
+
+	for (int i = 0; i < p->ns; i++)
+		for (size_t k = 0; p->s[i].ref == ref && k < p->s[i].n; k++)
+			if (p->s[i].x[k] >= fr->x0 && p->s[i].x[k] <= fr->x1 && isfinite(p->s[i].y[k]))
+				m = fmax(m, p->s[i].y[k]);
+	return m;
+}
+
+/*
+ * The value axis' top: the data and the limits, unless the limits are far
+ * above the data (a 5 GiB threshold over a few MiB): then the data, and the
+ * limits above it are named in the legend instead of drawn.
+ */
+static double axis_max(const struct frame *fr, const struct plot_def *p)
+{
+	double d = series_max(fr, p, false), r = series_max(fr, p, true);
+
+	return wb_plot_nice_max(d > 0 && r > 4 * d ? d : fmax(d, r), true);
+}
+
+/* Cells of one canvas row, runs of one role put together. */
+static void put_row(const struct frame *fr, const struct wb_plot *pl, int r, int cols, int y, int x)
+{
+	char run[4096];
+	int len = 0, run_role = -2, run_x = x, role;
+
+	for (int c = 0; c <= cols; c++) {
+		const char *g = c < cols ? wb_plot_cell(pl, c, r, &role) : "";
+		if (role < 0)
+			role = WB_R_NORMAL;
+		if (c == cols || role != run_role || len + 8 >= (int)sizeof(run)) {
+			if (len)
+				fr->put(fr->ctx, y, run_x, run_role, run);
+			len = 0;
+			run[0] = '\0';
+			run_role = role;
+			run_x = x + c;
+		}
+		if (c < cols) {
+			len += snprintf(run + len, sizeof(run) - (size_t)len, "%s", g);
+		}
+	}
+}
+
+static void value_label(char *buf, size_t n, double v, bool rate)
+{
+	char b[16];
+
+	wb_fmt_bytes(b, sizeof(b), v);
+	snprintf(buf, n, "%*s", LABEL_W - 1, rate ? strcat(b, "/s") : b);
+	if (strlen(buf) > LABEL_W - 1)
+		buf[LABEL_W - 1] = '\0';
+}
+
+/* HH:MM:SS of a monotonic time. */
+static void clock_label(const struct frame *fr, double mono, char *buf, size_t n)
+{
+	time_t w = (time_t)llround(fmin(fmax(mono + fr->wall_off, 0), 1e11));
+	struct tm tm;
+
+	if (!(fr->in->local_time ? localtime_r(&w, &tm) : gmtime_r(&w, &tm)) || !strftime(buf, n, "%H:%M:%S", &tm))
+		snprintf(buf, n, "--:--:--");
+}
+
+/* The time axis: a label every TICK_EVERY columns; "now" where it falls. */
+static void time_axis(const struct frame *fr, int y, int x, int cols)
+{
+	char line[1024], lab[16];
+	int len = cols < (int)sizeof(line) - 1 ? cols : (int)sizeof(line) - 1;
+	double per = (fr->x1 - fr->x0) / (cols > 1 ? cols - 1 : 1);
+	int now_c = (int)lround((fr->in->now - fr->x0) / per);
+
+	memset(line, ' ', (size_t)len);
+	line[len] = '\0';
+	for (int c = 0; c + 8 <= len; c += TICK_EVERY) {
+		if (abs(c - now_c) < 9 && now_c < len)
+			continue;
+		clock_label(fr, fr->x0 + c * per, lab, sizeof(lab));
+		memcpy(line + c, lab, 8);
+	}
+	fr->put(fr->ctx, y, x, WB_R_NORMAL, line);
+	if (now_c >= 0 && now_c + 3 <= len)
+		fr->put(fr->ctx, y, x + now_c, WB_R_TITLE, "now");
+}
+
+static void legend(const struct frame *fr, const struct plot_def *p, double ymax, int y, int x, int w)
+{
+	int col = x;
+	bool utf8 = fr->in->glyphs != WB_PLOT_ASCII;
+
+	for (int i = 0; i < p->ns; i++) {
+		char item[64], above[24] = "";
+		const char *mark = p->s[i].dashed ? (utf8 ? "\u2504" : "..") : (utf8 ? "\u2501" : "--");
+		const struct series *s = &p->s[i];
+		if (s->ref && s->n && isfinite(s->y[s->n - 1]) && s->y[s->n - 1] > ymax) {
+			char v[16];
+			wb_fmt_bytes(v, sizeof(v), s->y[s->n - 1]);
+			snprintf(above, sizeof(above), " %s%s", utf8 ? "\u2191" : "^", v);
+		}
+		int n = snprintf(item, sizeof(item), "%s %s%s  ", mark, s->label, above);
+		int cells = n - (int)strlen(mark) + (utf8 ? 1 : 2) - (above[0] && utf8 ? 2 : 0);
+		if (!p->s[i].label || col + cells > x + w)
+			continue;
+		fr->put(fr->ctx, y, col, p->s[i].role, item);
+		col += cells;
+	}
+}
+
+/* One plot: title, value axis, canvas, time axis, legend, in h rows. */
+static void draw_plot(const struct frame *fr, const struct plot_def *p, int y, int x, int w, int h)
+{
+	int cols = w - LABEL_W, rows = h - 3;
+	double ymax = axis_max(fr, p);
+	struct wb_plot *pl;
+	char lab[24];
+
+	fr->put(fr->ctx, y, x, WB_R_TITLE, p->title);
+	if (rows < 2 || cols < 10 || !(pl = wb_plot_create(cols, rows, fr->in->glyphs)))
+		return;
+	wb_plot_window(pl, fr->x0, fr->x1, 0, ymax);
+	for (int i = 0; i < p->ns; i++)
+		wb_plot_line(pl, p->s[i].x, p->s[i].y, p->s[i].n, p->s[i].role, p->s[i].dashed);
+	if (fr->x1 > fr->in->now + 1)
+		wb_plot_vline(pl, fr->in->now, WB_R_TITLE);
+	for (int r = 0; r < rows; r++)
+		put_row(fr, pl, r, cols, y + 1 + r, x + LABEL_W);
+	value_label(lab, sizeof(lab), ymax, p->rate);
+	fr->put(fr->ctx, y + 1, x, WB_R_NORMAL, lab);
+	value_label(lab, sizeof(lab), ymax / 2, p->rate);
+	fr->put(fr->ctx, y + 1 + rows / 2, x, WB_R_NORMAL, lab);
+	fr->put(fr->ctx, y + rows, x, WB_R_NORMAL, "     0");
+	time_axis(fr, y + 1 + rows, x + LABEL_W, cols);
+	legend(fr, p, ymax, y + 2 + rows, x + LABEL_W, cols);
+	wb_plot_destroy(pl);
+}
+
+/* Throttling pauses and flusher work as marks on one row, per time bucket. */
+static void marks_row(const struct frame *fr, int y, int x, int w)
+{
+	const struct wb_timeline *tl = fr->in->tl;
+	const double *t = wb_timeline_mono(tl), *pa = wb_timeline_bdi(tl, fr->in->bdi, WB_TL_B_PAUSES),
+		     *wk = wb_timeline_bdi(tl, fr->in->bdi, WB_TL_B_WAKEUPS);
+	int cols = w - LABEL_W;
+	bool utf8 = fr->in->glyphs != WB_PLOT_ASCII;
+	double per;
+
+	if (!pa || !wk || cols < 10)
+		return;
+	per = (fr->x1 - fr->x0) / cols;
+	fr->put(fr->ctx, y, x, WB_R_NORMAL, "marks");
+	for (size_t i = 0; i < wb_timeline_len(tl); i++) {
+		int c = (int)floor((t[i] - fr->x0) / per);
+		if (c < 0 || c >= cols)
+			continue;
+		if (pa[i] > 0)
+			fr->put(fr->ctx, y, x + LABEL_W + c, WB_R_CRITICAL, utf8 ? "\u25bc" : "v");
+		else if (wk[i] > 0)
+			fr->put(fr->ctx, y, x + LABEL_W + c, WB_R_BACKGROUND, utf8 ? "\u2022" : "o");
+	}
+}
+
+/* The global plot: dirty + writeback against the three global limits. */
+static void def_global(const struct frame *fr, struct plot_def *p)
+{
+	const struct wb_graph_in *in = fr->in;
+	const struct wb_timeline *tl = in->tl;
+	const double *t = wb_timeline_mono(tl);
+	size_t n = wb_timeline_len(tl);
+
+	p->title = "All devices: dirty + writeback against the limits";
+	add_ref(p, t, wb_timeline_global(tl, WB_TL_G_THRESH), n, WB_R_THRESHOLD, "thresh");
+	add_ref(p, t, wb_timeline_global(tl, WB_TL_G_FREERUN), n, WB_R_WARN, "freerun");
+	add_ref(p, t, wb_timeline_global(tl, WB_TL_G_BG), n, WB_R_BACKGROUND, "background");
+	add(p, t, wb_timeline_global(tl, WB_TL_G_WRITEBACK), n, WB_R_WRITEBACK, false, "writeback");
+	add(p, t, wb_timeline_global(tl, WB_TL_G_LEVEL), n, WB_R_DIRTY, false, "dirty+wb");
+	if (in->alt)
+		add_fc(p, in->alt, in->now, in->alt->g_dirty, in->alt->g_writeback, in->page_size, WB_R_GOOD,
+		       "if changed");
+	if (in->fc)
+		add_fc(p, in->fc, in->now, in->fc->g_dirty, in->fc->g_writeback, in->page_size, WB_R_IDLE, "forecast");
+	if (in->pin)
+		add_fc(p, in->pin, in->pin_t, in->pin->g_dirty, in->pin->g_writeback, in->page_size, WB_R_HINT,
+		       "pinned");
+}
+
+/* The device's level against its thresholds (model and kernel). */
+static void def_device(const struct frame *fr, struct plot_def *p, char *title, size_t tn)
+{
+	const struct wb_graph_in *in = fr->in;
+	const struct wb_timeline *tl = in->tl;
+	const double *t = wb_timeline_mono(tl);
+	size_t n = wb_timeline_len(tl);
+	const struct wb_forecast_bdi *f;
+
+	snprintf(title, tn, "%s: dirty + writeback against its threshold", in->label ? in->label : in->bdi);
+	p->title = title;
+	add_ref(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_KTHRESH), n, WB_R_TITLE, "kernel thresh");
+	add_ref(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_THRESH), n, WB_R_THRESHOLD, "model");
+	add(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_WRITEBACK), n, WB_R_WRITEBACK, false, "writeback");
+	add(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_LEVEL), n, WB_R_DIRTY, false, "dirty+wb");
+	if ((f = fc_bdi(in->alt, in->bdi)))
+		add_fc(p, in->alt, in->now, f->dirty, f->writeback, in->page_size, WB_R_GOOD, "if changed");
+	if ((f = fc_bdi(in->fc, in->bdi))) {
+		add_fc(p, in->fc, in->now, f->thresh, NULL, in->page_size, WB_R_IDLE, NULL);
+		if (p->ns)
+			p->s[p->ns - 1].ref = true; /* the forecast threshold is a limit too */
+		add_fc(p, in->fc, in->now, f->dirty, f->writeback, in->page_size, WB_R_IDLE, "forecast");
+	}
+	if ((f = fc_bdi(in->pin, in->bdi)))
+		add_fc(p, in->pin, in->pin_t, f->dirty, f->writeback, in->page_size, WB_R_HINT, "pinned");
+}
+
+/* The device's write bandwidth and its writers' throughput. */
+static void def_rates(const struct frame *fr, struct plot_def *p, char *title, size_t tn)
+{
+	const struct wb_graph_in *in = fr->in;
+	const struct wb_timeline *tl = in->tl;
+	const double *t = wb_timeline_mono(tl);
+	size_t n = wb_timeline_len(tl);
+	const struct wb_forecast_bdi *f;
+
+	snprintf(title, tn, "%s: write bandwidth and writer throughput", in->label ? in->label : in->bdi);
+	p->title = title;
+	p->rate = true;
+	add_ref(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_BW), n, WB_R_WRITEBACK, "bandwidth");
+	add(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_WRITER), n, WB_R_DIRTY, false, "writers");
+	if ((f = fc_bdi(in->alt, in->bdi)))
+		add_fc(p, in->alt, in->now, f->write_rate, NULL, in->page_size, WB_R_GOOD, "if changed");
+	if ((f = fc_bdi(in->fc, in->bdi)))
+		add_fc(p, in->fc, in->now, f->write_rate, NULL, in->page_size, WB_R_IDLE, "forecast");
+	if ((f = fc_bdi(in->pin, in->bdi)))
+		add_fc(p, in->pin, in->pin_t, f->write_rate, NULL, in->page_size, WB_R_HINT, "pinned");
+}
+
+/* The time window: the zoom's span left of now, and the forecast's right of it. */
+static void window(struct frame *fr)
+{
+	const struct wb_graph_in *in = fr->in;
+	const double *t = wb_timeline_mono(in->tl);
+	size_t n = wb_timeline_len(in->tl);
+	double span = wb_graph_zoom_s[in->zoom >= 0 && in->zoom < WB_GRAPH_ZOOMS ? in->zoom : 0];
+	double ahead = 0;
+
+	if (span <= 0)
+		span = n ? fmax(in->now - t[0], 10) : 60;
+	if (in->fc || in->alt)
+		ahead = fmin((in->fc ? in->fc : in->alt)->horizon_s, fmax(30, span / 3));
+	if (in->pin)
+		ahead = fmax(ahead, fmin(in->pin_t + in->pin->horizon_s - in->now, span / 2));
+	fr->x0 = in->now - span;
+	fr->x1 = in->now + fmax(ahead, span / 60);
+	fr->wall_off = n ? wb_timeline_wall(in->tl)[n - 1] - t[n - 1] : 0;
+}
+
+/* The pinned forecast's errors, one line. */
+static void errors_line(const struct frame *fr, int y, int x, int w)
+{
+	struct wb_graph_err e[4];
+	int n = wb_graph_errors(fr->in, e, 4), len;
+	char line[256], a[16], b[16];
+
+	len = snprintf(line, sizeof(line), "pinned forecast vs real so far:");
+	for (int i = 0; i < n && len < (int)sizeof(line); i++) {
+		if (!e[i].n)
+			continue;
+		wb_fmt_bytes(a, sizeof(a), e[i].forecast);
+		wb_fmt_bytes(b, sizeof(b), e[i].observed);
+		len += snprintf(line + len, sizeof(line) - (size_t)len, "  %s %+.0f%% (%s vs %s)", e[i].what,
+				100 * e[i].rel, a, b);
+	}
+	if (len > w)
+		line[w] = '\0';
+	fr->put(fr->ctx, y, x, WB_R_HINT, line);
+}
+
+void wb_graph_draw(const struct wb_graph_in *in, int y, int x, int w, int h, wb_graph_put put, void *ctx)
+{
+	struct frame fr = { .in = in, .put = put, .ctx = ctx };
+	struct plot_def g = { 0 }, d = { 0 }, r = { 0 };
+	char t1[160], t2[160];
+	int rows = h, nplots;
+
+	if (!in->tl || wb_timeline_len(in->tl) == 0 || w < 20 || h < 4) {
+		put(ctx, y, x, WB_R_NA, "Graph: no samples yet");
+		return;
+	}
+	window(&fr);
+	def_global(&fr, &g);
+	if (in->bdi) {
+		def_device(&fr, &d, t1, sizeof(t1));
+		def_rates(&fr, &r, t2, sizeof(t2));
+	}
+	if (in->pin) {
+		errors_line(&fr, y + rows - 1, x, w);
+		rows--;
+	}
+	if (in->bdi && rows >= 12) {
+		marks_row(&fr, y + rows - 1, x, w);
+		rows--;
+	}
+	/* at 80x24 one plot (the device's, if one is chosen); stacked where they fit */
+	nplots = !in->bdi ? 1 : rows >= 36 ? 3 : rows >= 22 ? 2 : 1;
+	if (nplots == 1) {
+		draw_plot(&fr, in->bdi ? &d : &g, y, x, w, rows);
+	} else {
+		int each = rows / nplots;
+		draw_plot(&fr, &g, y, x, w, each);
+		draw_plot(&fr, &d, y + each, x, w, each);
+		if (nplots == 3)
+			draw_plot(&fr, &r, y + 2 * each, x, w, rows - 2 * each);
+	}
+	free_def(&g);
+	free_def(&d);
+	free_def(&r);
+}
+
+/* Mean of forecast a(+b) at the observed points' steps against the observed series. */
+static void compare(const struct wb_graph_in *in, const double *a, const double *b, const double *obs,
+		    struct wb_graph_err *e)
+{
+	const double *t = wb_timeline_mono(in->tl);
+	double sf = 0, so = 0;
+
+	e->n = 0;
+	for (size_t i = 0; a && obs && i < wb_timeline_len(in->tl); i++) {
+		long k = lround((t[i] - in->pin_t) / in->pin->step_s) - 1;
+		if (t[i] <= in->pin_t || t[i] > in->now + 1e-6 || k < 0 || (size_t)k >= in->pin->nsteps ||
+		    !isfinite(obs[i]))
+			continue;
+		sf += (a[k] + (b ? b[k] : 0)) * in->page_size;
+		so += obs[i];
+		e->n++;
+	}
+	if (!e->n)
+		return;
+	e->forecast = sf / e->n;
+	e->observed = so / e->n;
+	e->rel = (e->forecast - e->observed) / fmax(e->observed, 1);
+}
+
+int wb_graph_errors(const struct wb_graph_in *in, struct wb_graph_err *out, int max)
+{
+	const struct wb_forecast_bdi *f = fc_bdi(in->pin, in->bdi);
+	const struct wb_timeline *tl = in->tl;
+	int n = 0;
+
+	if (!in->pin || !tl || in->pin->step_s <= 0)
+		return 0;
+	if (f && n + 3 <= max) {
+		out[n].what = "level";
+		compare(in, f->dirty, f->writeback, wb_timeline_bdi(tl, in->bdi, WB_TL_B_LEVEL), &out[n++]);
+		out[n].what = "writer";
+		compare(in, f->write_rate, NULL, wb_timeline_bdi(tl, in->bdi, WB_TL_B_WRITER), &out[n++]);
+		out[n].what = "thresh";
+		compare(in, f->thresh, NULL, wb_timeline_bdi(tl, in->bdi, WB_TL_B_KTHRESH), &out[n++]);
+	}
+	if (n < max) {
+		out[n].what = "global";
+		compare(in, in->pin->g_dirty, in->pin->g_writeback, wb_timeline_global(tl, WB_TL_G_LEVEL), &out[n++]);
+	}
+	return n;
+}

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The Graph pane, drawn in process from each shipped recording (no terminal,
+# no sleeps): golden screens at 80x24 and 200x60 (the busiest device, braille),
+# one in block characters and one in ASCII; and a forecast pinned before the
+# min_ratio change in cache-thrash.wbrec, whose printed error so far must
+# equal tools/forecast-eval's for the same moment. WBTOP_UPDATE_GOLDEN=1
+# rewrites the goldens.
+set -u
+W=${WBTOP:?} GS=${GRAPH_SCREEN:?}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+G=$ROOT/tests/ui/golden/graph
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+pass=0 failed=0
+ok() { echo "ok - $*"; pass=$((pass + 1)); }
+bad() { echo "not ok - $*"; failed=$((failed + 1)); }
+
+# golden NAME RECORDING ARGS...
+golden() {
+	local name=$1 rec=$2
+	shift 2
+	if ! "$GS" "$rec" "$@" > "$T/$name.txt" 2> "$T/err"; then
+		bad "$name: $(cat "$T/err")"; return
+	fi
+	[ "${WBTOP_UPDATE_GOLDEN:-0}" = 1 ] && cp "$T/$name.txt" "$G/$name.txt"
+	if diff -u "$G/$name.txt" "$T/$name.txt" > "$T/diff"; then ok "$name"; else bad "$name"; cat "$T/diff"; fi
+}
+
+for f in "$ROOT"/examples/*.wbrec "$ROOT"/examples/scenarios/*.wbrec; do
+	n=$(basename "$f" .wbrec)
+	golden "$n-80x24" "$f" 80x24 --bdi auto
+	golden "$n-200x60" "$f" 200x60 --bdi auto
+done
+golden usb-stick-global-80x24 "$ROOT/examples/usb-stick.wbrec" 80x24 --at 30
+golden usb-stick-block-80x24 "$ROOT/examples/usb-stick.wbrec" 80x24 --bdi 7:0 --at 30 --block
+golden usb-stick-ascii-80x24 "$ROOT/examples/usb-stick.wbrec" 80x24 --bdi 7:0 --at 30 --ascii
+golden usb-stick-zoom-200x60 "$ROOT/examples/usb-stick.wbrec" 200x60 --bdi 7:0 --zoom 3
+
+# Prediction against reality: cache-thrash's flash device (7:1) gets min_ratio
+# at 32 s. Pin at T, step to T + 20; the pane's error equals forecast-eval's.
+CT=$ROOT/examples/scenarios/cache-thrash.wbrec
+"$W" --replay "$CT" --batch --json > "$T/ct.json" || bad "export cache-thrash"
+for pin in 20 28; do
+	python3 - "$W" "$GS" "$CT" "$T/ct.json" "$ROOT/tools/forecast-eval" "$pin" <<'PY' && ok "pinned at $pin s: the pane's errors equal forecast-eval's" || bad "pinned at $pin s"
+import json, subprocess, sys
+w, gs, rec, js, fe, pin = sys.argv[1:7]
+pin = float(pin)
+s = [json.loads(l) for l in open(js)]
+t0 = s[0]["mono"]
+dev = "7:1"
+# forecast-eval's T: the first sample where the device dirtied, less 1 s, plus --at
+start = next(x["mono"] for x in s if next(b for b in x["bdis"] if b["bdi"] == dev).get("dirtied", 0) > 0) - 1
+span = 20
+# the sample at pin s, and forecast-eval's T exactly there; its window
+# (T+0.5..T+span+0.5) holds the samples the pane compares, (T, T+span+0.5]
+tpin = min(s, key=lambda x: abs(x["mono"] - t0 - pin))["mono"] - t0
+at = t0 + tpin - start
+fe_out = subprocess.run([fe, w, rec, dev, "--at", repr(at), "--window", "0.5", str(span + 0.5), "--json"],
+                        capture_output=True, text=True, check=True).stdout
+fev = json.loads(fe_out.splitlines()[0])
+g = subprocess.run([gs, rec, "80x24", "--bdi", dev, "--pin", repr(tpin - 1e-3), "--at", repr(tpin + span + 0.5), "--errors"],
+                   capture_output=True, text=True, check=True).stdout
+pane = {l.split()[0]: l.split() for l in g.splitlines()}
+ok = True
+for what, key in (("level", "level"), ("writer", "writer")):
+    f_fc, f_obs = fev[key]
+    p_fc, p_obs = float(pane[what][2]), float(pane[what][3])
+    rel_fe = (f_fc - f_obs) / max(f_obs, 1)
+    rel_p = float(pane[what][4])
+    print(f"  pin {tpin:.0f} s, {what}: pane {p_fc:.0f} vs {p_obs:.0f} ({rel_p:+.1%}); "
+          f"forecast-eval {f_fc:.0f} vs {f_obs:.0f} ({rel_fe:+.1%})")
+    if abs(rel_p - rel_fe) > 0.005 or abs(p_fc - f_fc) > max(1, 1e-6 * f_fc):
+        ok = False
+sys.exit(0 if ok else 1)
+PY
+done
+echo "$pass passed, $failed failed"
+[ $failed = 0 ]

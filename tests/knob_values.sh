@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# --set values against the kernel's ranges, on a fixture tree: --export-sysctl,
+# the what-if and --apply share one check; every bad value gets its own line,
+# exit 2, nothing printed to install. --apply under --root is refused.
+set -u
+W=${WBTOP:?} F=${FIXTURES:?}
+R="--root $F/6.18-writing"
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+n=0
+fail() { echo "FAIL: $*"; exit 1; }
+check() { n=$((n + 1)); echo "ok $n - $*"; }
+
+# refused ARGS... : exit 2, nothing on stdout, one stderr line per bad value (given as BAD=...)
+refused() {
+	local what=$1; shift
+	$W $R "$@" >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc = 2 ] || { cat "$T/err"; fail "$what: rc $rc, not 2"; }
+	[ -s "$T/out" ] && { cat "$T/out"; fail "$what: printed something to install"; }
+}
+
+refused "the issue's three" --set vm.dirty_ratio=500 --set vm.dirty_bytes=1 --set bdi.loop1.strict_limit=7 --export-sysctl
+[ "$(wc -l < "$T/err")" = 3 ] || { cat "$T/err"; fail "not one line per bad value"; }
+for kv in vm.dirty_ratio=500 vm.dirty_bytes=1 bdi.loop1.strict_limit=7; do
+	grep -q "^wbtop: $kv: " "$T/err" || { cat "$T/err"; fail "no line for $kv"; }
+done
+grep -q "maximum of 100" "$T/err" && grep -q "minimum of 8192" "$T/err" || { cat "$T/err"; fail "the bounds are not named"; }
+check "--export-sysctl: three bad values, three lines, exit 2, nothing to install"
+
+for bad in vm.dirty_expire_centisecs=18446744073709551615 vm.dirty_expire_centisecs=18446744073709551616 \
+	   vm.dirty_writeback_centisecs=4294967296 vm.dirty_expire_centisecs=2147483648 vm.dirty_bytes=0 \
+	   vm.dirty_background_bytes=0 vm.dirty_background_ratio=101 bdi.loop1.min_ratio=101 \
+	   bdi.loop1.max_ratio_fine=1000001 bdi.loop1.strict_limit=2 vm.dirty_bytes=16T; do
+	for mode in --export-sysctl "-b -n 1"; do
+		refused "$bad $mode" --set "$bad" $mode
+		[ "$(wc -l < "$T/err")" = 1 ] && grep -q "${bad%%=*}" "$T/err" || { cat "$T/err"; fail "$bad $mode: message"; }
+	done
+done
+check "out-of-range values refused by --export-sysctl and the what-if alike"
+
+refused "min above max" --set bdi.loop1.max_ratio=10 --set bdi.loop1.min_ratio=20 --export-sysctl
+grep -q "min above" "$T/err" || { cat "$T/err"; fail "min above max: message"; }
+check "the rules between knobs hold for --export-sysctl"
+
+$W $R --set vm.dirty_writeback_centisecs=2147483647 --set vm.dirty_expire_centisecs=0 --set vm.dirty_bytes=8192 \
+	--set bdi.loop1.strict_limit=1 --export-sysctl >"$T/out" 2>"$T/err" || { cat "$T/err"; fail "edges refused"; }
+grep -q "^vm.dirty_writeback_centisecs = 2147483647$" "$T/out" && grep -q "^vm.dirty_bytes = 8192$" "$T/out" &&
+	grep -q 'ATTR{bdi/strict_limit}="1"' "$T/out" || { cat "$T/out"; fail "edges not exported"; }
+check "values at the edges exported"
+
+$W $R --set vm.dirty_ratio=30 --apply >/dev/null 2>"$T/err"; rc=$?
+[ $rc != 0 ] && grep -q "not under --root" "$T/err" || { cat "$T/err"; fail "--apply under --root: rc $rc"; }
+check "--apply under --root refused"
+echo "$n passed, 0 failed"

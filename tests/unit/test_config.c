@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The settings file: round trip, malformed lines named, hostile paths refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "wbtop/config.h"
+
+static char dir[64];
+
+static int setup(void **st)
+{
+	(void)st;
+	strcpy(dir, "/tmp/wbtop-config-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+	char cmd[128];
+	(void)st;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void round_trip(void **st)
+{
+	struct wb_config c, d;
+	char path[128], msg[256];
+	(void)st;
+	snprintf(path, sizeof(path), "%s/sub/wbtoprc", dir);
+	wb_config_init(&c);
+	strcpy(c.theme, "mono");
+	c.warn = 60;
+	c.crit = 90;
+	c.delay = 2.5;
+	strcpy(c.sort, "DIRTY");
+	c.sort_desc = 1;
+	c.hide_loop = 1;
+	c.nhidden = 2;
+	strcpy(c.hidden[0], "MIN%");
+	strcpy(c.hidden[1], "MOUNT");
+	assert_int_equal(wb_config_save(&c, path, msg, sizeof(msg)), 0);
+	assert_int_equal(wb_config_load(&d, path, msg, sizeof(msg)), 0);
+	assert_string_equal(d.theme, "mono");
+	assert_true(d.warn == 60 && d.crit == 90 && d.delay == 2.5);
+	assert_string_equal(d.sort, "DIRTY");
+	assert_int_equal(d.sort_desc, 1);
+	assert_int_equal(d.hide_loop, 1);
+	assert_int_equal(d.hide_idle, -1); /* unset stays unset */
+	assert_int_equal(d.nhidden, 2);
+	assert_string_equal(d.hidden[1], "MOUNT");
+}
+
+static void missing_is_fine(void **st)
+{
+	struct wb_config c;
+	char path[128], msg[256];
+	(void)st;
+	snprintf(path, sizeof(path), "%s/none", dir);
+	assert_int_equal(wb_config_load(&c, path, msg, sizeof(msg)), 0);
+	assert_string_equal(c.theme, "");
+	assert_int_equal(c.sort_desc, -1);
+}
+
+static void malformed_named_and_ignored(void **st)
+{
+	static const struct { const char *text, *want; } bad[] = {
+		{ "[display]\ntheme = mono\nwarn = lots\n", ":3: warn = lots" },
+		{ "[display]\n\ncolour = red\n", ":3: unknown key" },
+		{ "[other]\nwarn = 5\n", ":2: unknown section" },
+		{ "[display]\nthis is not ini\n", ":2:" },
+		{ "[display]\nsort_desc = maybe\n", "expected true or false" },
+		{ "[display]\ndelay = 0.001\n", "from 0.05" },
+	};
+	struct wb_config c;
+	char path[128], msg[256];
+	(void)st;
+	snprintf(path, sizeof(path), "%s/bad", dir);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_file(path, bad[i].text);
+		assert_int_equal(wb_config_load(&c, path, msg, sizeof(msg)), -1);
+		if (!strstr(msg, bad[i].want))
+			fail_msg("%s: got \"%s\"", bad[i].want, msg);
+		assert_string_equal(c.theme, ""); /* the defaults, not half a file */
+	}
+}
+
+static void not_a_file(void **st)
+{
+	struct wb_config c;
+	char msg[256];
+	(void)st;
+	assert_int_equal(wb_config_load(&c, dir, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "not a regular file"));
+	assert_int_equal(wb_config_load(&c, "/dev/zero", msg, sizeof(msg)), -1);
+}
+
+static void save_replaces_a_link_not_its_target(void **st)
+{
+	struct wb_config c;
+	char path[128], target[128], msg[256], buf[32] = "";
+	FILE *f;
+	(void)st;
+	snprintf(target, sizeof(target), "%s/canary", dir);
+	snprintf(path, sizeof(path), "%s/linked", dir);
+	write_file(target, "canary\n");
+	assert_int_equal(symlink(target, path), 0);
+	wb_config_init(&c);
+	assert_int_equal(wb_config_save(&c, path, msg, sizeof(msg)), 0);
+	f = fopen(target, "r");
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "canary\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(round_trip),
+		cmocka_unit_test(missing_is_fine),
+		cmocka_unit_test(malformed_named_and_ignored),
+		cmocka_unit_test(not_a_file),
+		cmocka_unit_test(save_replaces_a_link_not_its_target),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# --until-clean on the shipped USB-stick recording (no root): it follows the
+# stick until it is clean and exits 0, with a time-until-clean on the way;
+# an unknown device is exit 2; running out of samples first is exit 1; a
+# level that cannot see per-device pages is exit 2 with the reason.
+set -u
+W=${WBTOP:?}
+REC=$(cd "$(dirname "$0")/.." && pwd)/examples/usb-stick.wbrec
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+pass=0 failed=0
+ok() { echo "ok: $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
+
+"$W" --replay "$REC" --from 36 --until-clean loop0 > "$T/out" 2> "$T/err"; rc=$?
+cat "$T/out"
+if [ $rc = 0 ] && tail -1 "$T/out" | grep -q ' clean$' && grep -q 'clean in ' "$T/out"; then
+	ok "the stick is followed until clean (exit 0, an ETA on the way)"
+else
+	bad "until clean: exit $rc, $(cat "$T/err")"
+fi
+# the same device by its BDI name and by its mount point
+mnt=$("$W" --replay "$REC" --batch --json -n 1 | python3 -c 'import json,sys
+print(next(b["mounts"][0] for b in json.loads(sys.stdin.readline())["bdis"] if b["dev"] == "loop0"))')
+for d in 7:0 /dev/loop0 "$mnt"; do
+	if "$W" --replay "$REC" --from 36 --until-clean "$d" > "$T/o2" 2>&1 && cmp -s "$T/out" "$T/o2"; then
+		ok "--until-clean $d names the same device"
+	else
+		bad "--until-clean $d: $(tail -2 "$T/o2")"
+	fi
+done
+"$W" --replay "$REC" --from 22 -n 3 --until-clean loop0 > /dev/null 2>&1; rc=$?
+[ $rc = 1 ] && ok "not clean within -n 3: exit 1" || bad "not clean within -n 3: exit $rc"
+"$W" --replay "$REC" --until-clean nosuch > /dev/null 2> "$T/err"; rc=$?
+if [ $rc = 2 ] && grep -q 'no device nosuch' "$T/err"; then ok "unknown device: exit 2"; else bad "unknown device: exit $rc"; fi
+# live and unprivileged, debugfs's per-device pages are unreadable
+if [ "$(id -u)" = 0 ]; then run=(setpriv --reuid=65534 --regid=65534 --clear-groups); else run=(); fi
+dev=$(lsblk -dno NAME 2>/dev/null | head -1)
+if [ -n "$dev" ]; then
+	timeout 20 "${run[@]}" "$W" --until-clean "$dev" -n 2 --no-trace > /dev/null 2> "$T/err"; rc=$?
+	if [ $rc = 2 ] && grep -q 'level 2' "$T/err"; then
+		ok "unprivileged: exit 2 ($(head -1 "$T/err"))"
+	else
+		bad "unprivileged: exit $rc ($(head -1 "$T/err"))"
+	fi
+fi
+"$W" --until-clean loop0 --json > /dev/null 2>&1; rc=$?
+[ $rc = 2 ] && ok "--until-clean with --json: exit 2" || bad "--until-clean with --json: exit $rc"
+echo "$pass passed, $failed failed"
+[ $failed = 0 ]
