@@ -19,6 +19,7 @@ struct wb_pipeline {
 	size_t bdi_cap;
 	struct wb_proc_derived *proc;
 	size_t proc_cap;
+	struct wb_timeline *tl;      /* NULL unless opts.timeline */
 };
 
 struct wb_pipeline *wb_pipeline_create(const struct wb_pipeline_opts *o)
@@ -31,7 +32,9 @@ struct wb_pipeline *wb_pipeline_create(const struct wb_pipeline_opts *o)
 	if (p->o.window < 2)
 		p->o.window = WB_PIPELINE_WINDOW;
 	p->ring = wb_ring_create(p->o.window);
-	if (!p->ring) {
+	p->tl = p->o.timeline ? wb_timeline_create(p->o.timeline) : NULL;
+	if (!p->ring || (p->o.timeline && !p->tl)) {
+		wb_ring_destroy(p->ring);
 		free(p);
 		return NULL;
 	}
@@ -61,6 +64,7 @@ void wb_pipeline_destroy(struct wb_pipeline *p)
 		return;
 	view_finish(p);
 	wb_ring_destroy(p->ring);
+	wb_timeline_destroy(p->tl);
 	free(p->bdi);
 	free(p->proc);
 	free(p);
@@ -70,6 +74,13 @@ void wb_pipeline_clear(struct wb_pipeline *p)
 {
 	view_finish(p);
 	wb_ring_clear(p->ring);
+	if (p->tl)
+		wb_timeline_clear(p->tl);
+}
+
+const struct wb_timeline *wb_pipeline_timeline(const struct wb_pipeline *p)
+{
+	return p->tl;
 }
 
 const struct wb_view *wb_pipeline_view(const struct wb_pipeline *p)
@@ -285,10 +296,33 @@ int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err
 	p->view.cur = wb_ring_get(p->ring, 0);
 	p->view.prev = wb_ring_get(p->ring, 1);
 	rc = run_model(p, err, errlen);
+	if (p->tl && wb_timeline_push(p->tl, p->view.prev, p->view.cur, p->view.lim))
+		return -ENOMEM;
 	if (rc == 0)
 		rc = derive(p);
 	else if (derive(p))
 		return -ENOMEM;
+	return rc;
+}
+
+void wb_pipeline_set_forecast(struct wb_pipeline *p, double secs)
+{
+	p->o.forecast_s = secs > 0 ? secs : 0;
+	if (p->have_view && secs > 0 && !p->view.forecast && p->view.lim)
+		run_forecast(p);
+}
+
+/* The timeline point of the ring's newest sample, as a push would have made it. */
+static int timeline_refill(struct wb_pipeline *p)
+{
+	const struct wb_sample *cur = wb_ring_get(p->ring, 0), *prev = wb_ring_get(p->ring, 1);
+	struct wb_limits lim;
+	int rc;
+
+	if (wb_model_eval(prev, cur, NULL, NULL, 0, &lim) != 0)
+		return wb_timeline_push(p->tl, prev, cur, NULL);
+	rc = wb_timeline_push(p->tl, prev, cur, &lim);
+	wb_limits_finish(&lim);
 	return rc;
 }
 
@@ -305,6 +339,8 @@ int wb_pipeline_resync(struct wb_pipeline *p, struct wb_source *src)
 	wb_sample_init(&s);
 	for (size_t i = 0; i < k && rc == 0; i++) {
 		rc = src->read(src->ctx, &s) ? -EIO : wb_ring_push(p->ring, &s);
+		if (rc == 0 && p->tl)
+			rc = timeline_refill(p);
 	}
 	wb_sample_finish(&s);
 	return rc;

@@ -15,6 +15,7 @@
 
 #include "wbtop/out.h"
 #include "wbtop/source.h"
+#include "wbtop/timeline.h"
 
 #define WB_PIPELINE_WINDOW 600   /* samples kept: 10 minutes at 1 Hz */
 #define WB_PER_MINUTE_SPAN 60.5  /* seconds of whole intervals counted per minute */
@@ -24,6 +25,7 @@ struct wb_pipeline_opts {
 	const char *const *sets;     /* --set list for the what-if (may be NULL) */
 	int nsets;
 	double forecast_s;           /* > 0: forecast this many seconds ahead */
+	size_t timeline;             /* > 0: keep a timeline of this many points (the Graph pane) */
 };
 
 struct wb_pipeline;
@@ -42,6 +44,13 @@ int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err
 const struct wb_view *wb_pipeline_view(const struct wb_pipeline *p);
 /* The history window, newest first (owned by the pipeline). */
 const struct wb_ring *wb_pipeline_history(const struct wb_pipeline *p);
+/* The timeline of plotted figures (opts.timeline), or NULL. Owned by the pipeline. */
+const struct wb_timeline *wb_pipeline_timeline(const struct wb_pipeline *p);
+/*
+ * Forecast secs ahead from now on (0: no more forecasts); the newest view
+ * gets its forecast at once. For a sink that needs it only while shown.
+ */
+void wb_pipeline_set_forecast(struct wb_pipeline *p, double secs);
 /* Forget the window and the view. */
 void wb_pipeline_clear(struct wb_pipeline *p);
 

@@ -232,7 +232,7 @@ static int draw_header(struct ui *u)
 static void draw_tabs(struct ui *u, int y)
 {
 	static const char *const names[P_COUNT] = { "1 Devices", "2 Zones", "3 Flusher", "4 Processes",
-						     "5 Tune" };
+						     "5 Tune", "6 Graph" };
 	int x = 0;
 
 	for (int i = 0; i < P_COUNT; i++) {
@@ -404,6 +404,7 @@ void ui_draw(struct ui *u)
 	case P_FLUSHER: ui_draw_flusher(u, y, LINES - 1 - y); break;
 	case P_PROCS: ui_draw_procs(u, y, LINES - 1 - y); break;
 	case P_TUNE: ui_draw_tune(u, y, LINES - 1 - y, ui_put); break;
+	case P_GRAPH: ui_draw_graph(u, y, LINES - 1 - y); break;
 	default: break;
 	}
 	draw_footer(u);

@@ -20,6 +20,7 @@
 #include "wbtop/whatif.h"
 
 #define RING_SAMPLES 600   /* 10 minutes at 1 Hz for sparklines and rates */
+#define GRAPH_POINTS 4096  /* the Graph pane's timeline: over an hour at 1 Hz, then merged */
 
 static bool ui_stop;          /* q: quit (signals set wb_stop) */
 static volatile sig_atomic_t curses_on;
@@ -129,12 +130,18 @@ static void k_quit(struct ui *u, int ch) { (void)ch; (void)u; ui_stop = 1; }
 static void k_help(struct ui *u, int ch) { (void)ch; u->help = true; }
 static void k_pane(struct ui *u, int ch)
 {
+	enum pane was = u->pane;
+
 	if (ch == '\t')
 		u->pane = (u->pane + 1) % P_COUNT;
 	else if (ch == KEY_BTAB)
 		u->pane = (u->pane + P_COUNT - 1) % P_COUNT;
+	else if (ch == '\n' || ch == KEY_ENTER)
+		u->pane = u->pane == P_DEVICES ? P_GRAPH : u->pane;
 	else
 		u->pane = (enum pane)(ch - '1');
+	if ((was == P_GRAPH) != (u->pane == P_GRAPH))
+		ui_graph_shown(u, u->pane == P_GRAPH);
 }
 /* Devices pane: edit the selected device's knobs (the tune pane at its first per-BDI knob). */
 static void k_edit(struct ui *u, int ch)
@@ -280,7 +287,8 @@ static void k_theme(struct ui *u, int ch)
 static const struct ui_binding bindings[] = {
 	{ { 'q', 'Q', KEY_F(10) }, "q, F10", "quit", "q", "Quit", 10, K_ALL, k_quit },
 	{ { 'h', '?', KEY_F(1) }, "h, ?, F1", "this help", "F1", "Help", 1, K_ALL, k_help },
-	{ { '\t', KEY_BTAB, '1', '2', '3', '4', '5' }, "Tab, 1-5", "switch pane", "Tab", "Pane", 2, K_ALL, k_pane },
+	{ { '\t', KEY_BTAB, '1', '2', '3', '4', '5', '6' }, "Tab, 1-6", "switch pane", "Tab", "Pane", 2, K_ALL, k_pane },
+	{ { '\n', KEY_ENTER }, "Enter", "Devices: the selected device's Graph", NULL, NULL, 0, K_ALL, k_pane },
 	{ { KEY_UP, KEY_DOWN }, "Up/Down", "select a device", NULL, NULL, 0, K_ALL, k_move },
 	{ { KEY_PPAGE, KEY_NPAGE }, "PgUp/PgDn", "page", NULL, NULL, 0, K_ALL, k_move },
 	{ { KEY_HOME, KEY_END }, "Home/End", "first/last", NULL, NULL, 0, K_ALL, k_move },
@@ -386,6 +394,8 @@ static void handle_key(struct ui *u, int ch)
 	}
 	if (u->pane == P_TUNE && ui_tune_key(u, ch))
 		return;
+	if (u->pane == P_GRAPH && ui_graph_key(u, ch))
+		return;
 	const struct ui_binding *b = binding_of(u, ch);
 
 	if (b)
@@ -442,7 +452,8 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	if (init_theme(&u, err, errlen))
 		return 1;
 	{
-		struct wb_pipeline_opts po = { .window = RING_SAMPLES, .sets = o->sets, .nsets = o->nsets };
+		struct wb_pipeline_opts po = { .window = RING_SAMPLES, .sets = o->sets, .nsets = o->nsets,
+					       .timeline = GRAPH_POINTS };
 		u.pl = wb_pipeline_create(&po);
 	}
 	if (!u.pl) {
@@ -504,6 +515,7 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	endwin();
 	curses_on = 0;
 	ui_tune_finish(&u);
+	ui_graph_finish(&u);
 	free(u.rows);
 	wb_pipeline_destroy(u.pl);
 	return 0;

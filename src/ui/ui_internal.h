@@ -14,7 +14,7 @@
 #include "wbtop/ui.h"
 #include "wbtop/whatif.h"
 
-enum pane { P_DEVICES, P_ZONES, P_FLUSHER, P_PROCS, P_TUNE, P_COUNT };
+enum pane { P_DEVICES, P_ZONES, P_FLUSHER, P_PROCS, P_TUNE, P_GRAPH, P_COUNT };
 
 /* One devices-pane row: a BDI with its model figures and derived values. */
 struct devrow {
@@ -74,6 +74,11 @@ struct ui {
 	double log_mono[512];             /* the sample that carried each event */
 	char log_names[WB_REASONS][16];
 	int log_len, log_head, log_scroll;
+	/* graph pane */
+	int graph_zoom, graph_glyphs;
+	bool graph_pinned;
+	double graph_pin_t;
+	struct wb_forecast graph_pin;     /* pinned: f, or a change applied */
 };
 
 /* A key binding (ui.c's table): the help screen and the footer are drawn from it. */
@@ -97,6 +102,14 @@ void ui_log_events(struct ui *u, const struct wb_sample *s);
 int ui_push(struct ui *u, const struct wb_sample *s);
 /* After a seek: rebuild the pipeline's window and the log as playing would have (ui.c). */
 void ui_resync(struct ui *u);
+/* graph_pane.c */
+void ui_draw_graph(struct ui *u, int y, int h);
+bool ui_graph_key(struct ui *u, int ch);
+/* Keep a copy of forecast f, made at the newest sample, drawn against what comes. */
+void ui_graph_pin(struct ui *u, const struct wb_forecast *f, const char *why);
+/* The pane shown or left: the pipeline forecasts only while it is shown. */
+void ui_graph_shown(struct ui *u, bool shown);
+void ui_graph_finish(struct ui *u);
 /* tune_pane.c */
 void ui_draw_tune(struct ui *u, int y, int h,
 		  void (*put)(const struct ui *, int, int, enum wb_role, const char *));

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Graph pane in the UI: the pipeline's timeline and forecast drawn by
+ * graph.c; zoom, the glyph set, and a forecast pinned at a moment (f) or
+ * at an applied change, kept while the real figures arrive over it.
+ */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui_internal.h"
+#include "wbtop/graph.h"
+
+#define GRAPH_FORECAST_S 60
+
+static void put(void *ctx, int y, int x, int role, const char *s)
+{
+	ui_put(ctx, y, x, (enum wb_role)role, s);
+}
+
+/* A deep copy of f into dst (finished first). 0, or -1 out of memory (dst empty). */
+static int copy_forecast(struct wb_forecast *dst, const struct wb_forecast *f)
+{
+	size_t n = f->nsteps, sz = n * sizeof(double);
+
+	wb_forecast_finish(dst);
+	memset(dst, 0, sizeof(*dst));
+	*dst = (struct wb_forecast){ .horizon_s = f->horizon_s, .step_s = f->step_s, .nsteps = n };
+	dst->g_dirty = malloc(sz);
+	dst->g_writeback = malloc(sz);
+	dst->bdis = calloc(f->nbdis ? f->nbdis : 1, sizeof(*dst->bdis));
+	if (!dst->g_dirty || !dst->g_writeback || !dst->bdis)
+		goto oom;
+	dst->nbdis = f->nbdis;
+	memcpy(dst->g_dirty, f->g_dirty, sz);
+	memcpy(dst->g_writeback, f->g_writeback, sz);
+	for (size_t i = 0; i < f->nbdis; i++) {
+		const struct wb_forecast_bdi *a = &f->bdis[i];
+		struct wb_forecast_bdi *b = &dst->bdis[i];
+		*b = *a;
+		b->dirty = b->writeback = b->thresh = b->write_rate = NULL;
+		if (!(b->dirty = malloc(sz)) || !(b->writeback = malloc(sz)) || !(b->thresh = malloc(sz)) ||
+		    !(b->write_rate = malloc(sz)))
+			goto oom;
+		memcpy(b->dirty, a->dirty, sz);
+		memcpy(b->writeback, a->writeback, sz);
+		memcpy(b->thresh, a->thresh, sz);
+		memcpy(b->write_rate, a->write_rate, sz);
+	}
+	return 0;
+oom:
+	wb_forecast_finish(dst);
+	memset(dst, 0, sizeof(*dst));
+	return -1;
+}
+
+void ui_graph_pin(struct ui *u, const struct wb_forecast *f, const char *why)
+{
+	const struct wb_sample *s = ui_cur(u);
+
+	if (!f || !s)
+		return;
+	if (copy_forecast(&u->graph_pin, f)) {
+		u->graph_pinned = false;
+		snprintf(u->status, sizeof(u->status), "out of memory");
+		return;
+	}
+	u->graph_pinned = true;
+	u->graph_pin_t = s->mono;
+	snprintf(u->status, sizeof(u->status), "forecast pinned (%s): the real figures will arrive over it; F unpins",
+		 why);
+}
+
+void ui_graph_finish(struct ui *u)
+{
+	wb_forecast_finish(&u->graph_pin);
+	memset(&u->graph_pin, 0, sizeof(u->graph_pin));
+	u->graph_pinned = false;
+}
+
+/* The forecast the pipeline makes only while this pane is shown. */
+void ui_graph_shown(struct ui *u, bool shown)
+{
+	wb_pipeline_set_forecast(u->pl, shown ? GRAPH_FORECAST_S : 0);
+	if (shown) {
+		const struct wb_view *v = wb_pipeline_view(u->pl);
+		u->view = v ? v : u->view;
+	}
+}
+
+/* The device the pane plots: the one selected in the Devices pane, if any. */
+static const struct wb_bdi *graph_bdi(const struct ui *u)
+{
+	return u->nrows > 0 && u->sel >= 0 && u->sel < u->nrows ? u->rows[u->sel].b : NULL;
+}
+
+void ui_draw_graph(struct ui *u, int y, int h)
+{
+	const struct wb_sample *s = ui_cur(u);
+	const struct wb_bdi *b = graph_bdi(u);
+	char label[192], dev[48];
+	static const enum wb_plot_glyphs next_glyphs[] = { WB_PLOT_BRAILLE, WB_PLOT_BLOCK, WB_PLOT_ASCII };
+	struct wb_graph_in in;
+
+	if (!s)
+		return;
+	if (b) {
+		ui_dev_label(b, dev, sizeof(dev));
+		snprintf(label, sizeof(label), "%s%s%s", dev, b->nmounts ? " " : "", b->nmounts ? b->mounts[0] : "");
+	}
+	in = (struct wb_graph_in){
+		.tl = wb_pipeline_timeline(u->pl), .bdi = b ? b->name : NULL, .label = b ? label : NULL,
+		.now = s->mono, .zoom = u->graph_zoom, .page_size = s->page_size,
+		.fc = u->view ? u->view->forecast : NULL,
+		.alt = u->tune_fc_ok ? &u->tune_fc[1] : NULL,
+		.pin = u->graph_pinned ? &u->graph_pin : NULL, .pin_t = u->graph_pin_t,
+		.glyphs = u->utf8 ? next_glyphs[u->graph_glyphs % 3] : WB_PLOT_ASCII, .local_time = true,
+	};
+	wb_graph_draw(&in, y, 0, COLS, h, put, u);
+}
+
+bool ui_graph_key(struct ui *u, int ch)
+{
+	static const char *const zoom_names[WB_GRAPH_ZOOMS] = { "1 min", "5 min", "30 min", "all" };
+
+	switch (ch) {
+	case '<':
+	case '>':
+		u->graph_zoom = (u->graph_zoom + (ch == '>' ? 1 : WB_GRAPH_ZOOMS - 1)) % WB_GRAPH_ZOOMS;
+		snprintf(u->status, sizeof(u->status), "graph: %s", zoom_names[u->graph_zoom]);
+		return true;
+	case 'f':
+		if (u->view && u->view->forecast)
+			ui_graph_pin(u, u->view->forecast, "here");
+		else
+			snprintf(u->status, sizeof(u->status), "no forecast yet (it needs a few samples)");
+		return true;
+	case 'F':
+		ui_graph_finish(u);
+		snprintf(u->status, sizeof(u->status), "forecast unpinned");
+		return true;
+	case 'b':
+		u->graph_glyphs = (u->graph_glyphs + 1) % 3;
+		return true;
+	}
+	return false;
+}
