@@ -345,6 +345,18 @@ static void draw_help(struct ui *u)
 		ui_put(u, y++, 2, WB_R_NORMAL, notes[i]);
 }
 
+/* Is binding b in the footer here? The Graph pane's keys take Filter's and Idle's places in it. */
+static bool in_footer(const struct ui *u, const struct ui_binding *b, unsigned mode)
+{
+	bool graph = u->pane == P_GRAPH;
+
+	if (!b->foot || !(b->when & mode))
+		return false;
+	if (b->when & UI_K_GRAPH)
+		return graph;
+	return !(graph && (b->foot_pos == 4 || b->foot_pos == 5));
+}
+
 /* The footer: the key table's footer words for this source, in their order. */
 static void draw_footer(struct ui *u)
 {
@@ -362,7 +374,7 @@ static void draw_footer(struct ui *u)
 	for (int pos = 1; pos <= 10; pos++)
 		for (size_t i = 0; i < n; i++) {
 			int w = b[i].foot ? (int)(strlen(b[i].foot_key) + strlen(b[i].foot)) + 1 : 0;
-			if (b[i].foot_pos != pos || !b[i].foot || !(b[i].when & mode))
+			if (b[i].foot_pos != pos || !in_footer(u, &b[i], mode))
 				continue;
 			if (x + w > COLS - 1 - (pos < 10 ? 6 : 0)) /* room kept for qQuit */
 				continue;

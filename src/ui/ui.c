@@ -282,13 +282,20 @@ static void k_theme(struct ui *u, int ch)
 }
 
 #define K_ALL (UI_K_LIVE | UI_K_REPLAY)
+#define K_GRAPH (K_ALL | UI_K_GRAPH)
+
+static void k_graph(struct ui *u, int ch) { ui_graph_key(u, ch); }
 
 /* Every key binding once: its keys, its help, its footer word; help screen and footer are drawn from it. */
 static const struct ui_binding bindings[] = {
 	{ { 'q', 'Q', KEY_F(10) }, "q, F10", "quit", "q", "Quit", 10, K_ALL, k_quit },
 	{ { 'h', '?', KEY_F(1) }, "h, ?, F1", "this help", "F1", "Help", 1, K_ALL, k_help },
 	{ { '\t', KEY_BTAB, '1', '2', '3', '4', '5', '6' }, "Tab, 1-6", "switch pane", "Tab", "Pane", 2, K_ALL, k_pane },
-	{ { '\n', KEY_ENTER }, "Enter", "Devices: the selected device's Graph", NULL, NULL, 0, K_ALL, k_pane },
+	{ { '\n', KEY_ENTER }, "Enter", "Devices: its Graph", NULL, NULL, 0, K_ALL, k_pane },
+	/* the Graph pane's own keys come before the replay's (< and > are its speed elsewhere) */
+	{ { '<', '>' }, "< / >", "Graph: zoom out/in", "<>", "Zoom", 4, K_GRAPH, k_graph },
+	{ { 'f', 'F' }, "f / F", "Graph: pin/unpin fcast", "f", "Pin", 5, K_GRAPH, k_graph },
+	{ { 'b' }, "b", "Graph: glyph set", NULL, NULL, 0, K_GRAPH, k_graph },
 	{ { KEY_UP, KEY_DOWN }, "Up/Down", "select a device", NULL, NULL, 0, K_ALL, k_move },
 	{ { KEY_PPAGE, KEY_NPAGE }, "PgUp/PgDn", "page", NULL, NULL, 0, K_ALL, k_move },
 	{ { KEY_HOME, KEY_END }, "Home/End", "first/last", NULL, NULL, 0, K_ALL, k_move },
@@ -320,7 +327,7 @@ static const struct ui_binding *binding_of(const struct ui *u, int ch)
 	unsigned mode = u->src && u->src->replay ? UI_K_REPLAY : UI_K_LIVE;
 
 	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++) {
-		if (!(bindings[i].when & mode))
+		if (!(bindings[i].when & mode) || ((bindings[i].when & UI_K_GRAPH) && u->pane != P_GRAPH))
 			continue;
 		for (size_t k = 0; k < UI_KEYS_MAX && bindings[i].keys[k]; k++)
 			if (bindings[i].keys[k] == ch)
@@ -393,8 +400,6 @@ static void handle_key(struct ui *u, int ch)
 		return;
 	}
 	if (u->pane == P_TUNE && ui_tune_key(u, ch))
-		return;
-	if (u->pane == P_GRAPH && ui_graph_key(u, ch))
 		return;
 	const struct ui_binding *b = binding_of(u, ch);
 

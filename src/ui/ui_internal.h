@@ -84,7 +84,7 @@ struct ui {
 /* A key binding (ui.c's table): the help screen and the footer are drawn from it. */
 typedef void (*key_fn)(struct ui *u, int ch);
 #define UI_KEYS_MAX 8
-enum { UI_K_LIVE = 1, UI_K_REPLAY = 2 };
+enum { UI_K_LIVE = 1, UI_K_REPLAY = 2, UI_K_GRAPH = 4 /* only in the Graph pane */ };
 struct ui_binding {
 	int keys[UI_KEYS_MAX];    /* 0-terminated unless full */
 	const char *label;        /* the keys as help and the man page name them */
