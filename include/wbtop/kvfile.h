@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "wbtop/util.h"  /* struct wb_diag, wb_parse_u64 */
+#define WB_KVFILE_RETRY 30         /* reads answered from a failed open before it is tried again */
 
 #define WB_KVFILE_MAX  (4u << 20)  /* larger files are refused as damaged */
 
@@ -21,6 +22,16 @@ struct wb_kvfile {
 	int fd;       /* -1 when closed */
 	char *buf;    /* owned; NUL-terminated contents after a read */
 	size_t cap, len;
+	/*
+	 * Set by the caller when the kernel makes the file in one piece (a sysfs
+	 * attribute, a single_open seq_file such as /proc/meminfo or a debugfs
+	 * stats file, a sysctl): a short read is then the end, so one pread
+	 * reads it instead of two. Multi-record seq_files (/proc/vmstat,
+	 * /proc/zoneinfo) return a page at a time and must not set it.
+	 */
+	bool one_shot;
+	int fail;       /* errno of the last failed open, 0 if none */
+	unsigned retry; /* reads left that repeat that failure without trying */
 };
 
 /* Remember path (copied); nothing is opened yet. 0 or -ENOMEM. */
@@ -29,6 +40,9 @@ int wb_kvfile_init(struct wb_kvfile *f, const char *path);
  * Read the whole file (opening it on first use, then pread from 0).
  * Returns 0, or -errno (-ENOENT, -EACCES, -EFBIG for a file over
  * WB_KVFILE_MAX). Problems other than ENOENT are added to d when d != NULL.
+ * A failed open (a root-only debugfs file read unprivileged, a file this
+ * kernel lacks) is not retried for the next WB_KVFILE_RETRY reads: they
+ * return the same error (and message) without a system call.
  */
 int wb_kvfile_read(struct wb_kvfile *f, struct wb_diag *d);
 /* Read a file holding one unsigned number (sysfs/sysctl style). */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Through libproc2 (procps-ng): the process table (top writers by
- * write_bytes rate, tasks sleeping in balance_dirty_pages) and
- * /proc/diskstats (device-side written sectors). libproc2 reads the live
- * /proc only, so these are live-only collectors (no fixture root).
+ * The process table (top writers by write_bytes rate, tasks sleeping in
+ * balance_dirty_pages) and /proc/diskstats (device-side written sectors),
+ * read incrementally: new PIDs only are looked at, kernel threads are
+ * skipped, user processes' /proc/PID/io stay open. Live /proc only (no
+ * fixture root).
  */
 #ifndef WBTOP_PROCS_H
 #define WBTOP_PROCS_H

@@ -136,6 +136,10 @@ static int state_init(struct wb_bdis *b, struct wb_bdi_files *st, const char *na
 	if (asprintf(&p, "%s/%s/wb_stats", b->debugfs, name) < 0 || wb_kvfile_init(&st->wb_stats, p))
 		goto nomem;
 	free(p);
+	/* sysfs attributes and single_open debugfs files: one pread each */
+	for (int k = 0; k < WB_K_COUNT; k++)
+		st->knob[k].one_shot = true;
+	st->stats.one_shot = st->wb_stats.one_shot = true;
 	return 0;
 nomem:
 	free(p);

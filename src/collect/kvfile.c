@@ -58,19 +58,34 @@ static bool grow(struct wb_kvfile *f, size_t want)
 	return true;
 }
 
+/*
+ * Open the file to keep; a failure is remembered and repeated (without a
+ * system call) for the next WB_KVFILE_RETRY reads. 0 or -1 (f->fail set).
+ */
+static int open_kept(struct wb_kvfile *f, struct wb_diag *d)
+{
+	if (f->retry > 0) {
+		f->retry--;
+	} else {
+		f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+		if (f->fd >= 0) {
+			f->fail = 0;
+			return 0;
+		}
+		f->fail = errno ? errno : EIO;
+		f->retry = WB_KVFILE_RETRY;
+	}
+	if (f->fail != ENOENT)
+		wb_diag_add(d, "%s: %s", f->path, strerror(f->fail));
+	return -1;
+}
+
 int wb_kvfile_read(struct wb_kvfile *f, struct wb_diag *d)
 {
 	size_t len = 0;
 
-	if (f->fd < 0) {
-		f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
-		if (f->fd < 0) {
-			int e = errno;
-			if (e != ENOENT)
-				wb_diag_add(d, "%s: %s", f->path, strerror(e));
-			return -e;
-		}
-	}
+	if (f->fd < 0 && open_kept(f, d) != 0)
+		return -f->fail;
 	for (;;) {
 		size_t want = len + 4096 > WB_KVFILE_MAX ? WB_KVFILE_MAX : len + 4096;
 		ssize_t n;
@@ -98,6 +113,8 @@ int wb_kvfile_read(struct wb_kvfile *f, struct wb_diag *d)
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		if (f->one_shot && (size_t)n < f->cap - 1 - (len - (size_t)n))
+			break; /* made in one piece: a short read is the end */
 	}
 	f->buf[len] = '\0';
 	f->len = len;

@@ -81,6 +81,10 @@ int wb_procfs_open(struct wb_procfs *p, const char *root)
 		wb_procfs_close(p);
 		return -ENOMEM;
 	}
+	/* made in one piece (vmstat is a page at a time: it is not) */
+	p->meminfo.one_shot = p->online.one_shot = true;
+	for (int i = 0; i < WB_SYS_COUNT; i++)
+		p->sysctl[i].one_shot = true;
 	return 0;
 }
 

@@ -1,33 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Process table and diskstats through libproc2. */
+/*
+ * Process table (top writers) and /proc/diskstats, incrementally: /proc is
+ * listed every sample, but only new PIDs are looked at (kernel threads are
+ * skipped for good); the /proc/PID/io of every user process is kept open and
+ * re-read with one pread; /proc/PID/stat is read only for the tasks that
+ * wrote since the last sample (their state, name and wchan).
+ */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <libproc2/diskstats.h>
-#include <libproc2/pids.h>
-
 #include "wbtop/procs.h"
 
-enum { P_PID, P_CMD, P_STATE, P_WBYTES, P_CBYTES };
-static enum pids_item pid_items[] = {
-	PIDS_ID_PID, PIDS_CMD, PIDS_STATE, PIDS_IO_WRITE_BYTES, PIDS_IO_WRITE_CBYTES,
-};
-enum { D_NAME, D_WSECT, D_INFLIGHT };
-static enum diskstats_item disk_items[] = {
-	DISKSTATS_NAME, DISKSTATS_WRITE_SECTORS, DISKSTATS_IO_INPROGRESS,
-};
+#define PF_KTHREAD_FLAG 0x00200000u /* include/linux/sched.h PF_KTHREAD */
+#define MAX_KEPT_FDS 4096           /* above this, /proc/PID/io is opened each sample */
 
-struct prev { int pid; uint64_t wb, cb; };
+/* One process as last seen. */
+struct task {
+	int pid;
+	int io_fd;      /* kept /proc/PID/io, -1 when not kept */
+	bool skip;      /* a kernel thread, or its io is not readable to us */
+	bool have;      /* wb and cb hold a reading */
+	uint64_t wb, cb;
+};
 
 struct wb_procs {
-	struct pids_info *pids;
-	struct diskstats_info *disks;
-	struct prev *prev;   /* sorted by pid: last sample's cumulative bytes */
-	size_t nprev;
+	DIR *proc;            /* /proc, rewound each sample */
+	struct task *t;       /* sorted by pid */
+	size_t nt;
+	unsigned kept;        /* io descriptors open */
+	struct wb_kvfile diskstats;
 	bool have_prev;
 };
 
@@ -37,33 +44,195 @@ struct wb_procs *wb_procs_create(struct wb_diag *d)
 
 	if (!p)
 		return NULL;
-	if (procps_pids_new(&p->pids, pid_items, sizeof(pid_items) / sizeof(pid_items[0])) < 0) {
-		wb_diag_add(d, "libproc2: cannot set up the process table: top writers unknown");
-		p->pids = NULL;
-	}
-	if (procps_diskstats_new(&p->disks) < 0) {
-		wb_diag_add(d, "libproc2: /proc/diskstats unreadable: device-side figures unknown");
-		p->disks = NULL;
+	p->proc = opendir("/proc");
+	if (!p->proc)
+		wb_diag_add(d, "/proc: %s: top writers unknown", strerror(errno));
+	if (wb_kvfile_init(&p->diskstats, "/proc/diskstats")) {
+		wb_procs_destroy(p);
+		return NULL;
 	}
 	return p;
+}
+
+static void task_drop(struct wb_procs *p, struct task *t)
+{
+	if (t->io_fd >= 0) {
+		close(t->io_fd);
+		p->kept--;
+	}
+	t->io_fd = -1;
 }
 
 void wb_procs_destroy(struct wb_procs *p)
 {
 	if (!p)
 		return;
-	if (p->pids)
-		procps_pids_unref(&p->pids);
-	if (p->disks)
-		procps_diskstats_unref(&p->disks);
-	free(p->prev);
+	for (size_t i = 0; i < p->nt; i++)
+		task_drop(p, &p->t[i]);
+	free(p->t);
+	if (p->proc)
+		closedir(p->proc);
+	wb_kvfile_finish(&p->diskstats);
 	free(p);
 }
 
-static int prev_cmp(const void *a, const void *b)
+/* Read a small /proc/PID file into buf (NUL-terminated); bytes read or -1. */
+static ssize_t read_small(int pid, const char *name, char *buf, size_t len)
 {
-	const struct prev *x = a, *y = b;
-	return (x->pid > y->pid) - (x->pid < y->pid);
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+/* Name, state and flags from /proc/PID/stat; false if it cannot be read. */
+static bool read_stat(int pid, char *comm, size_t clen, char *state, unsigned long *flags)
+{
+	char buf[512], *open_p, *close_p, *q;
+
+	if (read_small(pid, "stat", buf, sizeof(buf)) <= 0)
+		return false;
+	open_p = strchr(buf, '(');
+	close_p = strrchr(buf, ')'); /* the name may hold ')' itself */
+	if (!open_p || !close_p || close_p < open_p || close_p[1] != ' ')
+		return false;
+	if (comm)
+		snprintf(comm, clen, "%.*s", (int)(close_p - open_p - 1), open_p + 1);
+	*state = close_p[2];
+	q = close_p + 3;
+	for (int field = 4; field < 9 && q; field++) /* ppid pgrp session tty_nr tpgid */
+		q = strchr(q + 1, ' ');
+	*flags = q ? strtoul(q + 1, NULL, 10) : 0;
+	return true;
+}
+
+/* write_bytes and cancelled_write_bytes from /proc/PID/io text. */
+static bool parse_io(const char *buf, uint64_t *wb, uint64_t *cb)
+{
+	const char *w = strstr(buf, "\nwrite_bytes: "), *c = strstr(buf, "\ncancelled_write_bytes: ");
+
+	return w && c && wb_parse_u64(w + 14, NULL, wb) && wb_parse_u64(c + 24, NULL, cb);
+}
+
+/* Read a task's io counters (kept descriptor, else open/read/close). */
+static bool read_io(struct wb_procs *p, struct task *t, uint64_t *wb, uint64_t *cb)
+{
+	char buf[256];
+	ssize_t n;
+
+	if (t->io_fd >= 0) {
+		n = pread(t->io_fd, buf, sizeof(buf) - 1, 0);
+		if (n <= 0) {
+			task_drop(p, t);
+			return false;
+		}
+		buf[n] = '\0';
+	} else if (read_small(t->pid, "io", buf, sizeof(buf)) <= 0) {
+		return false;
+	}
+	return parse_io(buf, wb, cb);
+}
+
+/* First look at a new PID: skip kernel threads and unreadable tasks for good. */
+static void task_probe(struct wb_procs *p, struct task *t)
+{
+	char state, path[64];
+	unsigned long flags;
+
+	t->io_fd = -1;
+	if (!read_stat(t->pid, NULL, 0, &state, &flags) || (flags & PF_KTHREAD_FLAG)) {
+		t->skip = true;
+		return;
+	}
+	if (p->kept < MAX_KEPT_FDS) {
+		snprintf(path, sizeof(path), "/proc/%d/io", t->pid);
+		t->io_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (t->io_fd >= 0)
+			p->kept++;
+	}
+	t->have = read_io(p, t, &t->wb, &t->cb);
+	t->skip = !t->have && t->io_fd < 0; /* not ours to read (unprivileged) */
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* This sample's PIDs from /proc, ascending; NULL (n = 0) if none. Caller frees. */
+static int *list_pids(struct wb_procs *p, size_t *n)
+{
+	struct dirent *e;
+	int *v = NULL, *nv;
+	size_t cap = 0;
+	bool sorted = true;
+
+	*n = 0;
+	rewinddir(p->proc);
+	while ((e = readdir(p->proc))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		if (*n == cap) {
+			nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[*n] = atoi(e->d_name);
+		sorted = sorted && (*n == 0 || v[*n - 1] < v[*n]);
+		(*n)++;
+	}
+	if (!sorted)
+		qsort(v, *n, sizeof(*v), pid_cmp);
+	return v;
+}
+
+/*
+ * Carry the tasks still listed over to a table of this sample's PIDs (new
+ * ones zeroed, pid set, io_fd -1); close the descriptors of those gone.
+ */
+static bool merge(struct wb_procs *p, const int *pids, size_t n, bool *fresh)
+{
+	struct task *nt = calloc(n + 1, sizeof(*nt));
+	size_t i = 0;
+
+	if (!nt)
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		while (i < p->nt && p->t[i].pid < pids[k])
+			task_drop(p, &p->t[i++]);
+		fresh[k] = !(i < p->nt && p->t[i].pid == pids[k]);
+		if (!fresh[k])
+			nt[k] = p->t[i++];
+		else
+			nt[k] = (struct task){ .pid = pids[k], .io_fd = -1 };
+	}
+	while (i < p->nt)
+		task_drop(p, &p->t[i++]);
+	free(p->t);
+	p->t = nt;
+	p->nt = n;
+	return true;
+}
+
+/* Is the task asleep in balance_dirty_pages? Only asked of D-state tasks. */
+static bool in_bdp(int pid)
+{
+	char buf[64];
+
+	return read_small(pid, "wchan", buf, sizeof(buf)) > 0 &&
+	       strcmp(buf, "balance_dirty_pages") == 0;
 }
 
 static int proc_cmp(const void *a, const void *b)
@@ -77,110 +246,114 @@ static int proc_cmp(const void *a, const void *b)
 	return x->pid - y->pid;
 }
 
-/* Is the task asleep in balance_dirty_pages? Only asked of D-state tasks. */
-static bool in_bdp(int pid)
+/*
+ * New counters of a known task into *out; true if it wrote (or had writes
+ * cancelled) since the last sample. A task whose io cannot be read any more
+ * is a reused PID or gone: it is looked at again as a new one.
+ */
+static bool task_update(struct wb_procs *p, struct task *t, struct wb_proc *out)
 {
-	char path[64], buf[64];
-	int fd;
-	ssize_t n;
+	uint64_t wb, cb;
 
-	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (t->skip)
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
+	if (!read_io(p, t, &wb, &cb)) {
+		task_probe(p, t);
 		return false;
-	buf[n] = '\0';
-	return strcmp(buf, "balance_dirty_pages") == 0;
+	}
+	*out = (struct wb_proc){ .pid = t->pid, .write_bytes = wb, .cancelled_write_bytes = cb };
+	if (t->have && wb >= t->wb)
+		out->write_bytes_delta = wb - t->wb;
+	if (t->have && cb >= t->cb)
+		out->cancelled_delta = cb - t->cb;
+	t->wb = wb;
+	t->cb = cb;
+	t->have = true;
+	return out->write_bytes_delta || out->cancelled_delta;
+}
+
+/* Name, state and throttling of a writer; false if it has gone meanwhile. */
+static bool writer_details(struct wb_proc *x)
+{
+	unsigned long flags;
+
+	if (!read_stat(x->pid, x->comm, sizeof(x->comm), &x->state, &flags))
+		return false;
+	x->throttled = x->state == 'D' && in_bdp(x->pid);
+	return true;
 }
 
 void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 {
-	struct pids_fetch *f;
-	struct wb_proc *all;
-	struct prev *cur;
-	size_t n = 0, keep;
+	size_t n, nw = 0;
+	int *pids;
+	bool *fresh;
+	struct wb_proc *w;
 
 	free(s->procs);
 	s->procs = NULL;
 	s->nprocs = 0;
 	s->procs_valid = false;
-	if (!p->pids || !(f = procps_pids_reap(p->pids, PIDS_FETCH_TASKS_ONLY))) {
-		if (p->pids)
-			wb_diag_add(d, "libproc2: reading the process table failed");
+	if (!p->proc)
+		return;
+	pids = list_pids(p, &n);
+	fresh = calloc(n + 1, sizeof(*fresh));
+	w = calloc(n + 1, sizeof(*w));
+	if (!fresh || !w || !merge(p, pids, n, fresh)) {
+		wb_diag_add(d, "out of memory reading the process table: top writers unknown");
+		free(pids);
+		free(fresh);
+		free(w);
 		return;
 	}
-	size_t total = f->counts->total > 0 ? (size_t)f->counts->total : 0;
-	all = calloc(total + 1, sizeof(*all));
-	cur = calloc(total + 1, sizeof(*cur));
-	if (!all || !cur) {
-		free(all);
-		free(cur);
-		return;
+	for (size_t i = 0; i < n; i++) {
+		if (fresh[i])
+			task_probe(p, &p->t[i]);
+		else if (p->have_prev && task_update(p, &p->t[i], &w[nw]) && writer_details(&w[nw]))
+			nw++;
 	}
-	for (size_t i = 0; i < total; i++) {
-		struct pids_stack *st = f->stacks[i];
-		struct wb_proc *x = &all[n];
-		struct prev key, *old;
-
-		x->pid = PIDS_VAL(P_PID, s_int, st, p->pids);
-		snprintf(x->comm, sizeof(x->comm), "%s", PIDS_VAL(P_CMD, str, st, p->pids));
-		x->state = PIDS_VAL(P_STATE, s_ch, st, p->pids);
-		x->write_bytes = PIDS_VAL(P_WBYTES, ul_int, st, p->pids);
-		x->cancelled_write_bytes = PIDS_VAL(P_CBYTES, ul_int, st, p->pids);
-		cur[n] = (struct prev){ x->pid, x->write_bytes, x->cancelled_write_bytes };
-		key.pid = x->pid;
-		old = p->have_prev ? bsearch(&key, p->prev, p->nprev, sizeof(key), prev_cmp) : NULL;
-		if (old && x->write_bytes >= old->wb)
-			x->write_bytes_delta = x->write_bytes - old->wb;
-		if (old && x->cancelled_write_bytes >= old->cb)
-			x->cancelled_delta = x->cancelled_write_bytes - old->cb;
-		if (x->state == 'D')
-			x->throttled = in_bdp(x->pid);
-		n++;
-	}
-	qsort(cur, n, sizeof(*cur), prev_cmp);
-	free(p->prev);
-	p->prev = cur;
-	p->nprev = n;
 	p->have_prev = true;
-	qsort(all, n, sizeof(*all), proc_cmp);
-	/* keep writers and throttled tasks only, at most WB_TOP_PROCS */
-	keep = 0;
-	while (keep < n && keep < WB_TOP_PROCS &&
-	       (all[keep].write_bytes_delta || all[keep].cancelled_delta || all[keep].throttled))
-		keep++;
-	s->procs = keep ? realloc(all, keep * sizeof(*all)) : NULL;
-	if (!keep || !s->procs)
-		free(all);
-	s->nprocs = s->procs ? keep : 0;
+	qsort(w, nw, sizeof(*w), proc_cmp);
+	if (nw > WB_TOP_PROCS)
+		nw = WB_TOP_PROCS;
+	s->procs = nw ? realloc(w, nw * sizeof(*w)) : NULL;
+	if (!s->procs)
+		free(w);
+	s->nprocs = s->procs ? nw : 0;
 	s->procs_valid = true;
+	free(pids);
+	free(fresh);
+}
+
+/* Fill the BDIs' device-side figures from one /proc/diskstats line. */
+static void disk_line(const char *line, struct wb_sample *s)
+{
+	char name[64];
+	uint64_t wsect, inflight;
+
+	/* maj min name, reads merged sectors ms, writes merged SECTORS ms, IN-FLIGHT */
+	if (sscanf(line, "%*u %*u %63s %*u %*u %*u %*u %*u %*u %" SCNu64 " %*u %" SCNu64, name, &wsect,
+		   &inflight) != 3)
+		return;
+	for (size_t b = 0; b < s->nbdis; b++) {
+		struct wb_bdi *x = &s->bdis[b];
+
+		if (!x->dev[0] || strcmp(x->dev, name) != 0)
+			continue;
+		x->disk[WB_D_WRITE_SECTORS] = wsect;
+		x->disk[WB_D_INFLIGHT] = inflight;
+		x->disk_valid = WB_BIT(WB_D_WRITE_SECTORS) | WB_BIT(WB_D_INFLIGHT);
+	}
 }
 
 void wb_procs_read_disks(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 {
-	struct diskstats_reaped *r;
+	const char *line;
 
-	if (!p->disks)
-		return;
-	r = procps_diskstats_reap(p->disks, disk_items, sizeof(disk_items) / sizeof(disk_items[0]));
-	if (!r) {
-		wb_diag_add(d, "libproc2: /proc/diskstats: read failed");
+	if (wb_kvfile_read(&p->diskstats, d) != 0) {
+		wb_diag_add(d, "/proc/diskstats unreadable: device-side figures unknown");
 		return;
 	}
-	for (int i = 0; i < r->total; i++) {
-		struct diskstats_stack *st = r->stacks[i];
-		const char *name = DISKSTATS_VAL(D_NAME, str, st, p->disks);
-
-		for (size_t b = 0; b < s->nbdis; b++) {
-			struct wb_bdi *x = &s->bdis[b];
-			if (!x->dev[0] || strcmp(x->dev, name) != 0)
-				continue;
-			x->disk[WB_D_WRITE_SECTORS] = DISKSTATS_VAL(D_WSECT, ul_int, st, p->disks);
-			x->disk[WB_D_INFLIGHT] = (uint64_t)DISKSTATS_VAL(D_INFLIGHT, s_int, st, p->disks);
-			x->disk_valid = WB_BIT(WB_D_WRITE_SECTORS) | WB_BIT(WB_D_INFLIGHT);
-		}
-	}
+	for (line = p->diskstats.buf; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
+		disk_line(line, s);
 }

@@ -267,6 +267,7 @@ static void read_node_meminfo(struct wb_zoneinfo *z, struct wb_node *n, uint32_t
 			return;
 		}
 		free(p);
+		f->one_shot = true; /* a sysfs attribute */
 		z->node_open[n->id] = true;
 	}
 	if (wb_kvfile_read(f, d) == 0)

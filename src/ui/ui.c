@@ -502,8 +502,12 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 			ui_draw(&u);
 			redraw = false;
 		}
-		/* wake for the next sample, but never later than 250 ms for keys and resizes */
-		timeout((int)fmax(1, fmin(250, (next - now_s()) * 1000)));
+		/*
+		 * One wakeup a tick when nothing happens: getch() polls the terminal
+		 * until the next sample (keys, resizes and signals end it early);
+		 * only a change on trial wakes every 250 ms, for its countdown.
+		 */
+		timeout((int)fmax(1, fmin(u.tune_trial_end > 0 ? 250 : 3600e3, (next - now_s()) * 1000)));
 		ch = getch();
 		if (ch != ERR) {
 			handle_key(&u, ch);
