@@ -309,7 +309,7 @@ void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 	for (size_t i = 0; i < n; i++) {
 		if (fresh[i])
 			task_probe(p, &p->t[i]);
-		else if (p->have_prev && task_update(p, &p->t[i], &w[nw]) && writer_details(&w[nw]))
+		else if (task_update(p, &p->t[i], &w[nw]) && p->have_prev && writer_details(&w[nw]))
 			nw++;
 	}
 	p->have_prev = true;
@@ -323,6 +323,11 @@ void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 	s->procs_valid = true;
 	free(pids);
 	free(fresh);
+}
+
+void wb_procs_restart(struct wb_procs *p)
+{
+	p->have_prev = false;
 }
 
 /* Fill the BDIs' device-side figures from one /proc/diskstats line. */

@@ -409,6 +409,8 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 		}
 		if (t >= next || u.step) {
 			if ((!u.frozen && !u.ended) || u.step) {
+				if (src->need_procs) /* the process table only for its pane */
+					src->need_procs(src->ctx, u.pane == P_PROCS);
 				if (take_sample(&u, src) != 0) {
 					u.ended = true;
 					snprintf(u.status, sizeof(u.status), src->replay
