@@ -205,11 +205,12 @@ static const struct wb_kv_key *lookup(const struct wb_kv_key *tab, size_t ntab,
 	for (size_t i = 0; i < ntab; i++) {
 		size_t tl;
 
-		if (tab[i].key[0] != key[0]) /* cheap reject: most lines match no key */
+		if (tab[i].key[0] != key[0]) /* cheap rejects: most lines match no key */
 			continue;
-		tl = strlen(tab[i].key);
-		if (tab[i].sum ? (klen >= tl && memcmp(key, tab[i].key, tl) == 0)
-			       : (klen == tl && memcmp(key, tab[i].key, tl) == 0))
+		tl = tab[i].len ? tab[i].len : strlen(tab[i].key);
+		if (tab[i].sum ? klen < tl : klen != tl)
+			continue;
+		if (memcmp(key, tab[i].key, tl) == 0)
 			return &tab[i];
 	}
 	return NULL;

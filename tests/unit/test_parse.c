@@ -17,11 +17,11 @@
 #include "wbtop/zoneinfo.h"
 
 enum { K_A, K_B, K_SUM, K_HEX };
-static const struct wb_kv_key tab[] = {
-	{ "alpha", K_A, WB_KV_NUM, false, true },
-	{ "Beta", K_B, WB_KV_KB, false, true },
-	{ "pgscan_", K_SUM, WB_KV_NUM, true, false },
-	{ "state", K_HEX, WB_KV_HEX, false, false },
+static const struct wb_kv_key tab[] = { /* keys with their length, and without (0: computed) */
+	WB_KV("alpha", K_A, WB_KV_NUM, false, true),
+	{ "Beta", K_B, WB_KV_KB, false, true, 0 },
+	WB_KV("pgscan_", K_SUM, WB_KV_NUM, true, false),
+	{ "state", K_HEX, WB_KV_HEX, false, false, 0 },
 };
 
 static void kv_units_and_sums(void **st)
