@@ -434,7 +434,8 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 		 * until the next sample (keys, resizes and signals end it early);
 		 * only a change on trial wakes every 250 ms, for its countdown.
 		 */
-		timeout((int)fmax(1, fmin(u.tune_trial_end > 0 ? 250 : 3600e3, (next - now_s()) * 1000)));
+		timeout((int)fmax(1, fmin(u.tune_trial_end > 0 ? 250 : 3600e3,
+					  ceil((next - now_s()) * 1000)))); /* up: no 1 ms second wakeup */
 		ch = getch();
 		if (ch != ERR) {
 			handle_key(&u, ch);
