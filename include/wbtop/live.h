@@ -26,8 +26,8 @@ void wb_live_destroy(struct wb_live *l);
 void wb_live_read(struct wb_live *l, struct wb_sample *s);
 /*
  * Whether the next reads need the process table (default: yes, when the
- * options asked for it). While off, samples have procs_valid false; the
- * first sample after it is turned on again has no rates yet.
+ * options asked for it). While off, samples have procs_valid false, and
+ * so has the first sample after it is turned on again (no rates yet).
  */
 void wb_live_need_procs(struct wb_live *l, bool on);
 /* What happened at create (a stale trace instance removed, why tracing is off); owned by l. */

@@ -35,6 +35,7 @@ struct wb_procs {
 	unsigned kept;        /* io descriptors open */
 	struct wb_kvfile diskstats;
 	bool have_prev;
+	bool restarted;       /* the next read only takes new counters: rates unknown */
 };
 
 struct wb_procs *wb_procs_create(struct wb_diag *d)
@@ -312,6 +313,13 @@ void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 			nw++;
 	}
 	p->have_prev = true;
+	if (p->restarted) { /* after a pause: no rates yet, and none is not "no writer" */
+		p->restarted = false;
+		free(pids);
+		free(fresh);
+		free(w);
+		return;
+	}
 	qsort(w, nw, sizeof(*w), proc_cmp);
 	if (nw > WB_TOP_PROCS)
 		nw = WB_TOP_PROCS;
@@ -327,6 +335,7 @@ void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 void wb_procs_restart(struct wb_procs *p)
 {
 	p->have_prev = false;
+	p->restarted = true;
 }
 
 /* Past the next blank-separated word of a line (and the blanks after it). */

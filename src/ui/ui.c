@@ -397,20 +397,24 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	if (o->notice)
 		snprintf(u.status, sizeof(u.status), "%.190s", o->notice);
 	next = now_s();
-	bool redraw = true;
+	bool redraw = true, procs_on = true;
 	while (!ui_stop && !wb_stop) {
 		double t = now_s();
 		int ch;
 
 		u.now = t;
+		if (src->need_procs && procs_on != (u.pane == P_PROCS)) {
+			/* the process table only for its pane; shown again: a sample now */
+			procs_on = u.pane == P_PROCS;
+			src->need_procs(src->ctx, procs_on);
+			u.step = u.step || (procs_on && !u.frozen && !u.ended);
+		}
 		if (u.tune_trial_end > 0) { /* the countdown, and the revert when it runs out */
 			ui_tune_tick(&u);
 			redraw = true;
 		}
 		if (t >= next || u.step) {
 			if ((!u.frozen && !u.ended) || u.step) {
-				if (src->need_procs) /* the process table only for its pane */
-					src->need_procs(src->ctx, u.pane == P_PROCS);
 				if (take_sample(&u, src) != 0) {
 					u.ended = true;
 					snprintf(u.status, sizeof(u.status), src->replay
