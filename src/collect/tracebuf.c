@@ -11,6 +11,9 @@
 #include "wbtop/kvfile.h"
 #include "wbtop/tracebuf.h"
 
+/* Sub-buffers read from one CPU in one drain at most: a writer faster than the reader ends it. */
+#define MAX_PAGES 4096
+
 /* One CPU: its buffer, the sub-buffers read this drain, and a cursor. */
 struct cpubuf {
 	struct tracefs_cpu *tcpu;
@@ -91,12 +94,12 @@ void wb_tracebuf_destroy(struct wb_tracebuf *b)
 	free(b);
 }
 
-/* Read every sub-buffer one CPU holds now. 0 or -1. */
+/* Read every sub-buffer one CPU holds now (MAX_PAGES at most). 0 or -1. */
 static int cpu_fill(struct wb_tracebuf *b, struct cpubuf *c)
 {
 	c->npages = c->next = 0;
 	c->data = NULL;
-	for (;;) {
+	while (c->npages < MAX_PAGES) {
 		int n;
 
 		if (c->npages == c->cap) {
@@ -114,6 +117,7 @@ static int cpu_fill(struct wb_tracebuf *b, struct cpubuf *c)
 			return n == 0 ? 0 : -1;
 		c->npages++;
 	}
+	return 0;
 }
 
 /* Move one CPU's cursor to its next record (loading its next sub-buffer). */
