@@ -404,6 +404,11 @@ static const struct wb_diag *live_diag(void *ctx)
 	return wb_live_diag(ctx);
 }
 
+static void live_need_procs(void *ctx, bool on)
+{
+	wb_live_need_procs(ctx, on);
+}
+
 static int run_ui(const struct opts *o, struct wb_source *src, const char *notice)
 {
 	char user_dir[512], err[256];
@@ -764,7 +769,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "wbtop: %s\n", n->msg[i]);
 		notice = !o.batch && n->n ? n->msg[0] : NULL;
 	}
-	src = (struct wb_source){ .ctx = live, .read = live_read, .diag = live_diag };
+	/* a recording always needs the process table (and would wrap ctx) */
+	src = (struct wb_source){ .ctx = live, .read = live_read, .diag = live_diag,
+				  .need_procs = o.record ? NULL : live_need_procs };
 	if (o.record) {
 		struct wb_rec_header h;
 

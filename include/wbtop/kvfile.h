@@ -63,7 +63,11 @@ struct wb_kv_key {
 	enum wb_kv_unit unit;
 	bool sum;            /* add every key starting with `key` */
 	bool required;       /* its absence is reported */
+	uint8_t len;         /* strlen(key) (WB_KV() fills it), or 0: computed */
 };
+
+/* A table row with its key's length: WB_KV("nr_dirty", index, unit, sum, required). */
+#define WB_KV(k, ...) { k, __VA_ARGS__, sizeof(k) - 1 }
 
 /*
  * Parse "key[:] value [unit]" lines; a leading "Node N " is skipped (node

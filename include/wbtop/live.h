@@ -24,6 +24,12 @@ struct wb_live *wb_live_create(const struct wb_live_opts *o, char *err, size_t e
 void wb_live_destroy(struct wb_live *l);
 /* Fill s (initialised or previously filled) from the kernel now. */
 void wb_live_read(struct wb_live *l, struct wb_sample *s);
+/*
+ * Whether the next reads need the process table (default: yes, when the
+ * options asked for it). While off, samples have procs_valid false, and
+ * so has the first sample after it is turned on again (no rates yet).
+ */
+void wb_live_need_procs(struct wb_live *l, bool on);
 /* What happened at create (a stale trace instance removed, why tracing is off); owned by l. */
 const struct wb_diag *wb_live_notes(const struct wb_live *l);
 /*

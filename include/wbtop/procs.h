@@ -21,6 +21,8 @@ struct wb_procs *wb_procs_create(struct wb_diag *d);
 void wb_procs_destroy(struct wb_procs *p);
 /* Replace s->procs with the top writers since the previous call. */
 void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d);
+/* After a pause: the next read only takes new counters (procs_valid false). */
+void wb_procs_restart(struct wb_procs *p);
 /* Fill s->bdis[].disk from /proc/diskstats, matched by device name. */
 void wb_procs_read_disks(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d);
 

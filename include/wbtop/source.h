@@ -19,6 +19,8 @@ struct wb_source {
 	int (*read)(void *ctx, struct wb_sample *s);
 	/* Problems met by the last read (may be NULL). */
 	const struct wb_diag *(*diag)(void *ctx);
+	/* Live only (else NULL): whether the next reads need the process table. */
+	void (*need_procs)(void *ctx, bool on);
 	/* Replay only (NULL when live). */
 	bool replay;
 	double interval;                        /* the recording's sampling interval */

@@ -28,27 +28,27 @@ struct wb_bdi_files {
 };
 
 static const struct wb_kv_key stats_keys[] = {
-	{ "BdiWriteback", WB_B_WRITEBACK, WB_KV_KB, false, true },
-	{ "BdiReclaimable", WB_B_RECLAIMABLE, WB_KV_KB, false, true },
-	{ "BdiDirtyThresh", WB_B_THRESH, WB_KV_KB, false, true },
-	{ "DirtyThresh", WB_B_DIRTY_THRESH, WB_KV_KB, false, false },
-	{ "BackgroundThresh", WB_B_BG_THRESH, WB_KV_KB, false, false },
-	{ "BdiDirtied", WB_B_DIRTIED, WB_KV_KB, false, false },
-	{ "BdiWritten", WB_B_WRITTEN, WB_KV_KB, false, false },
-	{ "BdiWriteBandwidth", WB_B_BDI_BW, WB_KV_KBPS, false, false },
-	{ "b_dirty", WB_B_B_DIRTY, WB_KV_NUM, false, false },
-	{ "b_io", WB_B_B_IO, WB_KV_NUM, false, false },
-	{ "b_more_io", WB_B_B_MORE_IO, WB_KV_NUM, false, false },
-	{ "b_dirty_time", WB_B_B_DIRTY_TIME, WB_KV_NUM, false, false },
-	{ "state", WB_B_STATE, WB_KV_HEX, false, false },
+	WB_KV("BdiWriteback", WB_B_WRITEBACK, WB_KV_KB, false, true),
+	WB_KV("BdiReclaimable", WB_B_RECLAIMABLE, WB_KV_KB, false, true),
+	WB_KV("BdiDirtyThresh", WB_B_THRESH, WB_KV_KB, false, true),
+	WB_KV("DirtyThresh", WB_B_DIRTY_THRESH, WB_KV_KB, false, false),
+	WB_KV("BackgroundThresh", WB_B_BG_THRESH, WB_KV_KB, false, false),
+	WB_KV("BdiDirtied", WB_B_DIRTIED, WB_KV_KB, false, false),
+	WB_KV("BdiWritten", WB_B_WRITTEN, WB_KV_KB, false, false),
+	WB_KV("BdiWriteBandwidth", WB_B_BDI_BW, WB_KV_KBPS, false, false),
+	WB_KV("b_dirty", WB_B_B_DIRTY, WB_KV_NUM, false, false),
+	WB_KV("b_io", WB_B_B_IO, WB_KV_NUM, false, false),
+	WB_KV("b_more_io", WB_B_B_MORE_IO, WB_KV_NUM, false, false),
+	WB_KV("b_dirty_time", WB_B_B_DIRTY_TIME, WB_KV_NUM, false, false),
+	WB_KV("state", WB_B_STATE, WB_KV_HEX, false, false),
 };
 
 /* wb_stats keys of one wb block; indices are local (WS_*). */
 enum { WS_CGINO, WS_BW, WS_THRESH, WS_COUNT };
 static const struct wb_kv_key wb_stats_keys[] = {
-	{ "WbCgIno", WS_CGINO, WB_KV_NUM, false, false },
-	{ "WbWriteBandwidth", WS_BW, WB_KV_KBPS, false, false },
-	{ "WbDirtyThresh", WS_THRESH, WB_KV_KB, false, false },
+	WB_KV("WbCgIno", WS_CGINO, WB_KV_NUM, false, false),
+	WB_KV("WbWriteBandwidth", WS_BW, WB_KV_KBPS, false, false),
+	WB_KV("WbDirtyThresh", WS_THRESH, WB_KV_KB, false, false),
 };
 
 static const char *const knob_files[WB_K_COUNT] = {

@@ -165,11 +165,12 @@ static const struct wb_kv_key *lookup(const struct wb_kv_key *tab, size_t ntab,
 	for (size_t i = 0; i < ntab; i++) {
 		size_t tl;
 
-		if (tab[i].key[0] != key[0]) /* cheap reject: most lines match no key */
+		if (tab[i].key[0] != key[0]) /* cheap rejects: most lines match no key */
 			continue;
-		tl = strlen(tab[i].key);
-		if (tab[i].sum ? (klen >= tl && memcmp(key, tab[i].key, tl) == 0)
-			       : (klen == tl && memcmp(key, tab[i].key, tl) == 0))
+		tl = tab[i].len ? tab[i].len : strlen(tab[i].key);
+		if (tab[i].sum ? klen < tl : klen != tl)
+			continue;
+		if (memcmp(key, tab[i].key, tl) == 0)
 			return &tab[i];
 	}
 	return NULL;
@@ -195,6 +196,11 @@ int wb_kv_parse(const char *buf, const struct wb_kv_key *tab, size_t ntab,
 	uint64_t seen = 0;
 	int stored = 0, line = 0;
 	const char *p = buf;
+	bool first[256] = { false };
+
+	for (size_t i = 0; i < ntab; i++)
+		first[(unsigned char)tab[i].key[0]] = true;
+	first[0] = false;
 
 	while (*p) {
 		const char *eol = strchr(p, '\n'), *k, *q, *end;
@@ -209,7 +215,7 @@ int wb_kv_parse(const char *buf, const struct wb_kv_key *tab, size_t ntab,
 		q = p;
 		while (*q == ' ' || *q == '\t')
 			q++;
-		if (strncmp(q, "Node ", 5) == 0) { /* node meminfo prefix */
+		if (*q == 'N' && strncmp(q, "Node ", 5) == 0) { /* node meminfo prefix */
 			q += 5;
 			while (isdigit((unsigned char)*q))
 				q++;
@@ -217,9 +223,9 @@ int wb_kv_parse(const char *buf, const struct wb_kv_key *tab, size_t ntab,
 				q++;
 		}
 		k = q;
-		while (q < eol && !isspace((unsigned char)*q) && *q != ':')
-			q++;
-		klen = (size_t)(q - k);
+		/* most lines match no key: look the key's end up only for a known first letter */
+		klen = first[(unsigned char)*k] ? strcspn(k, " \t\n\v\f\r:") : 0;
+		q = k + klen;
 		e = klen ? lookup(tab, ntab, k, klen) : NULL;
 		if (e) {
 			if (*q == ':')

@@ -21,6 +21,7 @@ struct wb_live {
 	struct wb_zoneinfo zones;
 	struct wb_bdis bdis;
 	struct wb_procs *procs;
+	bool procs_off;        /* the process table is not wanted now */
 	struct wb_trace *trace;
 	struct wb_diag diag, notes;
 	bool mounted_debugfs, mounted_tracefs;
@@ -189,7 +190,8 @@ void wb_live_read(struct wb_live *l, struct wb_sample *s)
 	wb_zoneinfo_read(&l->zones, s, &l->diag);
 	wb_bdis_read(&l->bdis, s, &l->diag);
 	if (l->procs) {
-		wb_procs_read(l->procs, s, &l->diag);
+		if (!l->procs_off)
+			wb_procs_read(l->procs, s, &l->diag);
 		wb_procs_read_disks(l->procs, s, &l->diag);
 	}
 	if (l->trace && wb_trace_drain(l->trace, s, &l->diag) >= 0)
@@ -205,6 +207,13 @@ void wb_live_read(struct wb_live *l, struct wb_sample *s)
 		if (s->level == WB_LEVEL_DEBUGFS && s->ev_valid)
 			s->level = WB_LEVEL_TRACE;
 	}
+}
+
+void wb_live_need_procs(struct wb_live *l, bool on)
+{
+	if (l->procs && l->procs_off && on)
+		wb_procs_restart(l->procs); /* its counters are stale */
+	l->procs_off = !on;
 }
 
 const struct wb_diag *wb_live_notes(const struct wb_live *l)

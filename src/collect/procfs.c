@@ -14,29 +14,29 @@
 #include "wbtop/procfs.h"
 
 static const struct wb_kv_key vmstat_keys[] = {
-	{ "nr_free_pages", WB_G_FREE_PAGES, WB_KV_NUM, false, false },
-	{ "nr_active_file", WB_G_ACTIVE_FILE, WB_KV_NUM, false, true },
-	{ "nr_inactive_file", WB_G_INACTIVE_FILE, WB_KV_NUM, false, true },
-	{ "nr_dirty", WB_G_DIRTY, WB_KV_NUM, false, true },
-	{ "nr_writeback", WB_G_WRITEBACK, WB_KV_NUM, false, true },
-	{ "nr_writeback_temp", WB_G_WRITEBACK_TEMP, WB_KV_NUM, false, false },
-	{ "nr_dirtied", WB_G_DIRTIED, WB_KV_NUM, false, false },
-	{ "nr_written", WB_G_WRITTEN, WB_KV_NUM, false, false },
-	{ "nr_dirty_threshold", WB_G_DIRTY_THRESH, WB_KV_NUM, false, true },
-	{ "nr_dirty_background_threshold", WB_G_BG_THRESH, WB_KV_NUM, false, true },
-	{ "nr_zone_write_pending", WB_G_ZONE_WRITE_PENDING, WB_KV_NUM, false, false },
-	{ "nr_vmscan_write", WB_G_VMSCAN_WRITE, WB_KV_NUM, false, false },
-	{ "nr_vmscan_immediate_reclaim", WB_G_VMSCAN_IMMEDIATE, WB_KV_NUM, false, false },
-	{ "nr_throttled_written", WB_G_THROTTLED_WRITTEN, WB_KV_NUM, false, false },
-	{ "pgrotated", WB_G_PGROTATED, WB_KV_NUM, false, false },
-	{ "pgscan_", WB_G_PGSCAN, WB_KV_NUM, true, false },
-	{ "pgsteal_", WB_G_PGSTEAL, WB_KV_NUM, true, false },
-	{ "allocstall", WB_G_ALLOCSTALL, WB_KV_NUM, true, false }, /* < 4.x: one counter */
+	WB_KV("nr_free_pages", WB_G_FREE_PAGES, WB_KV_NUM, false, false),
+	WB_KV("nr_active_file", WB_G_ACTIVE_FILE, WB_KV_NUM, false, true),
+	WB_KV("nr_inactive_file", WB_G_INACTIVE_FILE, WB_KV_NUM, false, true),
+	WB_KV("nr_dirty", WB_G_DIRTY, WB_KV_NUM, false, true),
+	WB_KV("nr_writeback", WB_G_WRITEBACK, WB_KV_NUM, false, true),
+	WB_KV("nr_writeback_temp", WB_G_WRITEBACK_TEMP, WB_KV_NUM, false, false),
+	WB_KV("nr_dirtied", WB_G_DIRTIED, WB_KV_NUM, false, false),
+	WB_KV("nr_written", WB_G_WRITTEN, WB_KV_NUM, false, false),
+	WB_KV("nr_dirty_threshold", WB_G_DIRTY_THRESH, WB_KV_NUM, false, true),
+	WB_KV("nr_dirty_background_threshold", WB_G_BG_THRESH, WB_KV_NUM, false, true),
+	WB_KV("nr_zone_write_pending", WB_G_ZONE_WRITE_PENDING, WB_KV_NUM, false, false),
+	WB_KV("nr_vmscan_write", WB_G_VMSCAN_WRITE, WB_KV_NUM, false, false),
+	WB_KV("nr_vmscan_immediate_reclaim", WB_G_VMSCAN_IMMEDIATE, WB_KV_NUM, false, false),
+	WB_KV("nr_throttled_written", WB_G_THROTTLED_WRITTEN, WB_KV_NUM, false, false),
+	WB_KV("pgrotated", WB_G_PGROTATED, WB_KV_NUM, false, false),
+	WB_KV("pgscan_", WB_G_PGSCAN, WB_KV_NUM, true, false),
+	WB_KV("pgsteal_", WB_G_PGSTEAL, WB_KV_NUM, true, false),
+	WB_KV("allocstall", WB_G_ALLOCSTALL, WB_KV_NUM, true, false), /* < 4.x: one counter */
 };
 
 static const struct wb_kv_key meminfo_keys[] = {
-	{ "MemTotal", WB_G_MEMTOTAL, WB_KV_KB, false, true },
-	{ "MemFree", WB_G_MEMFREE, WB_KV_KB, false, true },
+	WB_KV("MemTotal", WB_G_MEMTOTAL, WB_KV_KB, false, true),
+	WB_KV("MemFree", WB_G_MEMFREE, WB_KV_KB, false, true),
 };
 
 /* Relative to /proc/sys/vm; the order is enum wb_sysctl. */

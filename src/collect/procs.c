@@ -9,7 +9,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +35,7 @@ struct wb_procs {
 	unsigned kept;        /* io descriptors open */
 	struct wb_kvfile diskstats;
 	bool have_prev;
+	bool restarted;       /* the next read only takes new counters: rates unknown */
 };
 
 struct wb_procs *wb_procs_create(struct wb_diag *d)
@@ -309,10 +309,17 @@ void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 	for (size_t i = 0; i < n; i++) {
 		if (fresh[i])
 			task_probe(p, &p->t[i]);
-		else if (p->have_prev && task_update(p, &p->t[i], &w[nw]) && writer_details(&w[nw]))
+		else if (task_update(p, &p->t[i], &w[nw]) && p->have_prev && writer_details(&w[nw]))
 			nw++;
 	}
 	p->have_prev = true;
+	if (p->restarted) { /* after a pause: no rates yet, and none is not "no writer" */
+		p->restarted = false;
+		free(pids);
+		free(fresh);
+		free(w);
+		return;
+	}
 	qsort(w, nw, sizeof(*w), proc_cmp);
 	if (nw > WB_TOP_PROCS)
 		nw = WB_TOP_PROCS;
@@ -325,20 +332,43 @@ void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 	free(fresh);
 }
 
+void wb_procs_restart(struct wb_procs *p)
+{
+	p->have_prev = false;
+	p->restarted = true;
+}
+
+/* Past the next blank-separated word of a line (and the blanks after it). */
+static const char *skip_word(const char *p)
+{
+	while (*p && *p != ' ' && *p != '\n')
+		p++;
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
 /* Fill the BDIs' device-side figures from one /proc/diskstats line. */
 static void disk_line(const char *line, struct wb_sample *s)
 {
-	char name[64];
+	const char *p = line, *name;
+	size_t nlen;
 	uint64_t wsect, inflight;
 
 	/* maj min name, reads merged sectors ms, writes merged SECTORS ms, IN-FLIGHT */
-	if (sscanf(line, "%*u %*u %63s %*u %*u %*u %*u %*u %*u %" SCNu64 " %*u %" SCNu64, name, &wsect,
-		   &inflight) != 3)
+	while (*p == ' ')
+		p++;
+	name = skip_word(skip_word(p));
+	nlen = strcspn(name, " \n");
+	p = name;
+	for (int i = 0; i < 7; i++)
+		p = skip_word(p);
+	if (!nlen || !wb_parse_u64(p, NULL, &wsect) || !wb_parse_u64(skip_word(skip_word(p)), NULL, &inflight))
 		return;
 	for (size_t b = 0; b < s->nbdis; b++) {
 		struct wb_bdi *x = &s->bdis[b];
 
-		if (!x->dev[0] || strcmp(x->dev, name) != 0)
+		if (strncmp(x->dev, name, nlen) != 0 || x->dev[nlen] != '\0')
 			continue;
 		x->disk[WB_D_WRITE_SECTORS] = wsect;
 		x->disk[WB_D_INFLIGHT] = inflight;

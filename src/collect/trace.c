@@ -13,6 +13,7 @@
 #include <tracefs.h>
 
 #include "wbtop/trace.h"
+#include "wbtop/tracebuf.h"
 
 /* The events wbtop enables: all low-rate (never the per-page ones). */
 enum tev { T_WAKE, T_START, T_WRITTEN, T_BDP, T_RATELIMIT, T_GDS, T_VMSCAN, T_COUNT };
@@ -35,6 +36,7 @@ struct acc {
 struct wb_trace {
 	struct tracefs_instance *inst;
 	struct tep_handle *tep;
+	struct wb_tracebuf *buf;         /* kept-open per-CPU buffers (NULL: libtracefs's iterator) */
 	char *dir;                       /* instance directory (owned) */
 	int id[T_COUNT];                 /* tep event ids, -1 if absent */
 	struct tep_format_field *f_name[T_COUNT], *f_reason[T_COUNT], *f_pages[T_COUNT];
@@ -299,6 +301,7 @@ struct wb_trace *wb_trace_create(const char *tracing_dir, size_t buffer_kb, char
 	}
 	tracefs_trace_on(t->inst);
 	t->page_kb = (uint32_t)(sysconf(_SC_PAGESIZE) / 1024);
+	t->buf = wb_tracebuf_create(t->inst, t->tep);
 	return t;
 }
 
@@ -306,6 +309,7 @@ void wb_trace_destroy(struct wb_trace *t)
 {
 	if (!t)
 		return;
+	wb_tracebuf_destroy(t->buf);
 	if (t->inst) {
 		tracefs_trace_off(t->inst);
 		tracefs_instance_destroy(t->inst);
@@ -477,7 +481,8 @@ int wb_trace_drain(struct wb_trace *t, struct wb_sample *s, struct wb_diag *d)
 	t->total = t->lost_log = 0;
 	memset(s->reclaim_throttled, 0, sizeof(s->reclaim_throttled));
 	s->reclaim_delay_us = 0;
-	if (tracefs_iterate_raw_events(t->tep, t->inst, NULL, 0, on_event, t) < 0) {
+	if (t->buf ? wb_tracebuf_drain(t->buf, on_event, t) < 0
+		   : tracefs_iterate_raw_events(t->tep, t->inst, NULL, 0, on_event, t) < 0) {
 		wb_diag_add(d, "trace: reading the instance's buffers failed");
 		return -1;
 	}
@@ -489,7 +494,7 @@ int wb_trace_drain(struct wb_trace *t, struct wb_sample *s, struct wb_diag *d)
 	}
 	memcpy(s->reason_names, t->reason_names, sizeof(s->reason_names));
 	memcpy(s->reclaim_names, t->reclaim_names, sizeof(s->reclaim_names));
-	ov = overruns(t);
+	ov = t->buf ? wb_tracebuf_overruns(t->buf) : overruns(t);
 	s->ev_dropped = ov >= t->overrun0 ? ov - t->overrun0 : 0;
 	t->overrun0 = ov;
 	s->ev_total = t->total;

@@ -15,35 +15,35 @@
 #include "wbtop/zoneinfo.h"
 
 static const struct wb_kv_key node_keys[] = {
-	{ "nr_active_file", WB_N_ACTIVE_FILE, WB_KV_NUM, false, false },
-	{ "nr_inactive_file", WB_N_INACTIVE_FILE, WB_KV_NUM, false, false },
-	{ "nr_dirty", WB_N_DIRTY, WB_KV_NUM, false, false },
-	{ "nr_writeback", WB_N_WRITEBACK, WB_KV_NUM, false, false },
-	{ "nr_vmscan_write", WB_N_VMSCAN_WRITE, WB_KV_NUM, false, false },
-	{ "nr_vmscan_immediate_reclaim", WB_N_VMSCAN_IMMEDIATE, WB_KV_NUM, false, false },
-	{ "nr_throttled_written", WB_N_THROTTLED_WRITTEN, WB_KV_NUM, false, false },
+	WB_KV("nr_active_file", WB_N_ACTIVE_FILE, WB_KV_NUM, false, false),
+	WB_KV("nr_inactive_file", WB_N_INACTIVE_FILE, WB_KV_NUM, false, false),
+	WB_KV("nr_dirty", WB_N_DIRTY, WB_KV_NUM, false, false),
+	WB_KV("nr_writeback", WB_N_WRITEBACK, WB_KV_NUM, false, false),
+	WB_KV("nr_vmscan_write", WB_N_VMSCAN_WRITE, WB_KV_NUM, false, false),
+	WB_KV("nr_vmscan_immediate_reclaim", WB_N_VMSCAN_IMMEDIATE, WB_KV_NUM, false, false),
+	WB_KV("nr_throttled_written", WB_N_THROTTLED_WRITTEN, WB_KV_NUM, false, false),
 };
 
 static const struct wb_kv_key zone_keys[] = {
-	{ "boost", WB_Z_BOOST, WB_KV_NUM, false, false },
-	{ "min", WB_Z_MIN, WB_KV_NUM, false, false },
-	{ "low", WB_Z_LOW, WB_KV_NUM, false, false },
-	{ "high", WB_Z_HIGH, WB_KV_NUM, false, false },
-	{ "spanned", WB_Z_SPANNED, WB_KV_NUM, false, false },
-	{ "present", WB_Z_PRESENT, WB_KV_NUM, false, false },
-	{ "managed", WB_Z_MANAGED, WB_KV_NUM, false, false },
-	{ "nr_zone_write_pending", WB_Z_WRITE_PENDING, WB_KV_NUM, false, false },
-	{ "nr_zone_active_file", WB_Z_ACTIVE_FILE, WB_KV_NUM, false, false },
-	{ "nr_zone_inactive_file", WB_Z_INACTIVE_FILE, WB_KV_NUM, false, false },
+	WB_KV("boost", WB_Z_BOOST, WB_KV_NUM, false, false),
+	WB_KV("min", WB_Z_MIN, WB_KV_NUM, false, false),
+	WB_KV("low", WB_Z_LOW, WB_KV_NUM, false, false),
+	WB_KV("high", WB_Z_HIGH, WB_KV_NUM, false, false),
+	WB_KV("spanned", WB_Z_SPANNED, WB_KV_NUM, false, false),
+	WB_KV("present", WB_Z_PRESENT, WB_KV_NUM, false, false),
+	WB_KV("managed", WB_Z_MANAGED, WB_KV_NUM, false, false),
+	WB_KV("nr_zone_write_pending", WB_Z_WRITE_PENDING, WB_KV_NUM, false, false),
+	WB_KV("nr_zone_active_file", WB_Z_ACTIVE_FILE, WB_KV_NUM, false, false),
+	WB_KV("nr_zone_inactive_file", WB_Z_INACTIVE_FILE, WB_KV_NUM, false, false),
 	/* < 4.8: per-zone counters under the node's names */
-	{ "nr_active_file", WB_Z_ACTIVE_FILE, WB_KV_NUM, false, false },
-	{ "nr_inactive_file", WB_Z_INACTIVE_FILE, WB_KV_NUM, false, false },
-	{ "nr_dirty", WB_Z_DIRTY, WB_KV_NUM, false, false },
-	{ "nr_writeback", WB_Z_WRITEBACK, WB_KV_NUM, false, false },
+	WB_KV("nr_active_file", WB_Z_ACTIVE_FILE, WB_KV_NUM, false, false),
+	WB_KV("nr_inactive_file", WB_Z_INACTIVE_FILE, WB_KV_NUM, false, false),
+	WB_KV("nr_dirty", WB_Z_DIRTY, WB_KV_NUM, false, false),
+	WB_KV("nr_writeback", WB_Z_WRITEBACK, WB_KV_NUM, false, false),
 };
 
 static const struct wb_kv_key node_meminfo_keys[] = {
-	{ "MemFree", WB_N_MEMFREE, WB_KV_KB, false, true },
+	WB_KV("MemFree", WB_N_MEMFREE, WB_KV_KB, false, true),
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

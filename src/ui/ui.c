@@ -474,12 +474,18 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	if (o->notice)
 		snprintf(u.status, sizeof(u.status), "%.190s", o->notice);
 	next = now_s();
-	bool redraw = true;
+	bool redraw = true, procs_on = true;
 	while (!ui_stop && !wb_stop) {
 		double t = now_s();
 		int ch;
 
 		u.now = t;
+		if (src->need_procs && procs_on != (u.pane == P_PROCS)) {
+			/* the process table only for its pane; shown again: a sample now */
+			procs_on = u.pane == P_PROCS;
+			src->need_procs(src->ctx, procs_on);
+			u.step = u.step || (procs_on && !u.frozen && !u.ended);
+		}
 		if (u.tune_trial_end > 0) { /* the countdown, and the revert when it runs out */
 			ui_tune_tick(&u);
 			redraw = true;
@@ -507,7 +513,8 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 		 * until the next sample (keys, resizes and signals end it early);
 		 * only a change on trial wakes every 250 ms, for its countdown.
 		 */
-		timeout((int)fmax(1, fmin(u.tune_trial_end > 0 ? 250 : 3600e3, (next - now_s()) * 1000)));
+		timeout((int)fmax(1, fmin(u.tune_trial_end > 0 ? 250 : 3600e3,
+					  ceil((next - now_s()) * 1000)))); /* up: no 1 ms second wakeup */
 		ch = getch();
 		if (ch != ERR) {
 			handle_key(&u, ch);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Parsers: the key/value table parser, kept-open files, zoneinfo shapes. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,11 +18,11 @@
 #include "wbtop/zoneinfo.h"
 
 enum { K_A, K_B, K_SUM, K_HEX };
-static const struct wb_kv_key tab[] = {
-	{ "alpha", K_A, WB_KV_NUM, false, true },
-	{ "Beta", K_B, WB_KV_KB, false, true },
-	{ "pgscan_", K_SUM, WB_KV_NUM, true, false },
-	{ "state", K_HEX, WB_KV_HEX, false, false },
+static const struct wb_kv_key tab[] = { /* keys with their length, and without (0: computed) */
+	WB_KV("alpha", K_A, WB_KV_NUM, false, true),
+	{ "Beta", K_B, WB_KV_KB, false, true, 0 },
+	WB_KV("pgscan_", K_SUM, WB_KV_NUM, true, false),
+	{ "state", K_HEX, WB_KV_HEX, false, false, 0 },
 };
 
 static void kv_units_and_sums(void **st)
@@ -105,6 +106,63 @@ static void kvfile_rereads_with_kept_fd(void **st)
 	assert_int_equal(wb_kvfile_init(&f, "/nonexistent/wbtop"), 0);
 	assert_int_equal(wb_kvfile_read(&f, NULL), -ENOENT);
 	wb_kvfile_finish(&f);
+}
+
+/* A file made in one piece is read whole with one pread a time, and re-read whole when it shrinks. */
+static void kvfile_one_shot_reads_whole_file(void **st)
+{
+	char path[] = "/tmp/wbtop-kv1-XXXXXX", big[10000];
+	int fd = mkstemp(path);
+	struct wb_kvfile f;
+	(void)st;
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = i % 50 == 49 ? '\n' : (char)('a' + i % 26);
+	assert_int_equal(write(fd, big, sizeof(big)), (ssize_t)sizeof(big));
+	for (int one = 0; one <= 1; one++) {
+		assert_int_equal(wb_kvfile_init(&f, path), 0);
+		f.one_shot = one;
+		assert_int_equal(wb_kvfile_read(&f, NULL), 0); /* larger than the first 4 KiB buffer */
+		assert_int_equal(f.len, sizeof(big));
+		assert_memory_equal(f.buf, big, sizeof(big));
+		assert_int_equal(wb_kvfile_read(&f, NULL), 0); /* the kept descriptor, from 0 again */
+		assert_int_equal(f.len, sizeof(big));
+		wb_kvfile_finish(&f);
+	}
+	assert_int_equal(wb_kvfile_init(&f, path), 0);
+	f.one_shot = true;
+	assert_int_equal(wb_kvfile_read(&f, NULL), 0);
+	assert_int_equal(ftruncate(fd, 100), 0);
+	assert_int_equal(wb_kvfile_read(&f, NULL), 0);
+	assert_int_equal(f.len, 100);
+	assert_memory_equal(f.buf, big, 100);
+	close(fd);
+	wb_kvfile_finish(&f);
+	unlink(path);
+}
+
+/* A failed open is repeated from memory for WB_KVFILE_RETRY reads, then tried again. */
+static void kvfile_failed_open_retried_later(void **st)
+{
+	char dir[] = "/tmp/wbtop-kv2-XXXXXX", path[64];
+	struct wb_kvfile f;
+	uint64_t v;
+	int fd;
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/late", dir);
+	assert_int_equal(wb_kvfile_init(&f, path), 0);
+	assert_int_equal(wb_kvfile_read(&f, NULL), -ENOENT);
+	fd = open(path, O_CREAT | O_WRONLY, 0644); /* the file appears */
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "5\n", 2), 2);
+	close(fd);
+	for (unsigned i = 0; i < WB_KVFILE_RETRY; i++)
+		assert_int_equal(wb_kvfile_read(&f, NULL), -ENOENT);
+	assert_int_equal(wb_kvfile_u64(&f, NULL, &v), 0);
+	assert_int_equal(v, 5);
+	wb_kvfile_finish(&f);
+	unlink(path);
+	rmdir(dir);
 }
 
 static void cpulist(void **st)
@@ -224,6 +282,8 @@ int main(void)
 		cmocka_unit_test(kv_truncated_and_empty),
 		cmocka_unit_test(kvfile_refuses_huge_file),
 		cmocka_unit_test(kvfile_rereads_with_kept_fd),
+		cmocka_unit_test(kvfile_one_shot_reads_whole_file),
+		cmocka_unit_test(kvfile_failed_open_retried_later),
 		cmocka_unit_test(cpulist),
 		cmocka_unit_test(path_join),
 		cmocka_unit_test(zoneinfo_618),
