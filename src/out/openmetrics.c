@@ -476,6 +476,23 @@ static void sample_name(char *out, size_t n, const struct fam *f)
 	snprintf(out, n, "%s%s", f->name, f->type == T_COUNTER ? "_total" : f->type == T_INFO ? "_info" : "");
 }
 
+/* A value, exact: integers in full, others in the fewest digits that read back the same. */
+static void put_value(struct sbuf *b, double v)
+{
+	char tmp[40];
+
+	if (v == floor(v) && fabs(v) < 1e17) {
+		sb_printf(b, " %.0f", v);
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+		if (strtod(tmp, NULL) == v || prec == 17)
+			break;
+	}
+	sb_printf(b, " %s", tmp);
+}
+
 /* One series line: name{labels,fixed} value[ timestamp]. */
 static void put_series(struct wb_om *m, struct sbuf *b, const struct fam *f, const char *labels,
 		       double val, double ts)
@@ -487,10 +504,7 @@ static void put_series(struct wb_om *m, struct sbuf *b, const struct fam *f, con
 	sample_name(name, sizeof(name), f);
 	sb_printf(b, "%s%s%s%s%s%s", name, any ? "{" : "", labels ? labels : "",
 		  labels && *labels && *fixed ? "," : "", fixed, any ? "}" : "");
-	if (val == floor(val) && fabs(val) < 1e17)
-		sb_printf(b, " %.0f", val);
-	else
-		sb_printf(b, " %.9g", val);
+	put_value(b, val);
 	if (m->timestamps)
 		sb_printf(b, " %.3f", ts);
 	sb_put(b, "\n", 1);
