@@ -84,6 +84,13 @@ assert on and all(v == 1 for v in on.values()), on
 PY
 check "families and labels; unknown values absent"
 
+# the man page lists every family; the shipped alert rules load
+for f in $(grep '^# TYPE' "$T/text" | awk '{print $3}'); do
+	grep -q "$f" "$SRC/man/wbtop.1" || fail "man page: no $f"
+done
+promtool check rules "$SRC/examples/wbtop-alerts.yml" >"$T/rules" 2>&1 || fail "promtool check rules: $(cat "$T/rules")"
+check "man page lists all $(grep -c '^# TYPE' "$T/text") families; promtool check rules accepts examples/wbtop-alerts.yml"
+
 # ---- HTTP rules ----
 code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
 for m in POST PUT DELETE PATCH OPTIONS; do
@@ -152,7 +159,7 @@ for rec in "$SRC"/examples/*.wbrec "$SRC"/examples/scenarios/*.wbrec; do
 	ppid=$!
 	PIDS+=($ppid)
 	for _ in $(seq 150); do curl -sf "http://127.0.0.1:$port/-/ready" >/dev/null && break; sleep 0.2; done
-	python3 - "$T/$b.json" "http://127.0.0.1:$port" >"$T/$b.q" 2>&1 <<'PY' || fail "$b: query: $(cat "$T/$b.q")"
+	python3 - "$T/$b.json" "http://127.0.0.1:$port" "$b" >"$T/$b.q" 2>&1 <<'PY' || fail "$b: query: $(cat "$T/$b.q")"
 # first, middle and last sample: Prometheus returns what was recorded, at that time
 import json, sys, urllib.request, urllib.parse
 samples = [json.loads(l) for l in open(sys.argv[1])]
@@ -178,6 +185,15 @@ for d in (samples[1], samples[len(samples) // 2], samples[-1]):
         if "thresh" in b:
             assert float(th[b["bdi"]][1]) == b["thresh"], (b["bdi"], th[b["bdi"]], b["thresh"])
             n += 1
+# the README's PromQL on a recording with throttling: each finds what happened
+if sys.argv[3] == "usb-stick":
+    end = samples[-1]["time"]
+    readme = ['max_over_time(((wbtop_bdi_dirty_bytes + wbtop_bdi_writeback_bytes) / ignoring(source) '
+              'wbtop_bdi_threshold_bytes{source="kernel"})[2m:1s]) > 0.9',
+              'rate(wbtop_throttle_pause_seconds_total[2m]) * 60 > 0',
+              'sum by (instance, reason) (rate(wbtop_writeback_starts_total[2m]) * 60) > 0']
+    for e in readme:
+        assert q(e, end), ("README query found nothing", e)
 print(n)
 PY
 	nq=$((nq + $(cat "$T/$b.q")))
