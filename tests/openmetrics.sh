@@ -91,6 +91,16 @@ done
 promtool check rules "$SRC/examples/wbtop-alerts.yml" >"$T/rules" 2>&1 || fail "promtool check rules: $(cat "$T/rules")"
 check "man page lists all $(grep -c '^# TYPE' "$T/text") families; promtool check rules accepts examples/wbtop-alerts.yml"
 
+# SIGINT stops a serving wbtop at once, not at its next sample (60 s away)
+"$W" --root "$F/6.18-idle" --batch -n 0 -d 60 --listen 127.0.0.1:0 2>"$T/int.err" &
+ip=$!
+for _ in $(seq 100); do grep -q serving "$T/int.err" && break; sleep 0.1; done
+kill -INT $ip
+for _ in $(seq 200); do kill -0 $ip 2>/dev/null || break; sleep 0.1; done
+kill -0 $ip 2>/dev/null && { kill -9 $ip; fail "SIGINT did not stop a serving wbtop within 20 s of a 60 s interval"; }
+wait $ip || fail "SIGINT: exit status $?"
+check "SIGINT stops a serving wbtop mid-interval (the HTTP thread does not take it)"
+
 # ---- HTTP rules ----
 code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
 for m in POST PUT DELETE PATCH OPTIONS; do

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,30 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	return ret;
 }
 
+/*
+ * MHD with its own thread on the listening socket fd. The thread starts with
+ * SIGINT, SIGTERM and SIGHUP blocked, so that they reach the sampler's sleep
+ * and stop it at once.
+ */
+static struct MHD_Daemon *start_daemon(struct wb_http *h, int fd)
+{
+	sigset_t stop, old;
+	struct MHD_Daemon *d;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
+	d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, handle, h,
+			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
+			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)WB_HTTP_MAX_CONNECTIONS,
+			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WB_HTTP_TIMEOUT_S,
+			     MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return d;
+}
+
 struct wb_http *wb_http_start(const char *spec, char *err, size_t n)
 {
 	struct wb_http *h = calloc(1, sizeof(*h));
@@ -170,11 +195,7 @@ struct wb_http *wb_http_start(const char *spec, char *err, size_t n)
 	h->no_sample = page("no sample yet\n", "text/plain; charset=utf-8", NULL);
 	fd = listen_on(spec, h->addr, sizeof(h->addr), err, n);
 	if (fd >= 0 && h->index && h->not_found && h->not_allowed && h->no_sample)
-		h->d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, handle, h,
-					MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
-					MHD_OPTION_CONNECTION_LIMIT, (unsigned)WB_HTTP_MAX_CONNECTIONS,
-					MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WB_HTTP_TIMEOUT_S,
-					MHD_OPTION_END);
+		h->d = start_daemon(h, fd);
 	if (!h->d) {
 		if (fd >= 0) {
 			snprintf(err, n, "--listen %s: the HTTP server did not start", spec);
