@@ -165,17 +165,25 @@ static void sb_put(struct sbuf *b, const char *s, size_t n)
 	b->p[b->len] = '\0';
 }
 
+/* printf onto the end of b, growing it as needed (never truncated). */
 static void __attribute__((format(printf, 2, 3))) sb_printf(struct sbuf *b, const char *fmt, ...)
 {
-	char tmp[512];
 	va_list ap;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		sb_put(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+	for (int pass = 0; pass < 2 && !b->oom; pass++) {
+		size_t room = b->cap > b->len ? b->cap - b->len : 0;
+		va_start(ap, fmt);
+		n = vsnprintf(room ? b->p + b->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return;
+		if ((size_t)n < room) {
+			b->len += (size_t)n;
+			return;
+		}
+		sb_grow(b, (size_t)n); /* then format again into the room made */
+	}
 }
 
 /* ---- the state ---- */

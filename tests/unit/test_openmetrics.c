@@ -165,6 +165,37 @@ static void backfill_grouped(void **st)
 	wb_om_destroy(m);
 }
 
+/* The longest labels (every mount byte escaped, a reason added) make whole lines. */
+static void long_labels(void **st)
+{
+	static const char *const names[] = { "7:0" };
+	struct wb_om *m = wb_om_create(false);
+	struct wb_sample s;
+	struct wb_view v = { .cur = &s };
+	char *t, *line, want[2 * WB_PATH_LEN + 8] = "";
+	(void)st;
+	make(&s, 0, names, 1, 1);
+	memset(s.bdis[0].mounts[0], '"', WB_PATH_LEN - 1);
+	memset(s.bdis[0].dev, '\\', WB_NAME_LEN - 1);
+	s.bdis[0].nmounts = 1;
+	snprintf(s.reason_names[0], sizeof(s.reason_names[0]), "background");
+	s.bdis[0].ev.start[0] = 7;
+	assert_int_equal(wb_om_add(m, &v), 0);
+	t = render(m, WB_OM_OPENMETRICS);
+	line = strstr(t, "\nwbtop_writeback_starts_total{");
+	assert_non_null(line);
+	line = strchr(line + 1, '\n');
+	assert_non_null(line);
+	assert_memory_equal(line - 24, "\",reason=\"background\"} 7", 24);
+	for (size_t i = 0; i < WB_PATH_LEN - 1; i++)
+		memcpy(want + 2 * i, "\\\"", 2);
+	memcpy(want + 2 * (WB_PATH_LEN - 1), "\",", 3);
+	assert_non_null(strstr(t, want)); /* every byte of the mount point, escaped */
+	free(t);
+	wb_sample_finish(&s);
+	wb_om_destroy(m);
+}
+
 static void textfile_atomic(void **st)
 {
 	char dir[] = "/tmp/wbtop-om-XXXXXX", path[64], err[256], buf[16] = "";
@@ -193,6 +224,7 @@ int main(void)
 		cmocka_unit_test(unknown_is_absent),
 		cmocka_unit_test(counters_continue),
 		cmocka_unit_test(backfill_grouped),
+		cmocka_unit_test(long_labels),
 		cmocka_unit_test(textfile_atomic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
