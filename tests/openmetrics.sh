@@ -115,6 +115,27 @@ curl -s -I "http://$ADDR/metrics" >"$T/head" && grep -q '^HTTP/1.1 200' "$T/head
 [ "$(curl -s -X HEAD --max-time 5 "http://$ADDR/metrics" -o - | wc -c)" = 0 ] || fail "HEAD sent a body"
 check "GET/HEAD on / and /metrics only; 405, 404, nothing from the file system"
 
+# one host holding more idle connections than the server takes (300 from 127.0.0.2) does not stop a scrape from another
+python3 - "$ADDR" >"$T/flood" 2>&1 <<'PY' || fail "scrape under a flood of idle connections: $(cat "$T/flood")"
+import socket, sys, urllib.request
+host, port = sys.argv[1].rsplit(":", 1)
+idle = []
+for _ in range(300):  # more than the server's 256 in all
+    s = socket.socket()
+    s.bind(("127.0.0.2", 0))
+    try:
+        s.connect((host, int(port)))
+        s.sendall(b"GET /metrics HTTP/1.1\r\n")
+    except OSError:
+        pass  # refused past the per-address limit: what it is for
+    idle.append(s)
+for _ in range(5):
+    body = urllib.request.urlopen("http://%s/metrics" % sys.argv[1], timeout=5).read()
+    assert body.rstrip().endswith(b"}") or b"wbtop_build_info" in body, body[-80:]
+print("ok")
+PY
+check "300 idle connections from one address: a scrape from another is still answered"
+
 # ---- bad and busy addresses: one line, exit 2 ----
 for bad in foo 70000 1.2.3.4.5:80 ::1:80 '[::1]' 127.0.0.1: 'localhost:80' '-1' '127.0.0.1:9x'; do
 	"$W" --batch -n 1 --root "$F/6.18-idle" --listen "$bad" >/dev/null 2>"$T/err"; rc=$?

@@ -173,6 +173,7 @@ static struct MHD_Daemon *start_daemon(struct wb_http *h, int fd)
 	d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, handle, h,
 			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)WB_HTTP_MAX_CONNECTIONS,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)WB_HTTP_MAX_PER_HOST,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WB_HTTP_TIMEOUT_S,
 			     MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
