@@ -54,6 +54,18 @@ grep -q '^# TYPE wbtop_bdi_state stateset$' "$T/om" || fail "stateset"
 grep -q '^wbtop_build_info{version="' "$T/om" || fail "build info"
 check "OpenMetrics scrape on Accept, one # EOF at the end"
 
+# gzip for a client that takes it (from the sample after the first such request), the same text
+for _ in $(seq 50); do
+	curl -sf -D "$T/hz" -H 'Accept-Encoding: gzip' "http://$ADDR/metrics" -o "$T/text.gz" || fail "gzip scrape"
+	grep -qi '^content-encoding: gzip' "$T/hz" && break
+	sleep 0.1
+done
+grep -qi '^content-encoding: gzip' "$T/hz" || fail "never gzipped"
+gzip -dc "$T/text.gz" >"$T/text.plain" || fail "gzip body does not decompress"
+promtool check metrics <"$T/text.plain" >"$T/lint" 2>&1 && [ ! -s "$T/lint" ] || fail "gzipped scrape lint: $(cat "$T/lint")"
+[ "$(grep -c '^wbtop_' "$T/text.plain")" = "$(grep -c '^wbtop_' "$T/text")" ] || fail "gzipped scrape differs"
+check "gzip on Accept-Encoding ($(wc -c <"$T/text.gz") bytes for $(wc -c <"$T/text.plain"))"
+
 # the families of the issue, with the labels asked for (fixture: level 2, no tracing)
 for m in 'wbtop_dirty_bytes ' 'wbtop_writeback_bytes ' 'wbtop_dirty_threshold_bytes{source="kernel"}' \
 	'wbtop_dirty_threshold_bytes{source="model"}' 'wbtop_background_threshold_bytes{source="kernel"}' \

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by ./run and ./run-tests: install what is missing (Debian 12).
 BUILD_DEPS="gcc pkg-config meson ninja-build libncurses-dev libproc2-dev libtracefs-dev
-	libtraceevent-dev libzstd-dev libinih-dev libmicrohttpd-dev"
+	libtraceevent-dev libzstd-dev libinih-dev libmicrohttpd-dev zlib1g-dev"
 TEST_DEPS="libcmocka-dev python3 tmux util-linux e2fsprogs xfsprogs btrfs-progs valgrind clang
 	libclang-rt-14-dev prometheus curl"
 

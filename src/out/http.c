@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include <microhttpd.h>
+#include <zlib.h>
 
 #include "wbtop/http.h"
 #include "wbtop/openmetrics.h"
@@ -20,6 +22,8 @@ struct wb_http {
 	char addr[INET6_ADDRSTRLEN + 16];
 	pthread_mutex_t lock;
 	struct MHD_Response *text, *om;     /* the last sample's; NULL before the first */
+	struct MHD_Response *text_gz, *om_gz; /* the same gzipped, once a client asked for it */
+	atomic_bool want_gz;                /* a client accepts gzip: compress from the next sample */
 	struct MHD_Response *index, *not_found, *not_allowed, *no_sample; /* fixed pages */
 };
 
@@ -130,6 +134,14 @@ static bool wants_om(struct MHD_Connection *c)
 	return a && strstr(a, "application/openmetrics-text");
 }
 
+/* Whether the client takes gzip (Prometheus does). */
+static bool wants_gz(struct MHD_Connection *c)
+{
+	const char *a = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+
+	return a && strstr(a, "gzip");
+}
+
 /* Every request: GET/HEAD on / and /metrics, 405 for other methods, 404 for other paths. */
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 			      const char *version, const char *upload, size_t *upload_size, void **con_cls)
@@ -146,8 +158,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return MHD_queue_response(c, MHD_HTTP_OK, h->index);
 	if (strcmp(url, "/metrics"))
 		return MHD_queue_response(c, MHD_HTTP_NOT_FOUND, h->not_found);
+	if (wants_gz(c) && !atomic_load(&h->want_gz))
+		atomic_store(&h->want_gz, true);
 	pthread_mutex_lock(&h->lock);
-	r = wants_om(c) ? h->om : h->text;
+	r = wants_om(c) ? (wants_gz(c) && h->om_gz ? h->om_gz : h->om)
+			: (wants_gz(c) && h->text_gz ? h->text_gz : h->text);
 	if (!r)
 		r = h->no_sample, status = MHD_HTTP_SERVICE_UNAVAILABLE;
 	ret = MHD_queue_response(c, status, r); /* MHD holds its own reference from here */
@@ -213,52 +228,95 @@ const char *wb_http_address(const struct wb_http *h)
 	return h->addr;
 }
 
-/* A response owning buf (freed by MHD with the response). */
-static struct MHD_Response *owned(char *buf, size_t len, const char *ctype)
+/* A response owning buf (freed by MHD with the response); gz: buf is gzipped. */
+static struct MHD_Response *owned(char *buf, size_t len, const char *ctype, bool gz)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback(len, buf, free);
+	struct MHD_Response *r = buf ? MHD_create_response_from_buffer_with_free_callback(len, buf, free) : NULL;
 
-	if (!r)
+	if (!r) {
 		free(buf);
-	else
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+		return NULL;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
+	if (gz)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
 	return r;
+}
+
+/* buf gzipped (fastest level: this runs in the sampler) into a new buffer the caller frees; NULL on failure. */
+static char *gzip(const char *buf, size_t len, size_t *out_len)
+{
+	z_stream z = { 0 };
+	char *out = NULL;
+
+	if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return NULL;
+	*out_len = deflateBound(&z, len);
+	out = malloc(*out_len);
+	z.next_in = (Bytef *)buf;
+	z.avail_in = (uInt)len;
+	z.next_out = (Bytef *)out;
+	z.avail_out = (uInt)*out_len;
+	if (out && deflate(&z, Z_FINISH) == Z_STREAM_END) {
+		*out_len = z.total_out;
+	} else {
+		free(out);
+		out = NULL;
+	}
+	deflateEnd(&z);
+	return out;
+}
+
+/* Swap in one sample's responses together; the old ones go when their last scrape ends. */
+static void swap(struct wb_http *h, struct MHD_Response *nw[4])
+{
+	struct MHD_Response **slot[4] = { &h->text, &h->om, &h->text_gz, &h->om_gz }, *old[4];
+
+	pthread_mutex_lock(&h->lock);
+	for (int i = 0; i < 4; i++) {
+		old[i] = *slot[i];
+		*slot[i] = nw[i];
+	}
+	pthread_mutex_unlock(&h->lock);
+	for (int i = 0; i < 4; i++)
+		if (old[i])
+			MHD_destroy_response(old[i]);
 }
 
 void wb_http_publish(void *hv, char *text, size_t tlen, char *om, size_t olen)
 {
 	struct wb_http *h = hv;
-	struct MHD_Response *t = text ? owned(text, tlen, WB_OM_CTYPE_TEXT) : NULL;
-	struct MHD_Response *o = om ? owned(om, olen, WB_OM_CTYPE_OM) : NULL;
+	bool gz = atomic_load(&h->want_gz);
+	size_t tgl = 0, ogl = 0;
+	char *tg = gz && text ? gzip(text, tlen, &tgl) : NULL, *og = gz && om ? gzip(om, olen, &ogl) : NULL;
+	struct MHD_Response *t = owned(text, tlen, WB_OM_CTYPE_TEXT, false);
+	struct MHD_Response *o = owned(om, olen, WB_OM_CTYPE_OM, false);
 
 	if (!t || !o) { /* out of memory: keep serving the previous sample */
 		if (t)
 			MHD_destroy_response(t);
 		if (o)
 			MHD_destroy_response(o);
+		free(tg);
+		free(og);
 		return;
 	}
-	pthread_mutex_lock(&h->lock);
-	struct MHD_Response *old_t = h->text, *old_o = h->om;
-	h->text = t;
-	h->om = o;
-	pthread_mutex_unlock(&h->lock);
-	if (old_t)
-		MHD_destroy_response(old_t); /* freed when the last scrape using it ends */
-	if (old_o)
-		MHD_destroy_response(old_o);
+	/* without a gzip of this sample, none of an older one either */
+	swap(h, (struct MHD_Response *[4]){ t, o, owned(tg, tgl, WB_OM_CTYPE_TEXT, true),
+					    owned(og, ogl, WB_OM_CTYPE_OM, true) });
 }
 
 void wb_http_stop(struct wb_http *h)
 {
-	struct MHD_Response *r[] = { NULL, NULL, NULL, NULL, NULL, NULL };
+	struct MHD_Response *r[] = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 
 	if (!h)
 		return;
 	if (h->d)
 		MHD_stop_daemon(h->d); /* joins the server thread, closes the socket */
 	r[0] = h->text, r[1] = h->om, r[2] = h->index, r[3] = h->not_found;
-	r[4] = h->not_allowed, r[5] = h->no_sample;
+	r[4] = h->not_allowed, r[5] = h->no_sample, r[6] = h->text_gz, r[7] = h->om_gz;
 	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++)
 		if (r[i])
 			MHD_destroy_response(r[i]);
