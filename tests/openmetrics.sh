@@ -64,6 +64,13 @@ grep -qi '^content-encoding: gzip' "$T/hz" || fail "never gzipped"
 gzip -dc "$T/text.gz" >"$T/text.plain" || fail "gzip body does not decompress"
 promtool check metrics <"$T/text.plain" >"$T/lint" 2>&1 && [ ! -s "$T/lint" ] || fail "gzipped scrape lint: $(cat "$T/lint")"
 [ "$(grep -c '^wbtop_' "$T/text.plain")" = "$(grep -c '^wbtop_' "$T/text")" ] || fail "gzipped scrape differs"
+for _ in $(seq 50); do
+	curl -sf -D "$T/hz" -H 'Accept-Encoding: gzip' -H 'Accept: application/openmetrics-text' "http://$ADDR/metrics" \
+		-o "$T/om.gz" || fail "gzip OpenMetrics scrape"
+	grep -qi '^content-encoding: gzip' "$T/hz" && break
+	sleep 0.1
+done
+[ "$(gzip -dc "$T/om.gz" | tail -1)" = "# EOF" ] || fail "gzipped OpenMetrics"
 check "gzip on Accept-Encoding ($(wc -c <"$T/text.gz") bytes for $(wc -c <"$T/text.plain"))"
 
 # the families of the issue, with the labels asked for (fixture: level 2, no tracing)

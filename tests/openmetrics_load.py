@@ -6,6 +6,7 @@ whenever the server times them out). Checks that every scrape is answered in
 full, that wbtop's samples stay on time (none later than one interval after
 its slot, from wbtop's own JSON timestamps) and that its memory stays flat.
 No root: wbtop reads the live kernel without tracing (nothing is changed)."""
+import gzip
 import http.client
 import json
 import os
@@ -67,16 +68,21 @@ class Counts:
 def scraper(host, port, end, n, c):
     """Scrape until end; every answer must be complete (both formats)."""
     while time.monotonic() < end:
-        om = n % 2 == 0
+        om, gz = n % 2 == 0, n % 3 == 0  # both formats, a third of each gzipped
+        hdr = dict({"Accept": ACCEPT_OM} if om else {}, **({"Accept-Encoding": "gzip"} if gz else {}))
         try:
             conn = http.client.HTTPConnection(host, port, timeout=30)
-            conn.request("GET", "/metrics", headers={"Accept": ACCEPT_OM} if om else {})
+            conn.request("GET", "/metrics", headers=hdr)
             r = conn.getresponse()
             body = r.read()
             conn.close()
+            if r.getheader("Content-Length") and len(body) != int(r.getheader("Content-Length")):
+                raise OSError("short body")
+            if gz != (r.getheader("Content-Encoding") == "gzip"):
+                raise OSError("gzip asked %s, got %s" % (gz, r.getheader("Content-Encoding")))
+            body = gzip.decompress(body) if gz else body
             full = body.endswith(b"# EOF\n") if om else b"\nwbtop_build_info{" in body
-            c.add(r.status == 200 and full and len(body) == int(r.getheader("Content-Length", -1)),
-                  "status %d, %d bytes" % (r.status, len(body)))
+            c.add(r.status == 200 and full, "status %d, %d bytes" % (r.status, len(body)))
         except (OSError, http.client.HTTPException) as e:
             c.add(False, repr(e))
         time.sleep(PAUSE)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The /metrics endpoint on libmicrohttpd: the last exposition, swapped under a mutex. */
+/* The /metrics endpoint on libmicrohttpd: the last sample's expositions, swapped under a mutex. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -17,13 +17,24 @@
 #include "wbtop/http.h"
 #include "wbtop/openmetrics.h"
 
+/*
+ * One sample's expositions: [format][gzipped]. The plain responses are made by
+ * the sampler; a gzipped one by the HTTP thread, at the first request that
+ * takes gzip (MHD runs one internal thread, so one handler at a time). Freed
+ * with its last reference: the server's, or a handler's in flight.
+ */
+struct snap {
+	atomic_int ref;
+	char *buf[2];                       /* text, OpenMetrics (owned) */
+	size_t len[2];
+	struct MHD_Response *r[2][2];
+};
+
 struct wb_http {
 	struct MHD_Daemon *d;
 	char addr[INET6_ADDRSTRLEN + 16];
 	pthread_mutex_t lock;
-	struct MHD_Response *text, *om;     /* the last sample's; NULL before the first */
-	struct MHD_Response *text_gz, *om_gz; /* the same gzipped, once a client asked for it */
-	atomic_bool want_gz;                /* a client accepts gzip: compress from the next sample */
+	struct snap *cur;                   /* the last sample's; NULL before the first */
 	struct MHD_Response *index, *not_found, *not_allowed, *no_sample; /* fixed pages */
 };
 
@@ -134,6 +145,61 @@ static bool wants_om(struct MHD_Connection *c)
 	return a && strstr(a, "application/openmetrics-text");
 }
 
+/* A response for one exposition: a copy of buf (the snapshot keeps buf to gzip it). */
+static struct MHD_Response *plain(const char *buf, size_t len, const char *ctype)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)buf, MHD_RESPMEM_MUST_COPY);
+
+	if (r) {
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
+	}
+	return r;
+}
+
+/* buf gzipped (fastest level) as a response that owns the result; NULL on failure. */
+static struct MHD_Response *gzipped(const char *buf, size_t len, const char *ctype)
+{
+	z_stream z = { 0 };
+	size_t cap;
+	char *out;
+	struct MHD_Response *r = NULL;
+
+	if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return NULL;
+	cap = deflateBound(&z, len);
+	out = malloc(cap);
+	z.next_in = (Bytef *)buf;
+	z.avail_in = (uInt)len;
+	z.next_out = (Bytef *)out;
+	z.avail_out = (uInt)cap;
+	if (out && deflate(&z, Z_FINISH) == Z_STREAM_END)
+		r = MHD_create_response_from_buffer_with_free_callback(z.total_out, out, free);
+	deflateEnd(&z);
+	if (!r) {
+		free(out);
+		return NULL;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+	return r;
+}
+
+/* Drop a reference; the last one frees the snapshot (responses in flight stay with MHD). */
+static void snap_unref(struct snap *sn)
+{
+	if (!sn || atomic_fetch_sub(&sn->ref, 1) != 1)
+		return;
+	for (int f = 0; f < 2; f++) {
+		for (int g = 0; g < 2; g++)
+			if (sn->r[f][g])
+				MHD_destroy_response(sn->r[f][g]);
+		free(sn->buf[f]);
+	}
+	free(sn);
+}
+
 /* Whether the client takes gzip (Prometheus does). */
 static bool wants_gz(struct MHD_Connection *c)
 {
@@ -148,8 +214,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 {
 	struct wb_http *h = cls;
 	struct MHD_Response *r;
+	struct snap *sn;
 	enum MHD_Result ret;
-	unsigned status = MHD_HTTP_OK;
+	bool om, gz;
 
 	(void)version, (void)upload, (void)upload_size, (void)con_cls;
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
@@ -158,22 +225,27 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return MHD_queue_response(c, MHD_HTTP_OK, h->index);
 	if (strcmp(url, "/metrics"))
 		return MHD_queue_response(c, MHD_HTTP_NOT_FOUND, h->not_found);
-	if (wants_gz(c) && !atomic_load(&h->want_gz))
-		atomic_store(&h->want_gz, true);
+	om = wants_om(c), gz = wants_gz(c);
 	pthread_mutex_lock(&h->lock);
-	r = wants_om(c) ? (wants_gz(c) && h->om_gz ? h->om_gz : h->om)
-			: (wants_gz(c) && h->text_gz ? h->text_gz : h->text);
-	if (!r)
-		r = h->no_sample, status = MHD_HTTP_SERVICE_UNAVAILABLE;
-	ret = MHD_queue_response(c, status, r); /* MHD holds its own reference from here */
+	sn = h->cur;
+	if (sn)
+		atomic_fetch_add(&sn->ref, 1);
 	pthread_mutex_unlock(&h->lock);
+	if (!sn)
+		return MHD_queue_response(c, MHD_HTTP_SERVICE_UNAVAILABLE, h->no_sample);
+	if (gz && !sn->r[om][1]) /* compressed once per sample, here: the sampler never pays for it */
+		sn->r[om][1] = gzipped(sn->buf[om], sn->len[om], om ? WB_OM_CTYPE_OM : WB_OM_CTYPE_TEXT);
+	r = sn->r[om][gz && sn->r[om][1]];
+	ret = MHD_queue_response(c, MHD_HTTP_OK, r); /* MHD holds its own reference from here */
+	snap_unref(sn);
 	return ret;
 }
 
 /*
- * MHD with its own thread on the listening socket fd. The thread starts with
- * SIGINT, SIGTERM and SIGHUP blocked, so that they reach the sampler's sleep
- * and stop it at once.
+ * MHD with its own thread on the listening socket fd: one thread, no pool, so
+ * handlers never run at the same time (the lazy gzip relies on it). It starts
+ * with SIGINT, SIGTERM and SIGHUP blocked, so that they reach the sampler's
+ * sleep and stop it at once.
  */
 static struct MHD_Daemon *start_daemon(struct wb_http *h, int fd)
 {
@@ -228,95 +300,42 @@ const char *wb_http_address(const struct wb_http *h)
 	return h->addr;
 }
 
-/* A response owning buf (freed by MHD with the response); gz: buf is gzipped. */
-static struct MHD_Response *owned(char *buf, size_t len, const char *ctype, bool gz)
-{
-	struct MHD_Response *r = buf ? MHD_create_response_from_buffer_with_free_callback(len, buf, free) : NULL;
-
-	if (!r) {
-		free(buf);
-		return NULL;
-	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
-	if (gz)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
-	return r;
-}
-
-/* buf gzipped (fastest level: this runs in the sampler) into a new buffer the caller frees; NULL on failure. */
-static char *gzip(const char *buf, size_t len, size_t *out_len)
-{
-	z_stream z = { 0 };
-	char *out = NULL;
-
-	if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return NULL;
-	*out_len = deflateBound(&z, len);
-	out = malloc(*out_len);
-	z.next_in = (Bytef *)buf;
-	z.avail_in = (uInt)len;
-	z.next_out = (Bytef *)out;
-	z.avail_out = (uInt)*out_len;
-	if (out && deflate(&z, Z_FINISH) == Z_STREAM_END) {
-		*out_len = z.total_out;
-	} else {
-		free(out);
-		out = NULL;
-	}
-	deflateEnd(&z);
-	return out;
-}
-
-/* Swap in one sample's responses together; the old ones go when their last scrape ends. */
-static void swap(struct wb_http *h, struct MHD_Response *nw[4])
-{
-	struct MHD_Response **slot[4] = { &h->text, &h->om, &h->text_gz, &h->om_gz }, *old[4];
-
-	pthread_mutex_lock(&h->lock);
-	for (int i = 0; i < 4; i++) {
-		old[i] = *slot[i];
-		*slot[i] = nw[i];
-	}
-	pthread_mutex_unlock(&h->lock);
-	for (int i = 0; i < 4; i++)
-		if (old[i])
-			MHD_destroy_response(old[i]);
-}
-
 void wb_http_publish(void *hv, char *text, size_t tlen, char *om, size_t olen)
 {
 	struct wb_http *h = hv;
-	bool gz = atomic_load(&h->want_gz);
-	size_t tgl = 0, ogl = 0;
-	char *tg = gz && text ? gzip(text, tlen, &tgl) : NULL, *og = gz && om ? gzip(om, olen, &ogl) : NULL;
-	struct MHD_Response *t = owned(text, tlen, WB_OM_CTYPE_TEXT, false);
-	struct MHD_Response *o = owned(om, olen, WB_OM_CTYPE_OM, false);
+	struct snap *sn = calloc(1, sizeof(*sn)), *old;
 
-	if (!t || !o) { /* out of memory: keep serving the previous sample */
-		if (t)
-			MHD_destroy_response(t);
-		if (o)
-			MHD_destroy_response(o);
-		free(tg);
-		free(og);
+	if (!sn) {
+		free(text);
+		free(om);
+		return; /* out of memory: keep serving the previous sample */
+	}
+	atomic_init(&sn->ref, 1);
+	sn->buf[0] = text, sn->len[0] = tlen;
+	sn->buf[1] = om, sn->len[1] = olen;
+	sn->r[0][0] = text ? plain(text, tlen, WB_OM_CTYPE_TEXT) : NULL;
+	sn->r[1][0] = om ? plain(om, olen, WB_OM_CTYPE_OM) : NULL;
+	if (!sn->r[0][0] || !sn->r[1][0]) {
+		snap_unref(sn);
 		return;
 	}
-	/* without a gzip of this sample, none of an older one either */
-	swap(h, (struct MHD_Response *[4]){ t, o, owned(tg, tgl, WB_OM_CTYPE_TEXT, true),
-					    owned(og, ogl, WB_OM_CTYPE_OM, true) });
+	pthread_mutex_lock(&h->lock);
+	old = h->cur;
+	h->cur = sn;
+	pthread_mutex_unlock(&h->lock);
+	snap_unref(old);
 }
 
 void wb_http_stop(struct wb_http *h)
 {
-	struct MHD_Response *r[] = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct MHD_Response *r[4];
 
 	if (!h)
 		return;
 	if (h->d)
 		MHD_stop_daemon(h->d); /* joins the server thread, closes the socket */
-	r[0] = h->text, r[1] = h->om, r[2] = h->index, r[3] = h->not_found;
-	r[4] = h->not_allowed, r[5] = h->no_sample, r[6] = h->text_gz, r[7] = h->om_gz;
+	snap_unref(h->cur);
+	r[0] = h->index, r[1] = h->not_found, r[2] = h->not_allowed, r[3] = h->no_sample;
 	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++)
 		if (r[i])
 			MHD_destroy_response(r[i]);
