@@ -785,7 +785,7 @@ int main(int argc, char **argv)
 	struct wb_http *http = NULL;
 	struct wb_om_tap *tap = NULL;
 	const char *notice;
-	char err[256];
+	char err[256], served[96];
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc)
@@ -841,8 +841,11 @@ int main(int argc, char **argv)
 			goto out;
 		}
 		wb_om_tap_source(tap, &src);
+		snprintf(served, sizeof(served), "serving http://%s/metrics", http ? wb_http_address(http) : "");
 		if (http && o.batch)
-			fprintf(stderr, "wbtop: serving http://%s/metrics\n", wb_http_address(http));
+			fprintf(stderr, "wbtop: %s\n", served);
+		else if (http && !notice) /* the UI says it on its status line */
+			notice = served;
 	}
 	rc = o.batch ? run_batch(&o, &src) : run_ui(&o, &src, notice);
 out:
