@@ -155,6 +155,14 @@ print("ok")
 PY
 check "300 idle connections from one address: a scrape from another is still answered"
 
+# ---- address forms: PORT and :PORT mean 127.0.0.1, IPv6 in brackets ----
+for spec in 0 :0 127.0.0.1:0 '[::1]:0'; do
+	"$W" --root "$F/6.18-idle" --batch -n 2 -d 0.1 --listen "$spec" >/dev/null 2>"$T/spec" || fail "--listen $spec: $(cat "$T/spec")"
+	want=127.0.0.1; [ "$spec" = '[::1]:0' ] && want='\[::1\]'
+	grep -q "^wbtop: serving http://$want:[0-9]*/metrics$" "$T/spec" || fail "--listen $spec: $(cat "$T/spec")"
+done
+check "--listen PORT, :PORT, ADDR:PORT, [ADDR]:PORT"
+
 # ---- bad and busy addresses: one line, exit 2 ----
 for bad in foo 70000 1.2.3.4.5:80 ::1:80 '[::1]' 127.0.0.1: 'localhost:80' '-1' '127.0.0.1:9x'; do
 	"$W" --batch -n 1 --root "$F/6.18-idle" --listen "$bad" >/dev/null 2>"$T/err"; rc=$?
