@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include "wbtop/forecast.h"
+#include "wbtop/http.h"
 #include "wbtop/live.h"
 #include "wbtop/model.h"
+#include "wbtop/openmetrics.h"
 #include "wbtop/out.h"
 #include "wbtop/pipeline.h"
 #include "wbtop/record.h"
@@ -25,7 +27,7 @@
 
 #define MAX_SETS 64
 
-enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV };
+enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_OM };
 
 struct opts {
 	bool batch;
@@ -49,6 +51,7 @@ struct opts {
 	double warn, crit;     /* UI row highlighting, percent */
 	const char *sets[MAX_SETS];
 	int nsets;
+	const char *listen, *om_file; /* --listen [ADDR:]PORT, --openmetrics-file PATH */
 };
 
 static void usage(FILE *f)
@@ -62,6 +65,11 @@ static void usage(FILE *f)
 		"  -d, --delay SEC        seconds between samples (default 1, min 0.05)\n"
 		"      --json             JSON Lines, one object per sample (with --batch)\n"
 		"      --csv              CSV, one row per device per sample (with --batch)\n"
+		"      --openmetrics      OpenMetrics, one exposition per sample (with --batch); with\n"
+		"                         --replay the whole recording with timestamps (backfill)\n"
+		"      --listen [ADDR:]PORT  serve /metrics over HTTP (ADDR default 127.0.0.1); with\n"
+		"                         --batch, stdout is quiet unless --json, --csv, --openmetrics\n"
+		"      --openmetrics-file PATH  rewrite PATH each sample (node_exporter textfile)\n"
 		"      --set KEY=VALUE    what-if: add the model's prediction for this setting\n"
 		"                         (vm.dirty_ratio, vm.dirty_bytes, vm.dirty_background_ratio,\n"
 		"                         vm.dirty_background_bytes, vm.dirty_expire_centisecs,\n"
@@ -103,13 +111,17 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_JSON = 256, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_ROOT, O_FORECAST, O_THEME, O_WARN, O_CRIT, O_NOTRACE,
-	       O_RECORD, O_REPLAY, O_FROM, O_TO, O_MAXSIZE, O_FORCE, O_APPLY, O_TRIAL, O_RECOVER, O_EXPORT, O_UNTIL };
+	       O_RECORD, O_REPLAY, O_FROM, O_TO, O_MAXSIZE, O_FORCE, O_APPLY, O_TRIAL, O_RECOVER, O_EXPORT, O_UNTIL,
+	       O_OM, O_LISTEN, O_OMFILE };
 	static const struct option lo[] = {
 		{ "batch", no_argument, NULL, 'b' },
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "delay", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "csv", no_argument, NULL, O_CSV },
+		{ "openmetrics", no_argument, NULL, O_OM },
+		{ "listen", required_argument, NULL, O_LISTEN },
+		{ "openmetrics-file", required_argument, NULL, O_OMFILE },
 		{ "set", required_argument, NULL, O_SET },
 		{ "mount-debugfs", no_argument, NULL, O_MOUNT },
 		{ "no-procs", no_argument, NULL, O_NOPROCS },
@@ -158,6 +170,19 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case O_JSON: o->fmt = FMT_JSON; break;
 		case O_CSV: o->fmt = FMT_CSV; break;
+		case O_OM: o->fmt = FMT_OM; break;
+		case O_LISTEN: {
+			struct sockaddr_storage ss;
+			socklen_t len;
+			char err[256];
+			if (wb_http_parse_addr(optarg, &ss, &len, err, sizeof(err))) {
+				fprintf(stderr, "wbtop: %s\n", err);
+				return 2;
+			}
+			o->listen = optarg;
+			break;
+		}
+		case O_OMFILE: o->om_file = optarg; break;
 		case O_SET:
 			if (o->nsets >= MAX_SETS) {
 				fprintf(stderr, "wbtop: at most %d --set options\n", MAX_SETS);
@@ -263,7 +288,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return 2;
 	}
 	if (o->fmt != FMT_TEXT && !o->batch) {
-		fprintf(stderr, "wbtop: --json and --csv go with --batch\n");
+		fprintf(stderr, "wbtop: --json, --csv and --openmetrics go with --batch\n");
+		return 2;
+	}
+	if ((o->listen || o->om_file) && (o->replay || o->apply || o->export_sysctl)) {
+		fprintf(stderr, "wbtop: --listen and --openmetrics-file show the live kernel: not with --replay, --apply or --export-sysctl\n");
 		return 2;
 	}
 	if (o->until && (o->fmt != FMT_TEXT || o->nsets || o->forecast || o->record || o->theme)) {
@@ -312,6 +341,26 @@ static void sleep_until(struct timespec *next, double delay)
 		;
 }
 
+/*
+ * --openmetrics: live, one exposition per sample (v); a replay collects every
+ * sample with its time and prints one exposition at the end (v NULL).
+ */
+static void print_om(struct wb_om *om, const struct wb_view *v, bool per_sample)
+{
+	size_t len;
+	char *buf;
+
+	if (v && per_sample)
+		wb_om_clear(om);
+	if (v && wb_om_add(om, v))
+		fprintf(stderr, "wbtop: --openmetrics: out of memory\n");
+	if (v && !per_sample)
+		return;
+	if ((buf = wb_om_render(om, WB_OM_OPENMETRICS, &len)))
+		fwrite(buf, 1, len, stdout);
+	free(buf);
+}
+
 /* Headless loop: sample, pipeline, print the view. */
 static int run_batch(const struct opts *o, struct wb_source *src)
 {
@@ -324,6 +373,7 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 	bool told_hidden = false;
 	int rc = 0;
 	char err[256];
+	struct wb_om *om = o->fmt == FMT_OM ? wb_om_create(src->replay) : NULL;
 
 	if (!pl) {
 		fprintf(stderr, "wbtop: out of memory\n");
@@ -375,7 +425,9 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 			wb_out_json(stdout, v);
 		else if (o->fmt == FMT_CSV)
 			wb_out_csv(stdout, v);
-		else
+		else if (o->fmt == FMT_OM && om)
+			print_om(om, v, !src->replay);
+		else if (!o->listen && !o->om_file) /* serving: stdout stays quiet unless asked */
 			wb_out_text(stdout, v);
 		if (!src->replay)
 			fflush(stdout); /* live: each sample as it comes */
@@ -387,6 +439,9 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 			break;
 		}
 	}
+	if (om && src->replay)
+		print_om(om, NULL, false);
+	wb_om_destroy(om);
 	wb_sample_finish(&cur);
 	wb_pipeline_destroy(pl);
 	return rc;
@@ -737,8 +792,10 @@ int main(int argc, char **argv)
 	struct wb_source src;
 	struct wb_rec_writer *writer = NULL;
 	struct wb_recording *recording = NULL;
+	struct wb_http *http = NULL;
+	struct wb_om_tap *tap = NULL;
 	const char *notice;
-	char err[256];
+	char err[256], served[96];
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc)
@@ -787,12 +844,32 @@ int main(int argc, char **argv)
 		if (o.batch) /* a recorder that records nothing must not run on (wbtop(1), EXIT STATUS) */
 			wb_recording_stop_on_error(recording);
 	}
+	if (o.listen || o.om_file) { /* the endpoint and the textfile: one more sink on the source */
+		if (o.listen && !(http = wb_http_start(o.listen, err, sizeof(err)))) {
+			fprintf(stderr, "wbtop: %s\n", err);
+			rc = 2;
+			goto out;
+		}
+		if (!(tap = wb_om_tap_create(&src, o.om_file, http ? wb_http_publish : NULL, http))) {
+			rc = 1;
+			goto out;
+		}
+		wb_om_tap_source(tap, &src);
+		snprintf(served, sizeof(served), "serving http://%s/metrics", http ? wb_http_address(http) : "");
+		if (http && o.batch)
+			fprintf(stderr, "wbtop: %s\n", served);
+		else if (http && !notice) /* the UI says it on its status line */
+			notice = served;
+	}
 	rc = o.until ? run_until(&o, &src) : o.batch ? run_batch(&o, &src) : run_ui(&o, &src, notice);
 	if (wb_recording_error(recording)) { /* the UI went on sampling; batch has said it already */
 		if (!o.batch)
 			fprintf(stderr, "wbtop: recording stopped: %s\n", wb_recording_error(recording));
 		rc = rc ? rc : 1;
 	}
+out:
+	wb_http_stop(http); /* before the tap: no scrape outlives the sample it serves */
+	wb_om_tap_destroy(tap);
 	wb_recording_destroy(recording);
 	wb_rec_close(writer);
 	wb_live_destroy(live);

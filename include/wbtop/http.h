@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The /metrics endpoint: libmicrohttpd with its own thread serves the last
+ * exposition handed to wb_http_publish(). A scrape never waits for the
+ * sampler and the sampler never waits for a client; a scrape costs the same
+ * at any rate. Only GET and HEAD on /metrics and /; nothing reaches the file
+ * system or the kernel.
+ */
+#ifndef WBTOP_HTTP_H
+#define WBTOP_HTTP_H
+
+#include <stddef.h>
+#include <sys/socket.h>
+
+#define WB_HTTP_MAX_CONNECTIONS 256 /* beyond this, new connections are refused */
+#define WB_HTTP_MAX_PER_HOST    128 /* one address cannot take them all */
+#define WB_HTTP_TIMEOUT_S       10  /* an idle or slow connection is closed after this */
+
+struct wb_http;
+
+/*
+ * "[ADDR:]PORT", "[v6]:PORT" or ":PORT" into a socket address; ADDR defaults
+ * to 127.0.0.1. 0 or -EINVAL with a one-line message in err.
+ */
+int wb_http_parse_addr(const char *spec, struct sockaddr_storage *ss, socklen_t *len,
+		       char *err, size_t n);
+/* Bind and start serving. Caller stops with wb_http_stop(); NULL with err set. */
+struct wb_http *wb_http_start(const char *spec, char *err, size_t n);
+/* "127.0.0.1:9488": the address bound (port 0 resolved). Owned by h. */
+const char *wb_http_address(const struct wb_http *h);
+/*
+ * Serve these from now on: the Prometheus text and the OpenMetrics renderings
+ * of one sample. Takes both buffers (malloc'd); they are freed once no scrape
+ * uses them. h is a struct wb_http (void for use as a callback).
+ */
+void wb_http_publish(void *h, char *text, size_t tlen, char *om, size_t olen);
+/* Stop serving, wait for the server thread, free everything (NULL: no-op). */
+void wb_http_stop(struct wb_http *h);
+
+#endif

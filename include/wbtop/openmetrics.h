@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * OpenMetrics / Prometheus exposition of a sample's view: one table of
+ * metric families (name, type, unit, help, where the value comes from),
+ * walked to render either format. Unknown values are left out, never 0.
+ *
+ * A wb_om keeps the counters that only grow while wbtop runs (tracepoint
+ * events, accumulated from each sample's deltas) and the series of the
+ * samples added since the last wb_om_clear(): one sample for a live
+ * exposition, a whole recording for a backfill (with timestamps).
+ */
+#ifndef WBTOP_OPENMETRICS_H
+#define WBTOP_OPENMETRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "wbtop/out.h"
+#include "wbtop/source.h"
+
+enum wb_om_fmt {
+	WB_OM_TEXT,        /* Prometheus text format 0.0.4 */
+	WB_OM_OPENMETRICS, /* OpenMetrics 1.0 text, ends with "# EOF" */
+};
+
+#define WB_OM_CTYPE_TEXT "text/plain; version=0.0.4; charset=utf-8"
+#define WB_OM_CTYPE_OM   "application/openmetrics-text; version=1.0.0; charset=utf-8"
+
+struct wb_om;
+
+/*
+ * timestamps: every series carries its sample's time (backfill; OpenMetrics
+ * only). Caller frees with wb_om_destroy(); NULL on out of memory.
+ */
+struct wb_om *wb_om_create(bool timestamps);
+void wb_om_destroy(struct wb_om *m);
+/* Count this view's events and add its series. 0 or -ENOMEM. */
+int wb_om_add(struct wb_om *m, const struct wb_view *v);
+/* Forget the series added so far (the counters stay). */
+void wb_om_clear(struct wb_om *m);
+/*
+ * The families with every series added since the last clear, each family's
+ * series together. Returns a NUL-terminated buffer the caller frees (length
+ * in *len), NULL on out of memory.
+ */
+char *wb_om_render(const struct wb_om *m, enum wb_om_fmt fmt, size_t *len);
+/* Replace path with buf atomically (temp file beside it + rename). 0 or -errno, err set. */
+int wb_om_write_file(const char *path, const char *buf, size_t len, char *err, size_t n);
+/* Append value to buf as a label value: \ " and newline escaped, other control bytes and
+ * bytes that are not UTF-8 dropped. Exposed for tests. Returns the length written. */
+size_t wb_om_escape(char *buf, size_t size, const char *value);
+
+/*
+ * A source that passes every sample of `inner` through and, for each, renders
+ * both formats and hands them to publish(cls, text, tlen, om, olen), which
+ * takes the buffers; with a file, also rewrites it (Prometheus text, for
+ * node_exporter's textfile collector). Runs the model for the view's limits.
+ * Caller frees with wb_om_tap_destroy(); NULL on out of memory.
+ */
+typedef void (*wb_om_publish_fn)(void *cls, char *text, size_t tlen, char *om, size_t olen);
+struct wb_om_tap;
+struct wb_om_tap *wb_om_tap_create(const struct wb_source *inner, const char *file,
+				   wb_om_publish_fn publish, void *cls);
+void wb_om_tap_destroy(struct wb_om_tap *t);
+void wb_om_tap_source(struct wb_om_tap *t, struct wb_source *src);
+
+#endif

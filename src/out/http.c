@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The /metrics endpoint on libmicrohttpd: the last sample's expositions, swapped under a mutex. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+#include <zlib.h>
+
+#include "wbtop/http.h"
+#include "wbtop/openmetrics.h"
+
+/*
+ * One sample's expositions: [format][gzipped]. The plain responses are made by
+ * the sampler; a gzipped one by the HTTP thread, at the first request that
+ * takes gzip (MHD runs one internal thread, so one handler at a time). Freed
+ * with its last reference: the server's, or a handler's in flight.
+ */
+struct snap {
+	atomic_int ref;
+	char *buf[2];                       /* text, OpenMetrics (owned) */
+	size_t len[2];
+	struct MHD_Response *r[2][2];
+};
+
+struct wb_http {
+	struct MHD_Daemon *d;
+	char addr[INET6_ADDRSTRLEN + 16];
+	pthread_mutex_t lock;
+	struct snap *cur;                   /* the last sample's; NULL before the first */
+	struct MHD_Response *index, *not_found, *not_allowed, *no_sample; /* fixed pages */
+};
+
+static const char index_html[] =
+	"<!DOCTYPE html>\n<html><head><title>wbtop</title></head>\n"
+	"<body><h1>wbtop</h1><p>Linux writeback, per device: <a href=\"/metrics\">/metrics</a></p></body></html>\n";
+
+/* The port of spec (digits only, 0-65535); -1 if it is not one. */
+static int parse_port(const char *p)
+{
+	long v = 0;
+
+	if (!*p || strlen(p) > 5)
+		return -1;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	return v <= 65535 ? (int)v : -1;
+}
+
+int wb_http_parse_addr(const char *spec, struct sockaddr_storage *ss, socklen_t *len, char *err, size_t n)
+{
+	char host[INET6_ADDRSTRLEN + 2] = "127.0.0.1";
+	const char *colon = strrchr(spec, ':'), *port = colon ? colon + 1 : spec, *h0 = spec;
+	size_t hl = colon ? (size_t)(colon - spec) : 0;
+	struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
+	int p = parse_port(port);
+
+	if (hl >= 2 && spec[0] == '[' && spec[hl - 1] == ']')
+		h0++, hl -= 2; /* [v6]:PORT */
+	else if (colon && memchr(spec, ':', hl))
+		hl = sizeof(host); /* a bare IPv6 address: ambiguous, refused below */
+	if (p < 0 || hl >= sizeof(host)) {
+		snprintf(err, n, "--listen %s: expected [ADDR:]PORT (PORT 0-65535, IPv6 as [ADDR]:PORT)", spec);
+		return -EINVAL;
+	}
+	if (hl)
+		snprintf(host, sizeof(host), "%.*s", (int)hl, h0);
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons((uint16_t)p);
+		*len = sizeof(*v4);
+	} else if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = htons((uint16_t)p);
+		*len = sizeof(*v6);
+	} else {
+		snprintf(err, n, "--listen %s: \"%s\" is not an IP address", spec, host);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A listening socket on spec, its bound address as text in addr. fd or -errno. */
+static int listen_on(const char *spec, char *addr, size_t alen, char *err, size_t n)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char host[INET6_ADDRSTRLEN];
+	int fd, one = 1, rc;
+
+	if ((rc = wb_http_parse_addr(spec, &ss, &len, err, n)))
+		return rc;
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 128) ||
+	    getsockname(fd, (struct sockaddr *)&ss, &len)) {
+		rc = -errno;
+		snprintf(err, n, "--listen %s: %s", spec, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	if (ss.ss_family == AF_INET) {
+		struct sockaddr_in *v4 = (struct sockaddr_in *)&ss;
+		inet_ntop(AF_INET, &v4->sin_addr, host, sizeof(host));
+		snprintf(addr, alen, "%s:%u", host, ntohs(v4->sin_port));
+	} else {
+		struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&ss;
+		inet_ntop(AF_INET6, &v6->sin6_addr, host, sizeof(host));
+		snprintf(addr, alen, "[%s]:%u", host, ntohs(v6->sin6_port));
+	}
+	return fd;
+}
+
+/* A fixed page (static text, kept for the server's life). */
+static struct MHD_Response *page(const char *body, const char *ctype, const char *allow)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), (void *)body,
+								  MHD_RESPMEM_PERSISTENT);
+
+	if (r && ctype)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+	if (r && allow)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	return r;
+}
+
+/* Whether the client asked for OpenMetrics (Prometheus does, first in its Accept). */
+static bool wants_om(struct MHD_Connection *c)
+{
+	const char *a = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+
+	return a && strstr(a, "application/openmetrics-text");
+}
+
+/* A response for one exposition: a copy of buf (the snapshot keeps buf to gzip it). */
+static struct MHD_Response *plain(const char *buf, size_t len, const char *ctype)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)buf, MHD_RESPMEM_MUST_COPY);
+
+	if (r) {
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+		MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
+	}
+	return r;
+}
+
+/* buf gzipped (fastest level) as a response that owns the result; NULL on failure. */
+static struct MHD_Response *gzipped(const char *buf, size_t len, const char *ctype)
+{
+	z_stream z = { 0 };
+	size_t cap;
+	char *out;
+	struct MHD_Response *r = NULL;
+
+	if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return NULL;
+	cap = deflateBound(&z, len);
+	out = malloc(cap);
+	z.next_in = (Bytef *)buf;
+	z.avail_in = (uInt)len;
+	z.next_out = (Bytef *)out;
+	z.avail_out = (uInt)cap;
+	if (out && deflate(&z, Z_FINISH) == Z_STREAM_END)
+		r = MHD_create_response_from_buffer_with_free_callback(z.total_out, out, free);
+	deflateEnd(&z);
+	if (!r) {
+		free(out);
+		return NULL;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, ctype);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+	return r;
+}
+
+/* Drop a reference; the last one frees the snapshot (responses in flight stay with MHD). */
+static void snap_unref(struct snap *sn)
+{
+	if (!sn || atomic_fetch_sub(&sn->ref, 1) != 1)
+		return;
+	for (int f = 0; f < 2; f++) {
+		for (int g = 0; g < 2; g++)
+			if (sn->r[f][g])
+				MHD_destroy_response(sn->r[f][g]);
+		free(sn->buf[f]);
+	}
+	free(sn);
+}
+
+/* Whether the client takes gzip (Prometheus does). */
+static bool wants_gz(struct MHD_Connection *c)
+{
+	const char *a = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+
+	return a && strstr(a, "gzip");
+}
+
+/* Every request: GET/HEAD on / and /metrics, 405 for other methods, 404 for other paths. */
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+			      const char *version, const char *upload, size_t *upload_size, void **con_cls)
+{
+	struct wb_http *h = cls;
+	struct MHD_Response *r;
+	struct snap *sn;
+	enum MHD_Result ret;
+	bool om, gz;
+
+	(void)version, (void)upload, (void)upload_size, (void)con_cls;
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, h->not_allowed);
+	if (strcmp(url, "/") == 0)
+		return MHD_queue_response(c, MHD_HTTP_OK, h->index);
+	if (strcmp(url, "/metrics"))
+		return MHD_queue_response(c, MHD_HTTP_NOT_FOUND, h->not_found);
+	om = wants_om(c), gz = wants_gz(c);
+	pthread_mutex_lock(&h->lock);
+	sn = h->cur;
+	if (sn)
+		atomic_fetch_add(&sn->ref, 1);
+	pthread_mutex_unlock(&h->lock);
+	if (!sn)
+		return MHD_queue_response(c, MHD_HTTP_SERVICE_UNAVAILABLE, h->no_sample);
+	if (gz && !sn->r[om][1]) /* compressed once per sample, here: the sampler never pays for it */
+		sn->r[om][1] = gzipped(sn->buf[om], sn->len[om], om ? WB_OM_CTYPE_OM : WB_OM_CTYPE_TEXT);
+	r = sn->r[om][gz && sn->r[om][1]];
+	ret = MHD_queue_response(c, MHD_HTTP_OK, r); /* MHD holds its own reference from here */
+	snap_unref(sn);
+	return ret;
+}
+
+/*
+ * MHD with its own thread on the listening socket fd: one thread, no pool, so
+ * handlers never run at the same time (the lazy gzip relies on it). It starts
+ * with SIGINT, SIGTERM and SIGHUP blocked, so that they reach the sampler's
+ * sleep and stop it at once.
+ */
+static struct MHD_Daemon *start_daemon(struct wb_http *h, int fd)
+{
+	sigset_t stop, old;
+	struct MHD_Daemon *d;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
+	d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, handle, h,
+			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
+			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)WB_HTTP_MAX_CONNECTIONS,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)WB_HTTP_MAX_PER_HOST,
+			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WB_HTTP_TIMEOUT_S,
+			     MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return d;
+}
+
+struct wb_http *wb_http_start(const char *spec, char *err, size_t n)
+{
+	struct wb_http *h = calloc(1, sizeof(*h));
+	int fd;
+
+	if (!h) {
+		snprintf(err, n, "out of memory");
+		return NULL;
+	}
+	pthread_mutex_init(&h->lock, NULL);
+	h->index = page(index_html, "text/html; charset=utf-8", NULL);
+	h->not_found = page("not found: try /metrics\n", "text/plain; charset=utf-8", NULL);
+	h->not_allowed = page("only GET and HEAD\n", "text/plain; charset=utf-8", "GET, HEAD");
+	h->no_sample = page("no sample yet\n", "text/plain; charset=utf-8", NULL);
+	fd = listen_on(spec, h->addr, sizeof(h->addr), err, n);
+	if (fd >= 0 && h->index && h->not_found && h->not_allowed && h->no_sample)
+		h->d = start_daemon(h, fd);
+	if (!h->d) {
+		if (fd >= 0) {
+			snprintf(err, n, "--listen %s: the HTTP server did not start", spec);
+			close(fd);
+		}
+		wb_http_stop(h);
+		return NULL;
+	}
+	return h;
+}
+
+const char *wb_http_address(const struct wb_http *h)
+{
+	return h->addr;
+}
+
+void wb_http_publish(void *hv, char *text, size_t tlen, char *om, size_t olen)
+{
+	struct wb_http *h = hv;
+	struct snap *sn = calloc(1, sizeof(*sn)), *old;
+
+	if (!sn) {
+		free(text);
+		free(om);
+		return; /* out of memory: keep serving the previous sample */
+	}
+	atomic_init(&sn->ref, 1);
+	sn->buf[0] = text, sn->len[0] = tlen;
+	sn->buf[1] = om, sn->len[1] = olen;
+	sn->r[0][0] = text ? plain(text, tlen, WB_OM_CTYPE_TEXT) : NULL;
+	sn->r[1][0] = om ? plain(om, olen, WB_OM_CTYPE_OM) : NULL;
+	if (!sn->r[0][0] || !sn->r[1][0]) {
+		snap_unref(sn);
+		return;
+	}
+	pthread_mutex_lock(&h->lock);
+	old = h->cur;
+	h->cur = sn;
+	pthread_mutex_unlock(&h->lock);
+	snap_unref(old);
+}
+
+void wb_http_stop(struct wb_http *h)
+{
+	struct MHD_Response *r[4];
+
+	if (!h)
+		return;
+	if (h->d)
+		MHD_stop_daemon(h->d); /* joins the server thread, closes the socket */
+	snap_unref(h->cur);
+	r[0] = h->index, r[1] = h->not_found, r[2] = h->not_allowed, r[3] = h->no_sample;
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++)
+		if (r[i])
+			MHD_destroy_response(r[i]);
+	pthread_mutex_destroy(&h->lock);
+	free(h);
+}
