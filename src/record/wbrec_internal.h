@@ -68,6 +68,9 @@ static inline size_t wbrec_get_uv(const uint8_t *p, const uint8_t *end, uint64_t
 	return 0;
 }
 
+/* Tests only: when n > 0, the encoder writes n more fields in every section and an unknown section. */
+extern int wbrec_test_extra;
+
 /* CRC-32 (IEEE), table-driven (format.c). */
 uint32_t wbrec_crc32(const uint8_t *p, size_t n);
 
