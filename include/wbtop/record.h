@@ -59,12 +59,16 @@ int wb_rec_encode_as(const struct wb_sample *s, const struct wb_sample *prev, un
 		     struct wb_buf *out);
 /*
  * Decode a frame of format major.minor into s (initialised or filled). prev
- * is the previous decoded sample for delta frames. What a newer writer added
- * (a field, a section; a newer minor's tail in format 2) is skipped. 0, or
- * -1 with a message naming the problem.
+ * is the previous decoded sample for delta frames; sc (format 3) what the
+ * key frame said about its sections, filled by a key frame (may be NULL) and
+ * needed by the delta frames after it. What a newer writer added (a field, a
+ * section; a newer minor's tail in format 2) is skipped. 0, or -1 with a
+ * message naming the problem.
  */
+struct wbrec_schema;
 int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned major, unsigned minor,
-		  const struct wb_sample *prev, struct wb_sample *s, char *err, size_t errlen);
+		  const struct wb_sample *prev, struct wbrec_schema *sc, struct wb_sample *s, char *err,
+		  size_t errlen);
 
 /* ---- writer (writer.c) ---- */
 struct wb_rec_writer;

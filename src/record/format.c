@@ -655,8 +655,26 @@ static int walk_legacy(struct walk *w, bool key, unsigned minor)
 /* ---- format 3: sections ---- */
 
 /*
- * A section's n items, item by item, field by field. A field this wbtop does
- * not know (a newer writer's, after the ones it knows) is one varint: skipped.
+ * Format 3. A key frame holds every section: id, length, then the kind of
+ * its items (0 the sample, 1 nodes, 2 zones, 3 BDIs, 4 counted: the item
+ * count comes first), its field count, and the items, field by field. A
+ * delta frame holds a bitmap of the key frame's number sections it carries
+ * (one whose every value is 0 is left out: a reader takes it as zeros),
+ * then those sections' items (a counted section: its length, then its count
+ * and items). A field a reader does not know (after the ones it knows) is
+ * one varint; a section it does not know is skipped, by its length, or as
+ * items times fields varints.
+ */
+enum { FK_SAMPLE, FK_NODE, FK_ZONE, FK_BDI, FK_COUNTED, FK_COUNT };
+
+static unsigned file_kind(int kind)
+{
+	return kind >= K_PROC ? FK_COUNTED : (unsigned)kind;
+}
+
+/*
+ * A section's n items, item by item, field by field. The fields a newer
+ * writer added after the ones this wbtop knows are skipped (tests write them as 42).
  */
 static void walk_items(struct walk *w, const struct section *sec, size_t n, size_t slots)
 {
@@ -664,54 +682,80 @@ static void walk_items(struct walk *w, const struct section *sec, size_t n, size
 
 	for (size_t i = 0; i < n && !w->bad; i++) {
 		walk_fields(w, sec, i, i + 1, 0, slots);
-		for (size_t x = 0; x < extra && !w->bad; x++) /* tests write these as 42 */
+		for (size_t x = 0; x < extra && !w->bad; x++)
 			code_uv(w, 42, true);
 	}
 }
 
-/*
- * One section of a format-3 frame: id, length, then its field count, item
- * count (counted sections) and the fields, field by field. A section whose
- * every value is 0 (and every string empty) is left out: a reader takes an
- * absent section as one of zeros.
- */
-static void enc_section(struct walk *w, const struct section *sec, struct wb_buf *out, struct wb_buf *tmp)
+/* A section's body (key: with its kind and field count) into tmp; false when every value is 0. */
+static bool enc_body(struct walk *w, const struct section *sec, struct wb_buf *tmp, bool key)
 {
-	size_t slots = slots_of(sec), n;
+	size_t slots = slots_of(sec);
 
 	tmp->len = 0;
 	w->b = tmp;
 	w->nonzero = false;
 	w->delta = w->prev && !(sec->flags & S_ABS);
 	w->prev_ns = 0;
-	put_uv(tmp, slots + (size_t)wbrec_test_extra);
+	if (key) {
+		put_uv(tmp, file_kind(sec->kind));
+		put_uv(tmp, slots + (size_t)wbrec_test_extra);
+	}
 	if (sec->flags & S_COUNTED)
 		code_count(w, sec->kind);
-	n = count_of(w->s, sec->kind);
-	walk_items(w, sec, n, slots);
-	if (!w->nonzero)
-		return;
-	put_uv(out, sec->id);
-	put_uv(out, tmp->len);
-	put(out, tmp->p, tmp->len);
-	out->oom |= tmp->oom;
+	walk_items(w, sec, count_of(w->s, sec->kind), slots);
+	return w->nonzero;
 }
 
-/* The sections of s (structure ones with key, the others with numbers) into out. */
-static void enc_sections(struct walk *w, struct wb_buf *out, bool structure, bool numbers)
+/* Tests: a number section this wbtop does not know, of one item and two fields (after the sysctls). */
+static void enc_unknown(struct wb_buf *out, bool key, uint64_t *bits, unsigned *bit)
 {
-	struct wb_buf tmp = { 0 };
+	static const uint8_t sec[] = { SEC_SYSCTL + 1, 4, FK_SAMPLE, 2, 0x54, 0x54 };
+
+	if (!wbrec_test_extra)
+		return;
+	if (key) {
+		put(out, sec, sizeof(sec));
+	} else {
+		put(out, sec + 4, 2);
+		*bits |= 1ull << *bit;
+	}
+	(*bit)++;
+}
+
+/* The frame: key, every section with its header; delta, a bitmap and the sections that are not all 0. */
+static void enc_sections(struct walk *w, struct wb_buf *out, bool key, bool structure_only)
+{
+	struct wb_buf tmp = { 0 }, body = { 0 };
+	uint64_t bits = 0;
+	unsigned bit = 0;
 
 	for (size_t k = 0; k < NSECTIONS; k++) {
-		bool st = sections[k].flags & S_STRUCT;
-		if (st ? structure : numbers)
-			enc_section(w, &sections[k], out, &tmp);
-		if (wbrec_test_extra && sections[k].id == SEC_SYSCTL && numbers) { /* tests: a newer writer's section */
-			static const uint8_t unknown[] = { SEC_SYSCTL + 1, 3, 0xde, 0xad, 0x01 };
-			put(out, unknown, sizeof(unknown));
+		const struct section *sec = &sections[k];
+		bool st = sec->flags & S_STRUCT, any;
+		if (st ? !key : structure_only)
+			continue;
+		any = enc_body(w, sec, &tmp, key);
+		if (key) {
+			put_uv(&body, sec->id);
+			put_uv(&body, tmp.len);
+		} else if (any) {
+			bits |= 1ull << bit;
+			if (sec->flags & S_COUNTED)
+				put_uv(&body, tmp.len);
 		}
+		if (key || any)
+			put(&body, tmp.p, tmp.len);
+		bit += !st;
+		if (sec->id == SEC_SYSCTL && !structure_only)
+			enc_unknown(&body, key, &bits, &bit);
 	}
+	if (!key)
+		put_uv(out, bits);
+	put(out, body.p, body.len);
+	out->oom |= tmp.oom || body.oom;
 	wb_buf_free(&tmp);
+	wb_buf_free(&body);
 }
 
 struct span {
@@ -719,7 +763,7 @@ struct span {
 	const uint8_t *p, *end;
 };
 
-/* Split a format-3 frame into its sections: ids strictly growing, lengths inside the frame. */
+/* Split a key frame into its sections: ids strictly growing, lengths inside the frame. */
 static size_t split_sections(struct walk *w, struct span *sp)
 {
 	size_t n = 0;
@@ -743,40 +787,124 @@ static size_t split_sections(struct walk *w, struct span *sp)
 	return n;
 }
 
-/* Decode a format-3 frame: the sections this wbtop knows, in its order; the others are skipped. */
-static int dec_sections(struct walk *w, bool key)
+/*
+ * A known section's items from [p, end) (fw fields each), or as zeros when
+ * it is absent (p NULL). whole: the section must end at end.
+ */
+static int dec_body(struct walk *w, const struct section *sec, const uint8_t *p, const uint8_t *end, size_t fw,
+		    bool whole)
+{
+	w->delta = w->prev && !(sec->flags & S_ABS);
+	w->prev_ns = 0;
+	w->fw = p ? fw : 0;
+	if (p) {
+		w->p = p;
+		w->end = end;
+	}
+	if ((sec->flags & S_COUNTED) && p && code_count(w, sec->kind))
+		return -1;
+	if (p || !(sec->flags & S_COUNTED))
+		walk_items(w, sec, count_of(w->s, sec->kind), slots_of(sec));
+	if (p && whole && w->p != end)
+		reject(w, "section %u: %zu bytes left over", sec->id, (size_t)(end - w->p));
+	return 0;
+}
+
+/* A key frame: the sections' headers (the number sections' into the schema), then the known ones. */
+static int dec_key(struct walk *w, struct wbrec_schema *sc)
 {
 	struct span sp[MAX_SECTIONS];
+	uint64_t fw[MAX_SECTIONS];
 	const uint8_t *end = w->end;
-	size_t n = split_sections(w, sp);
+	size_t n = split_sections(w, sp), j = 0;
 
-	for (size_t k = 0; k < NSECTIONS && !w->bad; k++) {
-		const struct section *sec = &sections[k];
-		const struct span *at = NULL;
-		for (size_t j = 0; j < n; j++)
-			if (sp[j].id == sec->id)
-				at = &sp[j];
-		if ((sec->flags & S_STRUCT) && !key) {
-			if (at)
-				reject(w, "structure (section %u) in a delta frame", sec->id);
-			continue;
-		}
-		w->delta = w->prev && !(sec->flags & S_ABS);
-		w->prev_ns = 0;
-		w->fw = 0;
-		if (at) {
-			w->p = at->p;
-			w->end = at->end;
-			w->fw = (size_t)get_uv(w);
-		}
-		if ((sec->flags & S_COUNTED) && at && code_count(w, sec->kind))
+	sc->n = 0;
+	for (size_t k = 0; k < n && !w->bad; k++) {
+		const struct section *sec = section_of((unsigned)sp[k].id);
+		uint64_t kind;
+		w->p = sp[k].p;
+		w->end = sp[k].end;
+		kind = get_uv(w);
+		fw[k] = get_uv(w);
+		if (!w->bad && (kind >= FK_COUNT || fw[k] > (1u << 20) || (sec && kind != file_kind(sec->kind))))
+			reject(w, "section %llu: kind %llu, %llu fields", (unsigned long long)sp[k].id,
+			       (unsigned long long)kind, (unsigned long long)fw[k]);
+		sp[k].p = w->p;
+		if (!sec || !(sec->flags & S_STRUCT))
+			sc->sec[sc->n++] = (struct wbrec_schema_sec){ sp[k].id, (uint8_t)kind, (uint32_t)fw[k] };
+	}
+	for (size_t k = 0; k < NSECTIONS && !w->bad; k++) { /* in this wbtop's order: references first */
+		bool at;
+		while (j < n && sp[j].id < sections[k].id)
+			j++;
+		at = j < n && sp[j].id == sections[k].id;
+		if (dec_body(w, &sections[k], at ? sp[j].p : NULL, at ? sp[j].end : NULL, at ? fw[j] : 0, true))
 			return -1;
-		if (at || !(sec->flags & S_COUNTED))
-			walk_items(w, sec, count_of(w->s, sec->kind), slots_of(sec));
-		if (at && w->p != w->end)
-			reject(w, "section %u: %zu bytes left over", sec->id, (size_t)(w->end - w->p));
 	}
 	w->p = w->end = end;
+	return 0;
+}
+
+/* A counted section of a delta frame: its length, then [p, p + length). NULL when it overruns. */
+static const uint8_t *counted_span(struct walk *w, const uint8_t **end)
+{
+	uint64_t len = get_uv(w);
+	const uint8_t *p = w->p;
+
+	if (!w->bad && len > (uint64_t)(w->end - w->p))
+		reject(w, "a section of %llu bytes runs past the frame", (unsigned long long)len);
+	if (w->bad)
+		return NULL;
+	*end = p + len;
+	w->p = *end;
+	return p;
+}
+
+/* A section of the key frame's that this wbtop does not know: skipped, if this delta frame has it. */
+static void skip_unknown(struct walk *w, const struct wbrec_schema_sec *e)
+{
+	static const int kind_of[] = { [FK_SAMPLE] = K_SAMPLE, [FK_NODE] = K_NODE, [FK_ZONE] = K_ZONE,
+				       [FK_BDI] = K_BDI };
+	const uint8_t *end;
+
+	if (e->kind == FK_COUNTED) {
+		counted_span(w, &end);
+		return;
+	}
+	for (size_t i = 0, n = count_of(w->s, kind_of[e->kind]) * e->fw; i < n && !w->bad; i++)
+		get_uv(w);
+}
+
+/* A delta frame: the bitmap of the key frame's number sections it has, then those, in order. */
+static int dec_delta(struct walk *w, const struct wbrec_schema *sc)
+{
+	uint64_t bits = get_uv(w);
+	size_t j = 0;
+
+	if (!w->bad && sc->n < 64 && bits >> sc->n)
+		reject(w, "section bitmap %#llx: the key frame has %zu sections", (unsigned long long)bits, sc->n);
+	for (size_t k = 0; k <= NSECTIONS && !w->bad; k++) {
+		const struct section *sec = k < NSECTIONS ? &sections[k] : NULL;
+		const uint8_t *p = NULL, *end = w->end, *fend = w->end;
+		bool known;
+		if (sec && (sec->flags & S_STRUCT))
+			continue;
+		for (; j < sc->n && (!sec || sc->sec[j].id < sec->id); j++)
+			if (bits >> j & 1)
+				skip_unknown(w, &sc->sec[j]);
+		if (!sec)
+			break;
+		known = j < sc->n && sc->sec[j].id == sec->id;
+		if (known && (bits >> j & 1))
+			p = (sec->flags & S_COUNTED) ? counted_span(w, &end) : w->p;
+		if (!w->bad && dec_body(w, sec, p, end, known ? sc->sec[j].fw : 0, sec->flags & S_COUNTED))
+			return -1;
+		if (p && (sec->flags & S_COUNTED)) {
+			w->p = end;
+			w->end = fend;
+		}
+		j += known;
+	}
 	return 0;
 }
 
@@ -786,7 +914,7 @@ void wb_rec_structure(const struct wb_sample *s, struct wb_buf *out)
 {
 	struct walk w = { .enc = true, .s = (struct wb_sample *)s }; /* only read when encoding */
 
-	enc_sections(&w, out, true, false);
+	enc_sections(&w, out, true, true);
 }
 
 void wb_rec_encode(const struct wb_sample *s, const struct wb_sample *prev, struct wb_buf *out)
@@ -802,7 +930,7 @@ int wb_rec_encode_as(const struct wb_sample *s, const struct wb_sample *prev, un
 	if (major < 1 || major > WB_REC_MAJOR || (major < 3 && minor > 1))
 		return -1;
 	if (major >= 3)
-		enc_sections(&w, out, !prev, true);
+		enc_sections(&w, out, !prev, false);
 	else
 		walk_legacy(&w, !prev, major == 1 ? 0 : minor);
 	return out->oom ? -1 : 0;
@@ -897,9 +1025,11 @@ static int copy_structure(struct wb_sample *s, const struct wb_sample *prev)
 }
 
 int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned major, unsigned minor,
-		  const struct wb_sample *prev, struct wb_sample *s, char *err, size_t errlen)
+		  const struct wb_sample *prev, struct wbrec_schema *sc, struct wb_sample *s, char *err,
+		  size_t errlen)
 {
 	struct walk w = { .p = p, .end = p + len, .prev = key ? NULL : prev };
+	struct wbrec_schema own;
 	struct wb_sample t;
 	int rc;
 
@@ -907,7 +1037,7 @@ int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned major, unsign
 		snprintf(err, errlen, "damaged frame (empty)");
 		return -1;
 	}
-	if (!key && !prev) {
+	if (!key && (!prev || (major >= 3 && !sc))) {
 		snprintf(err, errlen, "a delta frame without the frame before it");
 		return -1;
 	}
@@ -915,7 +1045,8 @@ int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned major, unsign
 	w.s = &t;
 	rc = key ? 0 : copy_structure(&t, prev);
 	if (rc == 0)
-		rc = major >= 3 ? dec_sections(&w, key) : walk_legacy(&w, key, major == 1 ? 0 : minor);
+		rc = major < 3 ? walk_legacy(&w, key, major == 1 ? 0 : minor) : key ? dec_key(&w, sc ? sc : &own)
+										    : dec_delta(&w, sc);
 	if (rc == 0 && !w.bad)
 		check_sample(&w, &t, w.prev);
 	if (rc || w.bad || w.p != w.end) {

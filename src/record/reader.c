@@ -48,6 +48,7 @@ struct wb_rec_reader {
 	struct note_ix *notes;
 	size_t nnotes;
 	ZSTD_DCtx *dctx;
+	struct wbrec_schema schema; /* the current key frame's (format 3) */
 	struct wb_sample cur;   /* last decoded sample */
 	size_t cur_i;
 	bool have_cur;
@@ -495,7 +496,7 @@ static int decode_one(struct wb_rec_reader *r, size_t i, char *err, size_t errle
 	}
 	wb_sample_init(&next);
 	rc = wb_rec_decode(r->raw, fx->rlen, fx->is_key, r->h.major, r->h.minor,
-			   r->have_cur ? &r->cur : NULL, &next, err, errlen);
+			   r->have_cur ? &r->cur : NULL, &r->schema, &next, err, errlen);
 	/* a key frame's time against the sample before it (wb_rec_decode checks a delta frame's) */
 	if (rc == 0 && r->have_cur && r->cur_i + 1 == i && next.mono < r->cur.mono) {
 		snprintf(err, errlen, "damaged frame (sample time %.6f before the previous sample's %.6f)",

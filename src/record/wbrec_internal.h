@@ -68,6 +68,17 @@ static inline size_t wbrec_get_uv(const uint8_t *p, const uint8_t *end, uint64_t
 	return 0;
 }
 
+/* Format 3: a key frame's number sections, which its delta frames refer to by position. */
+struct wbrec_schema_sec {
+	uint64_t id;
+	uint8_t kind;           /* 0 the sample, 1 nodes, 2 zones, 3 BDIs, 4 counted */
+	uint32_t fw;            /* fields the writer put in each item */
+};
+struct wbrec_schema {
+	size_t n;
+	struct wbrec_schema_sec sec[64];
+};
+
 /* Tests only: when n > 0, the encoder writes n more fields in every section and an unknown section. */
 extern int wbrec_test_extra;
 

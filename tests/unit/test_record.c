@@ -91,10 +91,10 @@ static void decode_rejects_garbage(void **st)
 	char err[256];
 	(void)st;
 	wb_sample_init(&s);
-	assert_int_not_equal(wb_rec_decode(junk, sizeof(junk), true, WB_REC_MAJOR, WB_REC_MINOR, NULL, &s, err, sizeof(err)), 0);
+	assert_int_not_equal(wb_rec_decode(junk, sizeof(junk), true, WB_REC_MAJOR, WB_REC_MINOR, NULL, NULL, &s, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "damaged"));
-	assert_int_not_equal(wb_rec_decode(junk, 0, true, WB_REC_MAJOR, WB_REC_MINOR, NULL, &s, err, sizeof(err)), 0);
-	assert_int_not_equal(wb_rec_decode(junk, sizeof(junk), false, WB_REC_MAJOR, WB_REC_MINOR, NULL, &s, err, sizeof(err)), 0);
+	assert_int_not_equal(wb_rec_decode(junk, 0, true, WB_REC_MAJOR, WB_REC_MINOR, NULL, NULL, &s, err, sizeof(err)), 0);
+	assert_int_not_equal(wb_rec_decode(junk, sizeof(junk), false, WB_REC_MAJOR, WB_REC_MINOR, NULL, NULL, &s, err, sizeof(err)), 0);
 }
 
 /* Write good samples 0..n-1 with sample k spoiled by spoil(); the reader's verdict on sample k. */
