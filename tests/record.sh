@@ -102,6 +102,13 @@ ok "junk, unknown major refused with a reason; a newer minor's unknown fields sk
 got=$($W --replay "$F/rec-format1.wbrec" --batch --json 2> "$T/e" | wc -l)
 [ "$got" = 75 ] || { cat "$T/e"; fail "format 1 recording: $got samples, expected 75"; }
 ok "a format-1 recording replays (75 samples)"
+# format 3 (sections): the same recording re-recorded (bench_record --rewrite) exports the same, byte for byte
+for x in "" "--forecast 40"; do
+	$W --replay "$F/rec-format1.wbrec" --batch --json $x > "$T/f1.json" 2>/dev/null
+	$W --replay "$F/rec-format3.wbrec" --batch --json $x > "$T/f3.json" 2>/dev/null || fail "format 3 rc"
+	[ -s "$T/f3.json" ] && cmp -s "$T/f1.json" "$T/f3.json" || fail "format 3 export $x differs from format 1's"
+done
+ok "a format-3 recording of the same samples exports the same JSON (also --forecast 40)"
 
 # 6. rotation by size
 $W --root "$F/6.18-writing" --batch -n 60 -d 0.05 --record "$T/r.wbrec" --max-size 2K > /dev/null 2>&1 || fail "rotate rc"

@@ -678,10 +678,11 @@ static unsigned file_kind(int kind)
  */
 static void walk_items(struct walk *w, const struct section *sec, size_t n, size_t slots)
 {
-	size_t extra = w->enc ? (size_t)wbrec_test_extra : w->fw > slots ? w->fw - slots : 0;
+	int x = w->enc ? wbrec_test_extra : 0; /* tests: < 0, an older writer's section (fewer fields) */
+	size_t extra = x > 0 ? (size_t)x : w->fw > slots ? w->fw - slots : 0, upto = x < 0 ? slots - (size_t)-x : slots;
 
 	for (size_t i = 0; i < n && !w->bad; i++) {
-		walk_fields(w, sec, i, i + 1, 0, slots);
+		walk_fields(w, sec, i, i + 1, 0, upto);
 		for (size_t x = 0; x < extra && !w->bad; x++)
 			code_uv(w, 42, true);
 	}
@@ -699,7 +700,7 @@ static bool enc_body(struct walk *w, const struct section *sec, struct wb_buf *t
 	w->prev_ns = 0;
 	if (key) {
 		put_uv(tmp, file_kind(sec->kind));
-		put_uv(tmp, slots + (size_t)wbrec_test_extra);
+		put_uv(tmp, (size_t)((long)slots + wbrec_test_extra));
 	}
 	if (sec->flags & S_COUNTED)
 		code_count(w, sec->kind);
@@ -712,7 +713,7 @@ static void enc_unknown(struct wb_buf *out, bool key, uint64_t *bits, unsigned *
 {
 	static const uint8_t sec[] = { SEC_SYSCTL + 1, 4, FK_SAMPLE, 2, 0x54, 0x54 };
 
-	if (!wbrec_test_extra)
+	if (wbrec_test_extra <= 0)
 		return;
 	if (key) {
 		put(out, sec, sizeof(sec));

@@ -79,7 +79,10 @@ struct wbrec_schema {
 	struct wbrec_schema_sec sec[64];
 };
 
-/* Tests only: when n > 0, the encoder writes n more fields in every section and an unknown section. */
+/*
+ * Tests only: n > 0, the encoder writes n more fields in every section (a
+ * newer writer) and a section this wbtop does not know; n < 0, n fewer fields.
+ */
 extern int wbrec_test_extra;
 
 /* CRC-32 (IEEE), table-driven (format.c). */
