@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "wbtop/record.h"
+#include "wbtop/source.h"
 #include "../../src/record/wbrec_internal.h" /* the format's test hook and key-frame schema */
 
 static void make(struct wb_sample *s, int i, size_t nbdis)
@@ -690,6 +691,92 @@ static void each_format_version_read(void **st)
 	same_samples(FIXTURES "/rec-format1.wbrec", FIXTURES "/rec-format3.wbrec");
 }
 
+/* A scripted source for the recorder: sample i of a knob story (see knob_changes_become_notes). */
+static int story_read(void *ctx, struct wb_sample *s)
+{
+	int *i = ctx;
+	struct wb_sample t;
+
+	if (*i >= 5)
+		return -1;
+	make(&t, *i, 2);
+	t.sys_valid = WB_BIT(WB_SYS_DIRTY_RATIO) | WB_BIT(WB_SYS_DIRTY_BYTES);
+	t.sys[WB_SYS_DIRTY_RATIO] = *i >= 1 ? 10 : 20;  /* 1: someone else lowers vm.dirty_ratio */
+	for (size_t b = 0; b < 2; b++) {
+		t.bdis[b].knob_valid = (1u << WB_K_COUNT) - 1;
+		t.bdis[b].knob[WB_K_MAX_RATIO] = 100;
+	}
+	if (*i >= 2) { /* 2: wbtop sets bdi.8:0.min_ratio=5 (the kernel reads min_ratio_fine back too) */
+		t.bdis[0].knob[WB_K_MIN_RATIO] = 5;
+		t.bdis[0].knob[WB_K_MIN_RATIO_FINE] = 50000;
+	}
+	if (*i >= 3) { /* 3: someone else sets two knobs of 8:16 */
+		t.bdis[1].knob[WB_K_MAX_BYTES] = 16u << 20;
+		t.bdis[1].knob[WB_K_STRICT_LIMIT] = 1;
+	}
+	if (*i >= 4) /* 4: a knob that cannot be read is not a change */
+		t.bdis[1].knob_valid &= ~WB_BIT(WB_K_STRICT_LIMIT);
+	wb_sample_finish(s);
+	*s = t;
+	(*i)++;
+	return 0;
+}
+
+/*
+ * Issue #20 item 8: a knob or sysctl change seen between two recorded
+ * samples becomes a note, whoever made it; one wbtop made is noted once (its
+ * own note); a replay's next-event key lands on the sample that shows it.
+ */
+static void knob_changes_become_notes(void **st)
+{
+	char path[] = "/tmp/wbtop-rec-XXXXXX", err[256], warn[256];
+	int fd = mkstemp(path), i = 0;
+	struct wb_source inner = { .ctx = &i, .read = story_read }, src, rp;
+	struct wb_rec_header h;
+	struct wb_rec_writer *w;
+	struct wb_recording *rec;
+	struct wb_rec_reader *r;
+	struct wb_replay *p;
+	struct wb_sample s;
+	double t;
+	(void)st;
+	close(fd);
+	wb_rec_header_local(&h, 1.0);
+	w = wb_rec_create(path, &h, 0, err, sizeof(err));
+	assert_non_null(w);
+	rec = wb_recording_create(&inner, w);
+	wb_recording_source(rec, &src);
+	wb_sample_init(&s);
+	for (int k = 0; k < 5; k++) {
+		if (k == 2)
+			src.annotate(src.ctx, "bdi.8:0.min_ratio=5");
+		assert_int_equal(src.read(src.ctx, &s), 0);
+	}
+	wb_recording_destroy(rec);
+	wb_rec_close(w);
+	r = wb_rec_open(path, err, sizeof(err), warn, sizeof(warn));
+	assert_non_null(r);
+	assert_int_equal(wb_rec_count(r), 5);
+	assert_int_equal(wb_rec_notes(r), 3);
+	assert_string_equal(wb_rec_note_at(r, 0, &t), "vm.dirty_ratio 20 -> 10");
+	assert_true(t == 101);
+	assert_string_equal(wb_rec_note_at(r, 1, NULL), "bdi.8:0.min_ratio=5"); /* and nothing more for it */
+	assert_string_equal(wb_rec_note_at(r, 2, &t), "bdi 8:16 max_bytes 0 -> 16777216; bdi 8:16 strict_limit 0 -> 1");
+	assert_true(t == 103);
+	/* replayed: from the first sample, "next event" lands on the one that shows the change */
+	p = wb_replay_create(r, 0, 0);
+	wb_replay_source(p, &rp);
+	assert_int_equal(rp.read(rp.ctx, &s), 0);
+	assert_int_equal(rp.next_event(rp.ctx), 0);
+	assert_int_equal(rp.read(rp.ctx, &s), 0);
+	assert_true(s.mono == 101);
+	assert_string_equal(rp.note(rp.ctx, NULL), "vm.dirty_ratio 20 -> 10");
+	wb_sample_finish(&s);
+	wb_replay_destroy(p);
+	wb_rec_close_reader(r);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -702,6 +789,7 @@ int main(void)
 		cmocka_unit_test(every_field_every_format),
 		cmocka_unit_test(unknown_fields_and_sections_skipped),
 		cmocka_unit_test(each_format_version_read),
+		cmocka_unit_test(knob_changes_become_notes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
