@@ -499,7 +499,34 @@ static void assert_same(const struct wb_sample *a, const struct wb_sample *b, bo
 	assert_memory_equal(a->events, b->events, a->nevents * sizeof(*a->events));
 }
 
-/* Every field round-trips, in key and delta frames, in every format this wbtop can write. */
+/* Zero what formats 1 and 2 cannot hold: array entries past the enums' lengths of their time. */
+static void legacy_only(struct wb_sample *s)
+{
+	for (int k = 8; k < WB_SYS_COUNT; k++)
+		s->sys[k] = 0;
+	for (int k = 20; k < WB_G_COUNT; k++)
+		s->g.v[k] = 0;
+	for (size_t n = 0; n < s->nnodes; n++)
+		for (int k = 8; k < WB_N_COUNT; k++)
+			s->nodes[n].v[k] = 0;
+	for (size_t z = 0; z < s->nzones; z++)
+		for (int k = 14; k < WB_Z_COUNT; k++)
+			s->zones[z].v[k] = 0;
+	for (size_t b = 0; b < s->nbdis; b++) {
+		for (int k = 7; k < WB_K_COUNT; k++)
+			s->bdis[b].knob[k] = 0;
+		for (int k = 16; k < WB_B_COUNT; k++)
+			s->bdis[b].st[k] = 0;
+		for (int k = 2; k < WB_D_COUNT; k++)
+			s->bdis[b].disk[k] = 0;
+	}
+}
+
+/*
+ * Every field round-trips, in key and delta frames, in every format this
+ * wbtop can write (formats 1 and 2: the fields they had; a new enum entry
+ * is carried by format 3 only).
+ */
 static void every_field_every_format(void **st)
 {
 	static const unsigned fmts[][2] = { { 1, 0 }, { 2, 0 }, { 2, 1 }, { WB_REC_MAJOR, WB_REC_MINOR } };
@@ -520,6 +547,8 @@ static void every_field_every_format(void **st)
 			if (wb_rec_decode(b.p, b.len, key, fmts[f][0], fmts[f][1], key ? NULL : &dec_prev, &sc, &back,
 					  err, sizeof(err)))
 				fail_msg("format %u.%u, sample %d: %s", fmts[f][0], fmts[f][1], i, err);
+			if (fmts[f][0] < 3)
+				legacy_only(&cur);
 			assert_same(&cur, &back, fmts[f][0] > 2 || fmts[f][1] >= 1);
 			wb_sample_finish(&dec_prev);
 			dec_prev = back;
