@@ -212,6 +212,40 @@ static const int knob_family[WB_K_COUNT] = {
 	[WB_K_MAX_RATIO] = 2, [WB_K_MAX_RATIO_FINE] = 2, [WB_K_MAX_BYTES] = 2,
 };
 
+/*
+ * The knob that holds a BDI family's setting, and the one to use when it
+ * cannot be read (kernels before *_fine): the kernel derives min_bytes and
+ * max_bytes from it and the dirty limit, so they move with free memory
+ * while nobody writes anything. Only a change of the setting is a change.
+ */
+static const struct {
+	int stored, fallback;
+} knob_setting[WB_K_COUNT] = {
+	[WB_K_MIN_RATIO] = { WB_K_MIN_RATIO_FINE, WB_K_MIN_RATIO },
+	[WB_K_MIN_RATIO_FINE] = { WB_K_MIN_RATIO_FINE, WB_K_MIN_RATIO },
+	[WB_K_MIN_BYTES] = { WB_K_MIN_RATIO_FINE, WB_K_MIN_RATIO },
+	[WB_K_MAX_RATIO] = { WB_K_MAX_RATIO_FINE, WB_K_MAX_RATIO },
+	[WB_K_MAX_RATIO_FINE] = { WB_K_MAX_RATIO_FINE, WB_K_MAX_RATIO },
+	[WB_K_MAX_BYTES] = { WB_K_MAX_RATIO_FINE, WB_K_MAX_RATIO },
+	[WB_K_STRICT_LIMIT] = { WB_K_STRICT_LIMIT, WB_K_STRICT_LIMIT },
+};
+
+/* Knob k readable in both x and y, with another value in y. */
+static bool knob_moved(const struct wb_bdi *x, const struct wb_bdi *y, int k)
+{
+	return WB_HAS(x->knob_valid, k) && WB_HAS(y->knob_valid, k) && x->knob[k] != y->knob[k];
+}
+
+/* Was knob k of this BDI changed (its family's setting), not just read back differently? */
+static bool knob_changed(const struct wb_bdi *x, const struct wb_bdi *y, int k)
+{
+	int st = knob_setting[k].stored;
+	bool readable = WB_HAS(x->knob_valid, st) && WB_HAS(y->knob_valid, st);
+
+	return knob_moved(x, y, k) &&
+	       (readable ? knob_moved(x, y, st) : knob_moved(x, y, knob_setting[k].fallback));
+}
+
 static int family(bool bdi, int k)
 {
 	int f = bdi ? knob_family[k] : sys_family[k];
@@ -282,7 +316,7 @@ static size_t add_change(char *out, size_t len, size_t n, const char *fmt, ...)
 }
 
 /*
- * Every sysctl and per-BDI knob readable in both a and b whose value
+ * Every sysctl and per-BDI knob readable in both a and b whose setting
  * changed, less those wbtop wrote itself, as one note into out ("" if none):
  * "vm.dirty_ratio 20 -> 10; bdi 7:1 min_ratio 0 -> 5".
  */
@@ -299,8 +333,7 @@ static void knob_changes(const struct wb_recording *r, const struct wb_sample *a
 	for (size_t i = 0; i < b->nbdis; i++) {
 		const struct wb_bdi *y = &b->bdis[i], *x = wb_sample_bdi(a, y->name);
 		for (int k = 0; x && k < WB_K_COUNT; k++)
-			if (WB_HAS(x->knob_valid, k) && WB_HAS(y->knob_valid, k) && x->knob[k] != y->knob[k] &&
-			    !own(r, y, k))
+			if (knob_changed(x, y, k) && !own(r, y, k))
 				n = add_change(out, len, n, "bdi %s %s %llu -> %llu", y->name, wb_knob_names[k],
 					       (unsigned long long)x->knob[k], (unsigned long long)y->knob[k]);
 	}

@@ -734,13 +734,18 @@ static int story_read(void *ctx, struct wb_sample *s)
 	for (size_t b = 0; b < 2; b++) {
 		t.bdis[b].knob_valid = (1u << WB_K_COUNT) - 1;
 		t.bdis[b].knob[WB_K_MAX_RATIO] = 100;
+		t.bdis[b].knob[WB_K_MAX_RATIO_FINE] = 1000000;
+		/* read back from the ratio and the dirty limit: it moves with free memory, nobody wrote it */
+		t.bdis[b].knob[WB_K_MAX_BYTES] = 1000000 * (b + 1) + 4096 * (uint64_t)*i;
 	}
 	if (*i >= 2) { /* 2: wbtop sets bdi.8:0.min_ratio=5 (the kernel reads min_ratio_fine back too) */
 		t.bdis[0].knob[WB_K_MIN_RATIO] = 5;
 		t.bdis[0].knob[WB_K_MIN_RATIO_FINE] = 50000;
 	}
-	if (*i >= 3) { /* 3: someone else sets two knobs of 8:16 */
+	if (*i >= 3) { /* 3: someone else sets max_bytes and strict_limit of 8:16 */
 		t.bdis[1].knob[WB_K_MAX_BYTES] = 16u << 20;
+		t.bdis[1].knob[WB_K_MAX_RATIO] = 1;
+		t.bdis[1].knob[WB_K_MAX_RATIO_FINE] = 10000;
 		t.bdis[1].knob[WB_K_STRICT_LIMIT] = 1;
 	}
 	if (*i >= 4) /* 4: a knob that cannot be read is not a change */
@@ -790,7 +795,9 @@ static void knob_changes_become_notes(void **st)
 	assert_string_equal(wb_rec_note_at(r, 0, &t), "vm.dirty_ratio 20 -> 10");
 	assert_true(t == 101);
 	assert_string_equal(wb_rec_note_at(r, 1, NULL), "bdi.8:0.min_ratio=5"); /* and nothing more for it */
-	assert_string_equal(wb_rec_note_at(r, 2, &t), "bdi 8:16 max_bytes 0 -> 16777216; bdi 8:16 strict_limit 0 -> 1");
+	assert_string_equal(wb_rec_note_at(r, 2, &t), "bdi 8:16 max_ratio 100 -> 1; bdi 8:16 max_ratio_fine 1000000 -> "
+						      "10000; bdi 8:16 max_bytes 2008192 -> 16777216; bdi 8:16 "
+						      "strict_limit 0 -> 1");
 	assert_true(t == 103);
 	/* replayed: from the first sample, "next event" lands on the one that shows the change */
 	p = wb_replay_create(r, 0, 0);
