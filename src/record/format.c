@@ -5,9 +5,11 @@
  * encodes or decodes, so the two directions cannot disagree. Numbers are
  * zigzag varints, in delta frames as differences from the previous sample
  * (most are 0: one byte each, and zstd folds the runs); strings are
- * length-prefixed. Format 3 wraps each entity in a section (id, length,
- * field count) that a reader skips or reads in part; formats 1 and 2 are
- * the same fields in their historic order (legacy_groups). Every read is
+ * length-prefixed. Format 3 puts each entity in a section: a key frame
+ * gives each one's id, length and field count, so that a reader skips a
+ * section or fields it does not know; its delta frames name the sections
+ * they carry by a bitmap (wbrec(5)). Formats 1 and 2 are the same fields in
+ * their historic order (wbrec_fields.h: legacy groups). Every read is
  * bounds-checked: a hostile file makes decoding fail, never overrun or
  * allocate from an unchecked size.
  */
@@ -26,7 +28,7 @@
 #define MAX_COUNT (1ULL << 62) /* pages or sectors: 16 EiB of 4 KiB pages */
 #define MAX_MONO 1e9    /* seconds since boot: 31 years (and t * 1e9 fits an int64 for llround) */
 #define MAX_WALL 1e11   /* seconds since 1970: the year 5138 */
-#define MAX_SECTIONS 64 /* sections in one format-3 frame */
+#define MAX_SECTIONS WBREC_MAX_SECTIONS
 
 int wbrec_test_extra;
 

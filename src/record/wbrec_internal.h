@@ -69,6 +69,7 @@ static inline size_t wbrec_get_uv(const uint8_t *p, const uint8_t *end, uint64_t
 }
 
 /* Format 3: a key frame's number sections, which its delta frames refer to by position. */
+#define WBREC_MAX_SECTIONS 64   /* sections in one frame (a delta frame's bitmap is a u64) */
 struct wbrec_schema_sec {
 	uint64_t id;
 	uint8_t kind;           /* 0 the sample, 1 nodes, 2 zones, 3 BDIs, 4 counted */
@@ -76,7 +77,7 @@ struct wbrec_schema_sec {
 };
 struct wbrec_schema {
 	size_t n;
-	struct wbrec_schema_sec sec[64];
+	struct wbrec_schema_sec sec[WBREC_MAX_SECTIONS];
 };
 
 /*
