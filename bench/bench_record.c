@@ -5,6 +5,9 @@
  * few processes), written to FILE; then the time to open it and read the
  * sample in the middle, and bytes per sample.
  *   bench_record FIXTURE_ROOT FILE [samples]
+ * Or: re-record an existing recording in the current format (every sample
+ * and note, lossless), and print both sizes per sample:
+ *   bench_record --rewrite IN OUT
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,50 @@ static double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* IN's samples and notes, in order, written to OUT in the current format; sizes printed. */
+static int rewrite(const char *in, const char *out)
+{
+	char err[256], warn[256];
+	struct wb_rec_reader *r = wb_rec_open(in, err, sizeof(err), warn, sizeof(warn));
+	struct wb_rec_header h;
+	struct wb_rec_writer *w;
+	struct wb_sample s;
+	struct stat a, b;
+	size_t n, k = 0;
+	double t;
+
+	if (!r) {
+		fprintf(stderr, "%s: %s\n", in, err);
+		return 1;
+	}
+	h = *wb_rec_header_of(r);
+	h.major = WB_REC_MAJOR;
+	h.minor = WB_REC_MINOR;
+	if (!(w = wb_rec_create(out, &h, 0, err, sizeof(err)))) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	n = wb_rec_count(r);
+	wb_sample_init(&s);
+	for (size_t i = 0; i < n; i++) {
+		if (wb_rec_read(r, i, &s, err, sizeof(err)) || wb_rec_write(w, &s)) {
+			fprintf(stderr, "%s: sample %zu: %s\n", in, i, err);
+			return 1;
+		}
+		for (const char *note; (note = wb_rec_note_at(r, k, &t)) && (i + 1 == n || t < wb_rec_time(r, i + 1)); k++)
+			wb_rec_note(w, t, 0, note);
+	}
+	wb_sample_finish(&s);
+	wb_rec_close(w);
+	stat(in, &a);
+	stat(out, &b);
+	printf("%s: %zu samples, %.1f -> %.1f bytes per sample (format %u.%u -> %u.%u)\n", in, n,
+	       n ? (double)a.st_size / n : 0, n ? (double)b.st_size / n : 0, wb_rec_header_of(r)->major,
+	       wb_rec_header_of(r)->minor, WB_REC_MAJOR, WB_REC_MINOR);
+	wb_rec_close_reader(r);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -39,6 +86,10 @@ int main(int argc, char **argv)
 	struct stat st;
 	double t0, t1;
 
+	if (argc == 4 && strcmp(argv[1], "--rewrite") == 0) {
+		wb_live_destroy(l);
+		return rewrite(argv[2], argv[3]);
+	}
 	if (!l)
 		return 1;
 	wb_sample_init(&s);

@@ -102,6 +102,13 @@ ok "junk, unknown major refused with a reason; a newer minor's unknown fields sk
 got=$($W --replay "$F/rec-format1.wbrec" --batch --json 2> "$T/e" | wc -l)
 [ "$got" = 75 ] || { cat "$T/e"; fail "format 1 recording: $got samples, expected 75"; }
 ok "a format-1 recording replays (75 samples)"
+# format 3 (sections): the same recording re-recorded (bench_record --rewrite) exports the same, byte for byte
+for x in "" "--forecast 40"; do
+	$W --replay "$F/rec-format1.wbrec" --batch --json $x > "$T/f1.json" 2>/dev/null
+	$W --replay "$F/rec-format3.wbrec" --batch --json $x > "$T/f3.json" 2>/dev/null || fail "format 3 rc"
+	[ -s "$T/f3.json" ] && cmp -s "$T/f1.json" "$T/f3.json" || fail "format 3 export $x differs from format 1's"
+done
+ok "a format-3 recording of the same samples exports the same JSON (also --forecast 40)"
 
 # 6. rotation by size
 $W --root "$F/6.18-writing" --batch -n 60 -d 0.05 --record "$T/r.wbrec" --max-size 2K > /dev/null 2>&1 || fail "rotate rc"
@@ -113,8 +120,8 @@ ok "--max-size rotates to FILE.1, both replay"
 # decoder reports them as damage with the offset; the sinks never see them (the level
 # indexed tables: SIGSEGV); under the sanitizer build this also checks for UB
 D="$F/damaged/wbrec"
-for c in "level-max 3 2147483647" "level-neg 2 -3"; do
-	set -- $c
+for c in "level-max 3 2147483647" "level-neg 2 -3" "level-max-3 3 2147483647" "level-neg-3 2 -3"; do
+	set -- $c # -3: format 3 (sections)
 	for fmt in --text --json --csv; do
 		a=; [ $fmt = --text ] || a=$fmt
 		$W --replay "$D/$1.wbrec" --batch $a > "$T/o" 2> "$T/e"; rc=$?
@@ -123,7 +130,9 @@ for c in "level-max 3 2147483647" "level-neg 2 -3"; do
 		[ $fmt = --json ] && { [ "$(wc -l < "$T/o")" = $2 ] || fail "$1: $(wc -l < "$T/o") samples, expected $2"; }
 	done
 done
-$W --replay "$D/good.wbrec" --batch --json > "$T/o" 2>/dev/null && [ "$(wc -l < "$T/o")" = 6 ] || fail "good.wbrec"
+for g in good good-3; do
+	$W --replay "$D/$g.wbrec" --batch --json > "$T/o" 2>/dev/null && [ "$(wc -l < "$T/o")" = 6 ] || fail "$g.wbrec"
+done
 python3 - "$D/good.wbrec" "$T/ivl.wbrec" <<'PY'
 import struct, sys
 d = bytearray(open(sys.argv[1], "rb").read()); o = 16
@@ -135,7 +144,7 @@ open(sys.argv[2], "wb").write(d)
 PY
 $W --replay "$T/ivl.wbrec" --batch 2> "$T/e"; [ $? = 1 ] && grep -q "damaged header: sampling interval nan s (offset [0-9]*)" "$T/e" ||
 	fail "a NaN interval in the header: $(cat "$T/e")"
-ok "out-of-range access levels (2147483647, -3), a NaN interval: damage at their offset, in text, JSON and CSV"
+ok "out-of-range access levels (2147483647, -3; formats 2 and 3), a NaN interval: damage at their offset, in text, JSON and CSV"
 
 # 8. nothing to replay: exit 1 and a message (no output, no exit 0)
 hl=$(python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); print(16 + int.from_bytes(d[12:16],"little"))' "$T/a.wbrec")
@@ -146,6 +155,7 @@ none() { # expected message, then the command line
 	[ $rc = 1 ] && [ ! -s "$T/o" ] && grep -q "$m" "$T/e" || { cat "$T/e"; fail "$* : rc $rc, $(wc -c < "$T/o") bytes out"; }
 }
 none "no samples to replay" --replay "$T/hdr.wbrec" --batch
+none "access level -3.*no sample to replay" --replay "$D/level-first-3.wbrec" --batch --json
 none "no samples to replay" --replay "$T/hdr.wbrec" --batch --json
 none "access level -3.*no sample to replay" --replay "$D/level-first.wbrec" --batch --csv
 none "no samples from 1000 s on: the recording is" --replay "$T/a.wbrec" --batch --from 1000

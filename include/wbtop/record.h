@@ -18,8 +18,8 @@
 
 #include "wbtop/sample.h"
 
-#define WB_REC_MAJOR 2  /* 2: compact frame headers; 1 is still read */
-#define WB_REC_MINOR 1  /* 1: per-BDI pages dirtied before a pause, after the frame's old end */
+#define WB_REC_MAJOR 3  /* 3: a section per entity (format.c); 1 and 2 are still read */
+#define WB_REC_MINOR 0
 #define WB_REC_KEYEVERY 256
 #define WB_REC_MAX_FRAME (16u << 20)  /* larger lengths are damage, not data */
 
@@ -50,18 +50,25 @@ void wb_buf_free(struct wb_buf *b);
 /* The sample's structure (names, counts) as bytes; equal structure => deltas allowed. */
 void wb_rec_structure(const struct wb_sample *s, struct wb_buf *out);
 /*
- * Encode s. With prev (same structure), numbers are deltas against it.
- * Layout: structure (key frames only), numbers, variable part (processes,
- * events).
+ * Encode s in the current format. With prev (same structure), numbers are
+ * deltas against it (a delta frame); without, a key frame with the structure.
  */
 void wb_rec_encode(const struct wb_sample *s, const struct wb_sample *prev, struct wb_buf *out);
+/* The same in format major.minor (1.0, 2.0, 2.1 or 3.0: tests write old formats). 0, or -1. */
+int wb_rec_encode_as(const struct wb_sample *s, const struct wb_sample *prev, unsigned major, unsigned minor,
+		     struct wb_buf *out);
 /*
- * Decode into s (initialised or filled). prev is the previous decoded
- * sample for delta frames; minor is the file's minor version (what a newer
- * minor appends is skipped). 0, or -1 with a message naming the problem.
+ * Decode a frame of format major.minor into s (initialised or filled). prev
+ * is the previous decoded sample for delta frames; sc (format 3) what the
+ * key frame said about its sections, filled by a key frame (may be NULL) and
+ * needed by the delta frames after it. What a newer writer added (a field, a
+ * section; a newer minor's tail in format 2) is skipped. 0, or -1 with a
+ * message naming the problem.
  */
-int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned minor, const struct wb_sample *prev,
-		  struct wb_sample *s, char *err, size_t errlen);
+struct wbrec_schema;
+int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned major, unsigned minor,
+		  const struct wb_sample *prev, struct wbrec_schema *sc, struct wb_sample *s, char *err,
+		  size_t errlen);
 
 /* ---- writer (writer.c) ---- */
 struct wb_rec_writer;

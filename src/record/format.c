@@ -1,26 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Lossless sample serialization for recordings. Numbers are zigzag varints,
- * as deltas against the previous sample when the structure is the same
- * (most are 0: one byte each, and zstd folds the runs). Strings are
- * length-prefixed. Every read is bounds-checked: a hostile file can make
- * decoding fail, never overrun or allocate from an unchecked size.
+ * The recording codec: one description of a sample (a table of sections,
+ * one per entity, each a table of fields) and one walk over it that either
+ * encodes or decodes, so the two directions cannot disagree. Numbers are
+ * zigzag varints, in delta frames as differences from the previous sample
+ * (most are 0: one byte each, and zstd folds the runs); strings are
+ * length-prefixed. Format 3 puts each entity in a section: a key frame
+ * gives each one's id, length and field count, so that a reader skips a
+ * section or fields it does not know; its delta frames name the sections
+ * they carry by a bitmap (wbrec(5)). Formats 1 and 2 are the same fields in
+ * their historic order (wbrec_fields.h: legacy groups). Every read is
+ * bounds-checked: a hostile file makes decoding fail, never overrun or
+ * allocate from an unchecked size.
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "wbrec_fields.h"
 #include "wbrec_internal.h"
 #include "wbtop/record.h"
 
-#define MAX_ITEMS 4096  /* zones, BDIs or processes in one frame */
-#define MAX_NODES 1024  /* the kernel's MAX_NUMNODES at its largest */
 #define MAX_CPUS (1u << 16)
 #define MAX_COUNT (1ULL << 62) /* pages or sectors: 16 EiB of 4 KiB pages */
 #define MAX_MONO 1e9    /* seconds since boot: 31 years (and t * 1e9 fits an int64 for llround) */
 #define MAX_WALL 1e11   /* seconds since 1970: the year 5138 */
+#define MAX_SECTIONS WBREC_MAX_SECTIONS
+
+int wbrec_test_extra;
 
 uint32_t wbrec_crc32(const uint8_t *p, size_t n)
 {
@@ -47,7 +57,7 @@ void wb_buf_free(struct wb_buf *b)
 
 static void put(struct wb_buf *b, const void *p, size_t n)
 {
-	if (b->oom)
+	if (b->oom || n == 0)
 		return;
 	if (b->len + n > b->cap) {
 		size_t nc = b->cap ? b->cap * 2 : 1024;
@@ -73,25 +83,87 @@ static void put_uv(struct wb_buf *b, uint64_t v)
 	put(b, t, wbrec_put_uv(t, v));
 }
 
-static void put_str(struct wb_buf *b, const char *s, size_t max)
+/* ---- the description (wbrec_fields.h) ---- */
+
+static const struct section *section_of(unsigned id)
 {
-	size_t n = strnlen(s, max);
-	put_uv(b, n);
-	put(b, s, n);
+	for (size_t k = 0; k < NSECTIONS; k++)
+		if (sections[k].id == id)
+			return &sections[k];
+	return NULL;
 }
 
-/* Encoder state: the previous values, walked in the same order, or NULL. */
-struct enc {
+/* Slots of a section: one per field element. */
+static size_t slots_of(const struct section *sec)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < sec->nf; k++)
+		n += sec->f[k].n;
+	return n;
+}
+
+/* ---- the walk ---- */
+
+/* One pass over the description: encoding s into b, or decoding [p, end) into s. */
+struct walk {
+	bool enc, delta, bad, nonzero;
 	struct wb_buf *b;
-	bool delta;
+	const uint8_t *p, *end;
+	size_t fw;                      /* decoding: slots the writer put in this section */
+	uint64_t prev_ns;               /* event times: the previous event's, in ns (wraps, never overflows) */
+	struct wb_sample *s;            /* read when encoding, filled when decoding */
+	const struct wb_sample *prev;   /* deltas are against it; NULL in a key frame */
+	const char *what;               /* the first thing that did not fit */
+	char msg[96];
 };
 
-/* One number: a zigzag delta against prev, or the value itself. */
-static void num(struct enc *e, uint64_t v, uint64_t prev)
+/* Damage: the first thing named wins. */
+static void fail(struct walk *w, const char *what)
 {
-	uint64_t d = e->delta ? v - prev : v;
-	int64_t sd = (int64_t)d;
-	put_uv(e->b, ((uint64_t)sd << 1) ^ (uint64_t)(sd >> 63));
+	if (!w->bad)
+		w->what = what;
+	w->bad = true;
+}
+
+/* A decoded value out of its range: damage, named with the value. */
+static void reject(struct walk *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->bad)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+	va_end(ap);
+	fail(w, w->msg);
+}
+
+static uint64_t get_uv(struct walk *w)
+{
+	uint64_t v = 0;
+	size_t n = w->bad ? 0 : wbrec_get_uv(w->p, w->end, &v);
+
+	if (!n) {
+		w->bad = true;
+		return 0;
+	}
+	w->p += n;
+	return v;
+}
+
+/* One varint, zigzag (signed) or plain: v written, or one read and returned. */
+static uint64_t code_uv(struct walk *w, uint64_t v, bool zz)
+{
+	uint64_t z;
+
+	if (w->enc) {
+		w->nonzero |= v != 0;
+		put_uv(w->b, zz ? (v << 1) ^ (uint64_t)((int64_t)v >> 63) : v);
+		return v;
+	}
+	z = get_uv(w);
+	return zz ? (z >> 1) ^ (uint64_t)-(int64_t)(z & 1) : z;
 }
 
 static uint64_t dbits(double d)
@@ -108,62 +180,190 @@ static double bitsd(uint64_t u)
 	return d;
 }
 
-void wb_rec_structure(const struct wb_sample *s, struct wb_buf *b)
+/* Bytes of one element of a number field. */
+static size_t elem_size(const struct field *f)
 {
-	put_uv(b, s->nnodes);
-	for (size_t i = 0; i < s->nnodes; i++)
-		put_uv(b, (uint64_t)(int64_t)s->nodes[i].id);
-	put_uv(b, s->nzones);
-	for (size_t i = 0; i < s->nzones; i++) {
-		put_uv(b, (uint64_t)(int64_t)s->zones[i].node);
-		put_str(b, s->zones[i].name, sizeof(s->zones[i].name));
+	switch (f->type) {
+	case T_U64: case T_DBL: return 8;
+	case T_U32: case T_I32: return 4;
+	case T_U8: case T_CHAR: return 1;
+	case T_BOOL: return sizeof(bool);
+	case T_INT: case T_UVI: return sizeof(int);
+	default: return f->sz;
 	}
-	put_uv(b, s->nbdis);
-	for (size_t i = 0; i < s->nbdis; i++) {
-		const struct wb_bdi *x = &s->bdis[i];
-		put_str(b, x->name, sizeof(x->name));
-		put_str(b, x->dev, sizeof(x->dev));
-		put_str(b, x->fstype, sizeof(x->fstype));
-		put_uv(b, (uint64_t)x->nmounts);
-		for (int m = 0; m < x->nmounts && m < WB_MAX_MOUNTS; m++)
-			put_str(b, x->mounts[m], WB_PATH_LEN);
-	}
-	for (int r = 0; r < WB_REASONS; r++)
-		put_str(b, s->reason_names[r], sizeof(s->reason_names[r]));
-	for (int r = 0; r < WB_RECLAIM_REASONS; r++)
-		put_str(b, s->reclaim_names[r], sizeof(s->reclaim_names[r]));
 }
 
-/* The fixed-shape numbers of a sample, in one order for encode and decode. */
-#define ARR(e, cur, prev, field, n)                                                      \
-	for (size_t k_ = 0; k_ < (n); k_++)                                               \
-		num(e, (uint64_t)(cur)->field[k_], prev ? (uint64_t)(prev)->field[k_] : 0)
-
-static void bdi_ev_nums(struct enc *e, const struct wb_bdi_events *c, const struct wb_bdi_events *p)
+/* A number field's element as 64 bits (signed ones sign-extended, doubles as their bits). */
+static uint64_t load(const struct field *f, const void *p)
 {
-	static const struct wb_bdi_events zero;
-	if (!p)
-		p = &zero;
-	num(e, c->wake_bg, p->wake_bg);
-	for (int r = 0; r < WB_REASONS; r++)
-		num(e, c->start[r], p->start[r]);
-	num(e, c->pauses, p->pauses);
-	num(e, c->pause_ms_total, p->pause_ms_total);
-	num(e, c->pause_ms_max, p->pause_ms_max);
-	num(e, c->task_ratelimit, p->task_ratelimit);
-	num(e, c->dirty_ratelimit, p->dirty_ratelimit);
-	num(e, c->balanced_ratelimit, p->balanced_ratelimit);
-	num(e, c->wb_dirty_at_wake, p->wb_dirty_at_wake);
+	uint64_t v = 0;
+	uint32_t u32;
+
+	switch (f->type) {
+	case T_U64: case T_DBL: memcpy(&v, p, 8); return v;
+	case T_U32: memcpy(&u32, p, 4); return u32;
+	case T_U8: return *(const uint8_t *)p;
+	case T_CHAR: return (uint8_t)*(const char *)p;
+	case T_BOOL: return *(const bool *)p;
+	case T_INT: case T_UVI: return (uint64_t)(int64_t)*(const int *)p;
+	case T_I32: return (uint64_t)(int64_t)*(const int32_t *)p;
+	default: return 0;
+	}
+}
+
+/* Store v into a number field's element; false (nothing stored) when it does not fit. */
+static bool store(const struct field *f, void *p, uint64_t v)
+{
+	int64_t sv = (int64_t)v;
+	uint32_t u32 = (uint32_t)v;
+
+	switch (f->type) {
+	case T_U64: case T_DBL: memcpy(p, &v, 8); return true;
+	case T_U32: if (v > UINT32_MAX) return false; memcpy(p, &u32, 4); return true;
+	case T_U8: if (v > UINT8_MAX) return false; *(uint8_t *)p = (uint8_t)v; return true;
+	case T_CHAR: if (v > UINT8_MAX) return false; *(char *)p = (char)(uint8_t)v; return true;
+	case T_BOOL: if (v > 1) return false; *(bool *)p = v != 0; return true;
+	case T_INT: case T_UVI: case T_I32:
+		if (sv < INT32_MIN || sv > INT32_MAX)
+			return false;
+		if (f->type == T_I32)
+			*(int32_t *)p = (int32_t)sv;
+		else
+			*(int *)p = (int)sv;
+		return true;
+	default: return false;
+	}
+}
+
+/* The item i of a kind in s (the sample itself for K_SAMPLE). */
+static void *item_of(const struct wb_sample *s, int kind, size_t i)
+{
+	switch (kind) {
+	case K_NODE: return &s->nodes[i];
+	case K_ZONE: return &s->zones[i];
+	case K_BDI: return &s->bdis[i];
+	case K_PROC: return &s->procs[i];
+	case K_EVENT: return &s->events[i];
+	default: return (void *)s;
+	}
+}
+
+static size_t count_of(const struct wb_sample *s, int kind)
+{
+	switch (kind) {
+	case K_NODE: return s->nnodes;
+	case K_ZONE: return s->nzones;
+	case K_BDI: return s->nbdis;
+	case K_PROC: return s->nprocs;
+	case K_EVENT: return s->nevents;
+	default: return 1;
+	}
+}
+
+/* An array of n zeroed items of size sz into *arr (freeing what was there): 0, or -1 out of memory. */
+static int items_alloc(void **arr, size_t *cnt, size_t n, size_t sz)
+{
+	free(*arr);
+	*arr = n ? calloc(n, sz) : NULL;
+	*cnt = *arr ? n : 0;
+	return n && !*arr ? -1 : 0;
+}
+
+/* A counted section's item count: written, or read (bounded, never trusted) and the array made. */
+static int code_count(struct walk *w, int kind)
+{
+	struct wb_sample *s = w->s;
+	void *a;
+	size_t n = count_of(s, kind);
+	int rc;
+
+	if (w->enc) {
+		code_uv(w, n, false);
+		return 0;
+	}
+	n = (size_t)code_uv(w, 0, false);
+	if (n > kinds[kind].max || w->bad) {
+		fail(w, kinds[kind].count);
+		n = 0;
+	}
+	switch (kind) { /* through a void *: each array keeps its own type */
+	case K_NODE: a = s->nodes; rc = items_alloc(&a, &s->nnodes, n, sizeof(*s->nodes)); s->nodes = a; break;
+	case K_ZONE: a = s->zones; rc = items_alloc(&a, &s->nzones, n, sizeof(*s->zones)); s->zones = a; break;
+	case K_BDI: a = s->bdis; rc = items_alloc(&a, &s->nbdis, n, sizeof(*s->bdis)); s->bdis = a; break;
+	case K_PROC: a = s->procs; rc = items_alloc(&a, &s->nprocs, n, sizeof(*s->procs)); s->procs = a; break;
+	case K_EVENT: a = s->events; rc = items_alloc(&a, &s->nevents, n, sizeof(*s->events)); s->events = a; break;
+	default: rc = 0;
+	}
+	return rc;
+}
+
+/* A string field of cap bytes: length and bytes (a string as long as its field is damage). */
+static void code_str(struct walk *w, char *str, size_t cap, const char *what)
+{
+	uint64_t n;
+
+	if (w->enc) {
+		n = strnlen(str, cap);
+		code_uv(w, n, false);
+		put(w->b, str, (size_t)n);
+		return;
+	}
+	n = get_uv(w);
+	if (w->bad || n >= cap || n > (uint64_t)(w->end - w->p)) {
+		fail(w, what);
+		str[0] = '\0';
+		return;
+	}
+	memcpy(str, w->p, (size_t)n);
+	str[n] = '\0';
+	w->p += n;
+}
+
+/* A BDI's mount points: their count, then each. */
+static void code_mounts(struct walk *w, struct wb_bdi *x)
+{
+	uint64_t n = code_uv(w, (uint64_t)x->nmounts, false);
+
+	if (!w->enc) {
+		if (n > WB_MAX_MOUNTS)
+			fail(w, "mount count");
+		x->nmounts = w->bad ? 0 : (int)n;
+	}
+	for (int m = 0; m < x->nmounts && m < WB_MAX_MOUNTS && !w->bad; m++)
+		code_str(w, x->mounts[m], WB_PATH_LEN, "mount point");
 }
 
 /*
- * A reference for a BDI figure that mostly repeats another one in the same
- * sample: the global thresholds every stats file shows, an idle device's
- * floor shared by all idle devices, the root wb's share of its BDI's. Stored
- * relative to it, these are 0 sample after sample.
+ * An event time. Trace-clock times are whole nanoseconds (t = ns / 1e9), so
+ * they are kept as nanosecond deltas from the previous event: a few bytes
+ * instead of a double, and ns recovers t exactly. Other times: the bits.
  */
-static uint64_t st_ref(const struct wb_sample *s, size_t i, int k)
+static void code_evtime(struct walk *w, double *t)
 {
+	int64_t ns = w->enc ? llround(*t * 1e9) : 0;
+	bool exact = w->enc && (double)ns / 1e9 == *t;
+
+	if (code_uv(w, exact, true)) {
+		w->prev_ns += code_uv(w, (uint64_t)ns - w->prev_ns, true);
+		if (!w->enc)
+			*t = (double)(int64_t)w->prev_ns / 1e9;
+	} else {
+		uint64_t b = code_uv(w, dbits(*t), true);
+		if (!w->enc)
+			*t = bitsd(b);
+	}
+}
+
+/*
+ * What a BDI figure is stored relative to: the global thresholds every stats
+ * file repeats, an idle device's floor shared by all idle devices (the
+ * previous device's), the root wb's share of its BDI's. Relative to these,
+ * they are 0 sample after sample.
+ */
+static uint64_t ref_of(const struct field *f, const struct wb_sample *s, size_t i, size_t k)
+{
+	if (f->ref != R_BDI_ST)
+		return 0;
 	switch (k) {
 	case WB_B_DIRTY_THRESH: return s->g.v[WB_G_DIRTY_THRESH];
 	case WB_B_BG_THRESH: return s->g.v[WB_G_BG_THRESH];
@@ -173,357 +373,377 @@ static uint64_t st_ref(const struct wb_sample *s, size_t i, int k)
 	}
 }
 
-static void numbers(struct enc *e, const struct wb_sample *s, const struct wb_sample *p)
+/* A number: its difference from the previous sample's (delta) or itself, less its reference. */
+static void code_num(struct walk *w, const struct field *f, size_t i, size_t e, uint8_t *cur, const uint8_t *prv,
+		     bool absent)
 {
-	num(e, dbits(s->mono), p ? dbits(p->mono) : 0);
-	num(e, dbits(s->wall), p ? dbits(p->wall) : 0);
-	num(e, s->page_size, p ? p->page_size : 0);
-	num(e, s->ncpus, p ? p->ncpus : 0);
-	num(e, (uint64_t)(int64_t)s->level, p ? (uint64_t)(int64_t)p->level : 0);
-	ARR(e, s, p, sys, WB_SYS_COUNT);
-	num(e, s->sys_valid, p ? p->sys_valid : 0);
-	ARR(e, s, p, g.v, WB_G_COUNT);
-	num(e, s->g.valid, p ? p->g.valid : 0);
-	for (size_t i = 0; i < s->nnodes; i++) {
-		const struct wb_node *c = &s->nodes[i], *q = p ? &p->nodes[i] : NULL;
-		ARR(e, c, q, v, WB_N_COUNT);
-		num(e, c->valid, q ? q->valid : 0);
+	uint64_t ref = ref_of(f, w->s, i, e), base = prv ? load(f, prv) - ref_of(f, w->prev, i, e) : 0, v;
+	bool zz = f->type != T_UVI;
+
+	if (w->enc) {
+		code_uv(w, load(f, cur) - ref - base, zz);
+		return;
 	}
-	for (size_t i = 0; i < s->nzones; i++) {
-		const struct wb_zone *c = &s->zones[i], *q = p ? &p->zones[i] : NULL;
-		ARR(e, c, q, v, WB_Z_COUNT);
-		num(e, c->valid, q ? q->valid : 0);
-	}
-	for (size_t i = 0; i < s->nbdis; i++) {
-		const struct wb_bdi *c = &s->bdis[i], *q = p ? &p->bdis[i] : NULL;
-		ARR(e, c, q, knob, WB_K_COUNT);
-		num(e, c->knob_valid, q ? q->knob_valid : 0);
-		for (int k = 0; k < WB_B_COUNT; k++)
-			num(e, c->st[k] - st_ref(s, i, k), q ? q->st[k] - st_ref(p, i, k) : 0);
-		num(e, c->st_valid, q ? q->st_valid : 0);
-		ARR(e, c, q, disk, WB_D_COUNT);
-		num(e, c->disk_valid, q ? q->disk_valid : 0);
-		bdi_ev_nums(e, &c->ev, q ? &q->ev : NULL);
-		num(e, c->stats_cost_us, q ? q->stats_cost_us : 0);
-		num(e, c->stats_skipped, q ? q->stats_skipped : 0);
-	}
-	num(e, s->ev_valid, p ? p->ev_valid : 0);
-	ARR(e, s, p, reclaim_throttled, WB_RECLAIM_REASONS);
-	num(e, s->reclaim_delay_us, p ? p->reclaim_delay_us : 0);
-	num(e, s->dirty_limit_valid, p ? p->dirty_limit_valid : 0);
-	num(e, s->dirty_limit, p ? p->dirty_limit : 0);
-	num(e, s->ev_total, p ? p->ev_total : 0);
-	num(e, s->ev_dropped, p ? p->ev_dropped : 0);
-	num(e, s->ev_lost_log, p ? p->ev_lost_log : 0);
-	num(e, s->procs_valid, p ? p->procs_valid : 0);
+	v = base + (absent ? 0 : code_uv(w, 0, zz)) + ref;
+	if (w->bad)
+		return;
+	if (f->lo < f->hi && ((int64_t)v < f->lo || (int64_t)v > f->hi))
+		reject(w, "%s %lld, not %lld..%lld", f->name, (long long)(int64_t)v, (long long)f->lo,
+		       (long long)f->hi);
+	else if (!store(f, cur, v))
+		reject(w, "%s %llu does not fit its field", f->name, (unsigned long long)v);
 }
 
-/* Processes and the event log: written in full (their shape changes every sample). */
-static void variable(struct wb_buf *b, const struct wb_sample *s)
+/* Element e of field f of item i (slot `slot` of its section), one way or the other. */
+static void walk_slot(struct walk *w, const struct section *sec, const struct field *f, size_t e, size_t i,
+		      size_t slot)
 {
-	struct enc e = { b, false };
+	uint8_t *it = item_of(w->s, sec->kind, i), *cur = it + f->off + e * elem_size(f);
+	const uint8_t *prv = w->delta ? (const uint8_t *)item_of(w->prev, sec->kind, i) + (cur - (uint8_t *)it) : NULL;
+	bool absent = !w->enc && slot >= w->fw; /* an older writer's section: not in it */
 
-	put_uv(b, s->nprocs);
-	for (size_t i = 0; i < s->nprocs; i++) {
-		const struct wb_proc *x = &s->procs[i];
-		num(&e, (uint64_t)(int64_t)x->pid, 0);
-		put_str(b, x->comm, sizeof(x->comm));
-		num(&e, (uint64_t)(uint8_t)x->state, 0);
-		num(&e, x->throttled, 0);
-		num(&e, x->write_bytes, 0);
-		num(&e, x->cancelled_write_bytes, 0);
-		num(&e, x->write_bytes_delta, 0);
-		num(&e, x->cancelled_delta, 0);
+	if (f->type >= T_STR && absent)
+		return;
+	switch (f->type) {
+	case T_STR: code_str(w, (char *)cur, f->sz, f->name); break;
+	case T_MOUNTS: code_mounts(w, (struct wb_bdi *)it); break;
+	case T_EVTIME: code_evtime(w, (double *)(void *)cur); break;
+	default: code_num(w, f, i, e, cur, prv, absent); break;
 	}
-	put_uv(b, s->nevents);
-	/*
-	 * Event times come from the trace clock as whole nanoseconds (t = ns /
-	 * 1e9), so they are kept as nanosecond deltas from the previous event:
-	 * a few bytes instead of a double, and ns recovers t exactly.
-	 */
-	int64_t prev_ns = 0;
-	for (size_t i = 0; i < s->nevents; i++) {
-		const struct wb_event *x = &s->events[i];
-		int64_t ns = llround(x->t * 1e9);
-		bool exact = (double)ns / 1e9 == x->t;
-		num(&e, exact, 0);
-		if (exact) {
-			num(&e, (uint64_t)ns - (uint64_t)prev_ns, 0);
-			prev_ns = ns;
-		} else {
-			num(&e, dbits(x->t), 0);
+}
+
+/* Slots [from, to) of a section for items [lo, hi), field by field: the one walk both directions take. */
+static void walk_fields(struct walk *w, const struct section *sec, size_t lo, size_t hi, size_t from, size_t to)
+{
+	size_t slot = 0;
+
+	for (size_t k = 0; k < sec->nf && !w->bad; k++)
+		for (size_t e = 0; e < sec->f[k].n; e++, slot++)
+			if (slot >= from && slot < to)
+				for (size_t i = lo; i < hi && !w->bad; i++)
+					walk_slot(w, sec, &sec->f[k], e, i, slot);
+}
+
+/* ---- formats 1 and 2 ---- */
+
+/* One legacy group, item by item. 0, or -1 out of memory. */
+static int walk_group(struct walk *w, const struct group *g)
+{
+	const struct section *s0 = section_of(g->st[0].sec);
+	size_t n;
+
+	w->delta = w->prev && !(s0->flags & S_ABS);
+	w->prev_ns = 0;
+	w->fw = SIZE_MAX;
+	if ((s0->flags & S_COUNTED) && code_count(w, s0->kind))
+		return -1;
+	n = count_of(w->s, s0->kind);
+	for (size_t i = 0; i < n && !w->bad; i++)
+		for (size_t k = 0; k < g->n; k++)
+			walk_fields(w, section_of(g->st[k].sec), i, i + 1, g->st[k].from, g->st[k].to);
+	return 0;
+}
+
+/* A whole legacy frame (minor: what the file's minor version appended). */
+static int walk_legacy(struct walk *w, bool key, unsigned minor)
+{
+	for (size_t k = 0; key && k < sizeof(legacy_structure) / sizeof(legacy_structure[0]); k++)
+		if (walk_group(w, &legacy_structure[k]))
+			return -1;
+	for (size_t k = 0; k < sizeof(legacy_numbers) / sizeof(legacy_numbers[0]); k++)
+		if (walk_group(w, &legacy_numbers[k]))
+			return -1;
+	if (minor >= 1 && walk_group(w, &legacy_minor1))
+		return -1;
+	if (!w->enc && minor > 1) /* a newer minor's appended fields */
+		w->p = w->end;
+	return 0;
+}
+
+/* ---- format 3: sections ---- */
+
+/*
+ * Format 3. A key frame holds every section: id, length, then the kind of
+ * its items (0 the sample, 1 nodes, 2 zones, 3 BDIs, 4 counted: the item
+ * count comes first), its field count, and the items, field by field. A
+ * delta frame holds a bitmap of the key frame's number sections it carries
+ * (one whose every value is 0 is left out: a reader takes it as zeros),
+ * then those sections' items (a counted section: its length, then its count
+ * and items). A field a reader does not know (after the ones it knows) is
+ * one varint; a section it does not know is skipped, by its length, or as
+ * items times fields varints.
+ */
+enum { FK_SAMPLE, FK_NODE, FK_ZONE, FK_BDI, FK_COUNTED, FK_COUNT };
+
+static unsigned file_kind(int kind)
+{
+	return kind >= K_PROC ? FK_COUNTED : (unsigned)kind;
+}
+
+/*
+ * A section's n items, item by item, field by field. The fields a newer
+ * writer added after the ones this wbtop knows are skipped (tests write them as 42).
+ */
+static void walk_items(struct walk *w, const struct section *sec, size_t n, size_t slots)
+{
+	int x = w->enc ? wbrec_test_extra : 0; /* tests: < 0, an older writer's section (fewer fields) */
+	size_t extra = x > 0 ? (size_t)x : w->fw > slots ? w->fw - slots : 0, upto = x < 0 ? slots - (size_t)-x : slots;
+
+	for (size_t i = 0; i < n && !w->bad; i++) {
+		walk_fields(w, sec, i, i + 1, 0, upto);
+		for (size_t x = 0; x < extra && !w->bad; x++)
+			code_uv(w, 42, true);
+	}
+}
+
+/* A section's body (key: with its kind and field count) into tmp; false when every value is 0. */
+static bool enc_body(struct walk *w, const struct section *sec, struct wb_buf *tmp, bool key)
+{
+	size_t slots = slots_of(sec);
+
+	tmp->len = 0;
+	w->b = tmp;
+	w->nonzero = false;
+	w->delta = w->prev && !(sec->flags & S_ABS);
+	w->prev_ns = 0;
+	if (key) {
+		put_uv(tmp, file_kind(sec->kind));
+		put_uv(tmp, (size_t)((long)slots + wbrec_test_extra));
+	}
+	if (sec->flags & S_COUNTED)
+		code_count(w, sec->kind);
+	walk_items(w, sec, count_of(w->s, sec->kind), slots);
+	return w->nonzero;
+}
+
+/* Tests: a number section this wbtop does not know, of one item and two fields (after the sysctls). */
+static void enc_unknown(struct wb_buf *out, bool key, uint64_t *bits, unsigned *bit)
+{
+	static const uint8_t sec[] = { SEC_SYSCTL + 1, 4, FK_SAMPLE, 2, 0x54, 0x54 };
+
+	if (wbrec_test_extra <= 0)
+		return;
+	if (key) {
+		put(out, sec, sizeof(sec));
+	} else {
+		put(out, sec + 4, 2);
+		*bits |= 1ull << *bit;
+	}
+	(*bit)++;
+}
+
+/* The frame: key, every section with its header; delta, a bitmap and the sections that are not all 0. */
+static void enc_sections(struct walk *w, struct wb_buf *out, bool key, bool structure_only)
+{
+	struct wb_buf tmp = { 0 }, body = { 0 };
+	uint64_t bits = 0;
+	unsigned bit = 0;
+
+	for (size_t k = 0; k < NSECTIONS; k++) {
+		const struct section *sec = &sections[k];
+		bool st = sec->flags & S_STRUCT, any;
+		if (st ? !key : structure_only)
+			continue;
+		any = enc_body(w, sec, &tmp, key);
+		if (key) {
+			put_uv(&body, sec->id);
+			put_uv(&body, tmp.len);
+		} else if (any) {
+			bits |= 1ull << bit;
+			if (sec->flags & S_COUNTED)
+				put_uv(&body, tmp.len);
 		}
-		num(&e, x->kind, 0);
-		num(&e, x->reason, 0);
-		num(&e, (uint64_t)(int64_t)x->pid, 0);
-		put_str(b, x->bdi, sizeof(x->bdi));
-		put_str(b, x->comm, sizeof(x->comm));
-		num(&e, x->value, 0);
-		num(&e, x->extra, 0);
+		if (key || any)
+			put(&body, tmp.p, tmp.len);
+		bit += !st;
+		if (sec->id == SEC_SYSCTL && !structure_only)
+			enc_unknown(&body, key, &bits, &bit);
 	}
+	if (!key)
+		put_uv(out, bits);
+	put(out, body.p, body.len);
+	out->oom |= tmp.oom || body.oom;
+	wb_buf_free(&tmp);
+	wb_buf_free(&body);
+}
+
+struct span {
+	uint64_t id;
+	const uint8_t *p, *end;
+};
+
+/* Split a key frame into its sections: ids strictly growing, lengths inside the frame. */
+static size_t split_sections(struct walk *w, struct span *sp)
+{
+	size_t n = 0;
+
+	while (w->p < w->end && !w->bad) {
+		uint64_t id = get_uv(w), len = get_uv(w);
+		if (w->bad)
+			break;
+		if (n == MAX_SECTIONS)
+			reject(w, "more than %d sections", MAX_SECTIONS);
+		else if (n && id <= sp[n - 1].id)
+			reject(w, "section %llu after section %llu", (unsigned long long)id,
+			       (unsigned long long)sp[n - 1].id);
+		else if (len > (uint64_t)(w->end - w->p))
+			reject(w, "section %llu of %llu bytes runs past the frame", (unsigned long long)id,
+			       (unsigned long long)len);
+		else
+			sp[n++] = (struct span){ id, w->p, w->p + len };
+		w->p = w->bad ? w->p : w->p + len;
+	}
+	return n;
+}
+
+/*
+ * A known section's items from [p, end) (fw fields each), or as zeros when
+ * it is absent (p NULL). whole: the section must end at end.
+ */
+static int dec_body(struct walk *w, const struct section *sec, const uint8_t *p, const uint8_t *end, size_t fw,
+		    bool whole)
+{
+	w->delta = w->prev && !(sec->flags & S_ABS);
+	w->prev_ns = 0;
+	w->fw = p ? fw : 0;
+	if (p) {
+		w->p = p;
+		w->end = end;
+	}
+	if ((sec->flags & S_COUNTED) && p && code_count(w, sec->kind))
+		return -1;
+	if (p || !(sec->flags & S_COUNTED))
+		walk_items(w, sec, count_of(w->s, sec->kind), slots_of(sec));
+	if (p && whole && w->p != end)
+		reject(w, "section %u: %zu bytes left over", sec->id, (size_t)(end - w->p));
+	return 0;
+}
+
+/* A key frame: the sections' headers (the number sections' into the schema), then the known ones. */
+static int dec_key(struct walk *w, struct wbrec_schema *sc)
+{
+	struct span sp[MAX_SECTIONS];
+	uint64_t fw[MAX_SECTIONS];
+	const uint8_t *end = w->end;
+	size_t n = split_sections(w, sp), j = 0;
+
+	sc->n = 0;
+	for (size_t k = 0; k < n && !w->bad; k++) {
+		const struct section *sec = section_of((unsigned)sp[k].id);
+		uint64_t kind;
+		w->p = sp[k].p;
+		w->end = sp[k].end;
+		kind = get_uv(w);
+		fw[k] = get_uv(w);
+		if (!w->bad && (kind >= FK_COUNT || fw[k] > (1u << 20) || (sec && kind != file_kind(sec->kind))))
+			reject(w, "section %llu: kind %llu, %llu fields", (unsigned long long)sp[k].id,
+			       (unsigned long long)kind, (unsigned long long)fw[k]);
+		sp[k].p = w->p;
+		if (!sec || !(sec->flags & S_STRUCT))
+			sc->sec[sc->n++] = (struct wbrec_schema_sec){ sp[k].id, (uint8_t)kind, (uint32_t)fw[k] };
+	}
+	for (size_t k = 0; k < NSECTIONS && !w->bad; k++) { /* in this wbtop's order: references first */
+		bool at;
+		while (j < n && sp[j].id < sections[k].id)
+			j++;
+		at = j < n && sp[j].id == sections[k].id;
+		if (dec_body(w, &sections[k], at ? sp[j].p : NULL, at ? sp[j].end : NULL, at ? fw[j] : 0, true))
+			return -1;
+	}
+	w->p = w->end = end;
+	return 0;
+}
+
+/* A counted section of a delta frame: its length, then [p, p + length). NULL when it overruns. */
+static const uint8_t *counted_span(struct walk *w, const uint8_t **end)
+{
+	uint64_t len = get_uv(w);
+	const uint8_t *p = w->p;
+
+	if (!w->bad && len > (uint64_t)(w->end - w->p))
+		reject(w, "a section of %llu bytes runs past the frame", (unsigned long long)len);
+	if (w->bad)
+		return NULL;
+	*end = p + len;
+	w->p = *end;
+	return p;
+}
+
+/* A section of the key frame's that this wbtop does not know: skipped, if this delta frame has it. */
+static void skip_unknown(struct walk *w, const struct wbrec_schema_sec *e)
+{
+	static const int kind_of[] = { [FK_SAMPLE] = K_SAMPLE, [FK_NODE] = K_NODE, [FK_ZONE] = K_ZONE,
+				       [FK_BDI] = K_BDI };
+	const uint8_t *end;
+
+	if (e->kind == FK_COUNTED) {
+		counted_span(w, &end);
+		return;
+	}
+	for (size_t i = 0, n = count_of(w->s, kind_of[e->kind]) * e->fw; i < n && !w->bad; i++)
+		get_uv(w);
+}
+
+/* A delta frame: the bitmap of the key frame's number sections it has, then those, in order. */
+static int dec_delta(struct walk *w, const struct wbrec_schema *sc)
+{
+	uint64_t bits = get_uv(w);
+	size_t j = 0;
+
+	if (!w->bad && sc->n < 64 && bits >> sc->n)
+		reject(w, "section bitmap %#llx: the key frame has %zu sections", (unsigned long long)bits, sc->n);
+	for (size_t k = 0; k <= NSECTIONS && !w->bad; k++) {
+		const struct section *sec = k < NSECTIONS ? &sections[k] : NULL;
+		const uint8_t *p = NULL, *end = w->end, *fend = w->end;
+		bool known;
+		if (sec && (sec->flags & S_STRUCT))
+			continue;
+		for (; j < sc->n && (!sec || sc->sec[j].id < sec->id); j++)
+			if (bits >> j & 1)
+				skip_unknown(w, &sc->sec[j]);
+		if (!sec)
+			break;
+		known = j < sc->n && sc->sec[j].id == sec->id;
+		if (known && (bits >> j & 1))
+			p = (sec->flags & S_COUNTED) ? counted_span(w, &end) : w->p;
+		if (!w->bad && dec_body(w, sec, p, end, known ? sc->sec[j].fw : 0, sec->flags & S_COUNTED))
+			return -1;
+		if (p && (sec->flags & S_COUNTED)) {
+			w->p = end;
+			w->end = fend;
+		}
+		j += known;
+	}
+	return 0;
+}
+
+/* ---- the interface ---- */
+
+void wb_rec_structure(const struct wb_sample *s, struct wb_buf *out)
+{
+	struct walk w = { .enc = true, .s = (struct wb_sample *)s }; /* only read when encoding */
+
+	enc_sections(&w, out, true, true);
 }
 
 void wb_rec_encode(const struct wb_sample *s, const struct wb_sample *prev, struct wb_buf *out)
 {
-	struct enc e = { out, prev != NULL };
-
-	if (!prev)
-		wb_rec_structure(s, out);
-	numbers(&e, s, prev);
-	variable(out, s);
-	/* minor 1: appended, so that a minor-0 reader can skip it */
-	for (size_t i = 0; i < s->nbdis; i++)
-		num(&e, s->bdis[i].ev.dirtied_max, prev ? prev->bdis[i].ev.dirtied_max : 0);
+	wb_rec_encode_as(s, prev, WB_REC_MAJOR, WB_REC_MINOR, out);
 }
 
-/* ---- decoding ---- */
-
-struct dec {
-	const uint8_t *p, *end;
-	bool bad;
-	const char *what;   /* the first thing that did not fit */
-	bool delta;
-	char msg[96];       /* what, when it names a value */
-};
-
-/* A decoded value out of its range: damage, named with the value (the first one wins). */
-static void reject(struct dec *d, const char *fmt, ...)
+int wb_rec_encode_as(const struct wb_sample *s, const struct wb_sample *prev, unsigned major, unsigned minor,
+		     struct wb_buf *out)
 {
-	va_list ap;
+	struct walk w = { .enc = true, .b = out, .s = (struct wb_sample *)s, .prev = prev };
 
-	if (d->bad)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
-	va_end(ap);
-	d->what = d->msg;
-	d->bad = true;
-}
-
-static uint64_t get_uv(struct dec *d)
-{
-	uint64_t v = 0;
-	int shift = 0;
-
-	while (!d->bad) {
-		uint8_t c;
-		if (d->p >= d->end || shift > 63) {
-			d->bad = true;
-			break;
-		}
-		c = *d->p++;
-		v |= (uint64_t)(c & 0x7f) << shift;
-		if (!(c & 0x80))
-			return v;
-		shift += 7;
-	}
-	return 0;
-}
-
-static void get_str(struct dec *d, char *dst, size_t cap, const char *what)
-{
-	uint64_t n = get_uv(d);
-
-	if (d->bad || n >= cap || n > (uint64_t)(d->end - d->p)) {
-		if (!d->bad)
-			d->what = what;
-		d->bad = true;
-		dst[0] = '\0';
-		return;
-	}
-	memcpy(dst, d->p, (size_t)n);
-	dst[n] = '\0';
-	d->p += n;
-}
-
-static uint64_t dnum(struct dec *d, uint64_t prev)
-{
-	uint64_t z = get_uv(d);
-	uint64_t v = (z >> 1) ^ (uint64_t)-(int64_t)(z & 1);
-	return d->delta ? prev + v : v;
-}
-
-/* A count that will size an array: bounded by max, never trusted. */
-static size_t get_count(struct dec *d, const char *what, size_t max)
-{
-	uint64_t n = get_uv(d);
-	if (n > max) {
-		if (!d->bad)
-			d->what = what;
-		d->bad = true;
-		return 0;
-	}
-	return (size_t)n;
-}
-
-static int read_structure(struct dec *d, struct wb_sample *s)
-{
-	s->nnodes = get_count(d, "node count", MAX_NODES);
-	s->nodes = s->nnodes ? calloc(s->nnodes, sizeof(*s->nodes)) : NULL;
-	if (s->nnodes && !s->nodes)
+	if (major < 1 || major > WB_REC_MAJOR || (major < 3 && minor > 1))
 		return -1;
-	for (size_t i = 0; i < s->nnodes; i++)
-		s->nodes[i].id = (int)(int64_t)get_uv(d);
-	s->nzones = get_count(d, "zone count", MAX_ITEMS);
-	s->zones = s->nzones ? calloc(s->nzones, sizeof(*s->zones)) : NULL;
-	if (s->nzones && !s->zones)
-		return -1;
-	for (size_t i = 0; i < s->nzones; i++) {
-		s->zones[i].node = (int)(int64_t)get_uv(d);
-		get_str(d, s->zones[i].name, sizeof(s->zones[i].name), "zone name");
-	}
-	s->nbdis = get_count(d, "BDI count", MAX_ITEMS);
-	s->bdis = s->nbdis ? calloc(s->nbdis, sizeof(*s->bdis)) : NULL;
-	if (s->nbdis && !s->bdis)
-		return -1;
-	for (size_t i = 0; i < s->nbdis && !d->bad; i++) {
-		struct wb_bdi *x = &s->bdis[i];
-		get_str(d, x->name, sizeof(x->name), "BDI name");
-		get_str(d, x->dev, sizeof(x->dev), "device name");
-		get_str(d, x->fstype, sizeof(x->fstype), "fs type");
-		x->nmounts = (int)get_count(d, "mount count", WB_MAX_MOUNTS);
-		for (int m = 0; m < x->nmounts; m++)
-			get_str(d, x->mounts[m], WB_PATH_LEN, "mount point");
-	}
-	for (int r = 0; r < WB_REASONS; r++)
-		get_str(d, s->reason_names[r], sizeof(s->reason_names[r]), "reason name");
-	for (int r = 0; r < WB_RECLAIM_REASONS; r++)
-		get_str(d, s->reclaim_names[r], sizeof(s->reclaim_names[r]), "reclaim reason name");
-	return 0;
+	if (major >= 3)
+		enc_sections(&w, out, !prev, false);
+	else
+		walk_legacy(&w, !prev, major == 1 ? 0 : minor);
+	return out->oom ? -1 : 0;
 }
-
-/* Copy the structure of prev into s (a delta frame has none of its own). */
-static int copy_structure(struct wb_sample *s, const struct wb_sample *prev)
-{
-	struct wb_sample t;
-
-	wb_sample_init(&t);
-	if (wb_sample_copy(&t, prev))
-		return -1;
-	free(t.procs);
-	free(t.events);
-	t.procs = NULL;
-	t.events = NULL;
-	t.nprocs = t.nevents = 0;
-	*s = t;
-	return 0;
-}
-
-#define DARR(d, cur, prev, field, n)                                                  \
-	for (size_t k_ = 0; k_ < (n); k_++)                                            \
-		(cur)->field[k_] = (__typeof__((cur)->field[0]))dnum(d, prev ? (uint64_t)(prev)->field[k_] : 0)
-
-static void dec_bdi_ev(struct dec *d, struct wb_bdi_events *c, const struct wb_bdi_events *p)
-{
-	static const struct wb_bdi_events zero;
-	if (!p)
-		p = &zero;
-	c->wake_bg = (uint32_t)dnum(d, p->wake_bg);
-	for (int r = 0; r < WB_REASONS; r++)
-		c->start[r] = (uint32_t)dnum(d, p->start[r]);
-	c->pauses = (uint32_t)dnum(d, p->pauses);
-	c->pause_ms_total = dnum(d, p->pause_ms_total);
-	c->pause_ms_max = (uint32_t)dnum(d, p->pause_ms_max);
-	c->task_ratelimit = dnum(d, p->task_ratelimit);
-	c->dirty_ratelimit = dnum(d, p->dirty_ratelimit);
-	c->balanced_ratelimit = dnum(d, p->balanced_ratelimit);
-	c->wb_dirty_at_wake = dnum(d, p->wb_dirty_at_wake);
-}
-
-static void dec_numbers(struct dec *d, struct wb_sample *s, const struct wb_sample *p)
-{
-	s->mono = bitsd(dnum(d, p ? dbits(p->mono) : 0));
-	s->wall = bitsd(dnum(d, p ? dbits(p->wall) : 0));
-	s->page_size = (uint32_t)dnum(d, p ? p->page_size : 0);
-	s->ncpus = (uint32_t)dnum(d, p ? p->ncpus : 0);
-	uint64_t level = dnum(d, p ? (uint64_t)(int64_t)p->level : 0);
-	/* checked before it narrows to int: the sinks index tables with it */
-	if (level > WB_LEVEL_TRACE)
-		reject(d, "access level %lld, not 0..3", (long long)(int64_t)level);
-	s->level = level > WB_LEVEL_TRACE ? WB_LEVEL_PROC : (int)level;
-	DARR(d, s, p, sys, WB_SYS_COUNT);
-	s->sys_valid = dnum(d, p ? p->sys_valid : 0);
-	DARR(d, s, p, g.v, WB_G_COUNT);
-	s->g.valid = dnum(d, p ? p->g.valid : 0);
-	for (size_t i = 0; i < s->nnodes; i++) {
-		struct wb_node *c = &s->nodes[i];
-		const struct wb_node *q = p ? &p->nodes[i] : NULL;
-		DARR(d, c, q, v, WB_N_COUNT);
-		c->valid = dnum(d, q ? q->valid : 0);
-	}
-	for (size_t i = 0; i < s->nzones; i++) {
-		struct wb_zone *c = &s->zones[i];
-		const struct wb_zone *q = p ? &p->zones[i] : NULL;
-		DARR(d, c, q, v, WB_Z_COUNT);
-		c->valid = dnum(d, q ? q->valid : 0);
-	}
-	for (size_t i = 0; i < s->nbdis; i++) {
-		struct wb_bdi *c = &s->bdis[i];
-		const struct wb_bdi *q = p ? &p->bdis[i] : NULL;
-		DARR(d, c, q, knob, WB_K_COUNT);
-		c->knob_valid = dnum(d, q ? q->knob_valid : 0);
-		for (int k = 0; k < WB_B_COUNT; k++) /* references are decoded before they are used */
-			c->st[k] = dnum(d, q ? q->st[k] - st_ref(p, i, k) : 0) + st_ref(s, i, k);
-		c->st_valid = dnum(d, q ? q->st_valid : 0);
-		DARR(d, c, q, disk, WB_D_COUNT);
-		c->disk_valid = dnum(d, q ? q->disk_valid : 0);
-		dec_bdi_ev(d, &c->ev, q ? &q->ev : NULL);
-		c->stats_cost_us = (uint32_t)dnum(d, q ? q->stats_cost_us : 0);
-		c->stats_skipped = dnum(d, q ? q->stats_skipped : 0) != 0;
-	}
-	s->ev_valid = dnum(d, p ? p->ev_valid : 0) != 0;
-	DARR(d, s, p, reclaim_throttled, WB_RECLAIM_REASONS);
-	s->reclaim_delay_us = dnum(d, p ? p->reclaim_delay_us : 0);
-	s->dirty_limit_valid = dnum(d, p ? p->dirty_limit_valid : 0) != 0;
-	s->dirty_limit = dnum(d, p ? p->dirty_limit : 0);
-	s->ev_total = dnum(d, p ? p->ev_total : 0);
-	s->ev_dropped = dnum(d, p ? p->ev_dropped : 0);
-	s->ev_lost_log = dnum(d, p ? p->ev_lost_log : 0);
-	s->procs_valid = dnum(d, p ? p->procs_valid : 0) != 0;
-}
-
-static int dec_variable(struct dec *d, struct wb_sample *s)
-{
-	d->delta = false;
-	s->nprocs = get_count(d, "process count", MAX_ITEMS);
-	s->procs = s->nprocs ? calloc(s->nprocs, sizeof(*s->procs)) : NULL;
-	if (s->nprocs && !s->procs)
-		return -1;
-	for (size_t i = 0; i < s->nprocs && !d->bad; i++) {
-		struct wb_proc *x = &s->procs[i];
-		x->pid = (int)(int64_t)dnum(d, 0);
-		get_str(d, x->comm, sizeof(x->comm), "process name");
-		x->state = (char)dnum(d, 0);
-		x->throttled = dnum(d, 0) != 0;
-		x->write_bytes = dnum(d, 0);
-		x->cancelled_write_bytes = dnum(d, 0);
-		x->write_bytes_delta = dnum(d, 0);
-		x->cancelled_delta = dnum(d, 0);
-	}
-	s->nevents = get_count(d, "event count", WB_EVLOG_MAX);
-	s->events = s->nevents ? calloc(s->nevents, sizeof(*s->events)) : NULL;
-	if (s->nevents && !s->events)
-		return -1;
-	uint64_t prev_ns = 0; /* unsigned: a hostile delta wraps, it does not overflow */
-	for (size_t i = 0; i < s->nevents && !d->bad; i++) {
-		struct wb_event *x = &s->events[i];
-		if (dnum(d, 0)) {
-			prev_ns += dnum(d, 0);
-			x->t = (double)(int64_t)prev_ns / 1e9;
-		} else {
-			x->t = bitsd(dnum(d, 0));
-		}
-		x->kind = (uint8_t)dnum(d, 0);
-		x->reason = (uint8_t)dnum(d, 0);
-		x->pid = (int32_t)(int64_t)dnum(d, 0);
-		get_str(d, x->bdi, sizeof(x->bdi), "event BDI");
-		get_str(d, x->comm, sizeof(x->comm), "event comm");
-		x->value = dnum(d, 0);
-		x->extra = dnum(d, 0);
-	}
-	return 0;
-}
-
 /* A page size a kernel can have: a power of two from 1 KiB (the model divides by it). */
 static bool page_size_ok(uint32_t v)
 {
@@ -531,7 +751,7 @@ static bool page_size_ok(uint32_t v)
 }
 
 /* The event log: times the sinks turn into clock times, kinds and reasons they look up. */
-static void check_events(struct dec *d, const struct wb_sample *s)
+static void check_events(struct walk *d, const struct wb_sample *s)
 {
 	for (size_t i = 0; i < s->nevents; i++) {
 		const struct wb_event *e = &s->events[i];
@@ -554,7 +774,7 @@ static int over(const uint64_t *v, int n)
 }
 
 /* Page and sector counts: no kernel has 2^62 of them; the model computes with them as int64. */
-static void check_counts(struct dec *d, const struct wb_sample *s)
+static void check_counts(struct walk *d, const struct wb_sample *s)
 {
 	int k;
 
@@ -580,7 +800,7 @@ static void check_counts(struct dec *d, const struct wb_sample *s)
  * not go backwards, a page size to divide by, a CPU count. Checked here,
  * once, so that a hostile file is damage and not a crash further on.
  */
-static void check_sample(struct dec *d, const struct wb_sample *s, const struct wb_sample *prev)
+static void check_sample(struct walk *d, const struct wb_sample *s, const struct wb_sample *prev)
 {
 	if (!(isfinite(s->mono) && s->mono >= 0 && s->mono <= MAX_MONO))
 		reject(d, "sample time %g", s->mono);
@@ -596,10 +816,29 @@ static void check_sample(struct dec *d, const struct wb_sample *s, const struct 
 	check_events(d, s);
 }
 
-int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned minor, const struct wb_sample *prev,
-		  struct wb_sample *s, char *err, size_t errlen)
+/* Copy the structure of prev into s (a delta frame has none of its own). */
+static int copy_structure(struct wb_sample *s, const struct wb_sample *prev)
 {
-	struct dec d;
+	struct wb_sample t;
+
+	wb_sample_init(&t);
+	if (wb_sample_copy(&t, prev))
+		return -1;
+	free(t.procs);
+	free(t.events);
+	t.procs = NULL;
+	t.events = NULL;
+	t.nprocs = t.nevents = 0;
+	*s = t;
+	return 0;
+}
+
+int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned major, unsigned minor,
+		  const struct wb_sample *prev, struct wbrec_schema *sc, struct wb_sample *s, char *err,
+		  size_t errlen)
+{
+	struct walk w = { .p = p, .end = p + len, .prev = key ? NULL : prev };
+	struct wbrec_schema own;
 	struct wb_sample t;
 	int rc;
 
@@ -607,32 +846,25 @@ int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned minor, const 
 		snprintf(err, errlen, "damaged frame (empty)");
 		return -1;
 	}
-	d = (struct dec){ .p = p, .end = p + len, .delta = !key };
-	wb_sample_init(&t);
-	if (!key && !prev) {
+	if (!key && (!prev || (major >= 3 && !sc))) {
 		snprintf(err, errlen, "a delta frame without the frame before it");
 		return -1;
 	}
-	rc = key ? read_structure(&d, &t) : copy_structure(&t, prev);
-	if (rc == 0 && !d.bad) {
-		dec_numbers(&d, &t, key ? NULL : prev);
-		rc = dec_variable(&d, &t);
-	}
-	d.delta = !key; /* dec_variable reads absolute numbers; the minor-1 tail is delta again */
-	if (rc == 0 && !d.bad && minor >= 1)
-		for (size_t i = 0; i < t.nbdis; i++)
-			t.bdis[i].ev.dirtied_max = (uint32_t)dnum(&d, key ? 0 : prev->bdis[i].ev.dirtied_max);
-	if (minor > WB_REC_MINOR) /* a newer minor's appended fields */
-		d.p = d.end;
-	if (rc == 0 && !d.bad)
-		check_sample(&d, &t, key ? NULL : prev);
-	if (rc || d.bad || d.p != d.end) {
+	wb_sample_init(&t);
+	w.s = &t;
+	rc = key ? 0 : copy_structure(&t, prev);
+	if (rc == 0)
+		rc = major < 3 ? walk_legacy(&w, key, major == 1 ? 0 : minor) : key ? dec_key(&w, sc ? sc : &own)
+										    : dec_delta(&w, sc);
+	if (rc == 0 && !w.bad)
+		check_sample(&w, &t, w.prev);
+	if (rc || w.bad || w.p != w.end) {
 		if (rc)
 			snprintf(err, errlen, "out of memory");
-		else if (d.bad)
-			snprintf(err, errlen, "damaged frame (%s)", d.what ? d.what : "truncated numbers");
+		else if (w.bad)
+			snprintf(err, errlen, "damaged frame (%s)", w.what ? w.what : "truncated numbers");
 		else
-			snprintf(err, errlen, "damaged frame (%zu bytes left over)", (size_t)(d.end - d.p));
+			snprintf(err, errlen, "damaged frame (%zu bytes left over)", (size_t)(w.end - w.p));
 		wb_sample_finish(&t);
 		return -1;
 	}

@@ -48,6 +48,7 @@ struct wb_rec_reader {
 	struct note_ix *notes;
 	size_t nnotes;
 	ZSTD_DCtx *dctx;
+	struct wbrec_schema schema; /* the current key frame's (format 3) */
 	struct wb_sample cur;   /* last decoded sample */
 	size_t cur_i;
 	bool have_cur;
@@ -160,9 +161,9 @@ static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_
 	}
 	r->h.major = rd16(p + 8);
 	r->h.minor = rd16(p + 10);
-	if (r->h.major != WB_REC_MAJOR && r->h.major != 1) {
-		snprintf(err, errlen, "recording format %u.%u: this wbtop reads %u.x only (offset 8)", r->h.major,
-			 r->h.minor, WB_REC_MAJOR);
+	if (r->h.major < 1 || r->h.major > WB_REC_MAJOR) {
+		snprintf(err, errlen, "recording format %u.%u: this wbtop reads 1.x to %u.x only (offset 8)",
+			 r->h.major, r->h.minor, WB_REC_MAJOR);
 		return -1;
 	}
 	hlen = rd32(p + 12);
@@ -494,8 +495,8 @@ static int decode_one(struct wb_rec_reader *r, size_t i, char *err, size_t errle
 		return -1;
 	}
 	wb_sample_init(&next);
-	rc = wb_rec_decode(r->raw, fx->rlen, fx->is_key, r->h.major >= 2 ? r->h.minor : 0,
-			   r->have_cur ? &r->cur : NULL, &next, err, errlen);
+	rc = wb_rec_decode(r->raw, fx->rlen, fx->is_key, r->h.major, r->h.minor,
+			   r->have_cur ? &r->cur : NULL, &r->schema, &next, err, errlen);
 	/* a key frame's time against the sample before it (wb_rec_decode checks a delta frame's) */
 	if (rc == 0 && r->have_cur && r->cur_i + 1 == i && next.mono < r->cur.mono) {
 		snprintf(err, errlen, "damaged frame (sample time %.6f before the previous sample's %.6f)",

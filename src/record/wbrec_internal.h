@@ -68,6 +68,24 @@ static inline size_t wbrec_get_uv(const uint8_t *p, const uint8_t *end, uint64_t
 	return 0;
 }
 
+/* Format 3: a key frame's number sections, which its delta frames refer to by position. */
+#define WBREC_MAX_SECTIONS 64   /* sections in one frame (a delta frame's bitmap is a u64) */
+struct wbrec_schema_sec {
+	uint64_t id;
+	uint8_t kind;           /* 0 the sample, 1 nodes, 2 zones, 3 BDIs, 4 counted */
+	uint32_t fw;            /* fields the writer put in each item */
+};
+struct wbrec_schema {
+	size_t n;
+	struct wbrec_schema_sec sec[WBREC_MAX_SECTIONS];
+};
+
+/*
+ * Tests only: n > 0, the encoder writes n more fields in every section (a
+ * newer writer) and a section this wbtop does not know; n < 0, n fewer fields.
+ */
+extern int wbrec_test_extra;
+
 /* CRC-32 (IEEE), table-driven (format.c). */
 uint32_t wbrec_crc32(const uint8_t *p, size_t n);
 

@@ -12,6 +12,8 @@
 #include <cmocka.h>
 
 #include "wbtop/record.h"
+#include "wbtop/source.h"
+#include "../../src/record/wbrec_internal.h" /* the format's test hook and key-frame schema */
 
 static void make(struct wb_sample *s, int i, size_t nbdis)
 {
@@ -91,10 +93,10 @@ static void decode_rejects_garbage(void **st)
 	char err[256];
 	(void)st;
 	wb_sample_init(&s);
-	assert_int_not_equal(wb_rec_decode(junk, sizeof(junk), true, WB_REC_MINOR, NULL, &s, err, sizeof(err)), 0);
+	assert_int_not_equal(wb_rec_decode(junk, sizeof(junk), true, WB_REC_MAJOR, WB_REC_MINOR, NULL, NULL, &s, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "damaged"));
-	assert_int_not_equal(wb_rec_decode(junk, 0, true, WB_REC_MINOR, NULL, &s, err, sizeof(err)), 0);
-	assert_int_not_equal(wb_rec_decode(junk, sizeof(junk), false, WB_REC_MINOR, NULL, &s, err, sizeof(err)), 0);
+	assert_int_not_equal(wb_rec_decode(junk, 0, true, WB_REC_MAJOR, WB_REC_MINOR, NULL, NULL, &s, err, sizeof(err)), 0);
+	assert_int_not_equal(wb_rec_decode(junk, sizeof(junk), false, WB_REC_MAJOR, WB_REC_MINOR, NULL, NULL, &s, err, sizeof(err)), 0);
 }
 
 /* Write good samples 0..n-1 with sample k spoiled by spoil(); the reader's verdict on sample k. */
@@ -362,6 +364,455 @@ static void header_round_trip(void **st)
 	unlink(path);
 }
 
+
+/*
+ * A sample with every field set, to values that move with i (a few stay,
+ * as most do between samples), within what the decoder accepts.
+ */
+static void full(struct wb_sample *s, int i)
+{
+	uint64_t u = (uint64_t)i;
+
+	wb_sample_init(s);
+	s->mono = 1000 + i * 1.000123;
+	s->wall = 1.7e9 + i + 0.25;
+	s->page_size = 4096;
+	s->ncpus = 8 + (i % 3);
+	s->level = i % 4;
+	for (int k = 0; k < WB_SYS_COUNT; k++)
+		s->sys[k] = 10 * (uint64_t)k + (i % 2);
+	s->sys_valid = (1u << WB_SYS_COUNT) - 1;
+	for (int k = 0; k < WB_G_COUNT; k++)
+		s->g.v[k] = 1000 * (uint64_t)k + u * u;
+	s->g.valid = ~0ULL >> (i % 5);
+	s->nnodes = 2;
+	s->nodes = calloc(2, sizeof(*s->nodes));
+	for (size_t n = 0; n < 2; n++) {
+		s->nodes[n].id = (int)n * 3;
+		for (int k = 0; k < WB_N_COUNT; k++)
+			s->nodes[n].v[k] = 7 * (uint64_t)k + u + n;
+		s->nodes[n].valid = 0xff - u;
+	}
+	s->nzones = 3;
+	s->zones = calloc(3, sizeof(*s->zones));
+	for (size_t z = 0; z < 3; z++) {
+		s->zones[z].node = (int)z / 2;
+		snprintf(s->zones[z].name, sizeof(s->zones[z].name), "Zone%zu", z);
+		for (int k = 0; k < WB_Z_COUNT; k++)
+			s->zones[z].v[k] = 3 * (uint64_t)k + u * z;
+		s->zones[z].valid = 0x3fff;
+	}
+	s->nbdis = 3;
+	s->bdis = calloc(3, sizeof(*s->bdis));
+	for (size_t b = 0; b < 3; b++) {
+		struct wb_bdi *x = &s->bdis[b];
+		snprintf(x->name, sizeof(x->name), "7:%zu", b);
+		snprintf(x->dev, sizeof(x->dev), "loop%zu", b);
+		snprintf(x->fstype, sizeof(x->fstype), "ext4");
+		x->nmounts = (int)b;
+		for (int m = 0; m < x->nmounts; m++)
+			snprintf(x->mounts[m], WB_PATH_LEN, "/mnt/%zu/%d", b, m);
+		for (int k = 0; k < WB_K_COUNT; k++)
+			x->knob[k] = (uint64_t)k + b + (i > 5 ? 5 : 0);
+		x->knob_valid = 0x7f;
+		for (int k = 0; k < WB_B_COUNT; k++)
+			x->st[k] = 100 * (uint64_t)k + u * (b + 1);
+		x->st[WB_B_DIRTY_THRESH] = s->g.v[WB_G_DIRTY_THRESH];
+		x->st_valid = 0xffff - b;
+		for (int k = 0; k < WB_D_COUNT; k++)
+			x->disk[k] = 512 * u + (uint64_t)k;
+		x->disk_valid = 3;
+		x->ev = (struct wb_bdi_events){ .wake_bg = (uint32_t)i, .pauses = (uint32_t)b, .pause_ms_total = u * 9,
+						.pause_ms_max = 200, .task_ratelimit = 1000 + u, .dirty_ratelimit = 2000,
+						.balanced_ratelimit = 3000 - u, .wb_dirty_at_wake = 4000 + b,
+						.dirtied_max = 32 + (uint32_t)i };
+		for (int r = 0; r < WB_REASONS; r++)
+			x->ev.start[r] = (uint32_t)(r + i);
+		x->stats_cost_us = 150 + (uint32_t)i;
+		x->stats_skipped = i % 2;
+	}
+	s->nprocs = 2;
+	s->procs = calloc(2, sizeof(*s->procs));
+	s->procs[0] = (struct wb_proc){ .pid = 4242, .comm = "dd", .state = 'D', .throttled = true,
+					.write_bytes = 1u << 30, .cancelled_write_bytes = 4096, .write_bytes_delta = u << 20,
+					.cancelled_delta = 1 };
+	s->procs[1] = (struct wb_proc){ .pid = -1, .comm = "kworker/u8:1", .state = 'R' };
+	s->procs_valid = true;
+	s->ev_valid = true;
+	for (int r = 0; r < WB_REASONS; r++)
+		snprintf(s->reason_names[r], sizeof(s->reason_names[r]), "reason%d", r);
+	for (int r = 0; r < WB_RECLAIM_REASONS; r++) {
+		snprintf(s->reclaim_names[r], sizeof(s->reclaim_names[r]), "rc%d", r);
+		s->reclaim_throttled[r] = (uint32_t)(r * i);
+	}
+	s->reclaim_delay_us = 777 + u;
+	s->dirty_limit_valid = true;
+	s->dirty_limit = 123456 + u;
+	s->ev_total = 10 * u;
+	s->ev_dropped = u / 3;
+	s->ev_lost_log = 1;
+	s->nevents = 3;
+	s->events = calloc(3, sizeof(*s->events));
+	for (size_t e = 0; e < 3; e++)
+		s->events[e] = (struct wb_event){ .t = 999.5 + i + e * 0.000000001, .kind = (uint8_t)e, .reason = 7,
+						  .pid = 100 + (int32_t)e, .bdi = "7:1", .comm = "cp", .value = e * 5,
+						  .extra = 9 };
+	s->events[2].t = 1000 + i + 1.0 / 3; /* not a whole number of ns: kept as its bits */
+}
+
+/* Every field of a and b equal (minor 0 files have no dirtied_max: want_dm false). */
+static void assert_same(const struct wb_sample *a, const struct wb_sample *b, bool want_dm)
+{
+	assert_memory_equal(&a->mono, &b->mono, sizeof(a->mono));
+	assert_memory_equal(&a->wall, &b->wall, sizeof(a->wall));
+	assert_int_equal(a->page_size, b->page_size);
+	assert_int_equal(a->ncpus, b->ncpus);
+	assert_int_equal(a->level, b->level);
+	assert_memory_equal(a->sys, b->sys, sizeof(a->sys));
+	assert_int_equal(a->sys_valid, b->sys_valid);
+	assert_memory_equal(&a->g, &b->g, sizeof(a->g));
+	assert_int_equal(a->nnodes, b->nnodes);
+	assert_memory_equal(a->nodes, b->nodes, a->nnodes * sizeof(*a->nodes));
+	assert_int_equal(a->nzones, b->nzones);
+	assert_memory_equal(a->zones, b->zones, a->nzones * sizeof(*a->zones));
+	assert_int_equal(a->nbdis, b->nbdis);
+	for (size_t i = 0; i < a->nbdis; i++) {
+		struct wb_bdi x = a->bdis[i];
+		if (!want_dm)
+			x.ev.dirtied_max = 0;
+		assert_memory_equal(&x, &b->bdis[i], sizeof(x));
+	}
+	assert_int_equal(a->nprocs, b->nprocs);
+	assert_memory_equal(a->procs, b->procs, a->nprocs * sizeof(*a->procs));
+	assert_int_equal(a->procs_valid, b->procs_valid);
+	assert_int_equal(a->ev_valid, b->ev_valid);
+	assert_memory_equal(a->reason_names, b->reason_names, sizeof(a->reason_names));
+	assert_memory_equal(a->reclaim_names, b->reclaim_names, sizeof(a->reclaim_names));
+	assert_memory_equal(a->reclaim_throttled, b->reclaim_throttled, sizeof(a->reclaim_throttled));
+	assert_int_equal(a->reclaim_delay_us, b->reclaim_delay_us);
+	assert_int_equal(a->dirty_limit_valid, b->dirty_limit_valid);
+	assert_int_equal(a->dirty_limit, b->dirty_limit);
+	assert_int_equal(a->ev_total, b->ev_total);
+	assert_int_equal(a->ev_dropped, b->ev_dropped);
+	assert_int_equal(a->ev_lost_log, b->ev_lost_log);
+	assert_int_equal(a->nevents, b->nevents);
+	assert_memory_equal(a->events, b->events, a->nevents * sizeof(*a->events));
+}
+
+/* Zero what formats 1 and 2 cannot hold: array entries past the enums' lengths of their time. */
+static void legacy_only(struct wb_sample *s)
+{
+	for (int k = 8; k < WB_SYS_COUNT; k++)
+		s->sys[k] = 0;
+	for (int k = 20; k < WB_G_COUNT; k++)
+		s->g.v[k] = 0;
+	for (size_t n = 0; n < s->nnodes; n++)
+		for (int k = 8; k < WB_N_COUNT; k++)
+			s->nodes[n].v[k] = 0;
+	for (size_t z = 0; z < s->nzones; z++)
+		for (int k = 14; k < WB_Z_COUNT; k++)
+			s->zones[z].v[k] = 0;
+	for (size_t b = 0; b < s->nbdis; b++) {
+		for (int k = 7; k < WB_K_COUNT; k++)
+			s->bdis[b].knob[k] = 0;
+		for (int k = 16; k < WB_B_COUNT; k++)
+			s->bdis[b].st[k] = 0;
+		for (int k = 2; k < WB_D_COUNT; k++)
+			s->bdis[b].disk[k] = 0;
+	}
+}
+
+/*
+ * Every field round-trips, in key and delta frames, in every format this
+ * wbtop can write (formats 1 and 2: the fields they had; a new enum entry
+ * is carried by format 3 only).
+ */
+static void every_field_every_format(void **st)
+{
+	static const unsigned fmts[][2] = { { 1, 0 }, { 2, 0 }, { 2, 1 }, { WB_REC_MAJOR, WB_REC_MINOR } };
+	struct wbrec_schema sc;
+	char err[256];
+	(void)st;
+	for (size_t f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+		struct wb_sample prev, cur, back, dec_prev;
+		wb_sample_init(&dec_prev);
+		for (int i = 0; i < 10; i++) {
+			struct wb_buf b = { 0 };
+			bool key = i == 0 || i == 6;
+			full(&cur, i);
+			if (i)
+				full(&prev, i - 1);
+			assert_int_equal(wb_rec_encode_as(&cur, key ? NULL : &prev, fmts[f][0], fmts[f][1], &b), 0);
+			wb_sample_init(&back);
+			if (wb_rec_decode(b.p, b.len, key, fmts[f][0], fmts[f][1], key ? NULL : &dec_prev, &sc, &back,
+					  err, sizeof(err)))
+				fail_msg("format %u.%u, sample %d: %s", fmts[f][0], fmts[f][1], i, err);
+			if (fmts[f][0] < 3)
+				legacy_only(&cur);
+			assert_same(&cur, &back, fmts[f][0] > 2 || fmts[f][1] >= 1);
+			wb_sample_finish(&dec_prev);
+			dec_prev = back;
+			wb_buf_free(&b);
+			wb_sample_finish(&cur);
+			if (i)
+				wb_sample_finish(&prev);
+		}
+		wb_sample_finish(&dec_prev);
+	}
+}
+
+/* Write n full samples to path (a key frame every 256, so 300 crosses one) with the test hook at extra. */
+static void write_full(const char *path, int n, int extra)
+{
+	struct wb_rec_header h;
+	struct wb_rec_writer *w;
+	struct wb_sample s;
+	char err[256];
+
+	wb_rec_header_local(&h, 1.0);
+	wbrec_test_extra = extra;
+	w = wb_rec_create(path, &h, 0, err, sizeof(err));
+	assert_non_null(w);
+	for (int i = 0; i < n; i++) {
+		full(&s, i % 10 + (i / 10) * 10);
+		assert_int_equal(wb_rec_write(w, &s), 0);
+		wb_sample_finish(&s);
+	}
+	wb_rec_close(w);
+	wbrec_test_extra = 0;
+}
+
+/* The test hook: a key frame with an unknown section (13) and every section two fields longer. */
+static void hook_writes_what_it_says(void)
+{
+	struct wb_buf plain = { 0 }, more = { 0 };
+	struct wbrec_schema a, b;
+	struct wb_sample s, back;
+	char err[256];
+
+	full(&s, 1);
+	wb_sample_init(&back);
+	assert_int_equal(wb_rec_encode_as(&s, NULL, 3, 0, &plain), 0);
+	wbrec_test_extra = 2;
+	assert_int_equal(wb_rec_encode_as(&s, NULL, 3, 0, &more), 0);
+	wbrec_test_extra = 0;
+	assert_int_equal(wb_rec_decode(plain.p, plain.len, true, 3, 0, NULL, &a, &back, err, sizeof(err)), 0);
+	assert_int_equal(wb_rec_decode(more.p, more.len, true, 3, 0, NULL, &b, &back, err, sizeof(err)), 0);
+	assert_same(&s, &back, true);
+	assert_int_equal(b.n, a.n + 1);
+	for (size_t k = 0, j = 0; k < b.n; k++) {
+		if (b.sec[k].id == 13)
+			continue;
+		assert_int_equal(b.sec[k].id, a.sec[j].id);
+		assert_int_equal(b.sec[k].fw, a.sec[j++].fw + 2);
+	}
+	wb_sample_finish(&s);
+	wb_sample_finish(&back);
+	wb_buf_free(&plain);
+	wb_buf_free(&more);
+}
+
+/*
+ * A newer writer's fields (in every section) and section are skipped; an
+ * older writer's shorter sections leave the fields it did not have unknown (0).
+ */
+static void unknown_fields_and_sections_skipped(void **st)
+{
+	char path[] = "/tmp/wbtop-rec-XXXXXX", err[256], warn[256];
+	int fd = mkstemp(path);
+	struct wb_rec_reader *r;
+	struct wb_sample s, want;
+	struct stat plain, more;
+	(void)st;
+	close(fd);
+	hook_writes_what_it_says();
+	write_full(path, 300, 0);
+	assert_int_equal(stat(path, &plain), 0);
+	for (int extra = 2; extra >= -1; extra -= 3) {
+		write_full(path, 300, extra);
+		assert_int_equal(stat(path, &more), 0);
+		assert_true(more.st_size != plain.st_size);
+		r = wb_rec_open(path, err, sizeof(err), warn, sizeof(warn));
+		assert_non_null(r);
+		assert_string_equal(warn, "");
+		assert_int_equal(wb_rec_count(r), 300);
+		wb_sample_init(&s);
+		for (size_t i = 0; i < 300; i++) {
+			if (wb_rec_read(r, i, &s, err, sizeof(err)))
+				fail_msg("extra %d, sample %zu: %s", extra, i, err);
+			full(&want, (int)(i % 10 + (i / 10) * 10));
+			if (extra < 0) { /* each section's last field was not written */
+				assert_int_equal(s.sys[WB_SYS_COUNT - 1], 0);
+				assert_int_equal(s.g.v[WB_G_COUNT - 1], 0);
+				assert_int_equal(s.bdis[1].st[WB_B_COUNT - 1], 0);
+				assert_int_equal(s.bdis[1].ev.dirtied_max, 0);
+				assert_int_equal(s.bdis[2].nmounts, 0);
+				assert_int_equal(s.level, 0);
+				assert_int_equal(s.nodes[1].v[WB_N_COUNT - 1], 0);
+				assert_int_equal(s.bdis[1].st[WB_B_WRITEBACK], want.bdis[1].st[WB_B_WRITEBACK]);
+				assert_int_equal(s.g.v[0], want.g.v[0]);
+			} else {
+				assert_same(&want, &s, true);
+			}
+			wb_sample_finish(&want);
+		}
+		wb_sample_finish(&s);
+		wb_rec_close_reader(r);
+	}
+	unlink(path);
+}
+
+/* Two recordings hold the same samples (rec-format3.wbrec is rec-format1.wbrec re-recorded: bench_record --rewrite). */
+static void same_samples(const char *pa, const char *pb)
+{
+	char err[256], warn[256];
+	struct wb_rec_reader *a = wb_rec_open(pa, err, sizeof(err), warn, sizeof(warn)),
+			     *b = wb_rec_open(pb, err, sizeof(err), warn, sizeof(warn));
+	struct wb_sample x, y;
+
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(wb_rec_count(a), wb_rec_count(b));
+	assert_int_equal(wb_rec_notes(a), wb_rec_notes(b));
+	wb_sample_init(&x);
+	wb_sample_init(&y);
+	for (size_t i = 0; i < wb_rec_count(a); i++) {
+		assert_int_equal(wb_rec_read(a, i, &x, err, sizeof(err)), 0);
+		assert_int_equal(wb_rec_read(b, i, &y, err, sizeof(err)), 0);
+		assert_same(&x, &y, true);
+	}
+	wb_sample_finish(&x);
+	wb_sample_finish(&y);
+	wb_rec_close_reader(a);
+	wb_rec_close_reader(b);
+}
+
+/* The shipped recordings of each format version read whole (their exports are checked by record.sh). */
+static void each_format_version_read(void **st)
+{
+	static const struct {
+		const char *path;
+		unsigned major, minor;
+	} files[] = {
+		{ FIXTURES "/rec-format1.wbrec", 1, 0 },
+		{ FIXTURES "/../../examples/scenarios/cache-thrash.wbrec", 2, 0 },
+		{ FIXTURES "/../../bench/forecast-runs/1m-run1.wbrec", 2, 1 },
+		{ FIXTURES "/rec-format3.wbrec", 3, 0 },
+	};
+	char err[256], warn[256];
+	struct wb_sample s;
+	(void)st;
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct wb_rec_reader *r = wb_rec_open(files[f].path, err, sizeof(err), warn, sizeof(warn));
+		if (!r)
+			fail_msg("%s: %s", files[f].path, err);
+		assert_int_equal(wb_rec_header_of(r)->major, files[f].major);
+		assert_int_equal(wb_rec_header_of(r)->minor, files[f].minor);
+		assert_true(wb_rec_count(r) > 10);
+		wb_sample_init(&s);
+		for (size_t i = 0; i < wb_rec_count(r); i++)
+			if (wb_rec_read(r, i, &s, err, sizeof(err)))
+				fail_msg("%s, sample %zu: %s", files[f].path, i, err);
+		assert_true(s.nbdis > 0 && s.page_size == 4096);
+		wb_sample_finish(&s);
+		wb_rec_close_reader(r);
+	}
+	same_samples(FIXTURES "/rec-format1.wbrec", FIXTURES "/rec-format3.wbrec");
+}
+
+/* A scripted source for the recorder: sample i of a knob story (see knob_changes_become_notes). */
+static int story_read(void *ctx, struct wb_sample *s)
+{
+	int *i = ctx;
+	struct wb_sample t;
+
+	if (*i >= 5)
+		return -1;
+	make(&t, *i, 2);
+	t.sys_valid = WB_BIT(WB_SYS_DIRTY_RATIO) | WB_BIT(WB_SYS_DIRTY_BYTES);
+	t.sys[WB_SYS_DIRTY_RATIO] = *i >= 1 ? 10 : 20;  /* 1: someone else lowers vm.dirty_ratio */
+	for (size_t b = 0; b < 2; b++) {
+		t.bdis[b].knob_valid = (1u << WB_K_COUNT) - 1;
+		t.bdis[b].knob[WB_K_MAX_RATIO] = 100;
+		t.bdis[b].knob[WB_K_MAX_RATIO_FINE] = 1000000;
+		/* read back from the ratio and the dirty limit: it moves with free memory, nobody wrote it */
+		t.bdis[b].knob[WB_K_MAX_BYTES] = 1000000 * (b + 1) + 4096 * (uint64_t)*i;
+	}
+	if (*i >= 2) { /* 2: wbtop sets bdi.8:0.min_ratio=5 (the kernel reads min_ratio_fine back too) */
+		t.bdis[0].knob[WB_K_MIN_RATIO] = 5;
+		t.bdis[0].knob[WB_K_MIN_RATIO_FINE] = 50000;
+	}
+	if (*i >= 3) { /* 3: someone else sets max_bytes and strict_limit of 8:16 */
+		t.bdis[1].knob[WB_K_MAX_BYTES] = 16u << 20;
+		t.bdis[1].knob[WB_K_MAX_RATIO] = 1;
+		t.bdis[1].knob[WB_K_MAX_RATIO_FINE] = 10000;
+		t.bdis[1].knob[WB_K_STRICT_LIMIT] = 1;
+	}
+	if (*i >= 4) /* 4: a knob that cannot be read is not a change */
+		t.bdis[1].knob_valid &= ~WB_BIT(WB_K_STRICT_LIMIT);
+	wb_sample_finish(s);
+	*s = t;
+	(*i)++;
+	return 0;
+}
+
+/*
+ * Issue #20 item 8: a knob or sysctl change seen between two recorded
+ * samples becomes a note, whoever made it; one wbtop made is noted once (its
+ * own note); a replay's next-event key lands on the sample that shows it.
+ */
+static void knob_changes_become_notes(void **st)
+{
+	char path[] = "/tmp/wbtop-rec-XXXXXX", err[256], warn[256];
+	int fd = mkstemp(path), i = 0;
+	struct wb_source inner = { .ctx = &i, .read = story_read }, src, rp;
+	struct wb_rec_header h;
+	struct wb_rec_writer *w;
+	struct wb_recording *rec;
+	struct wb_rec_reader *r;
+	struct wb_replay *p;
+	struct wb_sample s;
+	double t;
+	(void)st;
+	close(fd);
+	wb_rec_header_local(&h, 1.0);
+	w = wb_rec_create(path, &h, 0, err, sizeof(err));
+	assert_non_null(w);
+	rec = wb_recording_create(&inner, w);
+	wb_recording_source(rec, &src);
+	wb_sample_init(&s);
+	for (int k = 0; k < 5; k++) {
+		if (k == 2)
+			src.annotate(src.ctx, "bdi.8:0.min_ratio=5");
+		assert_int_equal(src.read(src.ctx, &s), 0);
+	}
+	wb_recording_destroy(rec);
+	wb_rec_close(w);
+	r = wb_rec_open(path, err, sizeof(err), warn, sizeof(warn));
+	assert_non_null(r);
+	assert_int_equal(wb_rec_count(r), 5);
+	assert_int_equal(wb_rec_notes(r), 3);
+	assert_string_equal(wb_rec_note_at(r, 0, &t), "vm.dirty_ratio 20 -> 10");
+	assert_true(t == 101);
+	assert_string_equal(wb_rec_note_at(r, 1, NULL), "bdi.8:0.min_ratio=5"); /* and nothing more for it */
+	assert_string_equal(wb_rec_note_at(r, 2, &t), "bdi 8:16 max_ratio 100 -> 1; bdi 8:16 max_ratio_fine 1000000 -> "
+						      "10000; bdi 8:16 max_bytes 2008192 -> 16777216; bdi 8:16 "
+						      "strict_limit 0 -> 1");
+	assert_true(t == 103);
+	/* replayed: from the first sample, "next event" lands on the one that shows the change */
+	p = wb_replay_create(r, 0, 0);
+	wb_replay_source(p, &rp);
+	assert_int_equal(rp.read(rp.ctx, &s), 0);
+	assert_int_equal(rp.next_event(rp.ctx), 0);
+	assert_int_equal(rp.read(rp.ctx, &s), 0);
+	assert_true(s.mono == 101);
+	assert_string_equal(rp.note(rp.ctx, NULL), "vm.dirty_ratio 20 -> 10");
+	wb_sample_finish(&s);
+	wb_replay_destroy(p);
+	wb_rec_close_reader(r);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +822,10 @@ int main(void)
 		cmocka_unit_test(truncated_while_open),
 		cmocka_unit_test(start_appends_or_refuses),
 		cmocka_unit_test(header_round_trip),
+		cmocka_unit_test(every_field_every_format),
+		cmocka_unit_test(unknown_fields_and_sections_skipped),
+		cmocka_unit_test(each_format_version_read),
+		cmocka_unit_test(knob_changes_become_notes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
