@@ -6,6 +6,8 @@
  * Input: byte 0 = the file's minor version, bytes 1-2 = length L of a key
  * frame's payload (little endian), then L bytes of it, then an optional
  * delta frame against it. CRCs are not in the way: this starts after them.
+ * FUZZ_SKIP=forecast,sinks (either) leaves those out, to look past a known
+ * finding in them while triaging; the test suite runs everything.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,11 +22,16 @@
 #include "wbtop/whatif.h"
 
 static FILE *sink;
+static bool skip_forecast, skip_sinks;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	const char *skip = getenv("FUZZ_SKIP");
+
 	(void)argc;
 	(void)argv;
+	skip_forecast = skip && strstr(skip, "forecast");
+	skip_sinks = skip && strstr(skip, "sinks");
 	sink = fopen("/dev/null", "w");
 	return sink ? 0 : 1;
 }
@@ -92,12 +99,15 @@ static void pipeline(const struct wb_sample *prev, const struct wb_sample *cur, 
 			if (wb_model_eval(prev, cur, &k, &lim, 0, &wi) == 0)
 				v.whatif = &wi;
 		}
-		forecasts(&v, hist, &k, &fc, &wfc);
+		if (!skip_forecast)
+			forecasts(&v, hist, &k, &fc, &wfc);
 	}
-	wb_out_json(sink, &v);
-	wb_out_text(sink, &v);
-	wb_out_csv_header(sink);
-	wb_out_csv(sink, &v);
+	if (!skip_sinks) {
+		wb_out_json(sink, &v);
+		wb_out_text(sink, &v);
+		wb_out_csv_header(sink);
+		wb_out_csv(sink, &v);
+	}
 	if (have_k)
 		wb_settings_finish(&k);
 	wb_forecast_finish(&fc);
