@@ -58,8 +58,8 @@ static void usage(FILE *f)
 		"  top for Linux writeback: dirty and writeback pages per device against the\n"
 		"  kernel's thresholds.\n\n"
 		"  -b, --batch            headless samples to stdout (text unless --json/--csv)\n"
-		"  -n, --iterations N     stop after N samples (batch default: 1)\n"
-		"  -d, --delay SEC        seconds between samples (default 1, min 0.05)\n"
+		"  -n, --iterations N     with --batch: stop after N samples (default 1; 0 = forever)\n"
+		"  -d, --delay SEC        seconds between samples (default 1, min 0.05; not in a replay)\n"
 		"      --json             JSON Lines, one object per sample (with --batch)\n"
 		"      --csv              CSV, one row per device per sample (with --batch)\n"
 		"      --set KEY=VALUE    what-if: add the model's prediction for this setting\n"
@@ -68,14 +68,14 @@ static void usage(FILE *f)
 		"                         vm.dirty_writeback_centisecs, bdi.<MAJ:MIN|dev>.<attr> with\n"
 		"                         attr min_ratio max_ratio min_ratio_fine max_ratio_fine\n"
 		"                         min_bytes max_bytes strict_limit); repeatable\n"
-		"      --forecast SEC     add the model's forecast for the next SEC seconds\n"
+		"      --forecast SEC     with --batch: the model's forecast for the next SEC seconds\n"
 		"                         (1 s steps; with --set, also under the new settings)\n"
 		"      --mount-debugfs    mount debugfs and tracefs if absent (root); unmounted\n"
 		"                         on exit\n"
 		"      --no-trace         do not use tracepoints (level 3)\n"
 		"      --no-procs         do not read the process table\n"
 		"      --theme NAME|PATH  UI colours: default, light, mono, high-contrast or a\n"
-		"                         .theme file (NO_COLOR selects mono)\n"
+		"                         .theme file of at most 64 KiB (NO_COLOR selects mono)\n"
 		"      --warn PCT         UI: highlight devices from PCT %% of their threshold (75)\n"
 		"      --crit PCT         UI: critical from PCT %% (95) or when writers are throttled\n"
 		"      --record FILE      also record every sample to FILE (.wbrec; UI or --batch)\n"
@@ -83,15 +83,20 @@ static void usage(FILE *f)
 		"                         and start a new one\n"
 		"      --replay FILE      replay a recording in the UI; with --batch: export it\n"
 		"      --from SEC, --to SEC  with --replay: seconds from the recording's start\n"
+		"                         (--to 0: the first sample)\n"
 		"      --apply            write the --set values to the kernel (root): journaled,\n"
 		"                         read back and compared with the prediction\n"
 		"      --trial SEC        with --apply: put the old values back after SEC seconds\n"
 		"                         unless you type keep (Ctrl-C reverts at once)\n"
-		"      --recover revert|keep  what to do with changes a killed wbtop left unconfirmed\n"
+		"      --recover revert|keep  (root) what to do with changes a killed wbtop left\n"
+		"                         unconfirmed\n"
 		"      --export-sysctl    print the --set values as a sysctl.d snippet and udev rules\n"
-		"      --root DIR         read kernel files under DIR (fixture trees)\n"
+		"      --root DIR         read kernel files under DIR (fixture trees; not in a replay)\n"
 		"  -h, --help             this text\n"
-		"  -V, --version          version\n");
+		"  -V, --version          version\n"
+		"  An option the chosen mode would ignore, two that conflict, or one given twice\n"
+		"  (but --set) is an error (exit 2). The UI needs a terminal with cursor\n"
+		"  addressing (not TERM=dumb): use --batch otherwise.\n");
 }
 
 /* Every option; the order of the long-option table and of flag_rules' bits. */
@@ -645,11 +650,11 @@ static void report(const struct wb_sample *s, const struct wb_limits *now, const
 	printf("\n%-16s %10s %10s", "dirty thresh", wb_fmt_bytes(a, 16, now->thresh * P), wb_fmt_bytes(b, 16, pred->thresh * P));
 	if (after)
 		printf(" %10s %8lld", wb_fmt_bytes(c, 16, after->g.v[WB_G_DIRTY_THRESH] * P),
-		       (long long)got->thresh - (long long)after->g.v[WB_G_DIRTY_THRESH]);
+		       (long long)(got->thresh - after->g.v[WB_G_DIRTY_THRESH])); /* wraps, never overflows */
 	printf("\n%-16s %10s %10s", "background", wb_fmt_bytes(a, 16, now->bg * P), wb_fmt_bytes(b, 16, pred->bg * P));
 	if (after)
 		printf(" %10s %8lld", wb_fmt_bytes(c, 16, after->g.v[WB_G_BG_THRESH] * P),
-		       (long long)got->bg - (long long)after->g.v[WB_G_BG_THRESH]);
+		       (long long)(got->bg - after->g.v[WB_G_BG_THRESH]));
 	printf("\n");
 	for (size_t i = 0; i < pred->nbdis && i < now->nbdis; i++) {
 		const struct wb_bdi_limits *x = &now->bdis[i], *y = &pred->bdis[i];
@@ -659,7 +664,7 @@ static void report(const struct wb_sample *s, const struct wb_limits *now, const
 		printf("%-16s %10s %10s", y->name, wb_fmt_bytes(a, 16, x->thresh * P), wb_fmt_bytes(b, 16, y->thresh * P));
 		if (k && WB_HAS(k->st_valid, WB_B_THRESH))
 			printf(" %10s %8lld", wb_fmt_bytes(c, 16, k->st[WB_B_THRESH] * P),
-			       (long long)y->thresh - (long long)k->st[WB_B_THRESH]);
+			       (long long)(y->thresh - k->st[WB_B_THRESH]));
 		if (x->frac_src == WB_FRAC_CAPPED)
 			printf("  (its share was hidden by max_ratio: at least this)");
 		else if (y->dirty_known && y->wb_dirty >= y->thresh)
