@@ -148,7 +148,7 @@ static const struct flag_rule { int opt; unsigned needs, conflicts; } flag_rules
 	{ O_JSON, F(O_BATCH), F(O_CSV) },
 	{ O_CSV, F(O_BATCH), 0 },
 	{ O_FORECAST, F(O_BATCH), 0 },                   /* the UI has no forecast option */
-	{ O_MOUNT, 0, F(O_REPLAY) | F_TUNE },
+	{ O_MOUNT, 0, F(O_REPLAY) | F_TUNE | F(O_ROOT) },     /* mounts only on the real / */
 	{ O_NOPROCS, 0, F(O_REPLAY) | F_TUNE },
 	{ O_NOTRACE, 0, F(O_REPLAY) | F_TUNE },
 	{ O_RECORD, 0, F(O_REPLAY) | F_TUNE },
@@ -331,6 +331,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "wbtop: unexpected argument \"%s\" (see --help)\n", argv[optind]);
 		return 2;
 	}
+	if (strcmp(o->root, "/") == 0)
+		seen &= ~F(O_ROOT); /* --root / is the default: nothing to ignore */
 	if (check_flag_rules(seen))
 		return 2;
 	if (o->recover && geteuid() != 0) {

@@ -38,7 +38,8 @@ done <<EOF2
 -b --theme mono|--theme and -b/--batch
 -b --warn 50|--warn and -b/--batch
 -b --crit 99|--crit and -b/--batch
---replay $R --root /|--replay and --root
+--replay $R --root $F/6.18-writing|--replay and --root
+-b --mount-debugfs --root $F/6.18-writing|--mount-debugfs and --root
 --replay $R --recover keep|--replay and --recover
 -b --replay $R -d 2|-d/--delay and --replay
 -b --replay $R --no-procs|--no-procs and --replay
@@ -54,6 +55,7 @@ done <<EOF2
 --set vm.dirty_ratio=5 --apply --no-trace|--no-trace and --apply
 --trial 5|--trial needs --set
 --recover keep --root /tmp|--recover and --root
+-b -n 1 --root / --mount-debugfs --replay $R|--mount-debugfs and --replay
 EOF2
 [ ! -e "$T/a" ] && [ ! -e "$T/x" ] || fail "a refused command line created a file"
 check "conflicting and ignored flags refused: one line, rc 2, both named"
