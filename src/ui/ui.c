@@ -322,8 +322,11 @@ static void drop_escape_tail(void)
 
 	timeout(0);
 	c = getch();
-	if (c != '[' && c != 'O')
-		return; /* a lone Esc, or Alt+key: dropped too */
+	if (c != '[' && c != 'O') { /* a lone Esc: the next key is a key */
+		if (c != ERR)
+			ungetch(c);
+		return;
+	}
 	for (int i = 0; i < 16 && (c = getch()) != ERR; i++)
 		if (c >= 0x40 && c <= 0x7e) /* the final byte */
 			break;
