@@ -15,10 +15,14 @@ command -v clang >/dev/null || { echo "SKIP: no clang"; exit 77; }
 seeds=${name#fuzz_}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 SAN=(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all)
+# the libraries the core may use (those this machine has), and the core's files as meson lists them
+pkgs=$(for p in libproc2 libtracefs libtraceevent libzstd inih libmicrohttpd; do
+	pkg-config --exists $p && echo $p; done)
 CFLAGS=(-std=c17 -g -O1 -D_GNU_SOURCE -DWBTOP_VERSION='"fuzz"' -DFIXTURES="\"$PWD/tests/fixtures\""
-	-Iinclude $(pkg-config --cflags libproc2 libtracefs libtraceevent libzstd inih))
-LIBS=$(pkg-config --libs libproc2 libtracefs libtraceevent libzstd inih)
-core=$(ls src/*.c src/collect/*.c src/model/*.c src/record/*.c src/tune/*.c src/out/*.c src/ui/theme.c | grep -v '^src/main.c$')
+	-Iinclude $(pkg-config --cflags $pkgs))
+LIBS=$(pkg-config --libs $pkgs)
+core="$(sed -n '/^core_src = files(/,/)/p' meson.build | grep -o "'src/[^']*\.c'" | tr -d "'") src/ui/theme.c"
+[ -n "${core% src/ui/theme.c}" ] || { echo "no core_src in meson.build"; exit 1; }
 
 # the core library, keyed by the sources' contents; one builder at a time
 key=$(cat $core include/wbtop/*.h src/*/*.h tests/fuzz/run.sh | sha1sum | cut -c1-12)
