@@ -302,9 +302,19 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 	_Static_assert(O_END - O_BATCH <= 32, "flag bits fit an unsigned");
 	*o = (struct opts){ .count = -1, .delay = 1.0, .root = "/", .procs = true, .trace = true, .warn = 75, .crit = 95 };
-	while ((c = getopt_long(argc, argv, "bn:d:hV", long_opts, NULL)) != -1) {
+	opterr = 0; /* our own one-line messages */
+	while ((c = getopt_long(argc, argv, ":bn:d:hV", long_opts, NULL)) != -1) {
 		char name[32];
 
+		if (c == '?' || c == ':') {
+			if (optopt && optopt < O_BATCH)
+				snprintf(name, sizeof(name), "-%c", optopt);
+			else
+				snprintf(name, sizeof(name), "%s", argv[optind - 1]);
+			fprintf(stderr, "wbtop: %s: %s (see --help)\n", name,
+				c == ':' ? "needs a value" : optopt >= O_BATCH ? "takes no value" : "unknown option");
+			return 2;
+		}
 		for (size_t i = 0; i < sizeof(shorts) / sizeof(shorts[0]); i++)
 			if (c == shorts[i][0])
 				c = shorts[i][1];
@@ -315,10 +325,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				printf("wbtop %s\n", WBTOP_VERSION);
 			return -1;
 		}
-		if (c < O_BATCH || c >= O_HELP) {
-			usage(stderr);
-			return 2;
-		}
+		if (c < O_BATCH || c >= O_HELP)
+			return 2; /* not reached: every option is in the tables */
 		if ((seen & F(c)) && c != O_SET) {
 			fprintf(stderr, "wbtop: %s given twice\n", opt_name(c, name, sizeof(name)));
 			return 2;

@@ -29,6 +29,11 @@ done <<EOF2
 -n -1|expected a whole number
 -b -n ' '|expected a whole number
 -b --from ''|--from ''
+--frob|--frob: unknown option
+-b -x|-x: unknown option
+-b --json=1|--json=1: takes no value
+-b --theme|--theme: needs a value
+-b -n|-n: needs a value
 -b --json --csv|--json and --csv
 -b --csv --json|--json and --csv
 -b --replay $R --replay $R|--replay given twice
