@@ -292,6 +292,43 @@ static bool take_opt(int c, const char *arg, struct opts *o)
 	return false;
 }
 
+/* What the table cannot say (root for --recover, --to after --from, --warn under --crit) and defaults; 0 or 2. */
+static int check_values(struct opts *o, unsigned seen)
+{
+	if (o->recover && geteuid() != 0) {
+		fprintf(stderr, "wbtop: --recover needs root (the changes it acts on were made as root)\n");
+		return 2;
+	}
+	if (o->trial)
+		o->apply = true;
+	o->has_to = seen & F(O_TO);
+	if (o->has_to && o->to < o->from) {
+		fprintf(stderr, "wbtop: --to %g is before --from %g\n", o->to, o->from);
+		return 2;
+	}
+	if (o->count < 0)
+		o->count = o->batch && !o->replay ? 1 : 0;
+	if (o->warn > o->crit) {
+		fprintf(stderr, "wbtop: --warn %g is above --crit %g\n", o->warn, o->crit);
+		return 2;
+	}
+	return 0;
+}
+
+/* getopt's '?' (unknown option, or a value given to a flag) or ':' (value missing): one line, 2. */
+static int getopt_error(int c, char **argv)
+{
+	char name[64];
+
+	if (optopt && optopt < O_BATCH)
+		snprintf(name, sizeof(name), "-%c", optopt);
+	else
+		snprintf(name, sizeof(name), "%s", argv[optind - 1]);
+	fprintf(stderr, "wbtop: %s: %s (see --help)\n", name,
+		c == ':' ? "needs a value" : optopt >= O_BATCH ? "takes no value" : "unknown option");
+	return 2;
+}
+
 /* Parse the command line; returns 0, or the exit code to leave with (-1: done, exit 0). */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
@@ -306,15 +343,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc, argv, ":bn:d:hV", long_opts, NULL)) != -1) {
 		char name[32];
 
-		if (c == '?' || c == ':') {
-			if (optopt && optopt < O_BATCH)
-				snprintf(name, sizeof(name), "-%c", optopt);
-			else
-				snprintf(name, sizeof(name), "%s", argv[optind - 1]);
-			fprintf(stderr, "wbtop: %s: %s (see --help)\n", name,
-				c == ':' ? "needs a value" : optopt >= O_BATCH ? "takes no value" : "unknown option");
-			return 2;
-		}
+		if (c == '?' || c == ':')
+			return getopt_error(c, argv);
 		for (size_t i = 0; i < sizeof(shorts) / sizeof(shorts[0]); i++)
 			if (c == shorts[i][0])
 				c = shorts[i][1];
@@ -341,27 +371,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (strcmp(o->root, "/") == 0)
 		seen &= ~F(O_ROOT); /* --root / is the default: nothing to ignore */
-	if (check_flag_rules(seen))
-		return 2;
-	if (o->recover && geteuid() != 0) {
-		fprintf(stderr, "wbtop: --recover needs root (the changes it acts on were made as root)\n");
-		return 2;
-	}
-	if (o->trial)
-		o->apply = true;
-	o->has_to = seen & F(O_TO);
-	if (o->has_to && o->to < o->from) {
-		fprintf(stderr, "wbtop: --to %g is before --from %g\n", o->to, o->from);
-		return 2;
-	}
-	if (o->count < 0)
-		o->count = o->batch && !o->replay ? 1 : 0;
-	if (o->warn > o->crit) {
-		fprintf(stderr, "wbtop: --warn %g is above --crit %g\n", o->warn, o->crit);
-		return 2;
-	}
-	return 0;
+	return check_flag_rules(seen) ? 2 : check_values(o, seen);
 }
+
 
 /* Print collector problems, once per distinct set. */
 static void report_diag(const struct wb_diag *d, unsigned long *last_hash)
