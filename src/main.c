@@ -25,6 +25,9 @@
 #include "wbtop/until.h"
 #include "wbtop/whatif.h"
 
+#include <curses.h> /* last: term.h's capability macros (lines, columns...) would rename our words */
+#include <term.h>
+
 #define MAX_SETS 64
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_OM };
@@ -42,6 +45,7 @@ struct opts {
 	const char *theme;
 	const char *record, *replay;
 	double from, to;       /* replay range, seconds from the recording's start */
+	bool has_to;           /* --to given (0 is a time, not "no limit") */
 	uint64_t max_size;     /* --record rotation size, 0 = none */
 	bool force;            /* --record: replace a file that is not a recording of this boot */
 	bool apply, export_sysctl;
@@ -61,8 +65,8 @@ static void usage(FILE *f)
 		"  top for Linux writeback: dirty and writeback pages per device against the\n"
 		"  kernel's thresholds.\n\n"
 		"  -b, --batch            headless samples to stdout (text unless --json/--csv)\n"
-		"  -n, --iterations N     stop after N samples (batch default: 1)\n"
-		"  -d, --delay SEC        seconds between samples (default 1, min 0.05)\n"
+		"  -n, --iterations N     with --batch: stop after N samples (default 1; 0 = forever)\n"
+		"  -d, --delay SEC        seconds between samples (default 1, min 0.05; not in a replay)\n"
 		"      --json             JSON Lines, one object per sample (with --batch)\n"
 		"      --csv              CSV, one row per device per sample (with --batch)\n"
 		"      --openmetrics      OpenMetrics, one exposition per sample (with --batch); with\n"
@@ -76,14 +80,14 @@ static void usage(FILE *f)
 		"                         vm.dirty_writeback_centisecs, bdi.<MAJ:MIN|dev>.<attr> with\n"
 		"                         attr min_ratio max_ratio min_ratio_fine max_ratio_fine\n"
 		"                         min_bytes max_bytes strict_limit); repeatable\n"
-		"      --forecast SEC     add the model's forecast for the next SEC seconds\n"
+		"      --forecast SEC     with --batch: the model's forecast for the next SEC seconds\n"
 		"                         (1 s steps; with --set, also under the new settings)\n"
 		"      --mount-debugfs    mount debugfs and tracefs if absent (root); unmounted\n"
 		"                         on exit\n"
 		"      --no-trace         do not use tracepoints (level 3)\n"
 		"      --no-procs         do not read the process table\n"
 		"      --theme NAME|PATH  UI colours: default, light, mono, high-contrast or a\n"
-		"                         .theme file (NO_COLOR selects mono)\n"
+		"                         .theme file of at most 64 KiB (NO_COLOR selects mono)\n"
 		"      --warn PCT         UI: highlight devices from PCT %% of their threshold (75)\n"
 		"      --crit PCT         UI: critical from PCT %% (95) or when writers are throttled\n"
 		"      --record FILE      also record every sample to FILE (.wbrec; UI or --batch)\n"
@@ -93,213 +97,260 @@ static void usage(FILE *f)
 		"                         of this boot (which is appended to)\n"
 		"      --replay FILE      replay a recording in the UI; with --batch: export it\n"
 		"      --from SEC, --to SEC  with --replay: seconds from the recording's start\n"
+		"                         (--to 0: the first sample)\n"
 		"      --apply            write the --set values to the kernel (root): journaled,\n"
 		"                         read back and compared with the prediction\n"
 		"      --trial SEC        with --apply: put the old values back after SEC seconds\n"
 		"                         unless you type keep (Ctrl-C reverts at once)\n"
-		"      --recover revert|keep  what to do with changes a killed wbtop left unconfirmed\n"
+		"      --recover revert|keep  (root) what to do with changes a killed wbtop left\n"
+		"                         unconfirmed\n"
 		"      --export-sysctl    print the --set values as a sysctl.d snippet and udev rules\n"
 		"      --until-clean DEV  follow DEV (loop0, 7:0, /dev/sdb1 or a mount point) until\n"
 		"                         nothing on it is dirty or under writeback: exit 0 when\n"
 		"                         clean (root and debugfs; a progress bar on a terminal)\n"
-		"      --root DIR         read kernel files under DIR (fixture trees)\n"
+		"      --root DIR         read kernel files under DIR (fixture trees; not in a replay)\n"
 		"  -h, --help             this text\n"
-		"  -V, --version          version\n");
+		"  -V, --version          version\n"
+		"  An option the chosen mode would ignore, two that conflict, or one given twice\n"
+		"  (but --set) is an error (exit 2). The UI needs a terminal with cursor\n"
+		"  addressing (not TERM=dumb): use --batch otherwise.\n");
 }
 
-/* Parse the command line; returns 0, or the exit code to leave with. */
-static int parse_args(int argc, char **argv, struct opts *o)
+/* Every option; the order of the long-option table and of flag_rules' bits. */
+enum opt_id { O_BATCH = 256, O_ITER, O_DELAY, O_JSON, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_NOTRACE, O_RECORD,
+	      O_REPLAY, O_FROM, O_TO, O_MAXSIZE, O_APPLY, O_TRIAL, O_RECOVER, O_EXPORT, O_ROOT, O_FORECAST,
+	      O_THEME, O_WARN, O_CRIT, O_FORCE, O_UNTIL, O_OM, O_LISTEN, O_OMFILE, O_HELP, O_VERSION, O_END };
+
+static const struct option long_opts[] = {
+	{ "batch", no_argument, NULL, O_BATCH },
+	{ "iterations", required_argument, NULL, O_ITER },
+	{ "delay", required_argument, NULL, O_DELAY },
+	{ "json", no_argument, NULL, O_JSON },
+	{ "csv", no_argument, NULL, O_CSV },
+	{ "set", required_argument, NULL, O_SET },
+	{ "mount-debugfs", no_argument, NULL, O_MOUNT },
+	{ "no-procs", no_argument, NULL, O_NOPROCS },
+	{ "no-trace", no_argument, NULL, O_NOTRACE },
+	{ "record", required_argument, NULL, O_RECORD },
+	{ "replay", required_argument, NULL, O_REPLAY },
+	{ "from", required_argument, NULL, O_FROM },
+	{ "to", required_argument, NULL, O_TO },
+	{ "max-size", required_argument, NULL, O_MAXSIZE },
+	{ "apply", no_argument, NULL, O_APPLY },
+	{ "trial", required_argument, NULL, O_TRIAL },
+	{ "recover", required_argument, NULL, O_RECOVER },
+	{ "export-sysctl", no_argument, NULL, O_EXPORT },
+	{ "root", required_argument, NULL, O_ROOT },
+	{ "forecast", required_argument, NULL, O_FORECAST },
+	{ "theme", required_argument, NULL, O_THEME },
+	{ "warn", required_argument, NULL, O_WARN },
+	{ "crit", required_argument, NULL, O_CRIT },
+	{ "force", no_argument, NULL, O_FORCE },
+	{ "until-clean", required_argument, NULL, O_UNTIL },
+	{ "openmetrics", no_argument, NULL, O_OM },
+	{ "listen", required_argument, NULL, O_LISTEN },
+	{ "openmetrics-file", required_argument, NULL, O_OMFILE },
+	{ "help", no_argument, NULL, O_HELP },
+	{ "version", no_argument, NULL, O_VERSION },
+	{ 0 },
+};
+
+#define F(o) (1u << ((o) - O_BATCH))
+#define F_TUNE (F(O_APPLY) | F(O_TRIAL) | F(O_EXPORT))  /* the one-shot tuning mode: no sampling loop */
+#define F_LIVE_ONLY (F(O_MOUNT) | F(O_NOPROCS) | F(O_NOTRACE) | F(O_RECORD))
+
+/*
+ * What each flag needs (one of) and what it cannot go with: every flag that
+ * the chosen mode would silently ignore is a conflict here.
+ */
+static const struct flag_rule { int opt; unsigned needs, conflicts; } flag_rules[] = {
+	{ O_BATCH, 0, F_TUNE },
+	{ O_ITER, F(O_BATCH) | F(O_UNTIL), 0 },          /* the UI runs until q */
+	{ O_DELAY, 0, F(O_REPLAY) | F_TUNE },            /* a replay keeps its recorded pace */
+	{ O_JSON, F(O_BATCH), F(O_CSV) },
+	{ O_CSV, F(O_BATCH), 0 },
+	{ O_FORECAST, F(O_BATCH), 0 },                   /* the UI has no forecast option */
+	{ O_MOUNT, 0, F(O_REPLAY) | F_TUNE | F(O_ROOT) },     /* mounts only on the real / */
+	{ O_NOPROCS, 0, F(O_REPLAY) | F_TUNE },
+	{ O_NOTRACE, 0, F(O_REPLAY) | F_TUNE },
+	{ O_RECORD, 0, F(O_REPLAY) | F_TUNE },
+	{ O_MAXSIZE, F(O_RECORD), 0 },
+	{ O_REPLAY, 0, F_TUNE | F(O_ROOT) | F(O_RECOVER) },
+	{ O_FROM, F(O_REPLAY), 0 },
+	{ O_TO, F(O_REPLAY), 0 },
+	{ O_APPLY, F(O_SET), F(O_EXPORT) },
+	{ O_TRIAL, F(O_SET), F(O_EXPORT) },
+	{ O_EXPORT, F(O_SET), 0 },
+	{ O_RECOVER, 0, F(O_ROOT) },                     /* the journal is about the real /, not a tree */
+	{ O_THEME, 0, F(O_BATCH) | F_TUNE },             /* the UI's */
+	{ O_WARN, 0, F(O_BATCH) | F_TUNE },
+	{ O_CRIT, 0, F(O_BATCH) | F_TUNE },
+	{ O_FORCE, F(O_RECORD), 0 },
+	{ O_OM, F(O_BATCH), F(O_JSON) | F(O_CSV) },
+	{ O_LISTEN, 0, F(O_REPLAY) | F_TUNE },
+	{ O_OMFILE, 0, F(O_REPLAY) | F_TUNE },
+	/* --until-clean is its own batch mode: one device, its own line each sample */
+	{ O_UNTIL, 0, F(O_JSON) | F(O_CSV) | F(O_OM) | F(O_SET) | F(O_FORECAST) | F(O_RECORD) | F(O_THEME) |
+		      F(O_WARN) | F(O_CRIT) | F_TUNE | F(O_LISTEN) | F(O_OMFILE) },
+};
+
+/* "--name" (or "-n/--iterations") of an option, for messages. */
+static const char *opt_name(int id, char *buf, size_t n)
 {
-	enum { O_JSON = 256, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_ROOT, O_FORECAST, O_THEME, O_WARN, O_CRIT, O_NOTRACE,
-	       O_RECORD, O_REPLAY, O_FROM, O_TO, O_MAXSIZE, O_FORCE, O_APPLY, O_TRIAL, O_RECOVER, O_EXPORT, O_UNTIL,
-	       O_OM, O_LISTEN, O_OMFILE };
-	static const struct option lo[] = {
-		{ "batch", no_argument, NULL, 'b' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "delay", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "csv", no_argument, NULL, O_CSV },
-		{ "openmetrics", no_argument, NULL, O_OM },
-		{ "listen", required_argument, NULL, O_LISTEN },
-		{ "openmetrics-file", required_argument, NULL, O_OMFILE },
-		{ "set", required_argument, NULL, O_SET },
-		{ "mount-debugfs", no_argument, NULL, O_MOUNT },
-		{ "no-procs", no_argument, NULL, O_NOPROCS },
-		{ "no-trace", no_argument, NULL, O_NOTRACE },
-		{ "record", required_argument, NULL, O_RECORD },
-		{ "replay", required_argument, NULL, O_REPLAY },
-		{ "from", required_argument, NULL, O_FROM },
-		{ "to", required_argument, NULL, O_TO },
-		{ "max-size", required_argument, NULL, O_MAXSIZE },
-		{ "force", no_argument, NULL, O_FORCE },
-		{ "apply", no_argument, NULL, O_APPLY },
-		{ "trial", required_argument, NULL, O_TRIAL },
-		{ "recover", required_argument, NULL, O_RECOVER },
-		{ "export-sysctl", no_argument, NULL, O_EXPORT },
-		{ "until-clean", required_argument, NULL, O_UNTIL },
-		{ "root", required_argument, NULL, O_ROOT },
-		{ "forecast", required_argument, NULL, O_FORECAST },
-		{ "theme", required_argument, NULL, O_THEME },
-		{ "warn", required_argument, NULL, O_WARN },
-		{ "crit", required_argument, NULL, O_CRIT },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 },
-	};
-	int c;
+	static const char short_of[] = { [O_BATCH - O_BATCH] = 'b', [O_ITER - O_BATCH] = 'n', [O_DELAY - O_BATCH] = 'd' };
+	int i = id - O_BATCH;
+
+	if (i < (int)sizeof(short_of) && short_of[i])
+		snprintf(buf, n, "-%c/--%s", short_of[i], long_opts[i].name);
+	else
+		snprintf(buf, n, "--%s", long_opts[i].name);
+	return buf;
+}
+
+/* Check the flags seen against flag_rules; 0, or 2 with a one-line message. */
+static int check_flag_rules(unsigned seen)
+{
+	char a[32], b[32];
+
+	for (size_t i = 0; i < sizeof(flag_rules) / sizeof(flag_rules[0]); i++) {
+		const struct flag_rule *r = &flag_rules[i];
+		unsigned bad = seen & r->conflicts;
+
+		if (!(seen & F(r->opt)))
+			continue;
+		if (r->needs && !(seen & r->needs)) {
+			fprintf(stderr, "wbtop: %s needs %s\n", opt_name(r->opt, a, sizeof(a)),
+				opt_name(O_BATCH + __builtin_ctz(r->needs), b, sizeof(b)));
+			return 2;
+		}
+		if (bad) {
+			fprintf(stderr, "wbtop: %s and %s do not go together (one would be ignored)\n",
+				opt_name(r->opt, a, sizeof(a)), opt_name(O_BATCH + __builtin_ctz(bad), b, sizeof(b)));
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* A number in [lo, hi] from the whole of s; false (and a message) if not. */
+static bool num_arg(int id, const char *s, double lo, double hi, const char *what, double *v)
+{
+	char *end, name[32];
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (end != s && !*end && !errno && isfinite(*v) && *v >= lo && *v <= hi)
+		return true;
+	fprintf(stderr, "wbtop: %s '%s': expected %s\n", opt_name(id, name, sizeof(name)), s, what);
+	return false;
+}
+
+/* -n: a whole number >= 0, nothing else. */
+static bool count_arg(const char *s, long *v)
+{
 	char *end;
 
-	*o = (struct opts){ .count = -1, .delay = 1.0, .root = "/", .procs = true, .trace = true, .warn = 75, .crit = 95 };
-	while ((c = getopt_long(argc, argv, "bn:d:hV", lo, NULL)) != -1) {
-		switch (c) {
-		case 'b': o->batch = true; break;
-		case 'n':
-			errno = 0;
-			o->count = strtol(optarg, &end, 10);
-			if (errno || *end || o->count < 0) {
-				fprintf(stderr, "wbtop: -n %s: expected a whole number >= 0\n", optarg);
-				return 2;
-			}
-			break;
-		case 'd':
-			o->delay = strtod(optarg, &end);
-			if (*end || !isfinite(o->delay) || o->delay < 0.05 || o->delay > 86400) {
-				fprintf(stderr, "wbtop: -d %s: expected seconds between 0.05 and 86400\n", optarg);
-				return 2;
-			}
-			break;
-		case O_JSON: o->fmt = FMT_JSON; break;
-		case O_CSV: o->fmt = FMT_CSV; break;
-		case O_OM: o->fmt = FMT_OM; break;
-		case O_LISTEN: {
-			struct sockaddr_storage ss;
-			socklen_t len;
-			char err[256];
-			if (wb_http_parse_addr(optarg, &ss, &len, err, sizeof(err))) {
-				fprintf(stderr, "wbtop: %s\n", err);
-				return 2;
-			}
-			o->listen = optarg;
-			break;
-		}
-		case O_OMFILE: o->om_file = optarg; break;
-		case O_SET:
-			if (o->nsets >= MAX_SETS) {
-				fprintf(stderr, "wbtop: at most %d --set options\n", MAX_SETS);
-				return 2;
-			}
-			o->sets[o->nsets++] = optarg;
-			break;
-		case O_MOUNT: o->mount_debugfs = true; break;
-		case O_NOPROCS: o->procs = false; break;
-		case O_NOTRACE: o->trace = false; break;
-		case O_RECORD: o->record = optarg; break;
-		case O_FORCE: o->force = true; break;
-		case O_APPLY: o->apply = true; break;
-		case O_EXPORT: o->export_sysctl = true; break;
-		case O_UNTIL: o->until = optarg; break;
-		case O_TRIAL:
-			o->trial = strtod(optarg, &end);
-			if (*end || !isfinite(o->trial) || o->trial < 1 || o->trial > 3600) {
-				fprintf(stderr, "wbtop: --trial %s: expected seconds between 1 and 3600\n", optarg);
-				return 2;
-			}
-			break;
-		case O_RECOVER:
-			if (strcmp(optarg, "revert") && strcmp(optarg, "keep")) {
-				fprintf(stderr, "wbtop: --recover %s: expected revert or keep\n", optarg);
-				return 2;
-			}
-			o->recover = optarg;
-			break;
-		case O_REPLAY: o->replay = optarg; break;
-		case O_FROM:
-		case O_TO: {
-			double v = strtod(optarg, &end);
-			if (*end || !isfinite(v) || v < 0) {
-				fprintf(stderr, "wbtop: %s %s: expected seconds from the recording's start\n",
-					c == O_FROM ? "--from" : "--to", optarg);
-				return 2;
-			}
-			*(c == O_FROM ? &o->from : &o->to) = v;
-			break;
-		}
-		case O_MAXSIZE: {
-			unsigned long long v = strtoull(optarg, &end, 10);
-			uint64_t mul = *end == 'K' ? 1ULL << 10 : *end == 'M' ? 1ULL << 20 : *end == 'G' ? 1ULL << 30 : 1;
-			if (mul > 1)
-				end++;
-			if (*end || v == 0 || v > (1ULL << 50) / mul) {
-				fprintf(stderr, "wbtop: --max-size %s: expected a size such as 100M\n", optarg);
-				return 2;
-			}
-			o->max_size = v * mul;
-			break;
-		}
-		case O_ROOT: o->root = optarg; break;
-		case O_THEME: o->theme = optarg; break;
-		case O_WARN:
-		case O_CRIT: {
-			double v = strtod(optarg, &end);
-			if (*end || !isfinite(v) || v <= 0 || v > 1000) {
-				fprintf(stderr, "wbtop: %s %s: expected a percentage above 0\n",
-					c == O_WARN ? "--warn" : "--crit", optarg);
-				return 2;
-			}
-			*(c == O_WARN ? &o->warn : &o->crit) = v;
-			break;
-		}
-		case O_FORECAST:
-			o->forecast = strtod(optarg, &end);
-			if (*end || !isfinite(o->forecast) || o->forecast < 1 || o->forecast > 3600) {
-				fprintf(stderr, "wbtop: --forecast %s: expected seconds between 1 and 3600\n", optarg);
-				return 2;
-			}
-			break;
-		case 'h': usage(stdout); return -1;
-		case 'V': printf("wbtop %s\n", WBTOP_VERSION); return -1;
-		default: usage(stderr); return 2;
-		}
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	if (end != s && !*end && !errno && *v >= 0 && s[0] >= '0' && s[0] <= '9')
+		return true;
+	fprintf(stderr, "wbtop: -n/--iterations '%s': expected a whole number >= 0\n", s);
+	return false;
+}
+
+/* --max-size: N, NK, NM or NG. */
+static bool size_arg(const char *s, uint64_t *v)
+{
+	char *end;
+	unsigned long long n;
+	uint64_t mul;
+
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	mul = *end == 'K' ? 1ULL << 10 : *end == 'M' ? 1ULL << 20 : *end == 'G' ? 1ULL << 30 : 1;
+	if (mul > 1)
+		end++;
+	if (end != s && !*end && !errno && s[0] >= '0' && s[0] <= '9' && n > 0 && n <= (1ULL << 50) / mul) {
+		*v = n * mul;
+		return true;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "wbtop: unexpected argument \"%s\" (see --help)\n", argv[optind]);
-		return 2;
+	fprintf(stderr, "wbtop: --max-size '%s': expected a size such as 100M\n", s);
+	return false;
+}
+
+/* One option's value into o; false (with a message) if it is bad. */
+static bool take_opt(int c, const char *arg, struct opts *o)
+{
+	switch (c) {
+	case O_BATCH: o->batch = true; return true;
+	case O_ITER: return count_arg(arg, &o->count);
+	case O_DELAY: return num_arg(c, arg, 0.05, 86400, "seconds between 0.05 and 86400", &o->delay);
+	case O_JSON: o->fmt = FMT_JSON; return true;
+	case O_CSV: o->fmt = FMT_CSV; return true;
+	case O_SET:
+		if (o->nsets >= MAX_SETS) {
+			fprintf(stderr, "wbtop: at most %d --set options\n", MAX_SETS);
+			return false;
+		}
+		o->sets[o->nsets++] = arg;
+		return true;
+	case O_MOUNT: o->mount_debugfs = true; return true;
+	case O_NOPROCS: o->procs = false; return true;
+	case O_NOTRACE: o->trace = false; return true;
+	case O_RECORD: o->record = arg; return true;
+	case O_REPLAY: o->replay = arg; return true;
+	case O_FROM: return num_arg(c, arg, 0, 1e9, "seconds from the recording's start", &o->from);
+	case O_TO: return num_arg(c, arg, 0, 1e9, "seconds from the recording's start", &o->to);
+	case O_MAXSIZE: return size_arg(arg, &o->max_size);
+	case O_APPLY: o->apply = true; return true;
+	case O_TRIAL: return num_arg(c, arg, 1, 3600, "seconds between 1 and 3600", &o->trial);
+	case O_RECOVER:
+		if (strcmp(arg, "revert") && strcmp(arg, "keep")) {
+			fprintf(stderr, "wbtop: --recover '%s': expected revert or keep\n", arg);
+			return false;
+		}
+		o->recover = arg;
+		return true;
+	case O_EXPORT: o->export_sysctl = true; return true;
+	case O_ROOT: o->root = arg; return true;
+	case O_FORECAST: return num_arg(c, arg, 1, 3600, "seconds between 1 and 3600", &o->forecast);
+	case O_THEME: o->theme = arg; return true;
+	case O_WARN: return num_arg(c, arg, 1e-9, 1000, "a percentage above 0", &o->warn);
+	case O_CRIT: return num_arg(c, arg, 1e-9, 1000, "a percentage above 0", &o->crit);
+	case O_FORCE: o->force = true; return true;
+	case O_UNTIL: o->until = arg; return true;
+	case O_OM: o->fmt = FMT_OM; return true;
+	case O_OMFILE: o->om_file = arg; return true;
+	case O_LISTEN: {
+		struct sockaddr_storage ss;
+		socklen_t len;
+		char err[256];
+		if (wb_http_parse_addr(arg, &ss, &len, err, sizeof(err))) {
+			fprintf(stderr, "wbtop: %s\n", err);
+			return false;
+		}
+		o->listen = arg;
+		return true;
 	}
-	if ((o->apply || o->trial || o->export_sysctl) && o->nsets == 0) {
-		fprintf(stderr, "wbtop: --apply, --trial and --export-sysctl need --set KEY=VALUE\n");
+	}
+	return false;
+}
+
+/* What the table cannot say (root for --recover, --to after --from, --warn under --crit) and defaults; 0 or 2. */
+static int check_values(struct opts *o, unsigned seen)
+{
+	if (o->recover && geteuid() != 0) {
+		fprintf(stderr, "wbtop: --recover needs root (the changes it acts on were made as root)\n");
 		return 2;
 	}
 	if (o->trial)
 		o->apply = true;
-	if (o->record && o->replay) {
-		fprintf(stderr, "wbtop: --record and --replay go separately\n");
-		return 2;
-	}
-	if (o->force && !o->record) {
-		fprintf(stderr, "wbtop: --force goes with --record\n");
-		return 2;
-	}
-	if ((o->from || o->to) && !o->replay) {
-		fprintf(stderr, "wbtop: --from and --to go with --replay\n");
-		return 2;
-	}
-	if (o->to && o->to < o->from) {
+	o->has_to = seen & F(O_TO);
+	if (o->has_to && o->to < o->from) {
 		fprintf(stderr, "wbtop: --to %g is before --from %g\n", o->to, o->from);
 		return 2;
 	}
-	if (o->fmt != FMT_TEXT && !o->batch) {
-		fprintf(stderr, "wbtop: --json, --csv and --openmetrics go with --batch\n");
-		return 2;
-	}
-	if ((o->listen || o->om_file) && (o->replay || o->apply || o->export_sysctl)) {
-		fprintf(stderr, "wbtop: --listen and --openmetrics-file show the live kernel: not with --replay, --apply or --export-sysctl\n");
-		return 2;
-	}
-	if (o->until && (o->fmt != FMT_TEXT || o->nsets || o->forecast || o->record || o->theme)) {
-		fprintf(stderr, "wbtop: --until-clean goes alone (with -d, -n, --replay, --root, --mount-debugfs)\n");
-		return 2;
-	}
-	if (o->until)
+	if (o->until) /* its own headless mode */
 		o->batch = true;
 	if (o->count < 0)
 		o->count = o->batch && !o->replay && !o->until ? 1 : 0;
@@ -309,6 +360,66 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	return 0;
 }
+
+/* getopt's '?' (unknown option, or a value given to a flag) or ':' (value missing): one line, 2. */
+static int getopt_error(int c, char **argv)
+{
+	char name[64];
+
+	if (optopt && optopt < O_BATCH)
+		snprintf(name, sizeof(name), "-%c", optopt);
+	else
+		snprintf(name, sizeof(name), "%s", argv[optind - 1]);
+	fprintf(stderr, "wbtop: %s: %s (see --help)\n", name,
+		c == ':' ? "needs a value" : optopt >= O_BATCH ? "takes no value" : "unknown option");
+	return 2;
+}
+
+/* Parse the command line; returns 0, or the exit code to leave with (-1: done, exit 0). */
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const int shorts[][2] = { { 'b', O_BATCH }, { 'n', O_ITER }, { 'd', O_DELAY }, { 'h', O_HELP },
+					 { 'V', O_VERSION } };
+	unsigned seen = 0;
+	int c;
+
+	_Static_assert(O_END - O_BATCH <= 32, "flag bits fit an unsigned");
+	*o = (struct opts){ .count = -1, .delay = 1.0, .root = "/", .procs = true, .trace = true, .warn = 75, .crit = 95 };
+	opterr = 0; /* our own one-line messages */
+	while ((c = getopt_long(argc, argv, ":bn:d:hV", long_opts, NULL)) != -1) {
+		char name[32];
+
+		if (c == '?' || c == ':')
+			return getopt_error(c, argv);
+		for (size_t i = 0; i < sizeof(shorts) / sizeof(shorts[0]); i++)
+			if (c == shorts[i][0])
+				c = shorts[i][1];
+		if (c == O_HELP || c == O_VERSION) {
+			if (c == O_HELP)
+				usage(stdout);
+			else
+				printf("wbtop %s\n", WBTOP_VERSION);
+			return -1;
+		}
+		if (c < O_BATCH || c >= O_HELP)
+			return 2; /* not reached: every option is in the tables */
+		if ((seen & F(c)) && c != O_SET) {
+			fprintf(stderr, "wbtop: %s given twice\n", opt_name(c, name, sizeof(name)));
+			return 2;
+		}
+		seen |= F(c);
+		if (!take_opt(c, optarg, o))
+			return 2;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "wbtop: unexpected argument \"%s\" (see --help)\n", argv[optind]);
+		return 2;
+	}
+	if (strcmp(o->root, "/") == 0)
+		seen &= ~F(O_ROOT); /* --root / is the default: nothing to ignore */
+	return check_flag_rules(seen) ? 2 : check_values(o, seen);
+}
+
 
 /* Print collector problems, once per distinct set. */
 static void report_diag(const struct wb_diag *d, unsigned long *last_hash)
@@ -464,6 +575,30 @@ static void live_need_procs(void *ctx, bool on)
 	wb_live_need_procs(ctx, on);
 }
 
+/* The UI needs cursor addressing: refuse TERM=dumb and its kind before curses garbles the screen. */
+static int check_terminal(char *err, size_t n)
+{
+	const char *term = getenv("TERM");
+	const char *cup;
+	int e = 0;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return 0; /* the UI says it needs a terminal */
+	if (setupterm(NULL, STDOUT_FILENO, &e) != OK) {
+		snprintf(err, n, "TERM=%s: no such terminal type here; set TERM (e.g. xterm-256color) or use --batch",
+			 term ? term : "");
+		return -1;
+	}
+	cup = tigetstr("cup");
+	del_curterm(cur_term);
+	if (!cup || cup == (char *)-1) {
+		snprintf(err, n, "TERM=%s cannot move the cursor: the UI needs a full-screen terminal (use --batch)",
+			 term ? term : "");
+		return -1;
+	}
+	return 0;
+}
+
 static int run_ui(const struct opts *o, struct wb_source *src, const char *notice)
 {
 	char user_dir[512], err[256];
@@ -474,6 +609,10 @@ static int run_ui(const struct opts *o, struct wb_source *src, const char *notic
 				 .can_apply = !src->replay && strcmp(o->root, "/") == 0 };
 	int rc;
 
+	if (check_terminal(err, sizeof(err))) {
+		fprintf(stderr, "wbtop: %s\n", err);
+		return 1;
+	}
 	if (xdg && *xdg)
 		snprintf(user_dir, sizeof(user_dir), "%s/wbtop/themes", xdg);
 	else
@@ -573,11 +712,11 @@ static void report(const struct wb_sample *s, const struct wb_limits *now, const
 	printf("\n%-16s %10s %10s", "dirty thresh", wb_fmt_bytes(a, 16, now->thresh * P), wb_fmt_bytes(b, 16, pred->thresh * P));
 	if (after)
 		printf(" %10s %8lld", wb_fmt_bytes(c, 16, after->g.v[WB_G_DIRTY_THRESH] * P),
-		       (long long)got->thresh - (long long)after->g.v[WB_G_DIRTY_THRESH]);
+		       (long long)(got->thresh - after->g.v[WB_G_DIRTY_THRESH])); /* wraps, never overflows */
 	printf("\n%-16s %10s %10s", "background", wb_fmt_bytes(a, 16, now->bg * P), wb_fmt_bytes(b, 16, pred->bg * P));
 	if (after)
 		printf(" %10s %8lld", wb_fmt_bytes(c, 16, after->g.v[WB_G_BG_THRESH] * P),
-		       (long long)got->bg - (long long)after->g.v[WB_G_BG_THRESH]);
+		       (long long)(got->bg - after->g.v[WB_G_BG_THRESH]));
 	printf("\n");
 	for (size_t i = 0; i < pred->nbdis && i < now->nbdis; i++) {
 		const struct wb_bdi_limits *x = &now->bdis[i], *y = &pred->bdis[i];
@@ -587,7 +726,7 @@ static void report(const struct wb_sample *s, const struct wb_limits *now, const
 		printf("%-16s %10s %10s", y->name, wb_fmt_bytes(a, 16, x->thresh * P), wb_fmt_bytes(b, 16, y->thresh * P));
 		if (k && WB_HAS(k->st_valid, WB_B_THRESH))
 			printf(" %10s %8lld", wb_fmt_bytes(c, 16, k->st[WB_B_THRESH] * P),
-			       (long long)y->thresh - (long long)k->st[WB_B_THRESH]);
+			       (long long)(y->thresh - k->st[WB_B_THRESH]));
 		if (x->frac_src == WB_FRAC_CAPPED)
 			printf("  (its share was hidden by max_ratio: at least this)");
 		else if (y->dirty_known && y->wb_dirty >= y->thresh)
@@ -765,7 +904,8 @@ static int run_replay(const struct opts *o)
 	}
 	if (warn[0] && o->batch)
 		fprintf(stderr, "wbtop: %s: %s\n", o->replay, warn);
-	p = wb_replay_create(r, o->from, o->to);
+	/* wb_replay_create reads a 0 end as "no limit": --to 0 is the first sample's millisecond */
+	p = wb_replay_create(r, o->from, o->has_to ? fmax(o->to, 1e-9) : 0);
 	if (!p) {
 		wb_rec_close_reader(r);
 		return 1;

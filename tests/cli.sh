@@ -15,6 +15,62 @@ for bad in "-n x" "-d 0" "-d nan" "--frob" "--json" "extra"; do
 	[ $rc = 2 ] && [ -s "$T/err" ] || fail "'$bad' gave rc=$rc without a message"
 done; check "bad arguments refused with rc 2 and a message"
 
+# every flag the chosen mode would ignore, or that conflicts, is a one-line error naming both
+R=$F/rec-format1.wbrec
+while IFS='|' read -r args want; do
+	eval "set -- $args"
+	$W "$@" </dev/null >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc = 2 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q -- "$want" "$T/err" ||
+		fail "'$args' gave rc=$rc: $(head -3 "$T/err") (wanted $want)"
+	[ -s "$T/out" ] && fail "'$args' printed output"
+done <<EOF2
+-n ''|-n/--iterations ''
+-n 3x|-n/--iterations '3x'
+-n -1|expected a whole number
+-b -n ' '|expected a whole number
+-b --from ''|--from ''
+--frob|--frob: unknown option
+-b -x|-x: unknown option
+-b --json=1|--json=1: takes no value
+-b --theme|--theme: needs a value
+-b -n|-n: needs a value
+-b --json --csv|--json and --csv
+-b --csv --json|--json and --csv
+-b --replay $R --replay $R|--replay given twice
+-b --record $T/a --record $T/b|--record given twice
+-b -n 1 -n 2|given twice
+-b --max-size 1M|--max-size needs --record
+-b --theme mono|--theme and -b/--batch
+-b --warn 50|--warn and -b/--batch
+-b --crit 99|--crit and -b/--batch
+--replay $R --root $F/6.18-writing|--replay and --root
+-b --mount-debugfs --root $F/6.18-writing|--mount-debugfs and --root
+--replay $R --recover keep|--replay and --recover
+-b --replay $R -d 2|-d/--delay and --replay
+-b --replay $R --no-procs|--no-procs and --replay
+-b --replay $R --record $T/x|--record and --replay
+-b --replay $R --from 5 --to 2|--to 2 is before --from 5
+-b --to 3|--to needs --replay
+-n 2|-n/--iterations needs -b/--batch
+--forecast 10|--forecast needs -b/--batch
+--csv|--csv needs -b/--batch
+--set vm.dirty_ratio=5 --apply --export-sysctl|--apply and --export-sysctl
+--set vm.dirty_ratio=5 --export-sysctl --batch|-b/--batch and --export-sysctl
+--set vm.dirty_ratio=5 --export-sysctl --theme mono|--theme and --export-sysctl
+--set vm.dirty_ratio=5 --apply --no-trace|--no-trace and --apply
+--trial 5|--trial needs --set
+--recover keep --root /tmp|--recover and --root
+-b -n 1 --root / --mount-debugfs --replay $R|--mount-debugfs and --replay
+EOF2
+[ ! -e "$T/a" ] && [ ! -e "$T/x" ] || fail "a refused command line created a file"
+check "conflicting and ignored flags refused: one line, rc 2, both named"
+
+# --to 0 is the first sample, not "no limit"
+[ "$($W --replay "$R" -b --json --to 0 | wc -l)" = 1 ] || fail "--to 0"
+[ "$($W --replay "$R" -b --json --to 1 | wc -l)" = 2 ] || fail "--to 1"
+[ "$($W --replay "$R" -b --json | wc -l)" -gt 10 ] || fail "no --to"
+check "--to 0 means the first sample"
+
 $W --root "$F/6.18-writing" -b --json -n 2 -d 0.1 >"$T/out" 2>"$T/err" || fail "json run"
 python3 - "$T/out" <<'PY' || fail "json content"
 import json, sys

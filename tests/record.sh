@@ -216,7 +216,7 @@ done
 rec 2 "$T/notes.txt" --force > /dev/null 2>&1 && [ "$($W --replay "$T/notes.txt" --batch --json | wc -l)" = 2 ] ||
 	fail "--force did not replace the text file"
 rec 2 "$T/adir" > /dev/null 2> "$T/e"; [ $? = 1 ] && grep -q "adir: Is a directory" "$T/e" || fail "--record a directory"
-$W --root "$F/6.18-writing" --batch --force > /dev/null 2> "$T/e"; [ $? = 2 ] && grep -q "force goes with --record" "$T/e" ||
+$W --root "$F/6.18-writing" --batch --force > /dev/null 2> "$T/e"; [ $? = 2 ] && grep -q "force needs --record" "$T/e" ||
 	fail "--force alone"
 ok "--record appends to a recording of this boot, keeps other files (--force replaces), never follows a symlink"
 # 12. the same in the UI (in tmux): it goes on sampling, shows the message frame after

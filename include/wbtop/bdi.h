@@ -31,6 +31,15 @@ void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d);
 void wb_bdis_close(struct wb_bdis *b);
 
 
+/*
+ * The parsers, pure, for tests and fuzzing: debugfs stats and wb_stats text
+ * into stv[WB_B_COUNT] (bits set in *st_valid; wb_stats text is cut in
+ * place), and mountinfo text (cut in place) onto s's BDIs' mounts.
+ */
+void wb_bdi_parse_stats(const char *buf, uint32_t page_size, uint64_t *stv, uint64_t *st_valid, const char *what,
+			struct wb_diag *d);
+void wb_bdi_parse_wb_stats(char *buf, uint64_t *stv, uint64_t *st_valid, const char *what, struct wb_diag *d);
+void wb_mountinfo_attach(char *buf, struct wb_sample *s);
 /* Decode mountinfo's octal escapes (\040) in place. */
 void wb_mountinfo_unescape(char *s);
 

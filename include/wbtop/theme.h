@@ -39,10 +39,20 @@ void wb_theme_default(struct wb_theme *t);
 /*
  * Load NAME (from dirs, then the built-ins "default" and "mono") or a PATH
  * (contains '/' or ends in .theme). Unknown keys and bad values are errors
- * naming file and line. 0, or -1 with a message in err.
+ * naming file and line; a file that is not regular, over WB_THEME_MAX_BYTES
+ * or WB_THEME_MAX_LINES, or has NUL bytes is refused without blocking.
+ * 0, or -1 with a message in err.
  */
 int wb_theme_load(struct wb_theme *t, const char *name_or_path, const char *const *dirs,
 		  char *err, size_t errlen);
+/* A theme file's bounds: anything larger is refused, not read. */
+#define WB_THEME_MAX_BYTES (64 * 1024)
+#define WB_THEME_MAX_LINES 2000
+/*
+ * Parse a theme from NUL-terminated text; label (a path) names it in
+ * messages and gives its default name. 0, or -1 with "label:line: why".
+ */
+int wb_theme_parse(struct wb_theme *t, const char *text, const char *label, char *err, size_t errlen);
 /* Parse one colour spec "214|yellow" / "default" / "7"; false if bad. */
 bool wb_theme_parse_color(const char *s, short *c256, short *c8);
 /* Names of the themes found in dirs plus built-ins (for cycling); count returned. */

@@ -244,11 +244,12 @@ static void resolve_btrfs(struct wb_bdis *b, struct wb_bdi_files *st)
 /* Attach mount points and fs type from mountinfo to each BDI. */
 static void attach_mounts(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 {
-	char *p;
+	if (wb_kvfile_read(&b->mountinfo, d) == 0)
+		wb_mountinfo_attach(b->mountinfo.buf, s);
+}
 
-	if (wb_kvfile_read(&b->mountinfo, d) != 0)
-		return;
-	p = b->mountinfo.buf;
+void wb_mountinfo_attach(char *p, struct wb_sample *s)
+{
 	while (*p) {
 		char *eol = strchr(p, '\n'), *f[10], *sep, *save = NULL, *tok;
 		int nf = 0;
@@ -300,20 +301,21 @@ static double now_us(void)
 /* Root wb figures from wb_stats (blank-line separated blocks). */
 static void read_wb_stats(struct wb_bdi_files *st, struct wb_diag *d)
 {
-	char *p;
+	if (wb_kvfile_read(&st->wb_stats, NULL) == 0)
+		wb_bdi_parse_wb_stats(st->wb_stats.buf, st->st, &st->st_valid, st->wb_stats.path, d);
+}
+
+void wb_bdi_parse_wb_stats(char *p, uint64_t *stv, uint64_t *st_valid, const char *what, struct wb_diag *d)
+{
 	uint64_t nwbs = 0;
 
-	if (wb_kvfile_read(&st->wb_stats, NULL) != 0)
-		return;
-	p = st->wb_stats.buf;
 	while (*p) {
 		char *end = strstr(p, "\n\n");
 		uint64_t v[WS_COUNT] = { 0 }, valid = 0;
 
 		if (end)
 			*end = '\0';
-		wb_kv_parse(p, wb_stats_keys, NELEM(wb_stats_keys), 4096, v, &valid,
-			    st->wb_stats.path, d);
+		wb_kv_parse(p, wb_stats_keys, NELEM(wb_stats_keys), 4096, v, &valid, what, d);
 		if (WB_HAS(valid, WS_CGINO)) {
 			nwbs++;
 			if (v[WS_CGINO] == 1) {
@@ -321,8 +323,8 @@ static void read_wb_stats(struct wb_bdi_files *st, struct wb_diag *d)
 							      { WS_THRESH, WB_B_WB_THRESH } };
 				for (size_t m = 0; m < NELEM(map); m++)
 					if (WB_HAS(valid, map[m][0])) {
-						st->st[map[m][1]] = v[map[m][0]];
-						st->st_valid |= WB_BIT(map[m][1]);
+						stv[map[m][1]] = v[map[m][0]];
+						*st_valid |= WB_BIT(map[m][1]);
 					}
 			}
 		}
@@ -331,9 +333,15 @@ static void read_wb_stats(struct wb_bdi_files *st, struct wb_diag *d)
 		p = end + 2;
 	}
 	if (nwbs) {
-		st->st[WB_B_NR_WBS] = nwbs;
-		st->st_valid |= WB_BIT(WB_B_NR_WBS);
+		stv[WB_B_NR_WBS] = nwbs;
+		*st_valid |= WB_BIT(WB_B_NR_WBS);
 	}
+}
+
+void wb_bdi_parse_stats(const char *buf, uint32_t page_size, uint64_t *stv, uint64_t *st_valid, const char *what,
+			struct wb_diag *d)
+{
+	wb_kv_parse(buf, stats_keys, NELEM(stats_keys), page_size, stv, st_valid, what, d);
 }
 
 /*
@@ -352,8 +360,7 @@ static bool read_debugfs(struct wb_bdi_files *st, uint32_t page_size, struct wb_
 	st->st_valid = 0;
 	if (wb_kvfile_read(&st->stats, NULL) != 0)
 		return false;
-	wb_kv_parse(st->stats.buf, stats_keys, NELEM(stats_keys), page_size, st->st, &st->st_valid,
-		    st->stats.path, d);
+	wb_bdi_parse_stats(st->stats.buf, page_size, st->st, &st->st_valid, st->stats.path, d);
 	read_wb_stats(st, d);
 	st->cost_us = (uint32_t)(now_us() - t0);
 	if (st->cost_us > WB_BDI_STATS_SLOW_US) {

@@ -11,10 +11,13 @@
 #include "wbtop/model.h"
 
 #define RATELIMIT_SHIFT 10
+#define WB_BW_MAX 1e15 /* pages/s: anything above is damage; keeps (uint64_t)bw defined */
 
 int64_t wb_pos_polynom(int64_t setpoint, int64_t dirty, int64_t limit)
 {
-	int64_t x = ((setpoint - dirty) * (1 << RATELIMIT_SHIFT)) / ((limit - setpoint) | 1);
+	/* in 128 bits, and |x| past 4096 saturates p anyway: damaged figures cannot overflow */
+	__int128 x128 = ((__int128)setpoint - dirty) * (1 << RATELIMIT_SHIFT) / (((__int128)limit - setpoint) | 1);
+	int64_t x = x128 > 4096 ? 4096 : x128 < -4096 ? -4096 : (int64_t)x128;
 	int64_t p = x;
 
 	p = (p * x) >> RATELIMIT_SHIFT;
@@ -27,36 +30,42 @@ int64_t wb_pos_polynom(int64_t setpoint, int64_t dirty, int64_t limit)
 	return p;
 }
 
-/* wb_position_ratio (6.14+), bw in pages/s. */
+/* Clamp a 128-bit intermediate of position_ratio to [0, 2^40] (damaged figures only reach the ends). */
+static __int128 pos_clamp(__int128 v)
+{
+	return v < 0 ? 0 : v > ((__int128)1 << 40) ? (__int128)1 << 40 : v;
+}
+
+/* wb_position_ratio (6.14+), bw in pages/s; 128-bit arithmetic: page counts are any uint64. */
 static int64_t position_ratio(const struct wb_limits *l, const struct wb_bdi_limits *b, double bw)
 {
-	int64_t pos, wt, x16, wsp, span, xint, h;
-	int64_t dirty = (int64_t)l->dirty, limit = (int64_t)l->limit;
-	int64_t wd = (int64_t)b->wb_dirty;
+	__int128 pos, wt, x16, wsp, span, xint, h;
+	__int128 dirty = l->dirty, limit = l->limit;
+	__int128 wd = b->wb_dirty;
 
 	if (dirty >= limit)
 		return 0;
-	pos = wb_pos_polynom((int64_t)l->setpoint, dirty, limit);
+	pos = wb_pos_polynom((int64_t)l->setpoint, (int64_t)dirty, (int64_t)limit);
 	if (b->strict) {
-		int64_t wth = (int64_t)b->thresh, wsp2 = (int64_t)(b->thresh + b->bdp_bg_thresh) / 2;
+		__int128 wth = b->thresh, wsp2 = ((__int128)b->thresh + b->bdp_bg_thresh) / 2;
 		if (wd >= wth || wsp2 == 0 || wsp2 == wth)
 			return 0;
-		int64_t p2 = wb_pos_polynom(wsp2, wd, wth);
-		return pos < p2 ? pos : p2;
+		int64_t p2 = wb_pos_polynom((int64_t)wsp2, (int64_t)wd, (int64_t)wth);
+		return pos < p2 ? (int64_t)pos : p2;
 	}
-	wt = (int64_t)(b->thresh < l->thresh ? b->thresh : l->thresh);
-	x16 = (wt << 16) / ((int64_t)l->thresh | 1);
-	wsp = ((int64_t)l->setpoint * x16) >> 16;
-	span = (((int64_t)l->thresh - wt + 8 * (int64_t)bw) * x16) >> 16;
+	wt = b->thresh < l->thresh ? b->thresh : l->thresh;
+	x16 = (wt << 16) / (l->thresh | 1);
+	wsp = (l->setpoint * x16) >> 16;
+	span = (((__int128)l->thresh - wt + 8 * (__int128)bw) * x16) >> 16;
 	xint = wsp + span;
 	if (wd < xint - span / 4)
-		pos = pos * (xint - wd) / ((xint - wsp) | 1);
+		pos = pos_clamp(pos * (xint - wd) / ((xint - wsp) | 1));
 	else
 		pos = pos / 4;
 	h = wt / 2;
 	if (wd < h)
-		pos = wd > h / 8 ? pos * h / wd : pos * 8;
-	return pos;
+		pos = pos_clamp(wd > h / 8 ? pos * h / wd : pos * 8);
+	return (int64_t)pos;
 }
 
 /* Is this BDI's writer in freerun (no balance_dirty_pages pause)? */
@@ -94,6 +103,10 @@ void wb_control_compute(struct wb_limits *l, const struct wb_sample *s,
 		double bw = bw_pages_s ? bw_pages_s[i] : 0;
 		bool is_free = freerun(l, b);
 
+		if (!(bw > 0))
+			bw = 0; /* NaN from damaged figures too */
+		else if (bw > WB_BW_MAX)
+			bw = WB_BW_MAX;
 		b->bw = bw;
 		b->over_bg = s->g.v[WB_G_DIRTY] > l->bg ||
 			     (WB_HAS(sb->st_valid, WB_B_RECLAIMABLE) && sb->st[WB_B_RECLAIMABLE] > b->bg_thresh);

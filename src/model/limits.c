@@ -192,6 +192,14 @@ enum wb_frac_src wb_frac_invert(uint64_t K, uint64_t T, uint64_t D, uint64_t sum
 	return src;
 }
 
+/* a - b, saturated to int64: a damaged recording's figures may be any uint64. */
+static int64_t diff_sat(uint64_t a, uint64_t b)
+{
+	if (a >= b)
+		return a - b > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)(a - b);
+	return b - a > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)(b - a);
+}
+
 /* Global avail recovered from the kernel's ratio-mode thresholds (sec. 1.5). */
 static bool calibrate_avail(const struct wb_sample *s, uint64_t *avail)
 {
@@ -335,7 +343,7 @@ int wb_limits_compute(const struct wb_sample *s, const struct wb_settings *k,
 	}
 	wb_domain_limits(k, out->dirtyable, s->page_size, &out->thresh, &out->bg);
 	if (out->kernel_known)
-		out->kernel_diff = (int64_t)out->thresh - (int64_t)s->g.v[WB_G_DIRTY_THRESH];
+		out->kernel_diff = diff_sat(out->thresh, s->g.v[WB_G_DIRTY_THRESH]);
 	out->freerun = (out->thresh + out->bg) / 2;
 	out->limit = out->thresh;
 	out->setpoint = (out->freerun + out->limit) / 2;

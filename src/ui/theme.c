@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Themes from INI files (inih): [roles] role = fg, bg, attrs. */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "wbtop/theme.h"
 
@@ -199,31 +203,113 @@ static int on_entry(void *user, const char *section, const char *key, const char
 	return 0;
 }
 
-static int load_file(struct wb_theme *t, const char *path, char *err, size_t errlen)
+int wb_theme_parse(struct wb_theme *t, const char *text, const char *label, char *err, size_t errlen)
 {
-	struct load_ctx c = { t, err, errlen, path };
-	const char *slash = strrchr(path, '/');
+	struct load_ctx c = { t, err, errlen, label };
+	const char *slash = strrchr(label, '/');
 	int rc;
 
 	wb_theme_default(t);
-	snprintf(t->name, sizeof(t->name), "%.*s", (int)strcspn(slash ? slash + 1 : path, "."),
-		 slash ? slash + 1 : path);
+	snprintf(t->name, sizeof(t->name), "%.*s", (int)strcspn(slash ? slash + 1 : label, "."),
+		 slash ? slash + 1 : label);
 	err[0] = '\0';
-	rc = ini_parse(path, on_entry, &c);
-	if (rc < 0) {
-		snprintf(err, errlen, "theme %s: cannot open", path);
-		return -1;
-	}
-	if (rc > 0) { /* inih returns the line of the first error */
+	rc = ini_parse_string(text, on_entry, &c);
+	if (rc != 0) { /* inih returns the line of the first error */
 		char what[200];
 		snprintf(what, sizeof(what), "%s", err[0] ? err : "not INI syntax");
-		snprintf(err, errlen, "%s:%d: %s", path, rc, what);
+		snprintf(err, errlen, "%s:%d: %s", label, rc, what);
 		return -1;
 	}
 	if (t->mono)
 		for (int i = 0; i < WB_R_COUNT; i++)
 			t->role[i].fg = t->role[i].bg = t->role[i].fg8 = t->role[i].bg8 = -1;
 	return 0;
+}
+
+/* Read at most max bytes of fd into a NUL-terminated buffer (caller frees); NULL with errno. */
+static char *read_bounded(int fd, size_t max, size_t *len)
+{
+	char *buf = malloc(max + 2);
+	size_t n = 0;
+
+	if (!buf)
+		return NULL;
+	while (n <= max) { /* one byte past the bound tells a file that grew */
+		ssize_t r = read(fd, buf + n, max + 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* Check a theme file's text: bounded, text only; 0, or -1 with a message. */
+static int check_text(const char *path, const char *buf, size_t len, char *err, size_t errlen)
+{
+	size_t lines = 0;
+
+	if (len > WB_THEME_MAX_BYTES) {
+		snprintf(err, errlen, "theme %s: larger than %d KiB: not a theme", path, WB_THEME_MAX_BYTES >> 10);
+		return -1;
+	}
+	if (memchr(buf, '\0', len)) {
+		snprintf(err, errlen, "theme %s: has NUL bytes: not a text file", path);
+		return -1;
+	}
+	for (const char *p = buf; (p = memchr(p, '\n', len - (size_t)(p - buf))); p++)
+		lines++;
+	if (lines > WB_THEME_MAX_LINES) {
+		snprintf(err, errlen, "theme %s: more than %d lines: not a theme", path, WB_THEME_MAX_LINES);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Load a theme file: never block (O_NONBLOCK for FIFOs and devices), only a
+ * regular file, bounded in size and lines, so that /dev/zero or a FIFO is
+ * refused at once.
+ */
+static int load_file(struct wb_theme *t, const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	size_t len = 0;
+	char *buf;
+	int rc;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "theme %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "theme %s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	if (st.st_size > WB_THEME_MAX_BYTES) {
+		snprintf(err, errlen, "theme %s: larger than %d KiB: not a theme", path, WB_THEME_MAX_BYTES >> 10);
+		close(fd);
+		return -1;
+	}
+	buf = read_bounded(fd, WB_THEME_MAX_BYTES, &len);
+	if (!buf) {
+		snprintf(err, errlen, "theme %s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	rc = check_text(path, buf, len, err, errlen) ? -1 : wb_theme_parse(t, buf, path, err, errlen);
+	free(buf);
+	return rc;
 }
 
 int wb_theme_load(struct wb_theme *t, const char *name, const char *const *dirs, char *err,
@@ -235,12 +321,9 @@ int wb_theme_load(struct wb_theme *t, const char *name, const char *const *dirs,
 	if (strchr(name, '/') || (n > 6 && strcmp(name + n - 6, ".theme") == 0))
 		return load_file(t, name, err, errlen);
 	for (int i = 0; dirs && dirs[i]; i++) {
-		FILE *f;
 		snprintf(path, sizeof(path), "%s/%s.theme", dirs[i], name);
-		if ((f = fopen(path, "r"))) {
-			fclose(f);
+		if (access(path, F_OK) == 0) /* not open(): a FIFO there would block */
 			return load_file(t, path, err, errlen);
-		}
 	}
 	if (strcmp(name, "default") == 0) {
 		wb_theme_default(t);

@@ -382,10 +382,33 @@ static void jump_key(struct ui *u, int ch)
 	}
 }
 
+/*
+ * An escape sequence curses did not know (a function key the terminfo entry
+ * lacks): drop the rest of it, so that "ESC O Q" or "ESC [ 2 1 q" is never
+ * read as the keys Q or q.
+ */
+static void drop_escape_tail(void)
+{
+	int c;
+
+	timeout(0);
+	c = getch();
+	if (c != '[' && c != 'O') { /* a lone Esc: the next key is a key */
+		if (c != ERR)
+			ungetch(c);
+		return;
+	}
+	for (int i = 0; i < 16 && (c = getch()) != ERR; i++)
+		if (c >= 0x40 && c <= 0x7e) /* the final byte */
+			break;
+}
+
 static void handle_key(struct ui *u, int ch)
 {
 	if (ch == KEY_RESIZE)
 		return;
+	if (ch == 27)
+		drop_escape_tail();
 	if (u->jumping) {
 		jump_key(u, ch);
 		return;

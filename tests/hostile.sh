@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Hostile input to the UI's start: themes that are not files (/dev/zero, a
+# FIFO, a directory, huge, binary), terminals without cursor addressing, an
+# unknown function key, SIGTERM/SIGHUP. Each is refused with one line or
+# ends wbtop; nothing blocks or spins.
+set -u
+W=${WBTOP:?} F=${FIXTURES:?}
+T=$(mktemp -d)
+SOCK=
+trap '[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1; rm -rf "$T"' EXIT
+n=0
+fail() { echo "FAIL: $*"; exit 1; }
+check() { n=$((n + 1)); echo "ok $n - $*"; }
+command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+
+# onpty CMD...: run CMD on a pseudo-terminal (the UI refuses pipes); its output
+# on stdout, its exit code as ours, 124 if it is still running after 20 s
+cat > "$T/onpty.py" <<'PY'
+import os, pty, select, subprocess, sys, time
+m, s = pty.openpty()
+p = subprocess.Popen(sys.argv[1:], stdin=s, stdout=s, stderr=s, start_new_session=True)
+os.close(s)
+out, end = b"", time.time() + 20
+while time.time() < end and p.poll() is None:
+    if select.select([m], [], [], 0.1)[0]:
+        try:
+            out += os.read(m, 4096)
+        except OSError:
+            break
+try:
+    rc = p.wait(timeout=max(0.1, end - time.time()))
+except subprocess.TimeoutExpired:
+    p.kill(); p.wait(); rc = 124
+while select.select([m], [], [], 0.2)[0]:  # what it wrote just before it ended
+    try:
+        b = os.read(m, 4096)
+    except OSError:
+        break
+    if not b:
+        break
+    out += b
+sys.stdout.write(out.decode(errors="replace"))
+sys.exit(rc)
+PY
+onpty() { python3 "$T/onpty.py" "$@"; }
+UI=("$W" --root "$F/6.18-writing" -d 0.3)
+
+mkfifo "$T/fifo.theme"
+mkdir "$T/dir.theme"
+head -c 70000 /dev/zero | tr '\0' '#' > "$T/huge.theme"
+yes '# a comment' | head -3000 > "$T/long.theme"
+printf '[roles]\nnormal = red\0, blue\n' > "$T/nul.theme"
+for th in /dev/zero:"not a regular file" "$T/fifo.theme":"not a regular file" "$T/dir.theme":"not a regular file" \
+	  "$T/huge.theme":"larger than 64 KiB" "$T/long.theme":"more than 2000 lines" "$T/nul.theme":"NUL bytes" \
+	  "$T/none.theme":"No such file"; do
+	want=${th##*:} th=${th%:*}
+	TERM=xterm onpty "${UI[@]}" --theme "$th" > "$T/out"; rc=$?
+	[ $rc = 1 ] && grep -q "theme $th: .*$want" "$T/out" || fail "--theme $th: rc $rc: $(head -c 300 "$T/out")"
+done
+check "themes that are not small regular text files refused at once"
+
+for term in dumb unknown-terminal-type ""; do
+	TERM=$term onpty "${UI[@]}" > "$T/out"; rc=$?
+	[ $rc = 1 ] && grep -q "TERM=$term.*--batch" "$T/out" || fail "TERM=$term: rc $rc: $(head -c 300 "$T/out")"
+	grep -q $'\e\[' "$T/out" && fail "TERM=$term: escape sequences written"
+done
+check "TERM without cursor addressing refused with a hint to --batch"
+
+command -v tmux >/dev/null || { echo "SKIP (rest): no tmux"; echo "$n passed, 0 failed"; exit 0; }
+# start NAME: the UI in a fresh tmux server; its pid in $T/pid
+start() {
+	[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1
+	SOCK=wbtop-hostile-$$-$1
+	tmux -L $SOCK -f /dev/null new-session -d -x 80 -y 24 \
+		"echo \$\$ > $T/pid; exec env LANG=C.UTF-8 TERM=tmux-256color ${UI[*]} --theme mono" || fail "tmux"
+	for _ in $(seq 50); do [ -s "$T/pid" ] && tmux -L $SOCK capture-pane -p | grep -q "dirty " && return; sleep 0.2; done
+	fail "$1: the UI did not start"
+}
+# gone: wait (bounded) for the UI's process to end; false if it is still there
+gone() {
+	for _ in $(seq 50); do kill -0 "$(cat "$T/pid")" 2>/dev/null || return 0; sleep 0.2; done
+	return 1
+}
+
+# unknown escape sequences whose last bytes are q or Q: not a quit
+start keys
+for seq in "1b 5b 35 37 71" "1b 4f 51" "1b 5b 31 3b 39 51"; do
+	tmux -L $SOCK send-keys -H $seq
+done
+tmux -L $SOCK send-keys h # the help screen: shown once every key before it was handled
+for _ in $(seq 50); do tmux -L $SOCK capture-pane -p 2>/dev/null | grep -q "this help" && break; sleep 0.2; done
+kill -0 "$(cat "$T/pid")" 2>/dev/null || fail "an unknown function key quit the UI"
+tmux -L $SOCK capture-pane -p | grep -q "this help" || fail "the UI did not take keys after the sequences"
+tmux -L $SOCK send-keys Escape # leave the help
+tmux -L $SOCK send-keys q
+gone || fail "q did not quit"
+check "an unknown function key never quits; q does"
+
+for sig in TERM HUP; do
+	rm -f "$T/pid"
+	start "sig$sig"
+	kill -$sig "$(cat "$T/pid")"
+	gone || fail "SIG$sig did not end the UI"
+done
+check "SIGTERM and SIGHUP end the UI"
+echo "$n passed, 0 failed"
