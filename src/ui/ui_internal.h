@@ -105,8 +105,8 @@ void ui_resync(struct ui *u);
 /* graph_pane.c */
 void ui_draw_graph(struct ui *u, int y, int h);
 bool ui_graph_key(struct ui *u, int ch);
-/* Keep a copy of forecast f, made at the newest sample, drawn against what comes. */
-void ui_graph_pin(struct ui *u, const struct wb_forecast *f, const char *why);
+/* Keep a copy of forecast f, made at the sample of time made_at, drawn against what comes. */
+void ui_graph_pin(struct ui *u, const struct wb_forecast *f, double made_at, const char *why);
 /* The pane shown or left: the pipeline forecasts only while it is shown. */
 void ui_graph_shown(struct ui *u, bool shown);
 void ui_graph_finish(struct ui *u);
