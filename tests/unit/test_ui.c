@@ -429,6 +429,87 @@ static void key_walk(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Clicks and the wheel (ui_mouse, as getmouse gives them): tab, title, row, scroll; any event is safe. */
+static void mouse_events(void **st)
+{
+	char dir[] = "/tmp/wbtop-mouse-XXXXXX", cmd[64];
+	struct rig g;
+	MEVENT e = { 0 };
+	int col;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	rig_open(&g, false, dir);
+	g.u.tab_y = 7;
+	e.bstate = BUTTON1_CLICKED;
+	e.y = 7, e.x = 13; /* " 1 Devices " " 2 Zones " */
+	ui_mouse(&g.u, &e);
+	assert_int_equal(g.u.pane, P_ZONES);
+	e.x = 1;
+	ui_mouse(&g.u, &e);
+	assert_int_equal(g.u.pane, P_DEVICES);
+	col = g.u.sort_col;
+	e.y = 8; /* the column titles */
+	ui_mouse(&g.u, &e);
+	assert_int_not_equal(g.u.sort_col, col);
+	e.y = 11; /* the third row */
+	ui_mouse(&g.u, &e);
+	assert_int_equal(g.u.sel, 2);
+	e.bstate = BUTTON4_PRESSED; /* wheel up */
+	ui_mouse(&g.u, &e);
+	assert_int_equal(g.u.sel, 1);
+	for (int k = 0; k < 64; k++) { /* anything else: no crash, selection in range */
+		e.bstate = (mmask_t)1 << (k % 30);
+		e.y = k * 37 % 200 - 20, e.x = k * 53 % 300 - 30;
+		g.u.tab_y = k % 3 ? 7 : -1;
+		ui_mouse(&g.u, &e);
+		assert_true(g.u.sel >= 0 && g.u.sel < (g.u.nrows ? g.u.nrows : 1));
+		assert_true(g.u.pane >= 0 && g.u.pane < P_COUNT);
+	}
+	rig_close(&g);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* g takes the header's clock time as well as seconds. */
+static void jump_to_clock(void **st)
+{
+	char dir[] = "/tmp/wbtop-jump-XXXXXX", cmd[64], tm[16];
+	struct rig g;
+	double t, t0, len;
+	size_t i, n;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	rig_open(&g, true, dir);
+	g.src.where(g.src.ctx, &t0, &len, &i, &n);
+	wb_fmt_clock(ui_cur(&g.u)->wall, "%H:%M:%S", tm, sizeof(tm));
+	g.src.seek(g.src.ctx, len - 1);
+	ui_resync(&g.u);
+	feed(&g, 1);
+	ui_handle_key(&g.u, 'g');
+	for (const char *p = tm; *p; p++)
+		ui_handle_key(&g.u, *p);
+	ui_handle_key(&g.u, '\n');
+	g.src.where(g.src.ctx, &t, &len, &i, &n);
+	if (fabs(t - t0) > 1.01)
+		fail_msg("g %s: at %g s, the clock was shown at %g s (%s)", tm, t, t0, g.u.status);
+	ui_handle_key(&g.u, 'g');
+	for (const char *p = "12.5"; *p; p++)
+		ui_handle_key(&g.u, *p);
+	ui_handle_key(&g.u, '\n');
+	g.src.where(g.src.ctx, &t, &len, &i, &n);
+	assert_true(fabs(t - 12.5) < 1.01);
+	ui_handle_key(&g.u, 'g');
+	for (const char *p = "25:99"; *p; p++)
+		ui_handle_key(&g.u, *p);
+	ui_handle_key(&g.u, '\n');
+	assert_non_null(strstr(g.u.status, "neither seconds nor a clock time"));
+	rig_close(&g);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -442,6 +523,8 @@ int main(void)
 		cmocka_unit_test(level_hidden_any),
 		cmocka_unit_test(man_keys),
 		cmocka_unit_test(key_walk),
+		cmocka_unit_test(mouse_events),
+		cmocka_unit_test(jump_to_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
