@@ -614,6 +614,10 @@ static void ui_settings(struct wb_ui_opts *uo, const struct opts *o, struct wb_c
 	uo->cfg_path = path;
 	if (wb_config_load(cfg, path, msg, mn)) {
 		fprintf(stderr, "wbtop: %s\n", msg);
+		if (uo->notice) { /* both on the status line */
+			size_t l = strlen(msg);
+			snprintf(msg + l, mn - l, " (and: %s)", uo->notice);
+		}
 		uo->notice = msg;
 	}
 	if (!o->theme && cfg->theme[0])

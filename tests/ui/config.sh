@@ -17,9 +17,14 @@ run() {
 	local name=$1 k
 	shift
 	tmux -L $SOCK kill-server >/dev/null 2>&1
+	SOCK=wbtop-cfg-$$-$name # a server per run: no race with the last one's exit
 	tmux -L $SOCK -f /dev/null new-session -d -x 120 -y 30 \
 		"env XDG_CONFIG_HOME=$T LANG=C.UTF-8 TERM=tmux-256color $W --root $F/6.18-writing -d 0.3 --theme mono 2>$T/$name.err; sleep 5"
-	sleep 1.2
+	for _ in $(seq 50); do # up to 10 s for the first screen on a loaded machine
+		tmux -L $SOCK capture-pane -p | grep -q ' 1 Devices ' && break
+		sleep 0.2
+	done
+	sleep 0.5
 	for k in "$@"; do
 		tmux -L $SOCK send-keys "$k"
 		sleep 0.4
