@@ -390,6 +390,20 @@ static void log_line(const struct ui *u, const struct wb_event *e, char *line, s
 	}
 }
 
+/* The Flusher pane's DEVICE: the label and, when it fits, the mount's last
+ * component, so that a stick and a disk on two loop devices differ. */
+static const char *flusher_label(const struct wb_bdi *b, char *buf, size_t n)
+{
+	const char *tail = b->nmounts ? strrchr(b->mounts[0], '/') : NULL;
+	size_t len;
+
+	ui_dev_label(b, buf, n);
+	len = strlen(buf);
+	if (tail && tail[1] && len + 1 + strlen(tail + 1) <= 13)
+		snprintf(buf + len, n - len, " %s", tail + 1);
+	return buf;
+}
+
 #define FLUSHER_TITLE "DEVICE        FLUSHER OVER-BG INODES  B_IO RECLAIM BG-THRESH WAKE/m THROTTLE/m"
 #define FLUSHER_ROW_W ((int)sizeof(FLUSHER_TITLE) - 1)
 
@@ -416,7 +430,7 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 		wb_fmt_count(c6, 16, wk); /* abbreviated, never cut: at most 4 characters */
 		wb_fmt_count(c7, 16, th);
 		snprintf(line, sizeof(line), "%-13.13s %-7s %-7s %6s %5s %7s %9s %6s %10s",
-			 ui_dev_label(x, c0, sizeof(c0)), st ? (running ? "running" : "idle") : "-",
+			 flusher_label(x, c0, sizeof(c0)), st ? (running ? "running" : "idle") : "-",
 			 bl ? (bl->over_bg ? "yes" : "no") : "-", count(c1, 16, x, WB_B_B_DIRTY),
 			 count(c2, 16, x, WB_B_B_IO),
 			 ui_bytes(c4, 16, WB_HAS(x->st_valid, WB_B_RECLAIMABLE),
