@@ -378,8 +378,16 @@ static void draw_help(struct ui *u)
 		ui_put(u, y++, 2, WB_R_NORMAL, "Replay:");
 		y = help_keys(u, y, UI_K_REPLAY);
 	}
-	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]) && y < LINES - 2; i++)
-		ui_put(u, y++, 2, WB_R_NORMAL, notes[i]);
+	for (size_t i = 0, n = sizeof(notes) / sizeof(notes[0]); i < n;) {
+		size_t k = 1; /* a paragraph: its first line and the indented ones after it */
+		while (i + k < n && notes[i + k][0] == ' ')
+			k++;
+		if (y + (int)k > LINES - 2) /* a whole paragraph or none */
+			break;
+		for (size_t j = 0; j < k; j++)
+			ui_put(u, y++, 2, WB_R_NORMAL, notes[i + j]);
+		i += k;
+	}
 	ui_put(u, LINES - 1, 2, WB_R_HINT, "Press any key to return.");
 }
 

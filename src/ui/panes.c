@@ -289,7 +289,7 @@ void ui_draw_zones(struct ui *u, int y, int h)
 	char line[512], a[16], b[16], c[16], d[16];
 	int end = y + h;
 
-	ui_put(u, y++, 0, WB_R_TITLE, "NODE  DIRTY+WB vs NODE DIRTY LIMIT (page cache is steered away from a node over its limit)");
+	ui_put(u, y++, 0, WB_R_TITLE, "NODE  DIRTY+WB vs NODE DIRTY LIMIT (new page cache avoids a node over it)");
 	for (size_t i = 0; i < s->nnodes && y < end; i++) {
 		const struct wb_node *n = &s->nodes[i];
 		const struct wb_node_limits *nl = u->lim_ok && i < u->lim.nnodes ? &u->lim.nodes[i] : NULL;

@@ -47,6 +47,16 @@ screen zones 80 24 "--theme mono" 2
 screen flusher 80 24 "--theme mono" 3
 screen procs 80 24 "--theme mono" 4
 screen help 80 24 "--theme mono" h
+# every pane at both sizes (zones, flusher, procs and help above are the 80x24 ones;
+# the Graph pane's are in tests/graph.sh: its time axis is the wall clock)
+screen zones-200x60 200 60 "--theme mono" 2
+screen flusher-200x60 200 60 "--theme mono" 3
+screen procs-200x60 200 60 "--theme mono" 4
+screen help-200x60 200 60 "--theme mono" h
+screen tune-80x24 80 24 "--theme mono" 5
+screen tune-200x60 200 60 "--theme mono" 5
+# the selection is a marker: the second row is marked, the first is not
+screen select-down 80 24 "--theme mono" Down
 screen sort-dirty 120 30 "--theme mono" s s
 screen filter-btrfs 80 24 "--theme mono" / b t r Enter
 screen hide-loop 80 24 "--theme mono" l
@@ -69,6 +79,10 @@ screen scenario-bdp-flusher 100 30 "--replay $EX/bdp-many-writers.wbrec --theme 
 screen scenario-zone-fair 100 30 "--replay $EX/zone-fair-btrfs.wbrec --theme mono" Space g 2 0 Enter 2
 screen scenario-cache-thrash 100 30 "--replay $EX/cache-thrash.wbrec --theme mono" Space g 2 5 Enter 3
 screen usb-stick 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter
+# at 80x24 the stick and the disk still differ (MOUNT on Devices, the mount's name on Flusher)
+screen usb-stick-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter
+screen usb-stick-flusher-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter 3
+screen usb-stick-help-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space h
 screen scenario-reclaim 100 30 "--replay $EX/reclaim-stall.wbrec --theme mono" Space g 2 0 Enter 2
 # exact seek on screen: 24 s reached by a forward jump, a backward jump and
 # Left from 34 s shows the same screen (devices and flusher panes)
