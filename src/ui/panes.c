@@ -404,7 +404,7 @@ static const char *flusher_label(const struct wb_bdi *b, char *buf, size_t n)
 	return buf;
 }
 
-#define FLUSHER_TITLE "DEVICE        FLUSHER OVER-BG INODES  B_IO RECLAIM BG-THRESH WAKE/m THROTTLE/m"
+#define FLUSHER_TITLE "DEVICE         FLUSHER OVER-BG INODES  B_IO RECLAIM BG-THRESH WAKE/m THROTTLE/m"
 #define FLUSHER_ROW_W ((int)sizeof(FLUSHER_TITLE) - 1)
 
 void ui_draw_flusher(struct ui *u, int y, int h)
@@ -418,18 +418,19 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 
 	snprintf(title, sizeof(title), "%s%s", FLUSHER_TITLE, strip >= 8 ? "  WAKEUPS/SAMPLE" : "");
 	ui_put(u, y++, 0, WB_R_TITLE, title);
-	for (size_t i = 0; i < s->nbdis && y < end - 4; i++) {
-		const struct wb_bdi *x = &s->bdis[i];
-		const struct wb_bdi_limits *bl = u->lim_ok && i < u->lim.nbdis ? &u->lim.bdis[i] : NULL;
+	/* the Devices pane's rows, in its order and filter, scrolled to keep the selection in view */
+	int rows = end - 4 - y, first = u->sel >= rows && rows > 0 ? u->sel - rows + 1 : 0;
+	for (int r = first; r < u->nrows && y < end - 4; r++) {
+		size_t i = u->rows[r].i;
+		const struct wb_bdi *x = u->rows[r].b;
+		const struct wb_bdi_limits *bl = u->rows[r].bl;
 		bool st = WB_HAS(x->st_valid, WB_B_STATE), running = st && (x->st[WB_B_STATE] & 2);
 		double wk = u->view->bdi[i].wake_pm, th = u->view->bdi[i].throttle_pm;
 		char line[1400], c0[2 * WB_NAME_LEN + 2], c1[16], c2[16], c4[16], c5[16], c6[16], c7[16];
 
-		if (!row_visible(u, x, bl))
-			continue;
 		wb_fmt_count(c6, 16, wk); /* abbreviated, never cut: at most 4 characters */
 		wb_fmt_count(c7, 16, th);
-		snprintf(line, sizeof(line), "%-13.13s %-7s %-7s %6s %5s %7s %9s %6s %10s",
+		snprintf(line, sizeof(line), " %-13.13s %-7s %-7s %6s %5s %7s %9s %6s %10s",
 			 flusher_label(x, c0, sizeof(c0)), st ? (running ? "running" : "idle") : "-",
 			 bl ? (bl->over_bg ? "yes" : "no") : "-", count(c1, 16, x, WB_B_B_DIRTY),
 			 count(c2, 16, x, WB_B_B_IO),
@@ -442,8 +443,13 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 			line[l++] = ' ';
 			ui_sparkline(u, x->name, true, line + l, sizeof(line) - l, strip);
 		}
-		ui_put(u, y++, 0, running ? WB_R_WRITEBACK : bl && bl->over_bg ? WB_R_WARN : WB_R_NORMAL, line);
+		ui_put(u, y, 0, running ? WB_R_WRITEBACK : bl && bl->over_bg ? WB_R_WARN : WB_R_NORMAL, line);
+		if (r == u->sel) /* the Devices pane's selection, marked the same way */
+			ui_put(u, y, 0, WB_R_SELECTED, ">");
+		y++;
 	}
+	if (u->nrows == 0 && s->nbdis)
+		ui_put(u, y++, 0, WB_R_NA, "no device matches the filter");
 	y++;
 	if (!s->ev_valid) {
 		ui_put(u, y++, 0, WB_R_NA, "Event log: n/a - wakeups, throttling pauses and reclaim throttling come from");
