@@ -118,6 +118,24 @@ fi
 tmux -L $SOCK kill-server >/dev/null 2>&1
 SOCK=
 
+# unprivileged and live, the Processes pane says that other users' processes are
+# missing instead of "no process wrote" (as root: run the pane as nobody)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1
+	SOCK=wbtop-ui-$$-unpriv
+	tmux -L $SOCK -f /dev/null new-session -d -x 80 -y 24 \
+		"env LANG=C.UTF-8 TERM=tmux-256color setpriv --reuid=65534 --regid=65534 --clear-groups $W --theme mono -d 0.3"
+	sleep 1.5
+	tmux -L $SOCK send-keys 4; sleep 0.8
+	if tmux -L $SOCK capture-pane -p | grep -q "other users' processes cannot be read: run as root"; then
+		pass=$((pass + 1)); echo "ok - unprivileged Processes pane says other users' processes are unreadable"
+	else
+		failed=$((failed + 1)); echo "not ok - unprivileged Processes pane"; tmux -L $SOCK capture-pane -p
+	fi
+	tmux -L $SOCK kill-server >/dev/null 2>&1
+	SOCK=
+fi
+
 # the process must also leave when asked, and give the terminal back
 [ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1
 SOCK=wbtop-ui-$$-quit
