@@ -65,19 +65,50 @@ char *wb_path_join(const char *root, const char *path)
 	return out;
 }
 
+/* v as it will print in unit u: whole numbers, or one decimal below 9.95. */
+static double shown_as(double v, int u)
+{
+	return u == 0 || v >= 9.95 ? round(v) : round(v * 10) / 10;
+}
+
+/* The unit is chosen after rounding, so 1023.6 KiB is "1.0M", never "1024K". */
 const char *wb_fmt_bytes(char *buf, size_t len, double b)
 {
-	static const char unit[] = "BKMGTP";
+	static const char unit[] = "BKMGTPE";
 	int u = 0;
+	const char *sign = b < 0 ? "-" : "";
 
-	while (b >= 1024 && u < 5) {
+	if (!isfinite(b)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	b = fabs(b);
+	while (u < 6 && shown_as(b, u) >= 1024) {
 		b /= 1024;
 		u++;
 	}
+	snprintf(buf, len, u && b < 9.95 ? "%s%.1f%c" : "%s%.0f%c", sign, b, unit[u]);
+	return buf;
+}
+
+/* A count shortened like a byte figure but in powers of 1000: "950", "1.2k", "34k", "2.0M". */
+const char *wb_fmt_count(char *buf, size_t len, double v)
+{
+	static const char unit[] = " kMGT";
+	int u = 0;
+
+	if (!isfinite(v) || v < 0) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	while (u < 4 && shown_as(v, u) >= 1000) {
+		v /= 1000;
+		u++;
+	}
 	if (u == 0)
-		snprintf(buf, len, "%.0f%c", b, unit[u]);
+		snprintf(buf, len, "%.0f", v);
 	else
-		snprintf(buf, len, b < 10 ? "%.1f%c" : "%.0f%c", b, unit[u]);
+		snprintf(buf, len, v < 9.95 ? "%.1f%c" : "%.0f%c", v, unit[u]);
 	return buf;
 }
 

@@ -32,8 +32,15 @@ char *wb_path_join(const char *root, const char *path);
 /* Parse one unsigned decimal number with overflow checks; end set past it. */
 bool wb_parse_u64(const char *s, const char **end, uint64_t *out);
 
-/* "1.5G", "640K": human-readable bytes into buf (>= 16 bytes). Returns buf. */
+/*
+ * "1.5G", "640K": bytes in IEC units (K = KiB, M = MiB, ...) into buf
+ * (>= 16 bytes), rounded before the unit is chosen (never "1024K"); at most
+ * 4 characters (and a sign) up to 1023 EiB; "-" for a non-finite value. Returns buf.
+ */
 const char *wb_fmt_bytes(char *buf, size_t len, double bytes);
+
+/* A count in at most 4 characters (powers of 1000: "950", "1.2k", "34k"); "-" if unknown. Returns buf. */
+const char *wb_fmt_count(char *buf, size_t len, double v);
 
 /*
  * What the missing access levels hide, one line each, for the level the

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "wbtop/catalog.h"
 #include "wbtop/out.h"
@@ -189,7 +190,7 @@ void wb_out_csv_header(FILE *f)
 	fputs("time", f);
 	for (size_t k = 0; k < m; k++)
 		fprintf(f, ",%s", col[k]->csv);
-	fputc('\n', f);
+	fputs(",time_iso\n", f); /* last: the older columns keep their positions */
 }
 
 void wb_out_csv_text(FILE *f, const char *s)
@@ -203,6 +204,28 @@ void wb_out_csv_text(FILE *f, const char *s)
 		fputc(*p, f);
 	}
 	fputc('"', f);
+}
+
+/* The sample's wall time as ISO 8601 UTC ("2026-12-02T04:34:52.196Z"); empty when unknown. */
+static void csv_time_iso(FILE *f, double wall)
+{
+	char b[40];
+	time_t t;
+	struct tm tm;
+	double ms;
+
+	fputc(',', f);
+	if (!isfinite(wall) || wall < 0 || wall > 253402300799.0) /* past 9999-12-31: not ISO 8601 */
+		return;
+	t = (time_t)wall;
+	ms = floor((wall - (double)t) * 1000 + 0.5);
+	if (ms >= 1000) { /* keep the CSV's 3 decimals consistent with the epoch column */
+		t++;
+		ms = 0;
+	}
+	if (!gmtime_r(&t, &tm) || !strftime(b, sizeof(b), "%Y-%m-%dT%H:%M:%S", &tm))
+		return;
+	fprintf(f, "%s.%03dZ", b, (int)ms);
 }
 
 void wb_out_csv(FILE *f, const struct wb_view *v)
@@ -220,6 +243,7 @@ void wb_out_csv(FILE *f, const struct wb_view *v)
 			fputc(',', f);
 			wb_catalog_csv(f, col[k], &x);
 		}
+		csv_time_iso(f, v->cur->wall);
 		fputc('\n', f);
 	}
 }

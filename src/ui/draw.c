@@ -142,6 +142,41 @@ static const char *gshow(const struct ui *u, const char *key, char *buf)
 	return buf;
 }
 
+/* Join items with sep while the line fits in cols: a whole item or none, never a piece. */
+static const char *join_fit(char *line, size_t n, const char *const *item, int k, const char *sep, int cols)
+{
+	size_t len = 0;
+
+	line[0] = '\0';
+	for (int i = 0; i < k; i++) {
+		size_t add = strlen(item[i]) + (len ? strlen(sep) : 0);
+		if (len + add > (size_t)(cols > 0 ? cols : 0) || len + add >= n)
+			break;
+		memcpy(line + len, len ? sep : "", len ? strlen(sep) : 0);
+		memcpy(line + len + (len ? strlen(sep) : 0), item[i], strlen(item[i]) + 1);
+		len += add;
+	}
+	return line;
+}
+
+/* text cut at the last whole word that fits in cols, with "..." when cut. */
+static const char *words_fit(char *line, size_t n, const char *text, int cols)
+{
+	size_t len;
+	char *sp;
+
+	snprintf(line, n, "%s", text);
+	len = strlen(line);
+	if (cols <= 3 || len <= (size_t)cols)
+		return line;
+	line[cols - 3] = '\0';
+	sp = strrchr(line, ' ');
+	if (sp)
+		*sp = '\0';
+	strcat(line, "...");
+	return line;
+}
+
 /* Header: title line, global meter, numbers, settings, hidden levels. */
 static int draw_header(struct ui *u)
 {
@@ -158,6 +193,8 @@ static int draw_header(struct ui *u)
 		u->src->where(u->src->ctx, &tr, &len, &i, &n);
 		snprintf(line, sizeof(line), " wbtop %s  REPLAY %s  %.1f/%.1fs  x%g  level %d%s%s", WBTOP_VERSION, tm, tr,
 			 len, u->speed, s->level, u->frozen ? "  [PAUSED]" : "", u->whatif_ok ? "  [what-if]" : "");
+		if (ui_origin(u)) /* the recorded host and kernel */
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), "  %s", ui_origin(u));
 	} else {
 		snprintf(line, sizeof(line), " wbtop %s  %s  level %d  every %.2gs%s%s", WBTOP_VERSION, tm,
 			 s->level, u->delay, u->frozen ? "  [FROZEN]" : "", u->whatif_ok ? "  [what-if]" : "");
@@ -214,17 +251,22 @@ static int draw_header(struct ui *u)
 			 ui_bytes(c, 16, true, w->thresh * P));
 		ui_put(u, y++, 1, WB_R_THRESHOLD, line);
 	}
-	snprintf(line, sizeof(line), "vm: dirty_ratio %llu  dirty_bytes %s  background_ratio %llu  background_bytes %s  "
-		 "expire %.0fs  writeback %.0fs",
-		 (unsigned long long)s->sys[WB_SYS_DIRTY_RATIO], wb_fmt_bytes(a, 16, (double)s->sys[WB_SYS_DIRTY_BYTES]),
-		 (unsigned long long)s->sys[WB_SYS_BG_RATIO], wb_fmt_bytes(b, 16, (double)s->sys[WB_SYS_BG_BYTES]),
-		 s->sys[WB_SYS_EXPIRE_CS] / 100.0, s->sys[WB_SYS_WRITEBACK_CS] / 100.0);
-	ui_put(u, y++, 1, WB_R_NORMAL, line);
+	{
+		char it[6][48];
+		const char *item[6] = { it[0], it[1], it[2], it[3], it[4], it[5] };
+		snprintf(it[0], 48, "vm: dirty_ratio %llu", (unsigned long long)s->sys[WB_SYS_DIRTY_RATIO]);
+		snprintf(it[1], 48, "dirty_bytes %s", wb_fmt_bytes(a, 16, (double)s->sys[WB_SYS_DIRTY_BYTES]));
+		snprintf(it[2], 48, "background_ratio %llu", (unsigned long long)s->sys[WB_SYS_BG_RATIO]);
+		snprintf(it[3], 48, "background_bytes %s", wb_fmt_bytes(b, 16, (double)s->sys[WB_SYS_BG_BYTES]));
+		snprintf(it[4], 48, "expire %.0fs", s->sys[WB_SYS_EXPIRE_CS] / 100.0);
+		snprintf(it[5], 48, "writeback %.0fs", s->sys[WB_SYS_WRITEBACK_CS] / 100.0);
+		ui_put(u, y++, 1, WB_R_NORMAL, join_fit(line, sizeof(line), item, 6, "  ", COLS - 2));
+	}
 	{
 		const char *h[4];
 		int nh = wb_level_hidden(s->level, h, 4);
 		if (nh)
-			ui_put(u, y++, 1, WB_R_NA, h[0]);
+			ui_put(u, y++, 1, WB_R_NA, words_fit(line, sizeof(line), h[0], COLS - 2));
 	}
 	return y;
 }
@@ -243,11 +285,11 @@ static void draw_tabs(struct ui *u, int y)
 	}
 	if (u->jumping) {
 		char b[64];
-		snprintf(b, sizeof(b), " jump to (s): %s_", u->jump);
+		snprintf(b, sizeof(b), " jump to (s or HH:MM:SS): %s_", u->jump);
 		ui_put(u, y, x + 1, WB_R_TITLE, b);
-	} else if (u->filter[0] || u->filtering) {
+	} else if (ui_filter(u)[0] || u->filtering) {
 		char b[96];
-		snprintf(b, sizeof(b), " filter: %s%s", u->filter, u->filtering ? "_" : "");
+		snprintf(b, sizeof(b), " filter: %s%s", ui_filter(u), u->filtering ? "_" : "");
 		ui_put(u, y, x + 1, WB_R_TITLE, b);
 	}
 }
@@ -295,7 +337,7 @@ static int help_keys(struct ui *u, int y, unsigned when)
 	char line[200], one[2][96];
 	int k = 0;
 
-	for (size_t i = 0; i <= n && y < LINES - 1; i++) {
+	for (size_t i = 0; i <= n && y < LINES - 2; i++) {
 		bool last = i == n;
 		if (!last && (b[i].when & UI_K_LIVE ? UI_K_LIVE : UI_K_REPLAY) != when)
 			continue;
@@ -319,30 +361,36 @@ static int help_keys(struct ui *u, int y, unsigned when)
 static void draw_help(struct ui *u)
 {
 	static const char *const notes[] = {
-		"Tune (5): Enter a value (or +/- to step it) to see the prediction, a apply (30 s trial),",
-		"         k keep, u undo, R revert all; trials are reverted on exit",
-		"",
-		"Devices: DIRTY = reclaimable pages, WRITEBK = under writeback, THRESH / BG = the",
-		"device's share of the dirty / background threshold (model), %LIM = (dirty +",
-		"writeback) / THRESH, CLEAN-IN = time to write it all at the measured bandwidth.",
-		"Rows turn warn at the warn percentage or past BG, critical at the critical",
-		"percentage or when writers are throttled. '-': not known at this access level.",
-		"Meter: b = background threshold, f = freerun ceiling, T = dirty threshold.",
-		"",
-		"Press any key to return.",
+		"Tune (5): Enter a value (or +/- to step it) to see the prediction;",
+		"  a apply (30 s trial), k keep, u undo, R revert all; trials end on exit.",
+		"Devices: DIRTY reclaimable, WRITEBK under writeback, THRESH / BG the",
+		"  device's share of the dirty / background threshold (model), %LIM =",
+		"  (DIRTY + WRITEBK) / THRESH, CLEAN-IN = time to write it all at BW/s.",
+		"Rows: warn at the warn % or past BG; critical at the critical % or when",
+		"  writers are throttled. '-': not known at this access level.",
+		"Meter: b background threshold, f freerun ceiling, T dirty threshold.",
+		"Sizes are IEC: K = KiB, M = MiB, G = GiB.",
 	};
-	int y = 2;
+	int y = 1;
 
 	erase();
 	ui_put(u, y++, 2, WB_R_TITLE, "wbtop - top for Linux writeback");
-	y++;
 	y = help_keys(u, y, UI_K_LIVE);
 	if (u->src && u->src->replay) { /* the replay's own keys only where they work */
 		ui_put(u, y++, 2, WB_R_NORMAL, "Replay:");
 		y = help_keys(u, y, UI_K_REPLAY);
 	}
-	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]) && y < LINES - 1; i++)
-		ui_put(u, y++, 2, WB_R_NORMAL, notes[i]);
+	for (size_t i = 0, n = sizeof(notes) / sizeof(notes[0]); i < n;) {
+		size_t k = 1; /* a paragraph: its first line and the indented ones after it */
+		while (i + k < n && notes[i + k][0] == ' ')
+			k++;
+		if (y + (int)k > LINES - 2) /* a whole paragraph or none */
+			break;
+		for (size_t j = 0; j < k; j++)
+			ui_put(u, y++, 2, WB_R_NORMAL, notes[i + j]);
+		i += k;
+	}
+	ui_put(u, LINES - 1, 2, WB_R_HINT, "Press any key to return.");
 }
 
 /* Is binding b in the footer here? The Graph pane's keys take Filter's and Idle's places in it. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ui_internal.h"
 #include "wbtop/catalog.h"
@@ -228,26 +229,34 @@ void ui_draw_devices(struct ui *u, int y, int h)
 		u->scroll = u->sel - h + 1;
 	for (int i = u->scroll; i < u->nrows && y < LINES - 1 && i < u->scroll + h; i++, y++) {
 		const struct devrow *r = &u->rows[i];
-		enum wb_role role = i == u->sel ? WB_R_SELECTED : r->hl == 2 ? WB_R_CRITICAL
-				  : r->hl == 1 ? WB_R_WARN : (r->bl && r->bl->state == WB_ST_IDLE) ? WB_R_IDLE
-				  : WB_R_NORMAL;
+		enum wb_role role = r->hl == 2 ? WB_R_CRITICAL : r->hl == 1 ? WB_R_WARN
+				  : (r->bl && r->bl->state == WB_ST_IDLE) ? WB_R_IDLE : WB_R_NORMAL;
+		bool sel = i == u->sel;
 		x = 0;
 		attron(ui_attr(u, role));
 		mvhline(y, 0, ' ', COLS - 1);
 		attroff(ui_attr(u, role));
+		if (sel) /* the row keeps its state colour: the selection adds bold */
+			attron(A_BOLD);
 		for (int c = 0; c < nc; c++) {
 			char v[512];
 			bool spark = is_col(col[c], "DIRTY HISTORY");
 			if (!shown[c])
 				continue;
-			int extra = dev_cell(u, r, col[c], width[c], v, sizeof(v));
+			int extra = dev_cell(u, r, col[c], width[c] - (c == 0), v, sizeof(v));
 			if (spark)
 				snprintf(buf, sizeof(buf), "%s", v);
+			else if (c == 0) /* the first column leads with the marker's cell */
+				snprintf(buf, sizeof(buf), " %-*.*s", width[c] - 1 + extra, width[c] - 1 + extra, v);
 			else
 				snprintf(buf, sizeof(buf), col[c]->left ? "%-*.*s" : "%*.*s", width[c] + extra,
 					 width[c] + extra, v);
 			ui_put(u, y, x, spark && role == WB_R_NORMAL ? WB_R_DIRTY : role, buf);
 			x += width[c] + 1;
+		}
+		if (sel) {
+			attroff(A_BOLD);
+			ui_put(u, y, 0, WB_R_SELECTED, ">"); /* a marker, not a bar over the row's state */
 		}
 	}
 }
@@ -280,7 +289,7 @@ void ui_draw_zones(struct ui *u, int y, int h)
 	char line[512], a[16], b[16], c[16], d[16];
 	int end = y + h;
 
-	ui_put(u, y++, 0, WB_R_TITLE, "NODE  DIRTY+WB vs NODE DIRTY LIMIT (page cache is steered away from a node over its limit)");
+	ui_put(u, y++, 0, WB_R_TITLE, "NODE  DIRTY+WB vs NODE DIRTY LIMIT (new page cache avoids a node over it)");
 	for (size_t i = 0; i < s->nnodes && y < end; i++) {
 		const struct wb_node *n = &s->nodes[i];
 		const struct wb_node_limits *nl = u->lim_ok && i < u->lim.nnodes ? &u->lim.nodes[i] : NULL;
@@ -348,8 +357,7 @@ static const char *count(char *buf, size_t n, const struct wb_bdi *b, enum wb_bs
 {
 	if (!WB_HAS(b->st_valid, k))
 		return "-";
-	snprintf(buf, n, "%llu", (unsigned long long)b->st[k]);
-	return buf;
+	return wb_fmt_count(buf, n, (double)b->st[k]);
 }
 
 /* One line of the event log. */
@@ -382,7 +390,21 @@ static void log_line(const struct ui *u, const struct wb_event *e, char *line, s
 	}
 }
 
-#define FLUSHER_TITLE "DEVICE          FLUSHER OVER-BG  INODES  B_IO  RECLAIM BG-THRESH WAKE/m THROTTLE/m"
+/* The Flusher pane's DEVICE: the label and, when it fits, the mount's last
+ * component, so that a stick and a disk on two loop devices differ. */
+static const char *flusher_label(const struct wb_bdi *b, char *buf, size_t n)
+{
+	const char *tail = b->nmounts ? strrchr(b->mounts[0], '/') : NULL;
+	size_t len;
+
+	ui_dev_label(b, buf, n);
+	len = strlen(buf);
+	if (tail && tail[1] && len + 1 + strlen(tail + 1) <= 13)
+		snprintf(buf + len, n - len, " %s", tail + 1);
+	return buf;
+}
+
+#define FLUSHER_TITLE "DEVICE         FLUSHER OVER-BG INODES  B_IO RECLAIM BG-THRESH WAKE/m THROTTLE/m"
 #define FLUSHER_ROW_W ((int)sizeof(FLUSHER_TITLE) - 1)
 
 void ui_draw_flusher(struct ui *u, int y, int h)
@@ -396,19 +418,20 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 
 	snprintf(title, sizeof(title), "%s%s", FLUSHER_TITLE, strip >= 8 ? "  WAKEUPS/SAMPLE" : "");
 	ui_put(u, y++, 0, WB_R_TITLE, title);
-	for (size_t i = 0; i < s->nbdis && y < end - 4; i++) {
-		const struct wb_bdi *x = &s->bdis[i];
-		const struct wb_bdi_limits *bl = u->lim_ok && i < u->lim.nbdis ? &u->lim.bdis[i] : NULL;
+	/* the Devices pane's rows, in its order and filter, scrolled to keep the selection in view */
+	int rows = end - 4 - y, first = u->sel >= rows && rows > 0 ? u->sel - rows + 1 : 0;
+	for (int r = first; r < u->nrows && y < end - 4; r++) {
+		size_t i = u->rows[r].i;
+		const struct wb_bdi *x = u->rows[r].b;
+		const struct wb_bdi_limits *bl = u->rows[r].bl;
 		bool st = WB_HAS(x->st_valid, WB_B_STATE), running = st && (x->st[WB_B_STATE] & 2);
 		double wk = u->view->bdi[i].wake_pm, th = u->view->bdi[i].throttle_pm;
 		char line[1400], c0[2 * WB_NAME_LEN + 2], c1[16], c2[16], c4[16], c5[16], c6[16], c7[16];
 
-		if (!row_visible(u, x, bl))
-			continue;
-		snprintf(c6, 16, wk < 0 ? "-" : "%.0f", wk);
-		snprintf(c7, 16, th < 0 ? "-" : "%.0f", th);
-		snprintf(line, sizeof(line), "%-15.15s %-7s %-7s %7s %5s %8s %9s %6s %10s",
-			 ui_dev_label(x, c0, sizeof(c0)), st ? (running ? "running" : "idle") : "-",
+		wb_fmt_count(c6, 16, wk); /* abbreviated, never cut: at most 4 characters */
+		wb_fmt_count(c7, 16, th);
+		snprintf(line, sizeof(line), " %-13.13s %-7s %-7s %6s %5s %7s %9s %6s %10s",
+			 flusher_label(x, c0, sizeof(c0)), st ? (running ? "running" : "idle") : "-",
 			 bl ? (bl->over_bg ? "yes" : "no") : "-", count(c1, 16, x, WB_B_B_DIRTY),
 			 count(c2, 16, x, WB_B_B_IO),
 			 ui_bytes(c4, 16, WB_HAS(x->st_valid, WB_B_RECLAIMABLE),
@@ -420,8 +443,13 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 			line[l++] = ' ';
 			ui_sparkline(u, x->name, true, line + l, sizeof(line) - l, strip);
 		}
-		ui_put(u, y++, 0, running ? WB_R_WRITEBACK : bl && bl->over_bg ? WB_R_WARN : WB_R_NORMAL, line);
+		ui_put(u, y, 0, running ? WB_R_WRITEBACK : bl && bl->over_bg ? WB_R_WARN : WB_R_NORMAL, line);
+		if (r == u->sel) /* the Devices pane's selection, marked the same way */
+			ui_put(u, y, 0, WB_R_SELECTED, ">");
+		y++;
 	}
+	if (u->nrows == 0 && s->nbdis)
+		ui_put(u, y++, 0, WB_R_NA, "no device matches the filter");
 	y++;
 	if (!s->ev_valid) {
 		ui_put(u, y++, 0, WB_R_NA, "Event log: n/a - wakeups, throttling pauses and reclaim throttling come from");
@@ -449,6 +477,16 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 
 /* ---- processes pane ---- */
 
+/*
+ * Are other users' processes missing from the table? Live and unprivileged,
+ * their /proc/PID/io is not readable. The sample carries no flag for it, so a
+ * replay cannot tell and says nothing.
+ */
+static bool procs_partial(const struct ui *u)
+{
+	return !(u->src && u->src->replay) && geteuid() != 0;
+}
+
 void ui_draw_procs(struct ui *u, int y, int h)
 {
 	const struct wb_sample *s = ui_cur(u);
@@ -466,7 +504,8 @@ void ui_draw_procs(struct ui *u, int y, int h)
 	snprintf(line + strlen(line), sizeof(line) - strlen(line), "  S  THROTTLED");
 	ui_put(u, y++, 0, WB_R_TITLE, line);
 	if (s->nprocs == 0)
-		ui_put(u, y, 0, WB_R_IDLE, "no process wrote since the last sample");
+		ui_put(u, y, 0, WB_R_IDLE, procs_partial(u) ? "none of your processes wrote since the last sample"
+							  : "no process wrote since the last sample");
 	if (s->ev_valid) { /* tasks paused in balance_dirty_pages since the last sample */
 		int shown = 0;
 		for (size_t i = 0; i < s->nevents && shown < 4; i++)
@@ -481,7 +520,10 @@ void ui_draw_procs(struct ui *u, int y, int h)
 				ui_put(u, LINES - 2 - shown++, 0, WB_R_CRITICAL, line);
 			}
 	}
-	for (size_t i = 0; i < s->nprocs && i < (size_t)h - 6; i++) {
+	size_t nrow;
+	const size_t *row = ui_proc_rows(u, s, &nrow); /* the pane's filter and sort */
+	for (size_t r = 0; r < nrow && r < (size_t)h - 6; r++) {
+		size_t i = row[r];
 		const struct wb_proc *x = &s->procs[i];
 		struct wb_fctx c = { .v = u->view, .s = s, .l = u->view->lim, .i = i };
 		table_line(col, m, &c, line, sizeof(line));
@@ -489,4 +531,6 @@ void ui_draw_procs(struct ui *u, int y, int h)
 			 x->throttled ? "balance_dirty_pages" : "");
 		ui_put(u, y++, 0, x->throttled ? WB_R_CRITICAL : WB_R_NORMAL, line);
 	}
+	if (procs_partial(u))
+		ui_put(u, y + (s->nprocs == 0), 0, WB_R_NA, "other users' processes cannot be read: run as root");
 }

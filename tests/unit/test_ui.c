@@ -35,6 +35,40 @@ static void columns_by_priority(void **st)
 	assert_true(wb_layout_fits(200, 60));
 }
 
+/* Units are chosen after rounding: no "1024K", no "10.0M", and counts stay short. */
+static void fmt_rounds_first(void **st)
+{
+	static const struct { double v; const char *bytes, *count; } t[] = {
+		{ 0, "0B", "0" }, { 1023, "1023B", "1.0k" }, { 1023.6, "1.0K", "1.0k" },
+		{ 1023.6 * 1024, "1.0M", "1.0M" }, { 1024 * 1024 - 1, "1.0M", "1.0M" },
+		{ 9.96 * 1024, "10K", "10k" }, { 9.94 * 1024, "9.9K", "10k" }, { 1536, "1.5K", "1.5k" },
+		{ 83886080, "80M", "84M" }, { 999.6, "1000B", "1.0k" }, { 282, "282B", "282" },
+	};
+	char b[16];
+	(void)st;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		assert_string_equal(wb_fmt_bytes(b, sizeof(b), t[i].v), t[i].bytes);
+		assert_string_equal(wb_fmt_count(b, sizeof(b), t[i].v), t[i].count);
+	}
+	assert_string_equal(wb_fmt_bytes(b, sizeof(b), 0.0 / 0.0), "-");
+	assert_string_equal(wb_fmt_count(b, sizeof(b), -1), "-");
+	assert_string_equal(wb_fmt_bytes(b, sizeof(b), -2048), "-2.0K");
+}
+
+/* The light theme sets its own background everywhere; mono's selection is not critical's look. */
+static void theme_roles_distinct(void **st)
+{
+	const char *dirs[] = { THEMES, NULL };
+	char err[256];
+	struct wb_theme t;
+	(void)st;
+	assert_int_equal(wb_theme_load(&t, "light", dirs, err, sizeof(err)), 0);
+	for (int r = 0; r < WB_R_COUNT; r++)
+		assert_true(t.role[r].bg >= 0 && t.role[r].bg8 >= 0);
+	assert_int_equal(wb_theme_load(&t, "mono", dirs, err, sizeof(err)), 0);
+	assert_int_not_equal(t.role[WB_R_SELECTED].attrs, t.role[WB_R_CRITICAL].attrs);
+}
+
 static void colors(void **st)
 {
 	short a, b;
@@ -514,6 +548,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(columns_by_priority),
+		cmocka_unit_test(fmt_rounds_first),
+		cmocka_unit_test(theme_roles_distinct),
 		cmocka_unit_test(colors),
 		cmocka_unit_test(shipped_themes_load),
 		cmocka_unit_test(bad_theme_named),
