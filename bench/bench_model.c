@@ -70,7 +70,7 @@ __attribute__((noinline)) void one_whatif(const struct wb_settings *k)
 __attribute__((noinline)) void one_forecast(const struct wb_settings *k)
 {
 	struct wb_forecast f;
-	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL };
+	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, NULL };
 	wb_forecast_run(&s, &base, k, &in, &f);
 	wb_forecast_finish(&f);
 }

@@ -18,7 +18,7 @@ struct wb_forecast_bdi {
 	double *dirty, *writeback, *thresh, *write_rate; /* per step: pages, pages/s */
 	double drain_s;            /* writers stopped now: seconds to clean; < 0 unknown */
 	double clean_at_s;         /* first step with nothing dirty (writers going on); < 0 never */
-	double bg_flushes_per_min; /* background flusher wakeups */
+	double bg_flushes_per_min; /* background flusher wakeups (writeback_wake_background) */
 	double dirty_rate_in;      /* the assumed writer demand, pages/s */
 };
 
@@ -36,6 +36,7 @@ struct wb_forecast_in {
 	const double *dirty_rate;       /* writer demand per BDI, pages/s */
 	const double *chunk;            /* pages a writer dirties between two pauses (NULL: 32) */
 	const double *tasks;            /* writers asleep in balance_dirty_pages (NULL or < 0: unknown) */
+	const double *wake_pages;       /* pages dirtied per background wakeup (NULL or 0: one write) */
 };
 
 /* Run the forecast for sample s under limits l. Free with wb_forecast_finish(). */
@@ -50,14 +51,17 @@ void wb_forecast_finish(struct wb_forecast *f);
  * seconds of it: write bandwidth per BDI (what a busy device completed,
  * else the kernel's estimate), writer demand (the dirtying rate), pages/s;
  * from the tracepoints (0 unknown), the pages a throttled writer dirties
- * between two pauses and the number of writers asleep in balance_dirty_pages
- * on average. Arrays of hist[0]->nbdis.
+ * between two pauses, the number of writers asleep in balance_dirty_pages
+ * on average and the pages dirtied per background flusher wakeup (each
+ * balance_dirty_pages call over the background threshold wakes it: one a
+ * write for large writes). Arrays of hist[0]->nbdis.
  */
 #define WB_FORECAST_WINDOW_S 5.0
 #define WB_FORECAST_BW_WINDOW_S 8.0 /* a backlogged device's completions */
 #define WB_FORECAST_HIST 32     /* samples at most looked at for the window */
 struct wb_forecast_inputs_out {
 	double *bw, *rate, *chunk, *tasks;
+	double *wake_pages;             /* NULL: not wanted */
 };
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *out);

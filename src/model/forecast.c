@@ -33,8 +33,9 @@ struct sim_bdi {
 	double e;                /* completions in the share's numerator */
 	double age;              /* seconds the oldest dirty page has waited */
 	double min_ppm, max_ppm;
-	bool strict, flushing, was_over_bg;
-	unsigned wakeups;
+	double wake_pages;       /* pages dirtied per background wakeup */
+	double wakeups;
+	bool strict, flushing;
 };
 
 /* __wb_calc_thresh in floating point for the simulation. */
@@ -181,6 +182,26 @@ static double pause_pages(double rl, double trl, double kavg)
 	return pages;
 }
 
+/*
+ * Pages dirtied per background flusher wakeup over all of hist (the writer
+ * may have been blocked or below the background threshold in the last
+ * seconds): 0 when fewer than 3 wakeups were seen.
+ */
+static double wake_pages(const struct wb_sample *const *hist, size_t nhist, const char *name)
+{
+	double wakes = 0, pages = 0, d;
+
+	for (size_t j = 0; j + 1 < nhist && hist[j]->ev_valid; j++) {
+		const struct wb_bdi *x = wb_sample_bdi(hist[j], name);
+
+		if (x && x->ev.wake_bg && wb_rate_bdi(hist[j + 1], hist[j], name, WB_B_DIRTIED, &d)) {
+			wakes += x->ev.wake_bg;
+			pages += d * (hist[j]->mono - hist[j + 1]->mono);
+		}
+	}
+	return wakes >= 3 && pages > 0 ? pages / wakes : 0;
+}
+
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *o)
 {
@@ -274,6 +295,8 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->chunk[i] = 0;
 		/* writers asleep there on average: one per second of pauses a second */
 		o->tasks[i] = traced ? round(pause_ms / 1000 / (cur->mono - prev->mono)) : -1;
+		if (o->wake_pages)
+			o->wake_pages[i] = traced ? wake_pages(hist, nhist, b->name) : 0;
 		any = fmax(any, o->chunk[i]);
 	}
 	/* a writer blocked all along shows none: the largest seen elsewhere */
@@ -286,8 +309,8 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 			    double horizon_s, double step_s, struct wb_forecast_in *in)
 {
 	size_t n = cur->nbdis ? cur->nbdis : 1, nh = 0;
-	double *buf = calloc(4 * n, sizeof(double));
-	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n };
+	double *buf = calloc(5 * n, sizeof(double));
+	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n };
 	const struct wb_sample *h[WB_FORECAST_HIST], *x;
 
 	if (!buf)
@@ -297,7 +320,7 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 		if (x->mono < cur->mono)
 			h[nh++] = x;
 	wb_forecast_inputs(h, nh, &io);
-	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks };
+	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, io.wake_pages };
 	return buf;
 }
 
@@ -447,6 +470,8 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		x->flushing = x->w > 0;
 		init_ratelimit(x, b, s->ev_valid, tasks);
 		x->chunk = in->chunk && in->chunk[i] > 0 ? in->chunk[i] : DIRTY_POLL_PAGES;
+		x->wake_pages = in->wake_pages && in->wake_pages[i] > 0 ? in->wake_pages[i]
+									 : fmax(x->chunk, DIRTY_POLL_PAGES);
 	}
 }
 
@@ -508,9 +533,11 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 			bool over_bg = ndirty > bg || b->r > wbg;
 			double done, submit;
 
-			if (over_bg && !b->was_over_bg)
-				b->wakeups++;
-			b->was_over_bg = over_bg;
+			/* a writer's every balance_dirty_pages call with the global
+			 * level (dirty + writeback, as measured) past the background
+			 * threshold wakes its flusher; no writer, no wakeup */
+			if (dirty > bg)
+				b->wakeups += rate * DT / b->wake_pages;
 			b->age = b->r > 0 ? b->age + DT : 0;
 			b->flushing = over_bg || (b->r > 0 && b->age >= expire && period > 0);
 			b->r += rate * DT;
