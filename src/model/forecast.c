@@ -182,10 +182,20 @@ static double pause_pages(double rl, double trl, double kavg)
 	return pages;
 }
 
+/* The global level (dirty + writeback) over the background threshold in s. */
+static bool over_bg(const struct wb_sample *s)
+{
+	return WB_HAS(s->g.valid, WB_G_DIRTY) && WB_HAS(s->g.valid, WB_G_WRITEBACK) &&
+	       WB_HAS(s->g.valid, WB_G_BG_THRESH) &&
+	       s->g.v[WB_G_DIRTY] + s->g.v[WB_G_WRITEBACK] > s->g.v[WB_G_BG_THRESH];
+}
+
 /*
- * Pages dirtied per background flusher wakeup over all of hist (the writer
- * may have been blocked or below the background threshold in the last
- * seconds): 0 when fewer than 3 wakeups were seen.
+ * Pages dirtied per background flusher wakeup over all of hist, in the
+ * intervals that ended over the background level (the writer may have been
+ * blocked or below it in the last seconds); an occasional writer that
+ * dirtied a few hundred pages there without a wakeup counts as one. 0 when
+ * too little was seen.
  */
 static double wake_pages(const struct wb_sample *const *hist, size_t nhist, const char *name)
 {
@@ -194,12 +204,12 @@ static double wake_pages(const struct wb_sample *const *hist, size_t nhist, cons
 	for (size_t j = 0; j + 1 < nhist && hist[j]->ev_valid; j++) {
 		const struct wb_bdi *x = wb_sample_bdi(hist[j], name);
 
-		if (x && x->ev.wake_bg && wb_rate_bdi(hist[j + 1], hist[j], name, WB_B_DIRTIED, &d)) {
+		if (x && over_bg(hist[j]) && wb_rate_bdi(hist[j + 1], hist[j], name, WB_B_DIRTIED, &d)) {
 			wakes += x->ev.wake_bg;
 			pages += d * (hist[j]->mono - hist[j + 1]->mono);
 		}
 	}
-	return wakes >= 3 && pages > 0 ? pages / wakes : 0;
+	return wakes >= 3 || pages >= 8 * DIRTY_POLL_PAGES ? pages / fmax(wakes, 1) : 0;
 }
 
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
