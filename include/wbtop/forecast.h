@@ -13,9 +13,13 @@
 
 #include "wbtop/model.h"
 
+/* The series a band is given for, in this order (level: dirty + writeback). */
+enum { WB_FC_DIRTY, WB_FC_WRITEBACK, WB_FC_THRESH, WB_FC_WRITE_RATE, WB_FC_LEVEL, WB_FC_SERIES };
+
 struct wb_forecast_bdi {
 	char name[WB_NAME_LEN];
 	double *dirty, *writeback, *thresh, *write_rate; /* per step: pages, pages/s */
+	double *p10[WB_FC_SERIES], *p90[WB_FC_SERIES];   /* the band per step (NULL: none) */
 	double drain_s;            /* writers stopped now: seconds to clean; < 0 unknown */
 	double clean_at_s;         /* first step with nothing dirty (writers going on); < 0 never */
 	double bg_flushes_per_min; /* background flusher wakeups (writeback_wake_background) */
@@ -26,6 +30,7 @@ struct wb_forecast {
 	double horizon_s, step_s;
 	size_t nsteps;
 	double *g_dirty, *g_writeback;  /* pages */
+	double *g_p10[2], *g_p90[2];    /* their band: dirty, writeback (NULL: none) */
 	size_t nbdis;
 	struct wb_forecast_bdi *bdis;   /* owned, in the sample's BDI order */
 };
@@ -37,9 +42,16 @@ struct wb_forecast_in {
 	const double *chunk;            /* pages a writer dirties between two pauses (NULL: 32) */
 	const double *tasks;            /* writers asleep in balance_dirty_pages (NULL or < 0: unknown) */
 	const double *wake_pages;       /* pages dirtied per background wakeup (NULL or 0: one write) */
+	unsigned members;               /* ensemble size for the p10..p90 band (0: no band) */
 };
 
-/* Run the forecast for sample s under limits l. Free with wb_forecast_finish(). */
+/* The ensemble size wb_forecast_prepare asks for. */
+#define WB_FORECAST_MEMBERS 8
+
+/*
+ * Run the forecast for sample s under limits l, with its band when
+ * in->members > 0. Free with wb_forecast_finish().
+ */
 int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 		    const struct wb_settings *k, const struct wb_forecast_in *in,
 		    struct wb_forecast *out);

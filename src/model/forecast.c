@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wb_model_internal.h"
 #include "wbtop/forecast.h"
 
-#define DT 0.05              /* simulation step, s */
+#define DT_POINT 0.05        /* simulation step, s */
+#define DT_MEMBER 0.1        /* an ensemble member's: the band's cost in bounds */
 #define FPROP_PERIOD 3.0     /* writeout-share aging period, s */
 #define INFLIGHT_S 1.0       /* writeback kept in flight: about a second of bandwidth */
 #define RL_PERIOD 0.2        /* BANDWIDTH_INTERVAL: the rate limit's update period, s */
@@ -108,6 +110,14 @@ void wb_forecast_finish(struct wb_forecast *f)
 		free(f->bdis[i].writeback);
 		free(f->bdis[i].thresh);
 		free(f->bdis[i].write_rate);
+		for (int q = 0; q < WB_FC_SERIES; q++) {
+			free(f->bdis[i].p10[q]);
+			free(f->bdis[i].p90[q]);
+		}
+	}
+	for (int q = 0; q < 2; q++) {
+		free(f->g_p10[q]);
+		free(f->g_p90[q]);
 	}
 	free(f->bdis);
 	free(f->g_dirty);
@@ -330,7 +340,8 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 		if (x->mono < cur->mono)
 			h[nh++] = x;
 	wb_forecast_inputs(h, nh, &io);
-	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, io.wake_pages };
+	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, io.wake_pages,
+				       WB_FORECAST_MEMBERS };
 	return buf;
 }
 
@@ -438,9 +449,23 @@ static double throttled_rate(const struct sim_bdi *b, double pos)
 	return fabs(floor_rate - b->bw) < NEUTRAL * b->bw ? b->bw : floor_rate;
 }
 
+/* One ensemble member's multipliers on what the model cannot observe exactly. */
+static void jitter_sim(struct sim_bdi *x, const struct wb_fc_jitter *j, size_t i)
+{
+	x->bw *= j->bw[i];
+	if (isfinite(x->demand))
+		x->demand *= j->demand[i];
+	x->rl *= j->rl[i];
+	x->prev_bal *= j->rl[i];
+	x->kavg *= j->kbw[i];
+	x->kbw *= j->kbw[i];
+	x->e *= j->share[i];
+}
+
 /* Set up the per-BDI simulation state from the sample and the limits. */
 static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct wb_limits *l,
-		     const struct wb_settings *k, const struct wb_forecast_in *in, double *g)
+		     const struct wb_settings *k, const struct wb_forecast_in *in,
+		     const struct wb_fc_jitter *jit, double *g)
 {
 	double sumbw = 0;
 
@@ -482,12 +507,14 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		x->chunk = in->chunk && in->chunk[i] > 0 ? in->chunk[i] : DIRTY_POLL_PAGES;
 		x->wake_pages = in->wake_pages && in->wake_pages[i] > 0 ? in->wake_pages[i]
 									 : fmax(x->chunk, DIRTY_POLL_PAGES);
+		if (jit)
+			jitter_sim(x, jit, i);
 	}
 }
 
-int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
+int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 		    const struct wb_settings *k, const struct wb_forecast_in *in,
-		    struct wb_forecast *out)
+		    const struct wb_fc_jitter *jit, struct wb_forecast *out)
 {
 	size_t nb = s->nbdis, ns;
 	struct sim_bdi *sb;
@@ -508,7 +535,8 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 		wb_forecast_finish(out);
 		return -ENOMEM;
 	}
-	init_sim(sb, s, l, k, in, &g);
+	init_sim(sb, s, l, k, in, jit, &g);
+	const double DT = jit ? DT_MEMBER : DT_POINT;
 	for (size_t i = 0; i < nb; i++)
 		sumbw += sb[i].bw;
 	other = (double)l->dirty;
@@ -616,4 +644,15 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 		out->bdis[i].bg_flushes_per_min = sb[i].wakeups * 60.0 / in->horizon_s;
 	free(sb);
 	return 0;
+}
+
+int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
+		    const struct wb_settings *k, const struct wb_forecast_in *in,
+		    struct wb_forecast *out)
+{
+	int rc = wb_forecast_sim(s, l, k, in, NULL, out);
+
+	if (rc == 0 && in->members > 0 && (rc = wb_forecast_band(s, l, k, in, out)))
+		wb_forecast_finish(out);
+	return rc;
 }

@@ -261,7 +261,7 @@ static void forecast_drain_and_throttle(void **st)
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 1000, rate = 0, wake = 250;
-	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, NULL, 0 };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -317,7 +317,7 @@ static void forecast_idle_device(void **st)
 	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = kn, .nbdis = 2 };
 	struct wb_forecast f;
 	double bw[2] = { 1000, 20000 }, rate[2] = { 3000, 0 }, wake[2] = { 64, 0 };
-	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, wake };
+	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, wake, 0 };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -339,6 +339,55 @@ static void forecast_idle_device(void **st)
 }
 
 /*
+ * The band: p10 <= the point forecast <= p90 for every series and step, it
+ * widens with the lead, and a second run gives the same figures (fixed seeds).
+ */
+static void forecast_band(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b = { .name = "8:0" };
+	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 1 };
+	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct wb_forecast f, g;
+	double bw = 1000, rate = 3000;
+	struct wb_forecast_in in = { 30, 1, &bw, &rate, NULL, NULL, NULL, WB_FORECAST_MEMBERS };
+	(void)st;
+	wb_sample_init(&s);
+	s.page_size = 4096;
+	b.st[WB_B_RECLAIMABLE] = 5000;
+	b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
+	s.bdis = &b;
+	s.nbdis = 1;
+	l.bdis = &bl;
+	l.dirty = 5000;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &g), 0);
+	for (int q = 0; q < WB_FC_SERIES; q++) {
+		assert_non_null(f.bdis[0].p10[q]);
+		for (size_t t = 0; t < f.nsteps; t++) {
+			double lo = f.bdis[0].p10[q][t], hi = f.bdis[0].p90[q][t];
+			double pt = q == WB_FC_DIRTY ? f.bdis[0].dirty[t] : q == WB_FC_WRITEBACK ? f.bdis[0].writeback[t]
+				  : q == WB_FC_THRESH ? f.bdis[0].thresh[t] : q == WB_FC_WRITE_RATE
+				  ? f.bdis[0].write_rate[t] : f.bdis[0].dirty[t] + f.bdis[0].writeback[t];
+			assert_true(lo <= pt + 1e-6 && pt <= hi + 1e-6);
+			assert_true(lo == g.bdis[0].p10[q][t] && hi == g.bdis[0].p90[q][t]);
+		}
+	}
+	/* the level's band at 30 s is wider than at 2 s, and not empty */
+	assert_true(f.bdis[0].p90[WB_FC_LEVEL][29] - f.bdis[0].p10[WB_FC_LEVEL][29] >
+		    f.bdis[0].p90[WB_FC_LEVEL][1] - f.bdis[0].p10[WB_FC_LEVEL][1]);
+	assert_true(f.bdis[0].p90[WB_FC_LEVEL][1] > f.bdis[0].p10[WB_FC_LEVEL][1]);
+	assert_non_null(f.g_p10[0]);
+	wb_forecast_finish(&f);
+	wb_forecast_finish(&g);
+	in.members = 0; /* no band asked: none made */
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_null(f.bdis[0].p10[WB_FC_LEVEL]);
+	assert_null(f.g_p90[1]);
+	wb_forecast_finish(&f);
+}
+
+/*
  * The kernel's rate limit as the tracepoint showed it (writeback-model.md
  * 5.5, 5.6). One device at 1000 pages/s, thresh 20000, bg 10000: setpoint
  * 17500. One writer asleep in balance_dirty_pages, demand open.
@@ -351,7 +400,7 @@ static void run_traced_kbw(uint64_t level, uint64_t rl, double chunk, uint64_t k
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1,
 				    .state = WB_ST_THROTTLED };
 	double bw = 1000, rate = 1000, tasks = 1;
-	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks, NULL };
+	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks, NULL, 0 };
 
 	memset(&b, 0, sizeof(b));
 	strcpy(b.name, "8:0");
@@ -605,6 +654,7 @@ int main(void)
 		cmocka_unit_test(control_position_rate_pause),
 		cmocka_unit_test(forecast_drain_and_throttle),
 		cmocka_unit_test(forecast_idle_device),
+		cmocka_unit_test(forecast_band),
 		cmocka_unit_test(forecast_ratelimit_regimes),
 		cmocka_unit_test(forecast_bandwidth_from_backlog),
 		cmocka_unit_test(forecast_bandwidth_over_backlog),
