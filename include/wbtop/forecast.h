@@ -45,7 +45,11 @@ struct wb_forecast_in {
 	unsigned members;               /* ensemble size for the p10..p90 band (0: no band) */
 };
 
-/* The ensemble size wb_forecast_prepare asks for. */
+/*
+ * The ensemble size wb_forecast_prepare asks for; the environment's
+ * WBTOP_FORECAST_MEMBERS (0-64; 0: no band) overrides it, for offline
+ * judging of the point forecast, which the band does not change.
+ */
 #define WB_FORECAST_MEMBERS 8
 
 /*

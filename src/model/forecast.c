@@ -325,6 +325,16 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->chunk[i] = any;
 }
 
+/* The ensemble size: WB_FORECAST_MEMBERS, or WBTOP_FORECAST_MEMBERS (0-64) from the environment. */
+static unsigned band_members(void)
+{
+	const char *e = getenv("WBTOP_FORECAST_MEMBERS");
+	char *end;
+	long n = e ? strtol(e, &end, 10) : -1;
+
+	return e && *e && !*end && n >= 0 && n <= 64 ? (unsigned)n : WB_FORECAST_MEMBERS;
+}
+
 double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *hist,
 			    double horizon_s, double step_s, struct wb_forecast_in *in)
 {
@@ -341,7 +351,7 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 			h[nh++] = x;
 	wb_forecast_inputs(h, nh, &io);
 	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, io.wake_pages,
-				       WB_FORECAST_MEMBERS };
+				       band_members() };
 	return buf;
 }
 
