@@ -43,6 +43,8 @@ struct wb_forecast_in {
 	const double *tasks;            /* writers asleep in balance_dirty_pages (NULL or < 0: unknown) */
 	const double *wake_pages;       /* pages dirtied per background wakeup (NULL or 0: one write) */
 	unsigned members;               /* ensemble size for the p10..p90 band (0: no band) */
+	const double *seen_s;           /* seconds the device's writers have been seen writing,
+					 * up to the history's length (NULL or < 0: long) */
 };
 
 /*
@@ -78,6 +80,7 @@ void wb_forecast_finish(struct wb_forecast *f);
 struct wb_forecast_inputs_out {
 	double *bw, *rate, *chunk, *tasks;
 	double *wake_pages;             /* NULL: not wanted */
+	double *seen_s;                 /* NULL: not wanted */
 };
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *out);

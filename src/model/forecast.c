@@ -222,6 +222,27 @@ static double wake_pages(const struct wb_sample *const *hist, size_t nhist, cons
 	return wakes >= 3 || pages >= 8 * DIRTY_POLL_PAGES ? pages / fmax(wakes, 1) : 0;
 }
 
+/*
+ * Seconds back to the first sample of the device's current writing (a gap
+ * of 3 samples without dirtying ends it), up to the history's length: the
+ * forecast is least sure of a writer it has seen for a few seconds.
+ */
+static double seen_writing(const struct wb_sample *const *hist, size_t nhist, const char *name)
+{
+	size_t last = 0, quiet = 0;
+	double d;
+
+	for (size_t j = 0; j + 1 < nhist && quiet < 3; j++) {
+		if (wb_rate_bdi(hist[j + 1], hist[j], name, WB_B_DIRTIED, &d) && d > 0) {
+			last = j + 1;
+			quiet = 0;
+		} else {
+			quiet++;
+		}
+	}
+	return hist[0]->mono - hist[last]->mono;
+}
+
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *o)
 {
@@ -317,6 +338,8 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		o->tasks[i] = traced ? round(pause_ms / 1000 / (cur->mono - prev->mono)) : -1;
 		if (o->wake_pages)
 			o->wake_pages[i] = traced ? wake_pages(hist, nhist, b->name) : 0;
+		if (o->seen_s)
+			o->seen_s[i] = seen_writing(hist, nhist, b->name);
 		any = fmax(any, o->chunk[i]);
 	}
 	/* a writer blocked all along shows none: the largest seen elsewhere */
@@ -339,8 +362,8 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 			    double horizon_s, double step_s, struct wb_forecast_in *in)
 {
 	size_t n = cur->nbdis ? cur->nbdis : 1, nh = 0;
-	double *buf = calloc(5 * n, sizeof(double));
-	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n };
+	double *buf = calloc(6 * n, sizeof(double));
+	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n, buf + 5 * n };
 	const struct wb_sample *h[WB_FORECAST_HIST], *x;
 
 	if (!buf)
@@ -351,7 +374,7 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 			h[nh++] = x;
 	wb_forecast_inputs(h, nh, &io);
 	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, io.wake_pages,
-				       band_members() };
+				       band_members(), io.seen_s };
 	return buf;
 }
 

@@ -261,7 +261,7 @@ static void forecast_drain_and_throttle(void **st)
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 1000, rate = 0, wake = 250;
-	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, NULL, 0 };
+	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, NULL, 0, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -317,7 +317,7 @@ static void forecast_idle_device(void **st)
 	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = kn, .nbdis = 2 };
 	struct wb_forecast f;
 	double bw[2] = { 1000, 20000 }, rate[2] = { 3000, 0 }, wake[2] = { 64, 0 };
-	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, wake, 0 };
+	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, wake, 0, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -349,8 +349,8 @@ static void forecast_band(void **st)
 	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 1 };
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f, g;
-	double bw = 1000, rate = 3000;
-	struct wb_forecast_in in = { 30, 1, &bw, &rate, NULL, NULL, NULL, WB_FORECAST_MEMBERS };
+	double bw = 1000, rate = 3000, young = 2, old = 30;
+	struct wb_forecast_in in = { 30, 1, &bw, &rate, NULL, NULL, NULL, WB_FORECAST_MEMBERS, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -378,6 +378,16 @@ static void forecast_band(void **st)
 		    f.bdis[0].p90[WB_FC_LEVEL][1] - f.bdis[0].p10[WB_FC_LEVEL][1]);
 	assert_true(f.bdis[0].p90[WB_FC_LEVEL][1] > f.bdis[0].p10[WB_FC_LEVEL][1]);
 	assert_non_null(f.g_p10[0]);
+	wb_forecast_finish(&g);
+	/* a writer seen for 2 s: a wider band than one seen for 30 s */
+	in.seen_s = &young;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &g), 0);
+	in.seen_s = &old;
+	wb_forecast_finish(&f);
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_true(g.bdis[0].p90[WB_FC_LEVEL][19] - g.bdis[0].p10[WB_FC_LEVEL][19] >
+		    f.bdis[0].p90[WB_FC_LEVEL][19] - f.bdis[0].p10[WB_FC_LEVEL][19]);
+	in.seen_s = NULL;
 	wb_forecast_finish(&f);
 	wb_forecast_finish(&g);
 	in.members = 0; /* no band asked: none made */
@@ -400,7 +410,7 @@ static void run_traced_kbw(uint64_t level, uint64_t rl, double chunk, uint64_t k
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1,
 				    .state = WB_ST_THROTTLED };
 	double bw = 1000, rate = 1000, tasks = 1;
-	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks, NULL, 0 };
+	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks, NULL, 0, NULL };
 
 	memset(&b, 0, sizeof(b));
 	strcpy(b.name, "8:0");
@@ -524,7 +534,7 @@ static void forecast_bandwidth_from_backlog(void **st)
 	static struct wb_bdi b[2];
 	const struct wb_sample *hist[2] = { &h[0], &h[1] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL };
 	(void)st;
 	one_bdi_history(h, b, 2, "7:1", 5);
 	for (int i = 0; i < 2; i++) {
@@ -569,7 +579,7 @@ static void forecast_bandwidth_over_backlog(void **st)
 	static struct wb_bdi b[9];
 	const struct wb_sample *hist[9];
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL };
 	uint64_t written = 1000 + 10240;
 	(void)st;
 	one_bdi_history(h, b, 9, "7:200", 1);
@@ -615,7 +625,7 @@ static void forecast_write_quantum(void **st)
 	static struct wb_bdi b[3];
 	const struct wb_sample *hist[3] = { &h[0], &h[1], &h[2] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL };
 	(void)st;
 	one_bdi_history(h, b, 3, "7:0", 1);
 	for (int i = 0; i < 3; i++) {
