@@ -358,6 +358,49 @@ static unsigned band_members(void)
 	return e && *e && !*end && n >= 0 && n <= 64 ? (unsigned)n : WB_FORECAST_MEMBERS;
 }
 
+/* Some BDI's debugfs stats in s are the last read's, not re-read (back-off). */
+static bool stale(const struct wb_sample *s)
+{
+	for (size_t i = 0; i < s->nbdis; i++)
+		if (s->bdis[i].stats_skipped)
+			return true;
+	return false;
+}
+
+static bool same_bdis(const struct wb_sample *a, const struct wb_sample *b)
+{
+	if (a->nbdis != b->nbdis)
+		return false;
+	for (size_t i = 0; i < a->nbdis; i++)
+		if (strcmp(a->bdis[i].name, b->bdis[i].name) != 0)
+			return false;
+	return true;
+}
+
+/*
+ * The history the inputs are measured on, newest first: without the samples
+ * whose stats were not re-read (a loaded machine backs off slow debugfs
+ * reads for up to 30 samples; their counters stand still, and a device
+ * writing 30 MiB/s looked idle - forecast to drain to nothing), from the
+ * newest fresh one, when at least 3 fresh samples with the same devices
+ * remain; else all of it. Returns the new count.
+ */
+static size_t fresh_history(const struct wb_sample **h, size_t nh)
+{
+	size_t k = 0;
+
+	for (size_t j = 0; j < nh; j++)
+		if (!stale(h[j]) && same_bdis(h[j], h[0]))
+			k++;
+	if (k == nh || k < 3)
+		return nh;
+	k = 0;
+	for (size_t j = 0; j < nh; j++)
+		if (!stale(h[j]) && same_bdis(h[j], h[0]))
+			h[k++] = h[j];
+	return k;
+}
+
 double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *hist,
 			    double horizon_s, double step_s, struct wb_forecast_in *in)
 {
@@ -372,6 +415,7 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 	for (size_t i = 0; nh < WB_FORECAST_HIST && (x = wb_ring_get(hist, i)); i++)
 		if (x->mono < cur->mono)
 			h[nh++] = x;
+	nh = fresh_history(h, nh);
 	wb_forecast_inputs(h, nh, &io);
 	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, io.wake_pages,
 				       band_members(), io.seen_s };

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -523,6 +524,47 @@ static void one_bdi_history(struct wb_sample *h, struct wb_bdi *b, int n, const 
 }
 
 /*
+ * Stats not re-read (a loaded machine's back-off) in the newest samples: the
+ * counters stand still there, and the writer's rate comes from the fresh
+ * samples before them, not 0 (a device writing 30 MiB/s was forecast idle).
+ */
+static void forecast_prepare_stale(void **st)
+{
+	struct wb_sample h[8];
+	struct wb_bdi b[8];
+	struct wb_ring *r = wb_ring_create(16);
+	struct wb_forecast_in in;
+	double *buf;
+	(void)st;
+	assert_non_null(r);
+	one_bdi_history(h, b, 8, "7:1", 1);
+	for (int i = 7; i >= 0; i--) {
+		int fresh = i < 3 ? 3 : i; /* samples 0-2 repeat sample 3's counters */
+		b[i].st[WB_B_DIRTIED] = (uint64_t)(1000 * (10 - fresh));
+		b[i].st[WB_B_WRITTEN] = (uint64_t)(1000 * (10 - fresh));
+		b[i].st_valid = WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
+		b[i].stats_skipped = i < 3;
+		if (i > 0)
+			assert_int_equal(wb_ring_push(r, &h[i]), 0);
+	}
+	buf = wb_forecast_prepare(&h[0], r, 10, 1, &in);
+	assert_non_null(buf);
+	assert_in_range((long)in.dirty_rate[0], 900, 1100);
+	free(buf);
+	/* every sample stale: all of them, as before (the rate it shows) */
+	for (int i = 0; i < 8; i++)
+		b[i].stats_skipped = true;
+	wb_ring_clear(r);
+	for (int i = 7; i > 0; i--)
+		assert_int_equal(wb_ring_push(r, &h[i]), 0);
+	buf = wb_forecast_prepare(&h[0], r, 10, 1, &in);
+	assert_non_null(buf);
+	assert_true(in.dirty_rate[0] < 900);
+	free(buf);
+	wb_ring_destroy(r);
+}
+
+/*
  * A device's bandwidth for the forecast: its completions over the window
  * when it had a backlog (two seconds of them queued at both ends with the
  * global level over background), not the kernel's estimate, which a new
@@ -665,6 +707,7 @@ int main(void)
 		cmocka_unit_test(forecast_drain_and_throttle),
 		cmocka_unit_test(forecast_idle_device),
 		cmocka_unit_test(forecast_band),
+		cmocka_unit_test(forecast_prepare_stale),
 		cmocka_unit_test(forecast_ratelimit_regimes),
 		cmocka_unit_test(forecast_bandwidth_from_backlog),
 		cmocka_unit_test(forecast_bandwidth_over_backlog),
