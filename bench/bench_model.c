@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The model's cost: one what-if evaluation (limits + control for 16 BDIs)
- * and one 60 s forecast, on a synthetic sample. Prints the median time per
- * call; run-bench adds callgrind instruction counts (--toggle-collect=one_*).
- *   bench_model whatif|forecast [iterations]
+ * and one 60 s forecast, without its band or with it (the ensemble wbtop
+ * runs), on a synthetic sample. Prints the median time per call; run-bench
+ * adds callgrind instruction counts (--toggle-collect=one_*).
+ *   bench_model whatif|forecast|band [iterations]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,10 +68,12 @@ __attribute__((noinline)) void one_whatif(const struct wb_settings *k)
 	wb_limits_finish(&l);
 }
 
+static unsigned members; /* "band": the ensemble wbtop runs */
+
 __attribute__((noinline)) void one_forecast(const struct wb_settings *k)
 {
 	struct wb_forecast f;
-	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, NULL, members, NULL, NULL };
 	wb_forecast_run(&s, &base, k, &in, &f);
 	wb_forecast_finish(&f);
 }
@@ -95,6 +98,8 @@ int main(int argc, char **argv)
 	struct wb_settings k;
 	double t[9];
 
+	if (strcmp(mode, "band") == 0)
+		members = WB_FORECAST_MEMBERS;
 	make_sample();
 	wb_model_eval(NULL, &s, NULL, NULL, 250, &base);
 	wb_settings_from_sample(&k, &s);
@@ -106,7 +111,7 @@ int main(int argc, char **argv)
 	for (int r = 0; r < 9; r++) {
 		double t0 = now();
 		for (int i = 0; i < iters; i++) {
-			if (strcmp(mode, "forecast") == 0)
+			if (strcmp(mode, "forecast") == 0 || strcmp(mode, "band") == 0)
 				one_forecast(&k);
 			else
 				one_whatif(&k);

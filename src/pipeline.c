@@ -144,6 +144,8 @@ static void run_forecast(struct wb_pipeline *p)
 
 	if (!buf)
 		return;
+	if (p->o.forecast_members > 0) /* a sink's own trade of band quality for cost */
+		in.members = (unsigned)p->o.forecast_members;
 	if (wb_settings_from_sample(&k, v->cur) == 0) {
 		if (wb_forecast_run(v->cur, v->lim, &k, &in, &p->fc) == 0)
 			v->forecast = &p->fc;
@@ -335,10 +337,11 @@ int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err
 	return rc;
 }
 
-void wb_pipeline_set_forecast(struct wb_pipeline *p, double secs, double every)
+void wb_pipeline_set_forecast(struct wb_pipeline *p, double secs, double every, int members)
 {
 	p->o.forecast_s = secs > 0 ? secs : 0;
 	p->o.forecast_every_s = every > 0 ? every : 0;
+	p->o.forecast_members = members;
 	if (!p->o.forecast_s || !p->have_view) {
 		if (!p->have_view || !p->view.forecast)
 			drop_forecasts(p); /* a view still points at them otherwise: the next push drops them */

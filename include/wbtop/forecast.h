@@ -13,12 +13,16 @@
 
 #include "wbtop/model.h"
 
+/* The series a band is given for, in this order (level: dirty + writeback). */
+enum { WB_FC_DIRTY, WB_FC_WRITEBACK, WB_FC_THRESH, WB_FC_WRITE_RATE, WB_FC_LEVEL, WB_FC_SERIES };
+
 struct wb_forecast_bdi {
 	char name[WB_NAME_LEN];
 	double *dirty, *writeback, *thresh, *write_rate; /* per step: pages, pages/s */
+	double *p10[WB_FC_SERIES], *p90[WB_FC_SERIES];   /* the band per step (NULL: none) */
 	double drain_s;            /* writers stopped now: seconds to clean; < 0 unknown */
 	double clean_at_s;         /* first step with nothing dirty (writers going on); < 0 never */
-	double bg_flushes_per_min; /* background flusher wakeups */
+	double bg_flushes_per_min; /* background flusher wakeups (writeback_wake_background) */
 	double dirty_rate_in;      /* the assumed writer demand, pages/s */
 };
 
@@ -26,6 +30,7 @@ struct wb_forecast {
 	double horizon_s, step_s;
 	size_t nsteps;
 	double *g_dirty, *g_writeback;  /* pages */
+	double *g_p10[2], *g_p90[2];    /* their band: dirty, writeback (NULL: none) */
 	size_t nbdis;
 	struct wb_forecast_bdi *bdis;   /* owned, in the sample's BDI order */
 };
@@ -36,12 +41,26 @@ struct wb_forecast_in {
 	const double *dirty_rate;       /* writer demand per BDI, pages/s */
 	const double *chunk;            /* pages a writer dirties between two pauses (NULL: 32) */
 	const double *tasks;            /* writers asleep in balance_dirty_pages (NULL or < 0: unknown) */
+	const double *wake_pages;       /* pages dirtied per background wakeup (NULL or 0: one write) */
+	unsigned members;               /* ensemble size for the p10..p90 band (0: no band) */
+	const double *seen_s;           /* seconds the device's writers have been seen writing,
+					 * up to the history's length (NULL or < 0: long) */
 	const double *age;              /* seconds each BDI has held dirty pages without a break
 					 * (NULL: none yet): the periodic flusher writes what is
 					 * older than dirty_expire_centisecs */
 };
 
-/* Run the forecast for sample s under limits l. Free with wb_forecast_finish(). */
+/*
+ * The ensemble size wb_forecast_prepare asks for; the environment's
+ * WBTOP_FORECAST_MEMBERS (0-64; 0: no band) overrides it, for offline
+ * judging of the point forecast, which the band does not change.
+ */
+#define WB_FORECAST_MEMBERS 8
+
+/*
+ * Run the forecast for sample s under limits l, with its band when
+ * in->members > 0. Free with wb_forecast_finish().
+ */
 int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 		    const struct wb_settings *k, const struct wb_forecast_in *in,
 		    struct wb_forecast *out);
@@ -53,15 +72,20 @@ void wb_forecast_finish(struct wb_forecast *f);
  * seconds of it: write bandwidth per BDI (what a busy device completed,
  * else the kernel's estimate), writer demand (the dirtying rate), pages/s;
  * from the tracepoints (0 unknown), the pages a throttled writer dirties
- * between two pauses and the number of writers asleep in balance_dirty_pages
- * on average; how long each BDI has held dirty pages without a break (as far
- * back as the samples go). Arrays of hist[0]->nbdis.
+ * between two pauses, the number of writers asleep in balance_dirty_pages
+ * on average and the pages dirtied per background flusher wakeup (each
+ * balance_dirty_pages call over the background threshold wakes it: one a
+ * write for large writes). Arrays of hist[0]->nbdis.; how long each BDI has held dirty pages without a break
+ * (as far back as the samples go).
  */
 #define WB_FORECAST_WINDOW_S 5.0
 #define WB_FORECAST_BW_WINDOW_S 8.0 /* a backlogged device's completions */
 #define WB_FORECAST_HIST 32     /* samples at most looked at for the window */
 struct wb_forecast_inputs_out {
-	double *bw, *rate, *chunk, *tasks, *age;
+	double *bw, *rate, *chunk, *tasks;
+	double *wake_pages;             /* NULL: not wanted */
+	double *seen_s;                 /* NULL: not wanted */
+	double *age;                    /* NULL: not wanted */
 };
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *out);

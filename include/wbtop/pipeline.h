@@ -28,6 +28,7 @@ struct wb_pipeline_opts {
 	size_t timeline;             /* > 0: keep a timeline of this many points (the Graph pane) */
 	double forecast_every_s;     /* > 0: a new forecast only this often; the views between
 					 * carry the last one (view.forecast_mono says from when) */
+	int forecast_members;        /* > 0: the band's ensemble size (else the forecast's default) */
 };
 
 struct wb_pipeline;
@@ -50,10 +51,11 @@ const struct wb_ring *wb_pipeline_history(const struct wb_pipeline *p);
 const struct wb_timeline *wb_pipeline_timeline(const struct wb_pipeline *p);
 /*
  * Forecast secs ahead from now on (0: no more forecasts), a new one at most
- * every `every` seconds (0: each sample); the newest view gets its forecast
- * at once. For a sink that needs it only while shown.
+ * every `every` seconds (0: each sample), its band from `members` ensemble
+ * members (0: the default); the newest view gets its forecast at once. For
+ * a sink that needs it only while shown.
  */
-void wb_pipeline_set_forecast(struct wb_pipeline *p, double secs, double every);
+void wb_pipeline_set_forecast(struct wb_pipeline *p, double secs, double every, int members);
 /* Forget the window and the view. */
 void wb_pipeline_clear(struct wb_pipeline *p);
 

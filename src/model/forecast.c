@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wb_model_internal.h"
 #include "wbtop/forecast.h"
 
-#define DT 0.05              /* simulation step, s */
+#define DT_POINT 0.05        /* simulation step, s */
+#define DT_MEMBER 0.1        /* an ensemble member's: the band's cost in bounds */
 #define FPROP_PERIOD 3.0     /* writeout-share aging period, s */
 #define INFLIGHT_S 1.0       /* writeback kept in flight: about a second of bandwidth */
 #define RL_PERIOD 0.2        /* BANDWIDTH_INTERVAL: the rate limit's update period, s */
@@ -33,8 +35,9 @@ struct sim_bdi {
 	double e;                /* completions in the share's numerator */
 	double age;              /* seconds the oldest dirty page has waited */
 	double min_ppm, max_ppm;
-	bool strict, flushing, was_over_bg;
-	unsigned wakeups;
+	double wake_pages;       /* pages dirtied per background wakeup */
+	double wakeups;
+	bool strict, flushing;
 };
 
 /* __wb_calc_thresh in floating point for the simulation. */
@@ -107,6 +110,14 @@ void wb_forecast_finish(struct wb_forecast *f)
 		free(f->bdis[i].writeback);
 		free(f->bdis[i].thresh);
 		free(f->bdis[i].write_rate);
+		for (int q = 0; q < WB_FC_SERIES; q++) {
+			free(f->bdis[i].p10[q]);
+			free(f->bdis[i].p90[q]);
+		}
+	}
+	for (int q = 0; q < 2; q++) {
+		free(f->g_p10[q]);
+		free(f->g_p90[q]);
 	}
 	free(f->bdis);
 	free(f->g_dirty);
@@ -199,6 +210,57 @@ static void dirty_ages(const struct wb_sample *const *hist, size_t nhist, double
 			age[i] = cur->mono - hist[k]->mono;
 		}
 	}
+}
+
+/* The global level (dirty + writeback) over the background threshold in s. */
+static bool over_bg(const struct wb_sample *s)
+{
+	return WB_HAS(s->g.valid, WB_G_DIRTY) && WB_HAS(s->g.valid, WB_G_WRITEBACK) &&
+	       WB_HAS(s->g.valid, WB_G_BG_THRESH) &&
+	       s->g.v[WB_G_DIRTY] + s->g.v[WB_G_WRITEBACK] > s->g.v[WB_G_BG_THRESH];
+}
+
+/*
+ * Pages dirtied per background flusher wakeup over all of hist, in the
+ * intervals that ended over the background level (the writer may have been
+ * blocked or below it in the last seconds); an occasional writer that
+ * dirtied a few hundred pages there without a wakeup counts as one. 0 when
+ * too little was seen.
+ */
+static double wake_pages(const struct wb_sample *const *hist, size_t nhist, const char *name)
+{
+	double wakes = 0, pages = 0, d;
+
+	for (size_t j = 0; j + 1 < nhist && hist[j]->ev_valid; j++) {
+		const struct wb_bdi *x = wb_sample_bdi(hist[j], name);
+
+		if (x && over_bg(hist[j]) && wb_rate_bdi(hist[j + 1], hist[j], name, WB_B_DIRTIED, &d)) {
+			wakes += x->ev.wake_bg;
+			pages += d * (hist[j]->mono - hist[j + 1]->mono);
+		}
+	}
+	return wakes >= 3 || pages >= 8 * DIRTY_POLL_PAGES ? pages / fmax(wakes, 1) : 0;
+}
+
+/*
+ * Seconds back to the first sample of the device's current writing (a gap
+ * of 3 samples without dirtying ends it), up to the history's length: the
+ * forecast is least sure of a writer it has seen for a few seconds.
+ */
+static double seen_writing(const struct wb_sample *const *hist, size_t nhist, const char *name)
+{
+	size_t last = 0, quiet = 0;
+	double d;
+
+	for (size_t j = 0; j + 1 < nhist && quiet < 3; j++) {
+		if (wb_rate_bdi(hist[j + 1], hist[j], name, WB_B_DIRTIED, &d) && d > 0) {
+			last = j + 1;
+			quiet = 0;
+		} else {
+			quiet++;
+		}
+	}
+	return hist[0]->mono - hist[last]->mono;
 }
 
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
@@ -296,6 +358,10 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->chunk[i] = 0;
 		/* writers asleep there on average: one per second of pauses a second */
 		o->tasks[i] = traced ? round(pause_ms / 1000 / (cur->mono - prev->mono)) : -1;
+		if (o->wake_pages)
+			o->wake_pages[i] = traced ? wake_pages(hist, nhist, b->name) : 0;
+		if (o->seen_s)
+			o->seen_s[i] = seen_writing(hist, nhist, b->name);
 		any = fmax(any, o->chunk[i]);
 	}
 	/* a writer blocked all along shows none: the largest seen elsewhere */
@@ -304,12 +370,66 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->chunk[i] = any;
 }
 
+/* The ensemble size: WB_FORECAST_MEMBERS, or WBTOP_FORECAST_MEMBERS (0-64) from the environment. */
+static unsigned band_members(void)
+{
+	const char *e = getenv("WBTOP_FORECAST_MEMBERS");
+	char *end;
+	long n = e ? strtol(e, &end, 10) : -1;
+
+	return e && *e && !*end && n >= 0 && n <= 64 ? (unsigned)n : WB_FORECAST_MEMBERS;
+}
+
+/* Some BDI's debugfs stats in s are the last read's, not re-read (back-off). */
+static bool stale(const struct wb_sample *s)
+{
+	for (size_t i = 0; i < s->nbdis; i++)
+		if (s->bdis[i].stats_skipped)
+			return true;
+	return false;
+}
+
+static bool same_bdis(const struct wb_sample *a, const struct wb_sample *b)
+{
+	if (a->nbdis != b->nbdis)
+		return false;
+	for (size_t i = 0; i < a->nbdis; i++)
+		if (strcmp(a->bdis[i].name, b->bdis[i].name) != 0)
+			return false;
+	return true;
+}
+
+/*
+ * The history the inputs are measured on, newest first: without the samples
+ * whose stats were not re-read (a loaded machine backs off slow debugfs
+ * reads for up to 30 samples; their counters stand still, and a device
+ * writing 30 MiB/s looked idle - forecast to drain to nothing), from the
+ * newest fresh one, when at least 3 fresh samples with the same devices
+ * remain; else all of it. Returns the new count.
+ */
+static size_t fresh_history(const struct wb_sample **h, size_t nh)
+{
+	size_t k = 0;
+
+	for (size_t j = 0; j < nh; j++)
+		if (!stale(h[j]) && same_bdis(h[j], h[0]))
+			k++;
+	if (k == nh || k < 3)
+		return nh;
+	k = 0;
+	for (size_t j = 0; j < nh; j++)
+		if (!stale(h[j]) && same_bdis(h[j], h[0]))
+			h[k++] = h[j];
+	return k;
+}
+
 double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *hist,
 			    double horizon_s, double step_s, struct wb_forecast_in *in)
 {
 	size_t n = cur->nbdis ? cur->nbdis : 1, nh = 0;
-	double *buf = calloc(5 * n, sizeof(double));
-	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n };
+	double *buf = calloc(7 * n, sizeof(double));
+	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n, buf + 5 * n,
+					     buf + 6 * n };
 	const struct wb_sample *h[WB_FORECAST_HIST], *x;
 
 	if (!buf)
@@ -318,8 +438,10 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 	for (size_t i = 0; nh < WB_FORECAST_HIST && (x = wb_ring_get(hist, i)); i++)
 		if (x->mono < cur->mono)
 			h[nh++] = x;
+	nh = fresh_history(h, nh);
 	wb_forecast_inputs(h, nh, &io);
-	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, io.age };
+	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, io.wake_pages,
+				       band_members(), io.seen_s, io.age };
 	return buf;
 }
 
@@ -427,9 +549,23 @@ static double throttled_rate(const struct sim_bdi *b, double pos)
 	return fabs(floor_rate - b->bw) < NEUTRAL * b->bw ? b->bw : floor_rate;
 }
 
+/* One ensemble member's multipliers on what the model cannot observe exactly. */
+static void jitter_sim(struct sim_bdi *x, const struct wb_fc_jitter *j, size_t i)
+{
+	x->bw *= j->bw[i];
+	if (isfinite(x->demand))
+		x->demand *= j->demand[i];
+	x->rl *= j->rl[i];
+	x->prev_bal *= j->rl[i];
+	x->kavg *= j->kbw[i];
+	x->kbw *= j->kbw[i];
+	x->e *= j->share[i];
+}
+
 /* Set up the per-BDI simulation state from the sample and the limits. */
 static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct wb_limits *l,
-		     const struct wb_settings *k, const struct wb_forecast_in *in, double *g)
+		     const struct wb_settings *k, const struct wb_forecast_in *in,
+		     const struct wb_fc_jitter *jit, double *g)
 {
 	double sumbw = 0;
 
@@ -470,12 +606,16 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		x->flushing = x->w > 0;
 		init_ratelimit(x, b, s->ev_valid, tasks);
 		x->chunk = in->chunk && in->chunk[i] > 0 ? in->chunk[i] : DIRTY_POLL_PAGES;
+		x->wake_pages = in->wake_pages && in->wake_pages[i] > 0 ? in->wake_pages[i]
+									 : fmax(x->chunk, DIRTY_POLL_PAGES);
+		if (jit)
+			jitter_sim(x, jit, i);
 	}
 }
 
-int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
+int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 		    const struct wb_settings *k, const struct wb_forecast_in *in,
-		    struct wb_forecast *out)
+		    const struct wb_fc_jitter *jit, struct wb_forecast *out)
 {
 	size_t nb = s->nbdis, ns;
 	struct sim_bdi *sb;
@@ -496,7 +636,8 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 		wb_forecast_finish(out);
 		return -ENOMEM;
 	}
-	init_sim(sb, s, l, k, in, &g);
+	init_sim(sb, s, l, k, in, jit, &g);
+	const double DT = jit ? DT_MEMBER : DT_POINT;
 	for (size_t i = 0; i < nb; i++)
 		sumbw += sb[i].bw;
 	other = (double)l->dirty;
@@ -531,9 +672,11 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 			bool over_bg = ndirty > bg || b->r > wbg;
 			double done, submit;
 
-			if (over_bg && !b->was_over_bg)
-				b->wakeups++;
-			b->was_over_bg = over_bg;
+			/* a writer's every balance_dirty_pages call with the global
+			 * level (dirty + writeback, as measured) past the background
+			 * threshold wakes its flusher; no writer, no wakeup */
+			if (dirty > bg)
+				b->wakeups += rate * DT / b->wake_pages;
 			b->age = b->r > 0 ? b->age + DT : 0;
 			b->flushing = over_bg || (b->r > 0 && b->age >= expire && period > 0);
 			b->r += rate * DT;
@@ -602,4 +745,15 @@ int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
 		out->bdis[i].bg_flushes_per_min = sb[i].wakeups * 60.0 / in->horizon_s;
 	free(sb);
 	return 0;
+}
+
+int wb_forecast_run(const struct wb_sample *s, const struct wb_limits *l,
+		    const struct wb_settings *k, const struct wb_forecast_in *in,
+		    struct wb_forecast *out)
+{
+	int rc = wb_forecast_sim(s, l, k, in, NULL, out);
+
+	if (rc == 0 && in->members > 0 && (rc = wb_forecast_band(s, l, k, in, out)))
+		wb_forecast_finish(out);
+	return rc;
 }

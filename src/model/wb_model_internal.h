@@ -5,6 +5,22 @@
 
 #include <stdint.h>
 
+#include "wbtop/forecast.h"
+
+/* Per-BDI multipliers of one ensemble member (forecast_band.c). */
+struct wb_fc_jitter {
+	const double *bw, *demand, *rl, *kbw, *share;
+};
+
+/* The forecast's simulation; jit NULL: the point forecast. */
+int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
+		    const struct wb_settings *k, const struct wb_forecast_in *in,
+		    const struct wb_fc_jitter *jit, struct wb_forecast *out);
+/* Add the p10/p90 band to the point forecast out from in->members members. */
+int wb_forecast_band(const struct wb_sample *s, const struct wb_limits *l,
+		     const struct wb_settings *k, const struct wb_forecast_in *in,
+		     struct wb_forecast *out);
+
 static inline uint64_t wb_div_round_up(uint64_t a, uint64_t b)
 {
 	return b ? a / b + (a % b != 0) : 0;

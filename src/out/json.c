@@ -291,14 +291,33 @@ static void page_arr(struct js *j, const char *k, const double *v, size_t n, uin
 	close_(j, ']');
 }
 
+/* A series' band as NAME_p10 and NAME_p90, when the forecast has one. */
+static void band_arr(struct js *j, const char *k, const double *p10, const double *p90, size_t n,
+		     uint32_t P)
+{
+	char key[40];
+
+	if (!p10 || !p90)
+		return;
+	snprintf(key, sizeof(key), "%s_p10", k);
+	page_arr(j, key, p10, n, P);
+	snprintf(key, sizeof(key), "%s_p90", k);
+	page_arr(j, key, p90, n, P);
+}
+
 static void forecast_obj(struct js *j, const struct wb_forecast *f, uint32_t P)
 {
+	static const char *const band_names[WB_FC_SERIES] = { "dirty", "writeback", "thresh", "write_rate",
+							      "level" };
+
 	open_(j, "forecast", '{');
 	dblp(j, "horizon_s", f->horizon_s, 1);
 	dblp(j, "step_s", f->step_s, 2);
 	open_(j, "global", '{');
 	page_arr(j, "dirty", f->g_dirty, f->nsteps, P);
 	page_arr(j, "writeback", f->g_writeback, f->nsteps, P);
+	band_arr(j, "dirty", f->g_p10[0], f->g_p90[0], f->nsteps, P);
+	band_arr(j, "writeback", f->g_p10[1], f->g_p90[1], f->nsteps, P);
 	close_(j, '}');
 	open_(j, "bdis", '[');
 	for (size_t i = 0; i < f->nbdis; i++) {
@@ -309,6 +328,8 @@ static void forecast_obj(struct js *j, const struct wb_forecast *f, uint32_t P)
 		page_arr(j, "writeback", b->writeback, f->nsteps, P);
 		page_arr(j, "thresh", b->thresh, f->nsteps, P);
 		page_arr(j, "write_rate", b->write_rate, f->nsteps, P);
+		for (int q = 0; q < WB_FC_SERIES; q++)
+			band_arr(j, band_names[q], b->p10[q], b->p90[q], f->nsteps, P);
 		if (b->drain_s >= 0)
 			dblp(j, "drain_s", b->drain_s, 2);
 		if (b->clean_at_s >= 0)

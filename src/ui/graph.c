@@ -26,13 +26,20 @@ struct series {
 	const char *label;
 };
 
+/* A forecast's p10..p90 band: points (x, lo..hi). */
+struct band {
+	const double *x, *lo, *hi;
+	size_t n;
+};
+
 /* A plot's series and the arrays they own (forecast lines are built here). */
 struct plot_def {
 	const char *title;
 	bool rate;                  /* values are bytes/s */
 	struct series s[MAX_SERIES];
 	int ns;
-	double *owned[MAX_SERIES];
+	struct band band;           /* the current forecast's band, if it has one */
+	double *owned[MAX_SERIES + 1];
 	int nowned;
 };
 
@@ -80,6 +87,24 @@ static void add_fc(struct plot_def *p, const struct wb_forecast *f, double from,
 static double fc_from(const struct wb_graph_in *in)
 {
 	return in->fc_t > 0 && in->fc_t <= in->now ? in->fc_t : in->now;
+}
+
+/* The band of one forecast series (lo, hi: pages or pages/s per step) from `from`, in bytes. */
+static void add_band(struct plot_def *p, const struct wb_forecast *f, double from, const double *lo,
+		     const double *hi, double scale)
+{
+	size_t n = f->nsteps;
+	double *b;
+
+	if (!lo || !hi || !n || p->nowned > MAX_SERIES || !(b = malloc(3 * n * sizeof(double))))
+		return;
+	p->owned[p->nowned++] = b;
+	for (size_t k = 0; k < n; k++) {
+		b[k] = from + (double)(k + 1) * f->step_s;
+		b[n + k] = lo[k] * scale;
+		b[2 * n + k] = hi[k] * scale;
+	}
+	p->band = (struct band){ b, b + n, b + 2 * n, n };
 }
 
 static const struct wb_forecast_bdi *fc_bdi(const struct wb_forecast *f, const char *name)
@@ -192,6 +217,11 @@ static void legend(const struct frame *fr, const struct plot_def *p, double ymax
 	int col = x;
 	bool utf8 = fr->in->glyphs != WB_PLOT_ASCII;
 
+	if (p->band.n && w > 14) {
+		fr->put(fr->ctx, y, col, WB_R_BAR_EMPTY, utf8 ? "\u2591 p10-p90  " : ": p10-p90  ");
+		col += 11;
+	}
+
 	for (int i = 0; i < p->ns; i++) {
 		char item[64], above[24] = "";
 		const char *mark = p->s[i].dashed ? (utf8 ? "\u2504" : "..") : (utf8 ? "\u2501" : "--");
@@ -222,6 +252,8 @@ static void draw_plot(const struct frame *fr, const struct plot_def *p, int y, i
 	if (rows < 2 || cols < 10 || !(pl = wb_plot_create(cols, rows, fr->in->glyphs)))
 		return;
 	wb_plot_window(pl, fr->x0, fr->x1, 0, ymax);
+	if (p->band.n) /* under the lines */
+		wb_plot_band(pl, p->band.x, p->band.lo, p->band.hi, p->band.n, WB_R_BAR_EMPTY);
 	for (int i = 0; i < p->ns; i++)
 		wb_plot_line(pl, p->s[i].x, p->s[i].y, p->s[i].n, p->s[i].role, p->s[i].dashed);
 	if (fr->x1 > fr->in->now + 1)
@@ -306,6 +338,7 @@ static void def_device(const struct frame *fr, struct plot_def *p, char *title, 
 	if ((f = fc_bdi(in->alt, in->bdi)))
 		add_fc(p, in->alt, in->now, f->dirty, f->writeback, in->page_size, WB_R_GOOD, "if changed");
 	if ((f = fc_bdi(in->fc, in->bdi))) {
+		add_band(p, in->fc, fc_from(in), f->p10[WB_FC_LEVEL], f->p90[WB_FC_LEVEL], in->page_size);
 		add_fc(p, in->fc, fc_from(in), f->thresh, NULL, in->page_size, WB_R_IDLE, NULL);
 		if (p->ns)
 			p->s[p->ns - 1].ref = true; /* the forecast threshold is a limit too */
@@ -331,8 +364,10 @@ static void def_rates(const struct frame *fr, struct plot_def *p, char *title, s
 	add(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_WRITER), n, WB_R_DIRTY, false, "writers");
 	if ((f = fc_bdi(in->alt, in->bdi)))
 		add_fc(p, in->alt, in->now, f->write_rate, NULL, in->page_size, WB_R_GOOD, "if changed");
-	if ((f = fc_bdi(in->fc, in->bdi)))
+	if ((f = fc_bdi(in->fc, in->bdi))) {
+		add_band(p, in->fc, fc_from(in), f->p10[WB_FC_WRITE_RATE], f->p90[WB_FC_WRITE_RATE], in->page_size);
 		add_fc(p, in->fc, fc_from(in), f->write_rate, NULL, in->page_size, WB_R_IDLE, "forecast");
+	}
 	if ((f = fc_bdi(in->pin, in->bdi)))
 		add_fc(p, in->pin, in->pin_t, f->write_rate, NULL, in->page_size, WB_R_HINT, "pinned");
 }

@@ -13,47 +13,71 @@
 #include "wbtop/graph.h"
 
 #define GRAPH_FORECAST_S 60
-#define GRAPH_FORECAST_EVERY_S 5 /* a forecast costs more than the rest of a frame */
+/* a forecast with its band costs several frames: one every 10 s, from 4 members */
+#define GRAPH_FORECAST_EVERY_S 10
+#define GRAPH_MEMBERS 4
 
 static void put(void *ctx, int y, int x, int role, const char *s)
 {
 	ui_put(ctx, y, x, (enum wb_role)role, s);
 }
 
-/* A deep copy of f into dst (finished first). 0, or -1 out of memory (dst empty). */
+/* A copy of n doubles (NULL stays NULL); *ok false when out of memory. */
+static double *dup(const double *v, size_t n, bool *ok)
+{
+	double *d;
+
+	if (!v)
+		return NULL;
+	d = malloc(n ? n * sizeof(double) : 1);
+	if (!d) {
+		*ok = false;
+		return NULL;
+	}
+	memcpy(d, v, n * sizeof(double));
+	return d;
+}
+
+/* A deep copy of f into dst (finished first), band included. 0, or -1 out of memory (dst empty). */
 static int copy_forecast(struct wb_forecast *dst, const struct wb_forecast *f)
 {
-	size_t n = f->nsteps, sz = n * sizeof(double);
+	size_t n = f->nsteps;
+	bool ok = true;
 
 	wb_forecast_finish(dst);
-	memset(dst, 0, sizeof(*dst));
 	*dst = (struct wb_forecast){ .horizon_s = f->horizon_s, .step_s = f->step_s, .nsteps = n };
-	dst->g_dirty = malloc(sz);
-	dst->g_writeback = malloc(sz);
 	dst->bdis = calloc(f->nbdis ? f->nbdis : 1, sizeof(*dst->bdis));
-	if (!dst->g_dirty || !dst->g_writeback || !dst->bdis)
-		goto oom;
+	if (!dst->bdis)
+		return -1;
 	dst->nbdis = f->nbdis;
-	memcpy(dst->g_dirty, f->g_dirty, sz);
-	memcpy(dst->g_writeback, f->g_writeback, sz);
+	dst->g_dirty = dup(f->g_dirty, n, &ok);
+	dst->g_writeback = dup(f->g_writeback, n, &ok);
+	for (int q = 0; q < 2; q++) {
+		dst->g_p10[q] = dup(f->g_p10[q], n, &ok);
+		dst->g_p90[q] = dup(f->g_p90[q], n, &ok);
+	}
 	for (size_t i = 0; i < f->nbdis; i++) {
 		const struct wb_forecast_bdi *a = &f->bdis[i];
 		struct wb_forecast_bdi *b = &dst->bdis[i];
-		*b = *a;
-		b->dirty = b->writeback = b->thresh = b->write_rate = NULL;
-		if (!(b->dirty = malloc(sz)) || !(b->writeback = malloc(sz)) || !(b->thresh = malloc(sz)) ||
-		    !(b->write_rate = malloc(sz)))
-			goto oom;
-		memcpy(b->dirty, a->dirty, sz);
-		memcpy(b->writeback, a->writeback, sz);
-		memcpy(b->thresh, a->thresh, sz);
-		memcpy(b->write_rate, a->write_rate, sz);
+		memcpy(b->name, a->name, sizeof(b->name));
+		b->drain_s = a->drain_s;
+		b->clean_at_s = a->clean_at_s;
+		b->bg_flushes_per_min = a->bg_flushes_per_min;
+		b->dirty_rate_in = a->dirty_rate_in;
+		b->dirty = dup(a->dirty, n, &ok);
+		b->writeback = dup(a->writeback, n, &ok);
+		b->thresh = dup(a->thresh, n, &ok);
+		b->write_rate = dup(a->write_rate, n, &ok);
+		for (int q = 0; q < WB_FC_SERIES; q++) {
+			b->p10[q] = dup(a->p10[q], n, &ok);
+			b->p90[q] = dup(a->p90[q], n, &ok);
+		}
+	}
+	if (!ok) {
+		wb_forecast_finish(dst);
+		return -1;
 	}
 	return 0;
-oom:
-	wb_forecast_finish(dst);
-	memset(dst, 0, sizeof(*dst));
-	return -1;
 }
 
 void ui_graph_pin(struct ui *u, const struct wb_forecast *f, double made_at, const char *why)
@@ -81,7 +105,7 @@ void ui_graph_finish(struct ui *u)
 /* The forecast the pipeline makes only while this pane is shown. */
 void ui_graph_shown(struct ui *u, bool shown)
 {
-	wb_pipeline_set_forecast(u->pl, shown ? GRAPH_FORECAST_S : 0, GRAPH_FORECAST_EVERY_S);
+	wb_pipeline_set_forecast(u->pl, shown ? GRAPH_FORECAST_S : 0, GRAPH_FORECAST_EVERY_S, GRAPH_MEMBERS);
 	if (shown) {
 		const struct wb_view *v = wb_pipeline_view(u->pl);
 		u->view = v ? v : u->view;

@@ -266,7 +266,9 @@ void ui_draw_tune(struct ui *u, int y, int h, void (*put)(const struct ui *, int
 			wb_fmt_bytes(t2, 16, z->thresh * P);
 			if (!strcmp(t1, t2) && x->state == z->state && lround(w0) == lround(w1))
 				continue; /* no change one can see */
-			if (z->pos_ratio < 0)
+			if (u->tune_fc_ok && i < u->tune_fc[1].nbdis && u->tune_fc[1].bdis[i].dirty_rate_in == 0)
+				snprintf(r1, sizeof(r1), "idle"); /* no writer: no rate to show */
+			else if (z->pos_ratio < 0)
 				snprintf(r1, sizeof(r1), "free");
 			else if (z->task_ratelimit == 0)
 				snprintf(r1, sizeof(r1), "stalled");

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -260,8 +261,8 @@ static void forecast_drain_and_throttle(void **st)
 	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 1 };
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
-	double bw = 1000, rate = 0;
-	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, NULL };
+	double bw = 1000, rate = 0, wake = 250;
+	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, NULL, 0, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -279,18 +280,122 @@ static void forecast_drain_and_throttle(void **st)
 	assert_true(f.bdis[0].dirty[10] == 2000 && f.bdis[0].writeback[10] == 0);
 	/* ... and the rest goes when it expires (30 s) through periodic writeback */
 	assert_true(f.bdis[0].clean_at_s >= 30 && f.bdis[0].clean_at_s <= 34);
-	assert_true(f.bdis[0].bg_flushes_per_min > 0);
+	/* the flusher is woken by writers in balance_dirty_pages: none here */
+	assert_true(f.bdis[0].bg_flushes_per_min == 0);
 	wb_forecast_finish(&f);
-	/* a writer at 3000 pages/s into a 1000 pages/s device: throttled near bw */
+	/*
+	 * A writer at 3000 pages/s into a 1000 pages/s device: throttled near
+	 * bw, waking the flusher at every call, one a 250-page write (about
+	 * 1000 / 250 * 60 = 240 a minute, the level over background all along).
+	 */
 	rate = 3000;
 	in.horizon_s = 60;
+	in.wake_pages = &wake;
 	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
 	assert_in_range((long)f.bdis[0].write_rate[59], 700, 1300);
 	assert_true(f.bdis[0].dirty[59] + f.bdis[0].writeback[59] < 20000); /* below the limit */
 	assert_true(f.bdis[0].clean_at_s < 0);
+	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 170, 320);
 	wb_forecast_finish(&f);
 	in.step_s = 0; /* refused, not a crash */
 	assert_int_not_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+}
+
+/*
+ * Two devices over the background threshold together, a writer on one: the
+ * idle one is forecast idle - no writes, no flusher wakeups - also under a
+ * max_ratio cut on the busy one (the Tune pane showed it waking 97 times a
+ * minute).
+ */
+static void forecast_idle_device(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b[2] = { { .name = "7:0" }, { .name = "8:0" } };
+	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 2 };
+	struct wb_bdi_limits bl[2] = { { .name = "7:0", .valid = true, .frac_num = 1, .frac_den = 1 },
+				       { .name = "8:0", .valid = true, .frac_num = 0, .frac_den = 1 } };
+	struct wb_bdi_knobs kn[2] = { { .name = "7:0", .max_ppm = 100000 }, { .name = "8:0", .max_ppm = 1000000 } };
+	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = kn, .nbdis = 2 };
+	struct wb_forecast f;
+	double bw[2] = { 1000, 20000 }, rate[2] = { 3000, 0 }, wake[2] = { 64, 0 };
+	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, wake, 0, NULL, NULL };
+	(void)st;
+	wb_sample_init(&s);
+	s.page_size = 4096;
+	for (int i = 0; i < 2; i++)
+		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
+	b[0].st[WB_B_RECLAIMABLE] = 8000;
+	s.bdis = b;
+	s.nbdis = 2;
+	l.bdis = bl;
+	l.dirty = 8000;
+	for (int run = 0; run < 2; run++) {
+		assert_int_equal(wb_forecast_run(&s, &l, run ? &k : NULL, &in, &f), 0);
+		for (size_t t = 0; t < f.nsteps; t++)
+			assert_true(f.bdis[1].write_rate[t] == 0 && f.bdis[1].dirty[t] == 0);
+		assert_true(f.bdis[1].bg_flushes_per_min == 0);
+		assert_true(f.bdis[0].bg_flushes_per_min > 100);
+		wb_forecast_finish(&f);
+	}
+}
+
+/*
+ * The band: p10 <= the point forecast <= p90 for every series and step, it
+ * widens with the lead, and a second run gives the same figures (fixed seeds).
+ */
+static void forecast_band(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b = { .name = "8:0" };
+	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 1 };
+	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct wb_forecast f, g;
+	double bw = 1000, rate = 3000, young = 2, old = 30;
+	struct wb_forecast_in in = { 30, 1, &bw, &rate, NULL, NULL, NULL, WB_FORECAST_MEMBERS, NULL, NULL };
+	(void)st;
+	wb_sample_init(&s);
+	s.page_size = 4096;
+	b.st[WB_B_RECLAIMABLE] = 5000;
+	b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
+	s.bdis = &b;
+	s.nbdis = 1;
+	l.bdis = &bl;
+	l.dirty = 5000;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &g), 0);
+	for (int q = 0; q < WB_FC_SERIES; q++) {
+		assert_non_null(f.bdis[0].p10[q]);
+		for (size_t t = 0; t < f.nsteps; t++) {
+			double lo = f.bdis[0].p10[q][t], hi = f.bdis[0].p90[q][t];
+			double pt = q == WB_FC_DIRTY ? f.bdis[0].dirty[t] : q == WB_FC_WRITEBACK ? f.bdis[0].writeback[t]
+				  : q == WB_FC_THRESH ? f.bdis[0].thresh[t] : q == WB_FC_WRITE_RATE
+				  ? f.bdis[0].write_rate[t] : f.bdis[0].dirty[t] + f.bdis[0].writeback[t];
+			assert_true(lo <= pt + 1e-6 && pt <= hi + 1e-6);
+			assert_true(lo == g.bdis[0].p10[q][t] && hi == g.bdis[0].p90[q][t]);
+		}
+	}
+	/* the level's band at 30 s is wider than at 2 s, and not empty */
+	assert_true(f.bdis[0].p90[WB_FC_LEVEL][29] - f.bdis[0].p10[WB_FC_LEVEL][29] >
+		    f.bdis[0].p90[WB_FC_LEVEL][1] - f.bdis[0].p10[WB_FC_LEVEL][1]);
+	assert_true(f.bdis[0].p90[WB_FC_LEVEL][1] > f.bdis[0].p10[WB_FC_LEVEL][1]);
+	assert_non_null(f.g_p10[0]);
+	wb_forecast_finish(&g);
+	/* a writer seen for 2 s: a wider band than one seen for 30 s */
+	in.seen_s = &young;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &g), 0);
+	in.seen_s = &old;
+	wb_forecast_finish(&f);
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_true(g.bdis[0].p90[WB_FC_LEVEL][19] - g.bdis[0].p10[WB_FC_LEVEL][19] >
+		    f.bdis[0].p90[WB_FC_LEVEL][19] - f.bdis[0].p10[WB_FC_LEVEL][19]);
+	in.seen_s = NULL;
+	wb_forecast_finish(&f);
+	wb_forecast_finish(&g);
+	in.members = 0; /* no band asked: none made */
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_null(f.bdis[0].p10[WB_FC_LEVEL]);
+	assert_null(f.g_p90[1]);
+	wb_forecast_finish(&f);
 }
 
 /*
@@ -306,7 +411,7 @@ static void run_traced_kbw(uint64_t level, uint64_t rl, double chunk, uint64_t k
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1,
 				    .state = WB_ST_THROTTLED };
 	double bw = 1000, rate = 1000, tasks = 1;
-	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks, NULL };
+	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks, NULL, 0, NULL, NULL };
 
 	memset(&b, 0, sizeof(b));
 	strcpy(b.name, "8:0");
@@ -419,6 +524,47 @@ static void one_bdi_history(struct wb_sample *h, struct wb_bdi *b, int n, const 
 }
 
 /*
+ * Stats not re-read (a loaded machine's back-off) in the newest samples: the
+ * counters stand still there, and the writer's rate comes from the fresh
+ * samples before them, not 0 (a device writing 30 MiB/s was forecast idle).
+ */
+static void forecast_prepare_stale(void **st)
+{
+	struct wb_sample h[8];
+	struct wb_bdi b[8];
+	struct wb_ring *r = wb_ring_create(16);
+	struct wb_forecast_in in;
+	double *buf;
+	(void)st;
+	assert_non_null(r);
+	one_bdi_history(h, b, 8, "7:1", 1);
+	for (int i = 7; i >= 0; i--) {
+		int fresh = i < 3 ? 3 : i; /* samples 0-2 repeat sample 3's counters */
+		b[i].st[WB_B_DIRTIED] = (uint64_t)(1000 * (10 - fresh));
+		b[i].st[WB_B_WRITTEN] = (uint64_t)(1000 * (10 - fresh));
+		b[i].st_valid = WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
+		b[i].stats_skipped = i < 3;
+		if (i > 0)
+			assert_int_equal(wb_ring_push(r, &h[i]), 0);
+	}
+	buf = wb_forecast_prepare(&h[0], r, 10, 1, &in);
+	assert_non_null(buf);
+	assert_in_range((long)in.dirty_rate[0], 900, 1100);
+	free(buf);
+	/* every sample stale: all of them, as before (the rate it shows) */
+	for (int i = 0; i < 8; i++)
+		b[i].stats_skipped = true;
+	wb_ring_clear(r);
+	for (int i = 7; i > 0; i--)
+		assert_int_equal(wb_ring_push(r, &h[i]), 0);
+	buf = wb_forecast_prepare(&h[0], r, 10, 1, &in);
+	assert_non_null(buf);
+	assert_true(in.dirty_rate[0] < 900);
+	free(buf);
+	wb_ring_destroy(r);
+}
+
+/*
  * A device's bandwidth for the forecast: its completions over the window
  * when it had a backlog (two seconds of them queued at both ends with the
  * global level over background), not the kernel's estimate, which a new
@@ -430,7 +576,7 @@ static void forecast_bandwidth_from_backlog(void **st)
 	static struct wb_bdi b[2];
 	const struct wb_sample *hist[2] = { &h[0], &h[1] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL };
 	(void)st;
 	one_bdi_history(h, b, 2, "7:1", 5);
 	for (int i = 0; i < 2; i++) {
@@ -475,7 +621,7 @@ static void forecast_bandwidth_over_backlog(void **st)
 	static struct wb_bdi b[9];
 	const struct wb_sample *hist[9];
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL };
 	uint64_t written = 1000 + 10240;
 	(void)st;
 	one_bdi_history(h, b, 9, "7:200", 1);
@@ -521,7 +667,7 @@ static void forecast_write_quantum(void **st)
 	static struct wb_bdi b[3];
 	const struct wb_sample *hist[3] = { &h[0], &h[1], &h[2] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL };
 	(void)st;
 	one_bdi_history(h, b, 3, "7:0", 1);
 	for (int i = 0; i < 3; i++) {
@@ -559,6 +705,9 @@ int main(void)
 		cmocka_unit_test(limits_on_sample),
 		cmocka_unit_test(control_position_rate_pause),
 		cmocka_unit_test(forecast_drain_and_throttle),
+		cmocka_unit_test(forecast_idle_device),
+		cmocka_unit_test(forecast_band),
+		cmocka_unit_test(forecast_prepare_stale),
 		cmocka_unit_test(forecast_ratelimit_regimes),
 		cmocka_unit_test(forecast_bandwidth_from_backlog),
 		cmocka_unit_test(forecast_bandwidth_over_backlog),
