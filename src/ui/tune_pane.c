@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ui_internal.h"
+#include "wbtop/catalog.h"
 #include "wbtop/out.h"
 #include "wbtop/tune.h"
 #include "wbtop/whatif.h"
@@ -263,8 +264,11 @@ static bool row_shown(const struct ui *u, size_t i)
 	const struct wb_bdi_limits *x = &u->lim.bdis[i], *z = &u->tune_pred.bdis[i];
 	char a[40], b[40];
 	bool idle = x->state == WB_ST_IDLE && z->state == WB_ST_IDLE;
+	double P = cur(u)->page_size;
 
-	if (has_writers(u, i) || x->thresh != z->thresh)
+	if (has_writers(u, i)) /* a threshold changes when it does on screen (not by a page) */
+		return true;
+	if (strcmp(wb_fmt_bytes(a, sizeof(a), x->thresh * P), wb_fmt_bytes(b, sizeof(b), z->thresh * P)))
 		return true;
 	if (strcmp(state_text(&u->lim, i, a, sizeof(a)), state_text(&u->tune_pred, i, b, sizeof(b))))
 		return true;
@@ -282,23 +286,35 @@ static int table_rows(const struct ui *u, size_t *idx, int max)
 	return n;
 }
 
-/* A device's name for the eye: its block device (loop1), else the BDI's name; with its mount's tail. */
+/* Device i's label as the Devices pane shows it (the catalogue's DEVICE), and its mount's tail. */
 static void dev_name(const struct ui *u, size_t i, char *name, size_t n, const char **mnt)
 {
 	const struct wb_sample *s = cur(u);
 	const struct wb_bdi *b = i < s->nbdis ? &s->bdis[i] : NULL;
 	const char *m = b && b->nmounts ? strrchr(b->mounts[0], '/') : NULL;
+	size_t nf;
+	const struct wb_field *t = wb_catalog_bdi(&nf);
 
-	snprintf(name, n, "%s", b && b->dev[0] ? b->dev : u->tune_pred.bdis[i].name);
+	snprintf(name, n, "%s", u->tune_pred.bdis[i].name);
+	for (size_t k = 0; k < nf && b && u->view && u->view->cur == s; k++) {
+		if (t[k].title && strcmp(t[k].title, "DEVICE") == 0) {
+			struct wb_fctx c;
+			struct wb_value x;
+			wb_catalog_ctx(&c, u->view, &u->lim, i);
+			x = t[k].get(&c);
+			if (x.known)
+				snprintf(name, n, "%.*s", (int)n - 1, wb_value_text(&x));
+		}
+	}
 	*mnt = m ? (m[1] ? m + 1 : m) : "";
 }
 
 /* One row of the table: device, threshold now->new, drain, writer rate, wakeups, state now->new, mount. */
-static void table_row(const struct ui *u, size_t i, char *l, size_t n)
+static void table_row(const struct ui *u, size_t i, int dw, char *l, size_t n)
 {
 	const struct wb_bdi_limits *x = &u->lim.bdis[i], *z = &u->tune_pred.bdis[i];
 	double P = cur(u)->page_size, w0 = wakes(u, i, 0), w1 = wakes(u, i, 1);
-	char name[WB_NAME_LEN], t1[24], t2[24], d1[24], r1[32], s0[40], s1[40];
+	char name[80], t1[24], t2[24], d1[24], r1[32], s0[40], s1[40];
 	const char *mnt;
 
 	dev_name(u, i, name, sizeof(name), &mnt);
@@ -308,7 +324,7 @@ static void table_row(const struct ui *u, size_t i, char *l, size_t n)
 		snprintf(r1, sizeof(r1), "stalled");
 	else
 		snprintf(r1, sizeof(r1), "%s/s", bytes(u, d1, sizeof(d1), (double)z->task_ratelimit * P));
-	snprintf(l, n, "  %-7s %6s->%-6s %6s %8s ", name, bytes(u, t1, sizeof(t1), x->thresh * P),
+	snprintf(l, n, "  %-*s %6s->%-6s %6s %8s ", dw, name, bytes(u, t1, sizeof(t1), x->thresh * P),
 		 bytes(u, t2, sizeof(t2), z->thresh * P),
 		 z->drain_s < 0 ? "-" : z->drain_s < 0.05 ? "clean" : (snprintf(d1, sizeof(d1), "%.1fs", z->drain_s), d1),
 		 r1);
@@ -358,7 +374,7 @@ static int draw_preview(struct ui *u, int y, int end, put_fn put)
 	const char *w[8];
 	char wb[8][160], l[256], a[24], b[24], c[24], d[24];
 	size_t idx[256];
-	int nw = warnings(u, w, wb, 8), nr = table_rows(u, idx, 256), room;
+	int nw = warnings(u, w, wb, 8), nr = table_rows(u, idx, 256), room, dw = 6;
 
 	snprintf(l, sizeof(l), "PREDICTED %s=%s (%s)", u->tune_op.key, u->tune_buf,
 		 !u->o->can_apply ? "preview only: not the live kernel"
@@ -380,11 +396,17 @@ static int draw_preview(struct ui *u, int y, int end, put_fn put)
 		snprintf(l, sizeof(l), "apply %s=%s for a %d s trial? y/n", u->tune_op.key, u->tune_buf, TRIAL_S);
 		put(u, y++, 0, WB_R_CRITICAL, l);
 	}
-	snprintf(l, sizeof(l), "  %-7s %6s->%-6s %6s %8s %-8s %-17s %s", "DEVICE", "THRESH", "new", "DRAIN", "WRITER/s",
+	for (int r = 0; r < nr; r++) { /* the device column: as wide as its widest label */
+		const char *mnt;
+		char lab[80];
+		dev_name(u, idx[r], lab, sizeof(lab), &mnt);
+		dw = (int)strlen(lab) > dw ? (int)strlen(lab) : dw;
+	}
+	snprintf(l, sizeof(l), "  %-*s %6s->%-6s %6s %8s %-8s %-17s %s", dw, "DEVICE", "THRESH", "new", "DRAIN", "WRITER/s",
 		 "WAKE/m", "STATE->new", "MOUNT");
 	put(u, y++, 0, WB_R_TITLE, l);
 	for (int r = u->tune_scroll; r < nr && r < u->tune_scroll + room && y < end; r++) {
-		table_row(u, idx[r], l, sizeof(l));
+		table_row(u, idx[r], dw, l, sizeof(l));
 		put(u, y++, 0, n->bdis[idx[r]].state >= WB_ST_THROTTLED ? WB_R_WARN : WB_R_NORMAL, l);
 	}
 	for (int i = 0; i < nw && y < end; i++) {
