@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * One UI frame: sample + model + full redraw at 200x60 (ncurses writing to
- * /dev/null), against merely reading the same kernel files.
- *   bench_frame ROOT frame|bare [iterations]
+ * /dev/null), against merely reading the same kernel files; "graph" is the
+ * frame with the Graph pane shown (the timeline, a 60 s forecast each sample
+ * and the plots).
+ *   bench_frame ROOT frame|graph|bare [iterations] [COLSxROWS (200x60)]
  * Prints the median CPU time per frame; run-bench adds instruction counts.
  */
 #include <curses.h>
@@ -54,14 +56,23 @@ int main(int argc, char **argv)
 		return 1;
 	setenv("TERM", "xterm-256color", 1);
 	newterm(NULL, null, stdin);
-	resizeterm(60, 200);
+	{
+		int cols = 200, rows = 60;
+		if (argc > 4 && (sscanf(argv[4], "%dx%d", &cols, &rows) != 2 || cols < 20 || rows < 10))
+			return 2;
+		resizeterm(rows, cols);
+	}
 	start_color();
 	use_default_colors();
 	wb_theme_default(&u.theme);
 	ui_apply_theme(&u);
-	u.pl = wb_pipeline_create(&(struct wb_pipeline_opts){ .window = 600 });
+	u.pl = wb_pipeline_create(&(struct wb_pipeline_opts){ .window = 600, .timeline = 4096 });
 	if (!u.pl)
 		return 1;
+	if (strcmp(mode, "graph") == 0) {
+		u.pane = P_GRAPH;
+		ui_graph_shown(&u, true);
+	}
 	u.ring = wb_pipeline_history(u.pl);
 	list_files(root);
 	one_frame(&u, l);

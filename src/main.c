@@ -599,14 +599,47 @@ static int check_terminal(char *err, size_t n)
 	return 0;
 }
 
-static int run_ui(const struct opts *o, struct wb_source *src, const char *notice)
+/*
+ * The settings file under the command line: a flag left at its default takes
+ * the file's value. A malformed file: a warning (stderr and the status line)
+ * and the defaults.
+ */
+static void ui_settings(struct wb_ui_opts *uo, const struct opts *o, struct wb_config *cfg, char *path,
+			size_t n, char *msg, size_t mn)
 {
-	char user_dir[512], err[256];
+	if (wb_config_path(path, n)) {
+		wb_config_init(cfg);
+		return;
+	}
+	uo->cfg_path = path;
+	if (wb_config_load(cfg, path, msg, mn)) {
+		fprintf(stderr, "wbtop: %s\n", msg);
+		if (uo->notice) { /* both on the status line */
+			size_t l = strlen(msg);
+			snprintf(msg + l, mn - l, " (and: %s)", uo->notice);
+		}
+		uo->notice = msg;
+	}
+	if (!o->theme && cfg->theme[0])
+		uo->theme = cfg->theme;
+	if (o->delay == 1.0 && cfg->delay > 0)
+		uo->delay = cfg->delay;
+	if (o->warn == 75 && o->crit == 95 && cfg->warn > 0 && cfg->crit >= cfg->warn) {
+		uo->warn_pct = cfg->warn;
+		uo->crit_pct = cfg->crit;
+	}
+}
+
+static int run_ui(const struct opts *o, struct wb_source *src, const char *notice, const char *origin)
+{
+	char user_dir[512], err[256], cpath[4096], cmsg[512];
+	struct wb_config cfg;
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 	const char *dirs[] = { user_dir, WBTOP_THEMES_DIR, WBTOP_SRC_THEMES_DIR, NULL };
 	struct wb_ui_opts uo = { .delay = o->delay, .theme = o->theme, .theme_dirs = dirs, .warn_pct = o->warn,
 				 .crit_pct = o->crit, .sets = o->sets, .nsets = o->nsets, .notice = notice,
-				 .can_apply = !src->replay && strcmp(o->root, "/") == 0 };
+				 .can_apply = !src->replay && strcmp(o->root, "/") == 0,
+				 .origin = origin, .cfg = &cfg };
 	int rc;
 
 	if (check_terminal(err, sizeof(err))) {
@@ -617,6 +650,7 @@ static int run_ui(const struct opts *o, struct wb_source *src, const char *notic
 		snprintf(user_dir, sizeof(user_dir), "%s/wbtop/themes", xdg);
 	else
 		snprintf(user_dir, sizeof(user_dir), "%s/.config/wbtop/themes", home ? home : "/");
+	ui_settings(&uo, o, &cfg, cpath, sizeof(cpath), cmsg, sizeof(cmsg));
 	rc = wb_ui_run(&uo, src, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "wbtop: %s\n", err);
@@ -916,8 +950,12 @@ static int run_replay(const struct opts *o)
 		fprintf(stderr, "wbtop: %s: %s\n", o->replay, err);
 		rc = 1;
 	} else {
+		const struct wb_rec_header *h = wb_rec_header_of(r);
+		char origin[160];
+		snprintf(origin, sizeof(origin), "%s%s%s", h->host, h->host[0] && h->kernel[0] ? " " : "", h->kernel);
 		wb_replay_source(p, &src);
-		rc = o->until ? run_until(o, &src) : o->batch ? run_batch(o, &src) : run_ui(o, &src, warn[0] ? warn : NULL);
+		rc = o->until ? run_until(o, &src)
+		     : o->batch ? run_batch(o, &src) : run_ui(o, &src, warn[0] ? warn : NULL, origin);
 	}
 	wb_replay_destroy(p);
 	wb_rec_close_reader(r);
@@ -1001,7 +1039,7 @@ int main(int argc, char **argv)
 		else if (http && !notice) /* the UI says it on its status line */
 			notice = served;
 	}
-	rc = o.until ? run_until(&o, &src) : o.batch ? run_batch(&o, &src) : run_ui(&o, &src, notice);
+	rc = o.until ? run_until(&o, &src) : o.batch ? run_batch(&o, &src) : run_ui(&o, &src, notice, NULL);
 	if (wb_recording_error(recording)) { /* the UI went on sampling; batch has said it already */
 		if (!o.batch)
 			fprintf(stderr, "wbtop: recording stopped: %s\n", wb_recording_error(recording));

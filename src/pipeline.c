@@ -15,6 +15,8 @@ struct wb_pipeline {
 	bool have_view;
 	struct wb_limits lim, whatif;
 	struct wb_forecast fc, wfc;
+	bool fc_made;                /* fc/wfc hold a forecast made at fc_mono */
+	double fc_mono;
 	struct wb_bdi_derived *bdi;
 	size_t bdi_cap;
 	struct wb_proc_derived *proc;
@@ -41,6 +43,16 @@ struct wb_pipeline *wb_pipeline_create(const struct wb_pipeline_opts *o)
 	return p;
 }
 
+/* Free the forecasts (they may outlive a view: forecast_every_s). */
+static void drop_forecasts(struct wb_pipeline *p)
+{
+	wb_forecast_finish(&p->fc);
+	wb_forecast_finish(&p->wfc);
+	memset(&p->fc, 0, sizeof(p->fc));
+	memset(&p->wfc, 0, sizeof(p->wfc));
+	p->fc_made = false;
+}
+
 /* Free what the last view owns. */
 static void view_finish(struct wb_pipeline *p)
 {
@@ -48,12 +60,10 @@ static void view_finish(struct wb_pipeline *p)
 		return;
 	wb_limits_finish(&p->lim);
 	wb_limits_finish(&p->whatif);
-	wb_forecast_finish(&p->fc);
-	wb_forecast_finish(&p->wfc);
+	if (p->o.forecast_every_s <= 0) /* else kept for the views until the next one */
+		drop_forecasts(p);
 	memset(&p->lim, 0, sizeof(p->lim));
 	memset(&p->whatif, 0, sizeof(p->whatif));
-	memset(&p->fc, 0, sizeof(p->fc));
-	memset(&p->wfc, 0, sizeof(p->wfc));
 	memset(&p->view, 0, sizeof(p->view));
 	p->have_view = false;
 }
@@ -63,6 +73,7 @@ void wb_pipeline_destroy(struct wb_pipeline *p)
 	if (!p)
 		return;
 	view_finish(p);
+	drop_forecasts(p);
 	wb_ring_destroy(p->ring);
 	wb_timeline_destroy(p->tl);
 	free(p->bdi);
@@ -73,6 +84,7 @@ void wb_pipeline_destroy(struct wb_pipeline *p)
 void wb_pipeline_clear(struct wb_pipeline *p)
 {
 	view_finish(p);
+	drop_forecasts(p);
 	wb_ring_clear(p->ring);
 	if (p->tl)
 		wb_timeline_clear(p->tl);
@@ -145,6 +157,24 @@ static void run_forecast(struct wb_pipeline *p)
 	free(buf);
 }
 
+/* A new forecast, or the last one while it is younger than forecast_every_s. */
+static void forecast_or_keep(struct wb_pipeline *p)
+{
+	struct wb_view *v = &p->view;
+	double age = v->cur->mono - p->fc_mono;
+
+	if (!p->fc_made || p->o.forecast_every_s <= 0 || age >= p->o.forecast_every_s - 1e-6 || age < 0) {
+		drop_forecasts(p);
+		run_forecast(p);
+		p->fc_made = true;
+		p->fc_mono = v->cur->mono;
+	} else {
+		v->forecast = p->fc.nsteps ? &p->fc : NULL;
+		v->whatif_forecast = p->wfc.nsteps && v->whatif ? &p->wfc : NULL;
+	}
+	v->forecast_mono = p->fc_mono;
+}
+
 /* The model, the what-if and the forecast of the newest sample. */
 static int run_model(struct wb_pipeline *p, char *err, size_t errlen)
 {
@@ -163,7 +193,7 @@ static int run_model(struct wb_pipeline *p, char *err, size_t errlen)
 		wb_settings_finish(&k);
 	}
 	if (p->o.forecast_s > 0 && v->lim)
-		run_forecast(p);
+		forecast_or_keep(p);
 	return 0;
 }
 
@@ -322,11 +352,19 @@ int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err
 	return rc;
 }
 
-void wb_pipeline_set_forecast(struct wb_pipeline *p, double secs)
+void wb_pipeline_set_forecast(struct wb_pipeline *p, double secs, double every)
 {
 	p->o.forecast_s = secs > 0 ? secs : 0;
-	if (p->have_view && secs > 0 && !p->view.forecast && p->view.lim)
-		run_forecast(p);
+	p->o.forecast_every_s = every > 0 ? every : 0;
+	if (!p->o.forecast_s || !p->have_view) {
+		if (!p->have_view || !p->view.forecast)
+			drop_forecasts(p); /* a view still points at them otherwise: the next push drops them */
+		return;
+	}
+	if (!p->view.forecast && p->view.lim) {
+		drop_forecasts(p);
+		forecast_or_keep(p);
+	}
 }
 
 /* The timeline point of the ring's newest sample, as a push would have made it. */

@@ -29,7 +29,8 @@ struct wb_graph_in {
 	double now;                 /* CLOCK_MONOTONIC of the sample shown */
 	int zoom;                   /* index into wb_graph_zoom_s */
 	uint32_t page_size;
-	const struct wb_forecast *fc;   /* from now under the current settings, or NULL */
+	const struct wb_forecast *fc;   /* under the current settings, made at fc_t, or NULL */
+	double fc_t;                    /* CLOCK_MONOTONIC of fc's sample (<= now) */
 	const struct wb_forecast *alt;  /* from now under proposed settings (Tune), or NULL */
 	const struct wb_forecast *pin;  /* pinned at pin_t, or NULL */
 	double pin_t;

@@ -54,6 +54,8 @@ struct wb_view {
 	const struct wb_limits *whatif; /* model under --set; NULL without */
 	const struct wb_forecast *forecast;        /* --forecast, current settings */
 	const struct wb_forecast *whatif_forecast; /* --forecast with --set */
+	double forecast_mono;           /* the sample the forecasts start from (a sink that
+					 * forecasts less often than it samples keeps an older one) */
 	const struct wb_bdi_derived *bdi;   /* cur->nbdis entries */
 	const struct wb_proc_derived *proc; /* cur->nprocs entries */
 	bool g_rate_ok[WB_G_COUNT];

@@ -26,6 +26,8 @@ struct wb_pipeline_opts {
 	int nsets;
 	double forecast_s;           /* > 0: forecast this many seconds ahead */
 	size_t timeline;             /* > 0: keep a timeline of this many points (the Graph pane) */
+	double forecast_every_s;     /* > 0: a new forecast only this often; the views between
+					 * carry the last one (view.forecast_mono says from when) */
 };
 
 struct wb_pipeline;
@@ -47,10 +49,11 @@ const struct wb_ring *wb_pipeline_history(const struct wb_pipeline *p);
 /* The timeline of plotted figures (opts.timeline), or NULL. Owned by the pipeline. */
 const struct wb_timeline *wb_pipeline_timeline(const struct wb_pipeline *p);
 /*
- * Forecast secs ahead from now on (0: no more forecasts); the newest view
- * gets its forecast at once. For a sink that needs it only while shown.
+ * Forecast secs ahead from now on (0: no more forecasts), a new one at most
+ * every `every` seconds (0: each sample); the newest view gets its forecast
+ * at once. For a sink that needs it only while shown.
  */
-void wb_pipeline_set_forecast(struct wb_pipeline *p, double secs);
+void wb_pipeline_set_forecast(struct wb_pipeline *p, double secs, double every);
 /* Forget the window and the view. */
 void wb_pipeline_clear(struct wb_pipeline *p);
 

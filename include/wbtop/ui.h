@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "wbtop/catalog.h"
+#include "wbtop/config.h"
 #include "wbtop/util.h"
 #include "wbtop/sample.h"
 #include "wbtop/source.h"
@@ -23,6 +24,9 @@ struct wb_ui_opts {
 	int nsets;
 	const char *notice;           /* shown on the status line at start (may be NULL) */
 	bool can_apply;               /* the source is this machine's kernel: the tune pane may write */
+	const char *origin;           /* replay: the recorded host and kernel ("" or NULL unknown) */
+	const struct wb_config *cfg;  /* the settings file read at start (sort, hidden); may be NULL */
+	const char *cfg_path;         /* where W writes it; NULL: W says it cannot */
 };
 
 /* The Devices pane's columns (catalogue rows with a screen position), in order; how many. */

@@ -76,6 +76,12 @@ static void add_fc(struct plot_def *p, const struct wb_forecast *f, double from,
 	add(p, xy, xy + n, n, role, true, label);
 }
 
+/* Where the current forecast starts: its own sample (now, or a few seconds before). */
+static double fc_from(const struct wb_graph_in *in)
+{
+	return in->fc_t > 0 && in->fc_t <= in->now ? in->fc_t : in->now;
+}
+
 static const struct wb_forecast_bdi *fc_bdi(const struct wb_forecast *f, const char *name)
 {
 	for (size_t i = 0; f && name && i < f->nbdis; i++)
@@ -132,8 +138,10 @@ static void put_row(const struct frame *fr, const struct wb_plot *pl, int r, int
 			run_role = role;
 			run_x = x + c;
 		}
-		if (c < cols) {
-			len += snprintf(run + len, sizeof(run) - (size_t)len, "%s", g);
+		if (c < cols) { /* a glyph is at most 4 bytes; the run is flushed before it fills */
+			size_t gl = strlen(g);
+			memcpy(run + len, g, gl + 1);
+			len += (int)gl;
 		}
 	}
 }
@@ -273,7 +281,8 @@ static void def_global(const struct frame *fr, struct plot_def *p)
 		add_fc(p, in->alt, in->now, in->alt->g_dirty, in->alt->g_writeback, in->page_size, WB_R_GOOD,
 		       "if changed");
 	if (in->fc)
-		add_fc(p, in->fc, in->now, in->fc->g_dirty, in->fc->g_writeback, in->page_size, WB_R_IDLE, "forecast");
+		add_fc(p, in->fc, fc_from(in), in->fc->g_dirty, in->fc->g_writeback, in->page_size, WB_R_IDLE,
+		       "forecast");
 	if (in->pin)
 		add_fc(p, in->pin, in->pin_t, in->pin->g_dirty, in->pin->g_writeback, in->page_size, WB_R_HINT,
 		       "pinned");
@@ -297,10 +306,10 @@ static void def_device(const struct frame *fr, struct plot_def *p, char *title, 
 	if ((f = fc_bdi(in->alt, in->bdi)))
 		add_fc(p, in->alt, in->now, f->dirty, f->writeback, in->page_size, WB_R_GOOD, "if changed");
 	if ((f = fc_bdi(in->fc, in->bdi))) {
-		add_fc(p, in->fc, in->now, f->thresh, NULL, in->page_size, WB_R_IDLE, NULL);
+		add_fc(p, in->fc, fc_from(in), f->thresh, NULL, in->page_size, WB_R_IDLE, NULL);
 		if (p->ns)
 			p->s[p->ns - 1].ref = true; /* the forecast threshold is a limit too */
-		add_fc(p, in->fc, in->now, f->dirty, f->writeback, in->page_size, WB_R_IDLE, "forecast");
+		add_fc(p, in->fc, fc_from(in), f->dirty, f->writeback, in->page_size, WB_R_IDLE, "forecast");
 	}
 	if ((f = fc_bdi(in->pin, in->bdi)))
 		add_fc(p, in->pin, in->pin_t, f->dirty, f->writeback, in->page_size, WB_R_HINT, "pinned");
@@ -323,7 +332,7 @@ static void def_rates(const struct frame *fr, struct plot_def *p, char *title, s
 	if ((f = fc_bdi(in->alt, in->bdi)))
 		add_fc(p, in->alt, in->now, f->write_rate, NULL, in->page_size, WB_R_GOOD, "if changed");
 	if ((f = fc_bdi(in->fc, in->bdi)))
-		add_fc(p, in->fc, in->now, f->write_rate, NULL, in->page_size, WB_R_IDLE, "forecast");
+		add_fc(p, in->fc, fc_from(in), f->write_rate, NULL, in->page_size, WB_R_IDLE, "forecast");
 	if ((f = fc_bdi(in->pin, in->bdi)))
 		add_fc(p, in->pin, in->pin_t, f->write_rate, NULL, in->page_size, WB_R_HINT, "pinned");
 }

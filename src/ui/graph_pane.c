@@ -13,6 +13,7 @@
 #include "wbtop/graph.h"
 
 #define GRAPH_FORECAST_S 60
+#define GRAPH_FORECAST_EVERY_S 5 /* a forecast costs more than the rest of a frame */
 
 static void put(void *ctx, int y, int x, int role, const char *s)
 {
@@ -55,11 +56,9 @@ oom:
 	return -1;
 }
 
-void ui_graph_pin(struct ui *u, const struct wb_forecast *f, const char *why)
+void ui_graph_pin(struct ui *u, const struct wb_forecast *f, double made_at, const char *why)
 {
-	const struct wb_sample *s = ui_cur(u);
-
-	if (!f || !s)
+	if (!f)
 		return;
 	if (copy_forecast(&u->graph_pin, f)) {
 		u->graph_pinned = false;
@@ -67,7 +66,7 @@ void ui_graph_pin(struct ui *u, const struct wb_forecast *f, const char *why)
 		return;
 	}
 	u->graph_pinned = true;
-	u->graph_pin_t = s->mono;
+	u->graph_pin_t = made_at;
 	snprintf(u->status, sizeof(u->status), "forecast pinned (%s): the real figures will arrive over it; F unpins",
 		 why);
 }
@@ -82,7 +81,7 @@ void ui_graph_finish(struct ui *u)
 /* The forecast the pipeline makes only while this pane is shown. */
 void ui_graph_shown(struct ui *u, bool shown)
 {
-	wb_pipeline_set_forecast(u->pl, shown ? GRAPH_FORECAST_S : 0);
+	wb_pipeline_set_forecast(u->pl, shown ? GRAPH_FORECAST_S : 0, GRAPH_FORECAST_EVERY_S);
 	if (shown) {
 		const struct wb_view *v = wb_pipeline_view(u->pl);
 		u->view = v ? v : u->view;
@@ -112,7 +111,7 @@ void ui_draw_graph(struct ui *u, int y, int h)
 	in = (struct wb_graph_in){
 		.tl = wb_pipeline_timeline(u->pl), .bdi = b ? b->name : NULL, .label = b ? label : NULL,
 		.now = s->mono, .zoom = u->graph_zoom, .page_size = s->page_size,
-		.fc = u->view ? u->view->forecast : NULL,
+		.fc = u->view ? u->view->forecast : NULL, .fc_t = u->view ? u->view->forecast_mono : s->mono,
 		.alt = u->tune_fc_ok ? &u->tune_fc[1] : NULL,
 		.pin = u->graph_pinned ? &u->graph_pin : NULL, .pin_t = u->graph_pin_t,
 		.glyphs = u->utf8 ? next_glyphs[u->graph_glyphs % 3] : WB_PLOT_ASCII, .local_time = true,
@@ -132,7 +131,7 @@ bool ui_graph_key(struct ui *u, int ch)
 		return true;
 	case 'f':
 		if (u->view && u->view->forecast)
-			ui_graph_pin(u, u->view->forecast, "here");
+			ui_graph_pin(u, u->view->forecast, u->view->forecast_mono, "here");
 		else
 			snprintf(u->status, sizeof(u->status), "no forecast yet (it needs a few samples)");
 		return true;

@@ -519,7 +519,7 @@ static void apply(struct ui *u)
 	u->tune_ok = false;
 	u->tune_verify = u->tune_pred_ok; /* the prediction stays, beside the kernel's figures */
 	if (u->tune_fc_ok) /* the Graph pane draws what was predicted against what comes */
-		ui_graph_pin(u, &u->tune_fc[1], u->tune_applied);
+		ui_graph_pin(u, &u->tune_fc[1], ui_cur(u) ? ui_cur(u)->mono : 0, u->tune_applied);
 	snprintf(u->status, sizeof(u->status), "applied %.150s: watch the devices, k keeps it", u->tune_applied);
 }
 

@@ -22,7 +22,6 @@
 #define RING_SAMPLES 600   /* 10 minutes at 1 Hz for sparklines and rates */
 #define GRAPH_POINTS 4096  /* the Graph pane's timeline: over an hour at 1 Hz, then merged */
 
-static bool ui_stop;          /* q: quit (signals set wb_stop) */
 static volatile sig_atomic_t curses_on;
 
 /* A crash must not leave the terminal raw (wb_signals_install's handler calls this). */
@@ -125,8 +124,17 @@ static int take_sample(struct ui *u, struct wb_source *src)
 
 /* ---- keys ---- */
 
+/* The replay's position after a seek or a step: rebuild the window and show the sample now. */
+static void replay_show(struct ui *u)
+{
+	ui_resync(u);
+	u->ended = false;
+	if (take_sample(u, u->src) != 0)
+		u->ended = true;
+	u->delay = u->src->interval / u->speed;
+}
 
-static void k_quit(struct ui *u, int ch) { (void)ch; (void)u; ui_stop = 1; }
+static void k_quit(struct ui *u, int ch) { (void)ch; u->quit = true; }
 static void k_help(struct ui *u, int ch) { (void)ch; u->help = true; }
 static void k_pane(struct ui *u, int ch)
 {
@@ -140,6 +148,8 @@ static void k_pane(struct ui *u, int ch)
 		u->pane = u->pane == P_DEVICES ? P_GRAPH : u->pane;
 	else
 		u->pane = (enum pane)(ch - '1');
+	if (u->pane == was && (ch == '\n' || ch == KEY_ENTER))
+		snprintf(u->status, sizeof(u->status), "Enter opens the selected device's Graph from the Devices pane");
 	if ((was == P_GRAPH) != (u->pane == P_GRAPH))
 		ui_graph_shown(u, u->pane == P_GRAPH);
 }
@@ -151,8 +161,10 @@ static void k_edit(struct ui *u, int ch)
 	int knob;
 
 	(void)ch;
-	if (u->pane != P_DEVICES)
+	if (u->pane != P_DEVICES) {
+		snprintf(u->status, sizeof(u->status), "e edits the selected device's knobs from the Devices pane");
 		return;
+	}
 	u->pane = P_TUNE;
 	for (size_t i = 0; i < wb_knob_count(); i++) {
 		wb_knob_info(i, &name, &is_bdi, &knob, &range, &help);
@@ -164,9 +176,25 @@ static void k_edit(struct ui *u, int ch)
 	u->tune_ok = false;
 	u->tune_buf[0] = '\0';
 }
+/* Home/End in a replay: the recording's first or last sample. */
+static void replay_ends(struct ui *u, int ch)
+{
+	double t, len;
+	size_t i, n;
+
+	u->src->where(u->src->ctx, &t, &len, &i, &n);
+	u->src->seek(u->src->ctx, ch == KEY_HOME ? 0 : len);
+	replay_show(u);
+	snprintf(u->status, sizeof(u->status), "%s of the recording", ch == KEY_HOME ? "start" : "end");
+}
 static void k_move(struct ui *u, int ch)
 {
 	int page = LINES > 16 ? LINES - 12 : 4;
+
+	if ((ch == KEY_HOME || ch == KEY_END) && u->src && u->src->replay) {
+		replay_ends(u, ch);
+		return;
+	}
 	switch (ch) {
 	case KEY_UP:
 		if (u->pane == P_FLUSHER)
@@ -188,8 +216,39 @@ static void k_move(struct ui *u, int ch)
 	if (u->sel < 0)
 		u->sel = 0;
 }
+
+/* The Processes pane's columns (the catalogue's, as the pane shows them); how many. */
+static size_t proc_columns(const struct wb_field **col, size_t max)
+{
+	size_t n;
+	const struct wb_field *t = wb_catalog_proc(&n);
+
+	return wb_catalog_columns(t, n, WB_SINK_UI, col, max);
+}
+
+static const char *const pane_names[P_COUNT] = { "Devices", "Zones", "Flusher", "Processes", "Tune", "Graph" };
+
+/* s / S: the current pane's table (Devices rows also order Tune and Graph). */
 static void k_sort(struct ui *u, int ch)
 {
+	const struct wb_field *col[8];
+	size_t m = proc_columns(col, 8);
+
+	if (u->pane == P_ZONES || u->pane == P_FLUSHER) {
+		snprintf(u->status, sizeof(u->status), "the %s pane has no sortable table", pane_names[u->pane]);
+		return;
+	}
+	if (u->pane == P_PROCS) {
+		if (ch == 'S')
+			u->proc_sort_desc = !u->proc_sort_desc;
+		else if (m) {
+			u->proc_sort_col = (u->proc_sort_col + 1) % (int)m;
+			u->proc_sort_desc = !col[u->proc_sort_col]->left;
+		}
+		snprintf(u->status, sizeof(u->status), "processes sorted by %s %s",
+			 m ? col[u->proc_sort_col]->title : "-", u->proc_sort_desc ? "(descending)" : "(ascending)");
+		return;
+	}
 	if (ch == 'S') {
 		u->sort_desc = !u->sort_desc;
 	} else {
@@ -200,7 +259,106 @@ static void k_sort(struct ui *u, int ch)
 	snprintf(u->status, sizeof(u->status), "sorted by %s %s", ui_dev_column_name(u->sort_col),
 		 u->sort_desc ? "(descending)" : "(ascending)");
 }
-static void k_filter(struct ui *u, int ch) { (void)ch; u->filtering = true; }
+
+char *ui_filter(struct ui *u)
+{
+	return u->pane == P_PROCS ? u->proc_filter : u->filter;
+}
+
+static void k_filter(struct ui *u, int ch)
+{
+	(void)ch;
+	if (u->pane == P_ZONES || u->pane == P_FLUSHER) {
+		snprintf(u->status, sizeof(u->status), "the %s pane has nothing to filter", pane_names[u->pane]);
+		return;
+	}
+	u->filtering = true;
+}
+/* Esc: clear the current pane's applied filter. */
+static void k_unfilter(struct ui *u, int ch)
+{
+	char *f = ui_filter(u);
+
+	(void)ch;
+	snprintf(u->status, sizeof(u->status), f[0] ? "filter cleared" : "no filter to clear");
+	f[0] = '\0';
+}
+
+/* Is process x shown under filter f (a part of its name, or its pid)? */
+static bool proc_match(const struct wb_proc *x, const char *f)
+{
+	char pid[16];
+
+	snprintf(pid, sizeof(pid), "%d", x->pid);
+	return !f[0] || strstr(x->comm, f) || strcmp(pid, f) == 0;
+}
+
+static const struct ui *proc_ui;
+static const struct wb_sample *proc_s;
+
+/* A process's sort key in the current column: a number (unknown lowest), or its text in *txt. */
+static double proc_key(size_t i, const char **txt, char *tmp, size_t n)
+{
+	const struct wb_field *col[8];
+	size_t m = proc_columns(col, 8);
+	struct wb_fctx c = { .v = proc_ui->view, .s = proc_s, .l = proc_ui->view ? proc_ui->view->lim : NULL,
+			     .i = i };
+	const struct wb_field *f;
+	struct wb_value x;
+
+	*txt = NULL;
+	if (!m)
+		return 0;
+	f = col[proc_ui->proc_sort_col % (int)m];
+	x = f->get(&c);
+	if (f->unit == WB_U_TEXT) {
+		snprintf(tmp, n, "%s", x.known ? wb_value_text(&x) : "~");
+		*txt = tmp;
+		return 0;
+	}
+	if (!x.known)
+		return -1;
+	if (f->json == WB_J_SINT)
+		return (double)x.i;
+	return f->unit == WB_U_BYTES || f->unit == WB_U_COUNT || f->unit == WB_U_FLAG ? (double)x.u : x.d;
+}
+
+static int proc_cmp(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	char ta[80], tb[80];
+	const char *sa, *sb;
+	double ka = proc_key(i, &sa, ta, sizeof(ta)), kb = proc_key(j, &sb, tb, sizeof(tb));
+	int r = sa && sb ? strcmp(sa, sb) : (ka > kb) - (ka < kb);
+
+	if (r == 0)
+		r = (i > j) - (i < j);
+	return proc_ui->proc_sort_desc ? -r : r;
+}
+
+const size_t *ui_proc_rows(struct ui *u, const struct wb_sample *s, size_t *n)
+{
+	size_t k = 0;
+
+	*n = 0;
+	if (s->nprocs > u->proc_cap) {
+		size_t *p = realloc(u->proc_idx, s->nprocs * sizeof(*p));
+		if (!p)
+			return u->proc_idx;
+		u->proc_idx = p;
+		u->proc_cap = s->nprocs;
+	}
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (proc_match(&s->procs[i], u->proc_filter))
+			u->proc_idx[k++] = i;
+	proc_ui = u;
+	proc_s = s;
+	if (k)
+		qsort(u->proc_idx, k, sizeof(*u->proc_idx), proc_cmp);
+	*n = k;
+	return u->proc_idx;
+}
+
 static void k_idle(struct ui *u, int ch)
 {
 	(void)ch;
@@ -217,7 +375,10 @@ static void k_freeze(struct ui *u, int ch)
 {
 	(void)ch;
 	u->frozen = !u->frozen;
+	snprintf(u->status, sizeof(u->status), "%s", u->frozen ? (u->src && u->src->replay ? "paused" : "frozen")
+								: "running");
 }
+/* Live + / -: faster / slower, i.e. a shorter / longer delay between samples. */
 static void k_rate(struct ui *u, int ch)
 {
 	static const double steps[] = { 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60 };
@@ -225,13 +386,102 @@ static void k_rate(struct ui *u, int ch)
 
 	while (i < n - 1 && steps[i] < u->delay - 1e-9)
 		i++;
-	if (ch == '-' && i > 0)
+	if ((ch == '+' || ch == '=') && i > 0)
 		i--;
-	else if (ch == '+' && i < n - 1 && steps[i] <= u->delay + 1e-9)
+	else if (ch == '-' && i < n - 1 && steps[i] <= u->delay + 1e-9)
 		i++;
 	u->delay = steps[i];
 	snprintf(u->status, sizeof(u->status), "sampling every %.2gs", u->delay);
 }
+
+/* What the shown sample holds that n/N looked for: a note made there, or the throttled devices. */
+static void say_found(struct ui *u)
+{
+	const struct wb_sample *s = ui_cur(u);
+	double t, len, nt = -1;
+	size_t i, n, len0;
+	const char *note = u->src->note ? u->src->note(u->src->ctx, &nt) : NULL;
+	char tm[16], dev[48];
+
+	u->src->where(u->src->ctx, &t, &len, &i, &n);
+	if (!s)
+		return;
+	if (note && fabs(nt - t) < u->src->interval / 2 + 1e-6) {
+		snprintf(u->status, sizeof(u->status), "note: %.180s", note);
+		return;
+	}
+	wb_fmt_clock(s->wall, "%H:%M:%S", tm, sizeof(tm));
+	snprintf(u->status, sizeof(u->status), "throttling on");
+	for (size_t b = 0; b < s->nbdis; b++)
+		if (s->bdis[b].ev.pauses > 0 && (len0 = strlen(u->status)) < 120)
+			snprintf(u->status + len0, sizeof(u->status) - len0, " %s",
+				 ui_dev_label(&s->bdis[b], dev, sizeof(dev)));
+	len0 = strlen(u->status);
+	if (len0 == strlen("throttling on"))
+		snprintf(u->status, sizeof(u->status), "at %s: no throttling or note here", tm);
+	else
+		snprintf(u->status + len0, sizeof(u->status) - len0, " at %s", tm);
+}
+
+/*
+ * N: move to the throttling episode or note before the shown sample, found by
+ * walking n from the start; 0, or -1 (none: back where it was). The caller shows it.
+ */
+static int replay_prev_event(struct ui *u)
+{
+	struct wb_source *src = u->src;
+	double t, len, t_prev = -1, shown;
+	size_t i, n;
+	struct wb_sample s;
+
+	src->where(src->ctx, &shown, &len, &i, &n);
+	src->seek(src->ctx, 0);
+	wb_sample_init(&s);
+	if (src->read(src->ctx, &s) == 0) /* n looks after the sample last read */
+		while (src->next_event(src->ctx) == 0 && src->read(src->ctx, &s) == 0) {
+			src->where(src->ctx, &t, &len, &i, &n);
+			if (t >= shown - 1e-6)
+				break;
+			t_prev = t;
+		}
+	wb_sample_finish(&s);
+	src->seek(src->ctx, t_prev < 0 ? shown : t_prev);
+	return t_prev < 0 ? -1 : 0;
+}
+
+/* , : one sample back, through the exact-seek path (rebuild the window, then read it). */
+static void replay_back(struct ui *u)
+{
+	if (u->src->rewind(u->src->ctx, 2) < 2)
+		snprintf(u->status, sizeof(u->status), "at the recording's first sample");
+	replay_show(u);
+	u->frozen = true;
+}
+
+/* . : one sample forward, paused. */
+static void replay_step(struct ui *u)
+{
+	u->frozen = true;
+	if (take_sample(u, u->src) != 0) {
+		u->ended = true;
+		snprintf(u->status, sizeof(u->status), "at the recording's last sample");
+	}
+}
+
+/* n / N: the next / previous throttling episode or note, and what it is. */
+static void replay_find(struct ui *u, int ch)
+{
+	int rc = ch == 'n' ? u->src->next_event(u->src->ctx) : replay_prev_event(u);
+
+	if (rc == 0 || ch == 'N') /* N without a find: back to the sample it left */
+		replay_show(u);
+	if (rc == 0)
+		say_found(u);
+	else
+		snprintf(u->status, sizeof(u->status), "no %s throttling episode or note",
+			 ch == 'n' ? "further" : "earlier");
+}
+
 /* Replay: speed, step, seek, next event, jump to a time. */
 static void k_replay(struct ui *u, int ch)
 {
@@ -239,39 +489,35 @@ static void k_replay(struct ui *u, int ch)
 	size_t i, n;
 
 	if (!u->src->replay) {
-		if (ch == '+' || ch == '-' || ch == '=')
-			k_rate(u, ch);
+		k_rate(u, ch);
 		return;
 	}
 	u->src->where(u->src->ctx, &t, &len, &i, &n);
 	switch (ch) {
 	case '+': case '=': case '>': u->speed = u->speed < 64 ? u->speed * 2 : 64; break;
 	case '-': case '<': u->speed = u->speed > 0.25 ? u->speed / 2 : 0.25; break;
-	case '.': u->step = true; u->frozen = true; break;
+	case '.': replay_step(u); break;
+	case ',': replay_back(u); break;
 	/* to the sample nearest 10 s away: sample times jitter around the interval */
-	case KEY_RIGHT: u->src->seek(u->src->ctx, t + 10 - u->src->interval / 2); ui_resync(u); u->step = true; break;
-	case KEY_LEFT: u->src->seek(u->src->ctx, t - 10 - u->src->interval / 2); ui_resync(u); u->step = true; break;
-	case 'n':
-		if (u->src->next_event(u->src->ctx) == 0) {
-			ui_resync(u);
-			u->step = true;
-		} else
-			snprintf(u->status, sizeof(u->status), "no further throttling episode or knob change");
-		break;
+	case KEY_RIGHT: u->src->seek(u->src->ctx, t + 10 - u->src->interval / 2); replay_show(u); break;
+	case KEY_LEFT: u->src->seek(u->src->ctx, t - 10 - u->src->interval / 2); replay_show(u); break;
+	case 'n': case 'N': replay_find(u, ch); return;
 	case 'g': u->jumping = true; u->jump[0] = '\0'; return;
 	}
-	u->ended = false;
 	u->delay = u->src->interval / u->speed;
-	if (ch != 'n' || !u->status[0])
-		snprintf(u->status, sizeof(u->status), "replay x%g%s", u->speed, u->frozen ? " (paused: space resumes, . steps)" : "");
+	if (!u->status[0])
+		snprintf(u->status, sizeof(u->status), "replay x%g%s", u->speed,
+			 u->frozen ? " (paused: space resumes, . and , step)" : "");
 }
 
 static void k_theme(struct ui *u, int ch)
 {
 	char err[256];
 	(void)ch;
-	if (u->nthemes == 0)
+	if (u->nthemes == 0) {
+		snprintf(u->status, sizeof(u->status), "no other theme found");
 		return;
+	}
 	u->theme_idx = (u->theme_idx + 1) % u->nthemes;
 	if (wb_theme_load(&u->theme, u->themes[u->theme_idx], u->o->theme_dirs, err, sizeof(err)) == 0) {
 		ui_apply_theme(u);
@@ -281,10 +527,60 @@ static void k_theme(struct ui *u, int ch)
 	}
 }
 
+/* W: the current settings into the settings file, as top does; says where. */
+static void k_write(struct ui *u, int ch)
+{
+	struct wb_config c;
+	char msg[sizeof(u->status)];
+
+	(void)ch;
+	if (!u->o->cfg_path) {
+		snprintf(u->status, sizeof(u->status), "W: no settings file (set HOME or XDG_CONFIG_HOME)");
+		return;
+	}
+	if (u->cfg)
+		c = *u->cfg; /* hidden columns and anything the UI cannot change stay as read */
+	else
+		wb_config_init(&c);
+	snprintf(c.theme, sizeof(c.theme), "%s", u->theme.name);
+	c.warn = u->o->warn_pct;
+	c.crit = u->o->crit_pct;
+	if (!u->src || !u->src->replay)
+		c.delay = u->delay;
+	snprintf(c.sort, sizeof(c.sort), "%s", ui_dev_column_name(u->sort_col));
+	c.sort_desc = u->sort_desc;
+	c.hide_idle = u->hide_idle;
+	c.hide_loop = u->hide_loop;
+	wb_config_save(&c, u->o->cfg_path, msg, sizeof(msg));
+	snprintf(u->status, sizeof(u->status), "%s", msg);
+}
+
+/* The settings file's sort and hidden devices, when the UI starts. */
+static void apply_config(struct ui *u, const struct wb_config *c)
+{
+	if (!c)
+		return;
+	for (int k = 0; c->sort[0] && k < ui_dev_columns(); k++)
+		if (strcmp(ui_dev_column_name(k), c->sort) == 0)
+			u->sort_col = k;
+	if (c->sort_desc >= 0)
+		u->sort_desc = c->sort_desc;
+	if (c->hide_idle >= 0)
+		u->hide_idle = c->hide_idle;
+	if (c->hide_loop >= 0)
+		u->hide_loop = c->hide_loop;
+}
+
+const char *ui_origin(const struct ui *u)
+{
+	return u->src && u->src->replay && u->o->origin && u->o->origin[0] ? u->o->origin : NULL;
+}
+
 #define K_ALL (UI_K_LIVE | UI_K_REPLAY)
 #define K_GRAPH (K_ALL | UI_K_GRAPH)
 
 static void k_graph(struct ui *u, int ch) { ui_graph_key(u, ch); }
+static void k_mouse(struct ui *u, int ch);
 
 /* Every key binding once: its keys, its help, its footer word; help screen and footer are drawn from it. */
 static const struct ui_binding bindings[] = {
@@ -298,21 +594,30 @@ static const struct ui_binding bindings[] = {
 	{ { 'b' }, "b", "Graph: glyph set", NULL, NULL, 0, K_GRAPH, k_graph },
 	{ { KEY_UP, KEY_DOWN }, "Up/Down", "select a device", NULL, NULL, 0, K_ALL, k_move },
 	{ { KEY_PPAGE, KEY_NPAGE }, "PgUp/PgDn", "page", NULL, NULL, 0, K_ALL, k_move },
-	{ { KEY_HOME, KEY_END }, "Home/End", "first/last", NULL, NULL, 0, K_ALL, k_move },
-	{ { 's', 'S' }, "s / S", "sort by next column / reverse the order", "s", "Sort", 3, K_ALL, k_sort },
-	{ { '/' }, "/", "filter devices (name, device, mount, fs); Esc clears", "/", "Filter", 4, K_ALL, k_filter },
+	{ { KEY_HOME, KEY_END }, "Home/End", "first/last (replay: ends)", NULL, NULL, 0, K_ALL, k_move },
+	{ { 's', 'S' }, "s / S", "sort this pane/reverse", "s", "Sort", 3, K_ALL, k_sort },
+	{ { '/' }, "/", "filter this pane", "/",
+	  "Filter", 4, K_ALL, k_filter },
+	{ { 27 }, "Esc", "clear the filter", NULL, NULL, 0, K_ALL, k_unfilter },
 	{ { 'i' }, "i", "hide idle devices", "i", "Idle", 5, K_ALL, k_idle },
 	{ { 'l' }, "l", "hide loop devices", "l", "Loop", 6, K_ALL, k_loop },
 	{ { ' ' }, "space", "freeze the display", "Spc", "Freeze", 7, UI_K_LIVE, k_freeze },
-	{ { '+', '=', '-' }, "+ / -", "slower / faster sampling", "+-", "Rate", 8, UI_K_LIVE, k_replay },
+	{ { '+', '=', '-' }, "+ / -", "faster/slower sampling", "+-", "Rate", 8, UI_K_LIVE,
+	  k_replay },
 	{ { 't' }, "t", "next theme", "t", "Theme", 9, K_ALL, k_theme },
+	{ { 'W' }, "W", "write the settings file", NULL, NULL, 0, K_ALL, k_write },
 	{ { 'e' }, "e", "edit the device's knobs", NULL, NULL, 0, K_ALL, k_edit },
+	{ { KEY_MOUSE }, "mouse", "tab/sort/select/scroll", NULL, NULL, 0, K_ALL,
+	  k_mouse },
 	{ { ' ' }, "space", "pause / resume", "Spc", "Pause", 3, UI_K_REPLAY, k_freeze },
-	{ { '.' }, ".", "step one sample", ".", "Step", 3, UI_K_REPLAY, k_replay },
-	{ { '+', '=', '>', '-', '<' }, "+/- or >/<", "faster / slower", "+-", "Speed", 3, UI_K_REPLAY, k_replay },
-	{ { KEY_LEFT, KEY_RIGHT }, "Left/Right", "seek 10 s back / forward", "Lt/Rt", "Seek", 3, UI_K_REPLAY, k_replay },
-	{ { 'n' }, "n", "next throttling or note", "n", "Next", 3, UI_K_REPLAY, k_replay },
-	{ { 'g' }, "g", "jump to a time", "g", "Jump", 3, UI_K_REPLAY, k_replay },
+	{ { '.', ',' }, ". / ,", "step forward / back", ".,", "Step", 3, UI_K_REPLAY, k_replay },
+	{ { '+', '=', '>', '-', '<' }, "+/- or >/<", "faster/slower playback", "+-", "Speed", 3, UI_K_REPLAY,
+	  k_replay },
+	{ { KEY_LEFT, KEY_RIGHT }, "Left/Right", "seek 10 s back/forward", "Lt/Rt", "Seek", 3, UI_K_REPLAY,
+	  k_replay },
+	{ { 'n', 'N' }, "n / N", "next/prev throttle/note", "n", "Next", 3, UI_K_REPLAY,
+	  k_replay },
+	{ { 'g' }, "g", "jump: 23:18:40 or secs", "g", "Jump", 3, UI_K_REPLAY, k_replay },
 };
 
 size_t ui_bindings(const struct ui_binding **b)
@@ -336,47 +641,127 @@ static const struct ui_binding *binding_of(const struct ui *u, int ch)
 	return NULL;
 }
 
+/* The pane tab at column x of the tab line (as draw.c draws them: " N Name " and a space). */
+static int tab_at(int x)
+{
+	static const char *const names[P_COUNT] = { "1 Devices", "2 Zones", "3 Flusher", "4 Processes",
+						     "5 Tune", "6 Graph" };
+	int at = 0;
+
+	for (int i = 0; i < P_COUNT; i++) {
+		int w = (int)strlen(names[i]) + 2;
+		if (x >= at && x < at + w)
+			return i;
+		at += w + 1;
+	}
+	return -1;
+}
+
+static void k_mouse(struct ui *u, int ch)
+{
+	MEVENT e;
+
+	(void)ch;
+	if (u->mouse && getmouse(&e) == OK)
+		ui_mouse(u, &e);
+}
+
+void ui_mouse(struct ui *u, const MEVENT *m)
+{
+	MEVENT e = *m;
+
+	if (e.bstate & BUTTON4_PRESSED)
+		k_move(u, KEY_UP);
+#ifdef BUTTON5_PRESSED
+	else if (e.bstate & BUTTON5_PRESSED)
+		k_move(u, KEY_DOWN);
+#endif
+	else if (!(e.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED)))
+		return;
+	else if (e.y == u->tab_y && tab_at(e.x) >= 0)
+		k_pane(u, '1' + tab_at(e.x));
+	else if (e.y == u->tab_y + 1 && (u->pane == P_DEVICES || u->pane == P_PROCS))
+		k_sort(u, 's');
+	else if (e.y > u->tab_y + 1 && u->pane == P_DEVICES && u->scroll + e.y - u->tab_y - 2 < u->nrows)
+		u->sel = u->scroll + e.y - u->tab_y - 2;
+}
+
 /* Typing a filter: printable characters, Backspace, Enter keeps, Esc clears. */
 static void filter_key(struct ui *u, int ch)
 {
-	size_t n = strlen(u->filter);
+	char *f = ui_filter(u);
+	size_t n = strlen(f);
 
 	if (ch == 27) {
-		u->filter[0] = '\0';
+		f[0] = '\0';
 		u->filtering = false;
 	} else if (ch == '\n' || ch == KEY_ENTER) {
 		u->filtering = false;
 	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n) {
-		u->filter[n - 1] = '\0';
+		f[n - 1] = '\0';
 	} else if (ch >= 32 && ch < 127 && n + 1 < sizeof(u->filter)) {
-		u->filter[n] = (char)ch;
-		u->filter[n + 1] = '\0';
+		f[n] = (char)ch;
+		f[n + 1] = '\0';
 	}
 }
 
-/* Typing a time to jump to (seconds from the recording's start). */
+/*
+ * A time typed for g: seconds from the start, or a clock time HH:MM[:SS] on
+ * the recording's local clock (as the header shows it), the day that puts it
+ * inside the recording. 0 with *t_rel, or -1.
+ */
+static int jump_target(const struct ui *u, const char *text, double *t_rel)
+{
+	const struct wb_sample *s = ui_cur(u);
+	int h, m, sec = 0, used = 0;
+	double tr, len, best = -1;
+	size_t i, n;
+	char *end;
+
+	u->src->where(u->src->ctx, &tr, &len, &i, &n);
+	if (!strchr(text, ':')) {
+		*t_rel = strtod(text, &end);
+		return end == text || *end || *t_rel < 0 ? -1 : 0;
+	}
+	if ((sscanf(text, "%d:%d%n:%d%n", &h, &m, &used, &sec, &used) < 2) || text[used] || h < 0 || h > 23 ||
+	    m < 0 || m > 59 || sec < 0 || sec > 60 || !s || !isfinite(s->wall))
+		return -1;
+	for (int day = -1; day <= 1; day++) { /* the wall clock at the shown sample, moved to h:m:s */
+		time_t w = (time_t)s->wall;
+		struct tm tm;
+		localtime_r(&w, &tm);
+		tm.tm_hour = h, tm.tm_min = m, tm.tm_sec = sec, tm.tm_mday += day, tm.tm_isdst = -1;
+		double cand = tr + difftime(mktime(&tm), w) - (s->wall - (double)w);
+		if (cand >= -1 && cand <= len + 1 && (best < 0 || fabs(cand - tr) < fabs(best - tr)))
+			best = cand;
+	}
+	if (best < 0)
+		return -1;
+	*t_rel = best < 0 ? 0 : best;
+	return 0;
+}
+
+/* Typing a time to jump to (seconds from the recording's start, or a clock time). */
 static void jump_key(struct ui *u, int ch)
 {
 	size_t n = strlen(u->jump);
+	double t;
 
 	if (ch == 27) {
 		u->jumping = false;
 	} else if (ch == '\n' || ch == KEY_ENTER) {
-		char *end;
-		double t = strtod(u->jump, &end);
 		u->jumping = false;
-		if (end == u->jump || *end || t < 0) {
-			snprintf(u->status, sizeof(u->status), "jump: \"%s\" is not a time in seconds", u->jump);
+		if (jump_target(u, u->jump, &t)) {
+			snprintf(u->status, sizeof(u->status),
+				 "jump: \"%s\" is neither seconds nor a clock time (HH:MM:SS) in the recording", u->jump);
 			return;
 		}
 		u->src->seek(u->src->ctx, t);
-		ui_resync(u);
-		u->step = true;
-		u->ended = false;
+		replay_show(u);
 		snprintf(u->status, sizeof(u->status), "jumped to %.1f s", t);
 	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n) {
 		u->jump[n - 1] = '\0';
-	} else if (((ch >= '0' && ch <= '9') || ch == '.') && n + 1 < sizeof(u->jump)) {
+	} else if (((ch >= '0' && ch <= '9') || ch == '.' || ch == ':') && n + 1 < sizeof(u->jump)) {
 		u->jump[n] = (char)ch;
 		u->jump[n + 1] = '\0';
 	}
@@ -385,30 +770,33 @@ static void jump_key(struct ui *u, int ch)
 /*
  * An escape sequence curses did not know (a function key the terminfo entry
  * lacks): drop the rest of it, so that "ESC O Q" or "ESC [ 2 1 q" is never
- * read as the keys Q or q.
+ * read as the keys Q or q. 27 when it was a lone Esc, else 0 (dropped).
  */
-static void drop_escape_tail(void)
+static int drop_escape_tail(void)
 {
 	int c;
 
+	if (!curses_on)
+		return 27;
 	timeout(0);
 	c = getch();
 	if (c != '[' && c != 'O') { /* a lone Esc: the next key is a key */
 		if (c != ERR)
 			ungetch(c);
-		return;
+		return 27;
 	}
 	for (int i = 0; i < 16 && (c = getch()) != ERR; i++)
 		if (c >= 0x40 && c <= 0x7e) /* the final byte */
 			break;
+	return 0;
 }
 
-static void handle_key(struct ui *u, int ch)
+void ui_handle_key(struct ui *u, int ch)
 {
 	if (ch == KEY_RESIZE)
 		return;
-	if (ch == 27)
-		drop_escape_tail();
+	if (ch == 27 && !drop_escape_tail())
+		return;
 	if (u->jumping) {
 		jump_key(u, ch);
 		return;
@@ -428,6 +816,17 @@ static void handle_key(struct ui *u, int ch)
 
 	if (b)
 		b->fn(u, ch);
+}
+
+/* The row the tabs were drawn on (the mouse's reference), found on the screen; -1 none. */
+static int find_tabs(void)
+{
+	char line[32];
+
+	for (int y = 0; y < LINES && y < 16; y++)
+		if (mvinnstr(y, 0, line, 11) > 0 && strncmp(line, " 1 Devices ", 11) == 0)
+			return y;
+	return -1;
 }
 
 /* Theme at start: the option, else mono with NO_COLOR, else default. */
@@ -456,6 +855,13 @@ static void start_curses(struct ui *u)
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
+	/* clicks and the wheel where the terminal reports them; elsewhere keys only */
+	u->mouse = mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED
+#ifdef BUTTON5_PRESSED
+					    | BUTTON5_PRESSED
+#endif
+					    , NULL) != 0;
+	mouseinterval(0);
 	if (has_colors() && !u->theme.mono) {
 		start_color();
 		use_default_colors();
@@ -466,7 +872,7 @@ static void start_curses(struct ui *u)
 int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size_t errlen)
 {
 	struct ui u = { .o = o, .delay = src->replay ? src->interval : o->delay, .sort_col = 0, .src = src,
-			.speed = 1 };
+			.speed = 1, .cfg = o->cfg, .tab_y = -1 };
 	double next;
 	const char *cs;
 
@@ -489,6 +895,7 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 		return 1;
 	}
 	u.ring = wb_pipeline_history(u.pl);
+	apply_config(&u, o->cfg);
 	if (src->replay) /* from --from: the window playing from the start would have */
 		ui_resync(&u);
 	wb_signals_install();
@@ -498,7 +905,7 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 		snprintf(u.status, sizeof(u.status), "%.190s", o->notice);
 	next = now_s();
 	bool redraw = true, procs_on = true;
-	while (!ui_stop && !wb_stop) {
+	while (!u.quit && !wb_stop) {
 		double t = now_s();
 		int ch;
 
@@ -529,6 +936,7 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 		if (redraw) { /* only after a sample, a key or a resize */
 			ui_build_rows(&u);
 			ui_draw(&u);
+			u.tab_y = find_tabs();
 			redraw = false;
 		}
 		/*
@@ -540,10 +948,10 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 					  ceil((next - now_s()) * 1000)))); /* up: no 1 ms second wakeup */
 		ch = getch();
 		if (ch != ERR) {
-			handle_key(&u, ch);
+			ui_handle_key(&u, ch);
 			timeout(0);
-			while (!ui_stop && !wb_stop && (ch = getch()) != ERR) /* drain typed-ahead keys */
-				handle_key(&u, ch);
+			while (!u.quit && !wb_stop && (ch = getch()) != ERR) /* drain typed-ahead keys */
+				ui_handle_key(&u, ch);
 			redraw = true;
 		}
 	}
@@ -556,6 +964,7 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	ui_tune_finish(&u);
 	ui_graph_finish(&u);
 	free(u.rows);
+	free(u.proc_idx);
 	wb_pipeline_destroy(u.pl);
 	return 0;
 }

@@ -5,6 +5,7 @@
 
 #include <curses.h>
 
+#include "wbtop/config.h"
 #include "wbtop/model.h"
 #include "wbtop/pipeline.h"
 #include "wbtop/sample.h"
@@ -40,8 +41,16 @@ struct ui {
 	int sel, scroll;
 	int sort_col;
 	bool sort_desc;
-	char filter[64];
-	bool filtering;                   /* typing a filter */
+	char filter[64];                  /* the Devices pane's (also Tune's and Graph's rows) */
+	bool filtering;                   /* typing a filter (into the current pane's) */
+	int proc_sort_col;                /* the Processes pane's own sort and filter */
+	bool proc_sort_desc;
+	char proc_filter[64];
+	size_t *proc_idx, proc_cap;       /* ui_proc_rows()'s order */
+	bool quit;                        /* q pressed */
+	bool mouse;                       /* the terminal reports mouse events */
+	int tab_y;                        /* the tab line as last drawn (mouse); -1 unknown */
+	const struct wb_config *cfg;      /* the settings file as read (W keeps what the UI cannot change) */
 	bool hide_idle, hide_loop;
 	bool frozen, help;
 	double delay;
@@ -97,6 +106,19 @@ struct ui_binding {
 	key_fn fn;
 };
 size_t ui_bindings(const struct ui_binding **b);
+/* One key as the loop gives it: the binding of this pane and source, or typing (ui.c). */
+void ui_handle_key(struct ui *u, int ch);
+/* A mouse event: wheel scrolls, a tab switches pane, the title line sorts, a row selects (ui.c). */
+void ui_mouse(struct ui *u, const MEVENT *e);
+/* The filter the current pane uses (Processes has its own). */
+char *ui_filter(struct ui *u);
+/*
+ * The Processes pane's rows: indices into s->procs that match its filter, in
+ * its sort order, *n of them (owned by u, valid until the next call). For panes.c.
+ */
+const size_t *ui_proc_rows(struct ui *u, const struct wb_sample *s, size_t *n);
+/* The replay's origin for the header ("host 5.15.0-91"), or NULL live / unknown. */
+const char *ui_origin(const struct ui *u);
 
 /* Append the newest sample's events to the log (ui.c). */
 void ui_log_events(struct ui *u, const struct wb_sample *s);
@@ -107,8 +129,8 @@ void ui_resync(struct ui *u);
 /* graph_pane.c */
 void ui_draw_graph(struct ui *u, int y, int h);
 bool ui_graph_key(struct ui *u, int ch);
-/* Keep a copy of forecast f, made at the newest sample, drawn against what comes. */
-void ui_graph_pin(struct ui *u, const struct wb_forecast *f, const char *why);
+/* Keep a copy of forecast f, made at the sample of time made_at, drawn against what comes. */
+void ui_graph_pin(struct ui *u, const struct wb_forecast *f, double made_at, const char *why);
 /* The pane shown or left: the pipeline forecasts only while it is shown. */
 void ui_graph_shown(struct ui *u, bool shown);
 void ui_graph_finish(struct ui *u);

@@ -5,12 +5,7 @@
  * which; the rest is a journal (read against a fixture tree) or a KEY=VALUE.
  * Whatever they accept must name a knob of the catalogue under the tree, by
  * a path with no "..", with a value in the knob's range: else abort().
- * Not yet run by the suite (tests/fuzz/run.sh builds the reader only):
- *   clang -std=c17 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
- *     -fno-sanitize-recover=undefined -Iinclude -Isrc/model tests/fuzz/fuzz_journal.c \
- *     src/tune/tune.c src/model/{whatif,limits,control,forecast}.c src/collect/kvfile.c src/sample.c \
- *     -lm -o fuzz_journal
- *   ./fuzz_journal -max_total_time=60 tests/fuzz/corpus-journal
+ * tests/fuzz/run.sh fuzz_journal runs it on tests/fuzz/corpus/journal.
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target: decoded recording frames through everything a replay
- * feeds: the model (limits, control), what-if under a fixed --set list, the
- * forecast, and every batch sink (JSON, text, CSV to /dev/null).
- * Input: byte 0 = the file's minor version, bytes 1-2 = length L of a key
+ * feeds: the pipeline (model, what-if under a fixed --set list, forecast,
+ * derived figures, timeline) and every sink (JSON, text, CSV, OpenMetrics).
+ * Input: byte 0 = the format version (0-3: 2.0, 2.1, 3.0, 1.0), bytes 1-2 = length L of a key
  * frame's payload (little endian), then L bytes of it, then an optional
  * delta frame against it. CRCs are not in the way: this starts after them.
  * FUZZ_SKIP=forecast,sinks (either) leaves those out, to look past a known
@@ -14,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wbtop/forecast.h"
-#include "wbtop/live.h"
-#include "wbtop/model.h"
+#include <errno.h>
+
+#include "wbtop/openmetrics.h"
 #include "wbtop/out.h"
+#include "wbtop/pipeline.h"
 #include "wbtop/record.h"
-#include "wbtop/whatif.h"
+#include "wbtop/util.h"
+#include "../../src/record/wbrec_internal.h" /* struct wbrec_schema */
 
 static FILE *sink;
 static bool skip_forecast, skip_sinks;
@@ -36,110 +38,92 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return sink ? 0 : 1;
 }
 
-/* The what-if settings of a fixed --set list (the BDI ones on cur's first BDI). */
-static int settings_for(const struct wb_sample *cur, const struct wb_limits *lim, struct wb_settings *k)
+/* The fixed --set list (the BDI ones on the first BDI) into args[]; how many. */
+static int set_list(const struct wb_sample *cur, char args[][96], const char **sets)
 {
-	static const char *const sets[] = { "vm.dirty_ratio=40", "vm.dirty_background_bytes=64M",
+	static const char *const tmpl[] = { "vm.dirty_ratio=40", "vm.dirty_background_bytes=64M",
 					    "vm.dirty_expire_centisecs=100", "bdi.%s.max_ratio=5",
 					    "bdi.%s.strict_limit=1", "bdi.%s.min_bytes=1M", "bdi.%s.max_ratio_fine=1" };
-	char arg[160], err[256];
+	int n = 0;
 
-	if (wb_settings_from_sample(k, cur))
-		return -1;
-	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
-		struct wb_setop op;
-		if (strstr(sets[i], "%s") && cur->nbdis == 0)
+	for (size_t i = 0; i < sizeof(tmpl) / sizeof(tmpl[0]); i++) {
+		if (strstr(tmpl[i], "%s") && cur->nbdis == 0)
 			continue;
-		snprintf(arg, sizeof(arg), sets[i], cur->nbdis ? cur->bdis[0].name : "");
-		if (wb_setop_parse(arg, cur, &op, err, sizeof(err)) == 0)
-			wb_settings_apply(k, lim, cur->page_size, &op, err, sizeof(err));
+		snprintf(args[n], 96, tmpl[i], cur->nbdis ? cur->bdis[0].name : "");
+		sets[n] = args[n];
+		n++;
 	}
-	return 0;
+	return n;
 }
 
-/* Forecasts under the current and the what-if settings, as run_batch does. */
-static void forecasts(struct wb_view *v, const struct wb_ring *hist, const struct wb_settings *wk,
-		      struct wb_forecast *fc, struct wb_forecast *wfc)
+/* Every sink on one view: JSON, text, CSV and OpenMetrics. */
+static void sinks(const struct wb_view *v)
 {
-	struct wb_forecast_in in;
-	struct wb_settings k;
-	double *buf = wb_forecast_prepare(v->cur, hist, 20, 1.0, &in);
+	struct wb_om *om;
+	char *text;
+	size_t len;
 
-	if (!buf)
-		return;
-	if (wb_settings_from_sample(&k, v->cur) == 0) {
-		if (wb_forecast_run(v->cur, v->lim, &k, &in, fc) == 0)
-			v->forecast = fc;
-		wb_settings_finish(&k);
+	wb_out_json(sink, v);
+	wb_out_text(sink, v);
+	wb_out_csv_header(sink);
+	wb_out_csv(sink, v);
+	if ((om = wb_om_create(true))) {
+		if (wb_om_add(om, v) == 0 && (text = wb_om_render(om, WB_OM_OPENMETRICS, &len)))
+			free(text);
+		wb_om_destroy(om);
 	}
-	if (v->whatif && wb_forecast_run(v->cur, v->whatif, wk, &in, wfc) == 0)
-		v->whatif_forecast = wfc;
-	free(buf);
 }
 
-/* One sample through the model, what-if, forecast and sinks. */
-static void pipeline(const struct wb_sample *prev, const struct wb_sample *cur, const struct wb_ring *hist)
+/* The samples through the pipeline (model, what-if under the --set list, forecast, derived figures) and sinks. */
+static void run(const struct wb_sample *a, const struct wb_sample *b)
 {
-	struct wb_limits lim, wi;
-	struct wb_settings k;
-	struct wb_forecast fc, wfc;
-	struct wb_view v = { .prev = prev, .cur = cur };
+	char args[8][96], err[256];
+	const char *sets[8];
+	struct wb_pipeline_opts po = { .window = 8, .sets = sets, .nsets = set_list(a, args, sets),
+				       .forecast_s = skip_forecast ? 0 : 20, .timeline = 16 };
+	struct wb_pipeline *p = wb_pipeline_create(&po);
 	const char *hidden[4];
-	bool have_k = false;
 
-	memset(&lim, 0, sizeof(lim));
-	memset(&wi, 0, sizeof(wi));
-	memset(&fc, 0, sizeof(fc));
-	memset(&wfc, 0, sizeof(wfc));
-	wb_level_hidden(cur->level, hidden, 4);
-	if (wb_model_eval(prev, cur, NULL, NULL, 0, &lim) == 0) {
-		v.lim = &lim;
-		if (settings_for(cur, &lim, &k) == 0) {
-			have_k = true;
-			if (wb_model_eval(prev, cur, &k, &lim, 0, &wi) == 0)
-				v.whatif = &wi;
-		}
-		if (!skip_forecast)
-			forecasts(&v, hist, &k, &fc, &wfc);
+	if (!p)
+		return;
+	for (int i = 0; i < 2; i++) {
+		const struct wb_sample *s = i ? b : a;
+		if (!s)
+			break;
+		wb_level_hidden(s->level, hidden, 4);
+		if (wb_pipeline_push(p, s, err, sizeof(err)) != -ENOMEM && !skip_sinks && wb_pipeline_view(p))
+			sinks(wb_pipeline_view(p));
 	}
-	if (!skip_sinks) {
-		wb_out_json(sink, &v);
-		wb_out_text(sink, &v);
-		wb_out_csv_header(sink);
-		wb_out_csv(sink, &v);
-	}
-	if (have_k)
-		wb_settings_finish(&k);
-	wb_forecast_finish(&fc);
-	wb_forecast_finish(&wfc);
-	wb_limits_finish(&lim);
-	wb_limits_finish(&wi);
+	wb_pipeline_destroy(p);
 }
+
+/* Byte 0 picks the format version of the frames. */
+static const unsigned versions[4][2] = { { 2, 0 }, { 2, 1 }, { 3, 0 }, { 1, 0 } };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct wb_sample a, b;
-	struct wb_ring *hist;
+	struct wbrec_schema sc;
 	char err[256];
 	size_t klen;
+	const unsigned *v;
 
 	if (size < 3)
 		return 0;
+	v = versions[data[0] % 4];
 	klen = data[1] | (size_t)data[2] << 8;
 	if (klen > size - 3)
 		klen = size - 3;
-	hist = wb_ring_create(WB_FORECAST_HIST);
+	memset(&sc, 0, sizeof(sc));
 	wb_sample_init(&a);
 	wb_sample_init(&b);
-	if (hist && wb_rec_decode(data + 3, klen, true, data[0] % 4, NULL, &a, err, sizeof(err)) == 0) {
-		pipeline(NULL, &a, hist);
-		wb_ring_push(hist, &a);
-		if (size - 3 - klen > 0 &&
-		    wb_rec_decode(data + 3 + klen, size - 3 - klen, false, data[0] % 4, &a, &b, err, sizeof(err)) == 0)
-			pipeline(&a, &b, hist);
+	if (wb_rec_decode(data + 3, klen, true, v[0], v[1], NULL, &sc, &a, err, sizeof(err)) == 0) {
+		bool two = size - 3 - klen > 0 &&
+			   wb_rec_decode(data + 3 + klen, size - 3 - klen, false, v[0], v[1], &a, &sc, &b, err,
+					 sizeof(err)) == 0;
+		run(&a, two ? &b : NULL);
 	}
 	wb_sample_finish(&a);
 	wb_sample_finish(&b);
-	wb_ring_destroy(hist);
 	return 0;
 }

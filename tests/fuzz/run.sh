@@ -16,7 +16,7 @@ seeds=${name#fuzz_}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 SAN=(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all)
 # the libraries the core may use (those this machine has), and the core's files as meson lists them
-pkgs=$(for p in libproc2 libtracefs libtraceevent libzstd inih libmicrohttpd; do
+pkgs=$(for p in libproc2 libtracefs libtraceevent libzstd inih libmicrohttpd zlib; do
 	pkg-config --exists $p && echo $p; done)
 CFLAGS=(-std=c17 -g -O1 -D_GNU_SOURCE -DWBTOP_VERSION='"fuzz"' -DFIXTURES="\"$PWD/tests/fixtures\""
 	-Iinclude $(pkg-config --cflags $pkgs))

@@ -195,7 +195,7 @@ int main(int argc, char **argv)
 		a.bdi = busiest(tl, &prev);
 	bool fc_ok = forecast_at(NULL, &prev, hist, &fc) == 0;
 	struct wb_graph_in in = { .tl = tl, .bdi = a.bdi, .label = a.bdi, .now = prev.mono, .zoom = a.zoom,
-				  .page_size = prev.page_size, .fc = fc_ok && !pinned ? &fc : NULL,
+				  .page_size = prev.page_size, .fc = fc_ok && !pinned ? &fc : NULL, .fc_t = prev.mono,
 				  .pin = pinned ? &pin : NULL, .pin_t = pin_t, .glyphs = a.glyphs };
 	if (a.errors) {
 		struct wb_graph_err e[4];

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +15,8 @@
 #include "wbtop/util.h"
 #include "../../src/ui/ui_internal.h"
 #include "wbtop/theme.h"
+#include "wbtop/record.h"
+#include "wbtop/source.h"
 
 static void columns_by_priority(void **st)
 {
@@ -196,6 +199,317 @@ static void man_keys(void **st)
 	}
 }
 
+
+/* ---- the key walk: every binding of the key table, on every pane, live and replay ---- */
+
+struct rig {
+	struct ui u;
+	struct wb_ui_opts o;
+	struct wb_source src;
+	struct wb_rec_reader *r;
+	struct wb_replay *p;
+	const char *dirs[2];
+	char cfg[128];
+};
+
+/* Read n samples through the UI's path (ui_push), as its loop does. */
+static void feed(struct rig *g, int n)
+{
+	struct wb_sample s;
+
+	for (int k = 0; k < n; k++) {
+		wb_sample_init(&s);
+		if (g->src.read(g->src.ctx, &s) == 0)
+			assert_int_equal(ui_push(&g->u, &s), 0);
+		wb_sample_finish(&s);
+	}
+	ui_build_rows(&g->u);
+}
+
+/* A UI over a shipped recording; live: the same samples through a source that cannot seek. */
+static void rig_open(struct rig *g, bool replay, const char *dir)
+{
+	char err[256], warn[256];
+	struct wb_pipeline_opts po = { .window = 600, .timeline = 4096 };
+
+	memset(g, 0, sizeof(*g));
+	g->r = wb_rec_open(EXAMPLES "/usb-stick.wbrec", err, sizeof(err), warn, sizeof(warn));
+	assert_non_null(g->r);
+	g->p = wb_replay_create(g->r, 0, 0);
+	assert_non_null(g->p);
+	wb_replay_source(g->p, &g->src);
+	if (!replay)
+		g->src = (struct wb_source){ .ctx = g->src.ctx, .read = g->src.read };
+	g->dirs[0] = THEMES;
+	snprintf(g->cfg, sizeof(g->cfg), "%s/wbtoprc", dir);
+	g->o = (struct wb_ui_opts){ .delay = 1, .theme_dirs = g->dirs, .warn_pct = 75, .crit_pct = 95,
+				    .cfg_path = g->cfg, .origin = "testhost 6.18.0" };
+	g->u = (struct ui){ .o = &g->o, .src = &g->src, .speed = 1, .delay = 1, .tab_y = -1 };
+	g->u.pl = wb_pipeline_create(&po);
+	g->u.ring = wb_pipeline_history(g->u.pl);
+	assert_int_equal(wb_theme_load(&g->u.theme, "default", g->dirs, err, sizeof(err)), 0);
+	g->u.nthemes = wb_theme_list(g->dirs, g->u.themes, 16);
+	feed(g, 40);
+}
+
+static void rig_close(struct rig *g)
+{
+	ui_tune_finish(&g->u);
+	ui_graph_finish(&g->u);
+	free(g->u.rows);
+	free(g->u.proc_idx);
+	wb_pipeline_destroy(g->u.pl);
+	wb_replay_destroy(g->p);
+	wb_rec_close_reader(g->r);
+}
+
+/* The state a key may claim to change. */
+struct snap {
+	int pane, sel, sort_col, proc_sort_col, theme_idx, zoom, glyphs, tune_sel, log_scroll;
+	bool sort_desc, proc_sort_desc, filtering, idle, loop, frozen, help, jumping, quit, pinned, editing;
+	char filter[64], proc_filter[64], tune_buf[64];
+	double delay, speed, t;
+	size_t i;
+};
+
+static struct snap snap_of(const struct rig *g)
+{
+	const struct ui *u = &g->u;
+	struct snap s = { u->pane, u->sel, u->sort_col, u->proc_sort_col, u->theme_idx, u->graph_zoom,
+			  u->graph_glyphs, u->tune_sel, u->log_scroll, u->sort_desc, u->proc_sort_desc,
+			  u->filtering, u->hide_idle, u->hide_loop, u->frozen, u->help, u->jumping, u->quit,
+			  u->graph_pinned, u->tune_editing, "", "", "", u->delay, u->speed, 0, 0 };
+	double len;
+	size_t n;
+
+	memcpy(s.filter, u->filter, sizeof(s.filter));
+	memcpy(s.proc_filter, u->proc_filter, sizeof(s.proc_filter));
+	memcpy(s.tune_buf, u->tune_buf, sizeof(s.tune_buf));
+	if (g->src.replay)
+		g->src.where(g->src.ctx, &s.t, &len, &s.i, &n);
+	return s;
+}
+
+/* Back to a known state before a key: the middle of the recording, pane p, row 1, nothing typed. */
+static void rig_reset(struct rig *g, enum pane p)
+{
+	struct ui *u = &g->u;
+	double t, len;
+	size_t i, n;
+
+	if (g->src.replay) {
+		g->src.where(g->src.ctx, &t, &len, &i, &n);
+		if (fabs(t - len / 2) > 1) {
+			g->src.seek(g->src.ctx, len / 2);
+			ui_resync(u);
+			feed(g, 1);
+		}
+	}
+	if ((u->pane == P_GRAPH) != (p == P_GRAPH))
+		ui_graph_shown(u, p == P_GRAPH);
+	u->pane = p;
+	u->sel = u->tune_sel = 1;
+	u->help = u->jumping = u->filtering = u->quit = u->frozen = u->tune_editing = u->tune_confirm = false;
+	u->filter[0] = u->proc_filter[0] = u->status[0] = u->tune_buf[0] = '\0';
+	u->hide_idle = u->hide_loop = false;
+	u->speed = 1;
+	u->delay = 1;
+	ui_build_rows(u);
+}
+
+/* What each key's help says it does, checked on the state (a, b: before, after). */
+static void expect(const struct rig *g, int ch, const struct snap *a, const struct snap *b, const char *st)
+{
+	bool replay = g->src.replay, graph = a->pane == P_GRAPH, lists = a->pane == P_DEVICES || a->pane == P_PROCS;
+	bool procs = a->pane == P_PROCS, tune = a->pane == P_TUNE;
+	char what[64];
+
+	snprintf(what, sizeof(what), "key %d on pane %d (%s)", ch, a->pane, replay ? "replay" : "live");
+	switch (ch) {
+	case 'q': case 'Q': case KEY_F(10): if (!b->quit) fail_msg("%s: no quit", what); break;
+	case 'h': case '?': case KEY_F(1): if (!b->help) fail_msg("%s: no help", what); break;
+	case '\t': if (!tune && b->pane != (a->pane + 1) % P_COUNT) fail_msg("%s: pane", what); break;
+	case '1': case '2': case '3': case '4': case '5': case '6':
+		if (!(tune && b->editing) && b->pane != ch - '1')
+			fail_msg("%s: pane", what);
+		break;
+	case 's':
+		if (lists && (procs ? b->proc_sort_col == a->proc_sort_col : b->sort_col == a->sort_col))
+			fail_msg("%s: sort column", what);
+		break;
+	case 'S':
+		if (lists && (procs ? b->proc_sort_desc == a->proc_sort_desc : b->sort_desc == a->sort_desc))
+			fail_msg("%s: sort order", what);
+		break;
+	case '/': if ((lists || graph) && !b->filtering) fail_msg("%s: filter", what); break;
+	case 27:
+		if (procs ? b->proc_filter[0] : b->filter[0])
+			fail_msg("%s: Esc left the filter", what);
+		break;
+	case 'i': if (b->idle == a->idle) fail_msg("%s: idle", what); break;
+	case 'l': if (b->loop == a->loop) fail_msg("%s: loop", what); break;
+	case ' ': if (b->frozen == a->frozen) fail_msg("%s: freeze", what); break;
+	case 't': if (g->u.nthemes > 1 && b->theme_idx == a->theme_idx) fail_msg("%s: theme", what); break;
+	case 'W': if (!strstr(st, g->cfg)) fail_msg("%s: W said \"%s\"", what, st); break;
+	case 'e': if (a->pane == P_DEVICES && b->pane != P_TUNE) fail_msg("%s: edit", what); break;
+	case 'b': if (b->glyphs == a->glyphs) fail_msg("%s: glyphs", what); break;
+	case '<': case '>':
+		if (graph ? b->zoom == a->zoom : b->speed == a->speed) fail_msg("%s: zoom/speed", what);
+		break;
+	case '+': case '=': case '-':
+		if (tune)
+			break;
+		if (replay ? (ch == '-' ? b->speed >= a->speed : b->speed <= a->speed)
+			   : (ch == '-' ? b->delay <= a->delay : b->delay >= a->delay))
+			fail_msg("%s: + is faster, - slower", what);
+		break;
+	case '.': if (b->i != a->i + 1 || !b->frozen) fail_msg("%s: step forward %zu -> %zu", what, a->i, b->i); break;
+	case ',': if (b->i + 1 != a->i || !b->frozen) fail_msg("%s: step back %zu -> %zu", what, a->i, b->i); break;
+	case KEY_LEFT: case KEY_RIGHT:
+		if (fabs(fabs(b->t - a->t) - 10) > 2) fail_msg("%s: seek 10 s: %g -> %g", what, a->t, b->t);
+		break;
+	case KEY_HOME: case KEY_END:
+		if (replay ? (ch == KEY_HOME ? b->t > 1 : b->t < a->t) : (lists && b->sel == a->sel && !tune))
+			fail_msg("%s: Home/End", what);
+		break;
+	case 'n': case 'N':
+		if (strncmp(st, "throttling on ", 14) && strncmp(st, "note: ", 6) && strncmp(st, "no ", 3))
+			fail_msg("%s: n said \"%s\"", what, st);
+		if (!strncmp(st, "throttling on ", 14) && (ch == 'n' ? b->t <= a->t : b->t >= a->t))
+			fail_msg("%s: n/N went the wrong way", what);
+		break;
+	case 'g': if (!b->jumping) fail_msg("%s: g", what); break;
+	}
+}
+
+static void walk_mode(bool replay, const char *dir)
+{
+	const struct ui_binding *bind;
+	size_t nb = ui_bindings(&bind);
+	struct rig g;
+
+	rig_open(&g, replay, dir);
+	assert_true(g.u.nrows >= 3);
+	for (int p = 0; p < P_COUNT; p++)
+		for (size_t k = 0; k < nb; k++) {
+			if (!(bind[k].when & (replay ? UI_K_REPLAY : UI_K_LIVE)) ||
+			    ((bind[k].when & UI_K_GRAPH) && p != P_GRAPH))
+				continue;
+			for (int j = 0; j < UI_KEYS_MAX && bind[k].keys[j]; j++) {
+				int ch = bind[k].keys[j];
+				struct snap a, b;
+				if (ch == KEY_MOUSE) /* no terminal: ui_mouse is driven below */
+					continue;
+				rig_reset(&g, (enum pane)p);
+				if (ch == 27) /* Esc clears the filter the pane has */
+					strcpy(p == P_PROCS ? g.u.proc_filter : g.u.filter, "zz");
+				a = snap_of(&g);
+				ui_handle_key(&g.u, ch);
+				ui_build_rows(&g.u);
+				b = snap_of(&g);
+				/* no key silently does nothing: it changes state or says why not */
+				if (memcmp(&a, &b, sizeof(a)) == 0 && !g.u.status[0] && ch != '1' + p)
+					fail_msg("key \"%s\" (%s, code %d) did nothing on pane %d (%s)", bind[k].label,
+						 bind[k].help, ch, p, replay ? "replay" : "live");
+				expect(&g, ch, &a, &b, g.u.status);
+			}
+		}
+	rig_close(&g);
+}
+
+static void key_walk(void **st)
+{
+	char dir[] = "/tmp/wbtop-keys-XXXXXX", cmd[64];
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	walk_mode(false, dir);
+	walk_mode(true, dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Clicks and the wheel (ui_mouse, as getmouse gives them): tab, title, row, scroll; any event is safe. */
+static void mouse_events(void **st)
+{
+	char dir[] = "/tmp/wbtop-mouse-XXXXXX", cmd[64];
+	struct rig g;
+	MEVENT e = { 0 };
+	int col;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	rig_open(&g, false, dir);
+	g.u.tab_y = 7;
+	e.bstate = BUTTON1_CLICKED;
+	e.y = 7, e.x = 13; /* " 1 Devices " " 2 Zones " */
+	ui_mouse(&g.u, &e);
+	assert_int_equal(g.u.pane, P_ZONES);
+	e.x = 1;
+	ui_mouse(&g.u, &e);
+	assert_int_equal(g.u.pane, P_DEVICES);
+	col = g.u.sort_col;
+	e.y = 8; /* the column titles */
+	ui_mouse(&g.u, &e);
+	assert_int_not_equal(g.u.sort_col, col);
+	e.y = 11; /* the third row */
+	ui_mouse(&g.u, &e);
+	assert_int_equal(g.u.sel, 2);
+	e.bstate = BUTTON4_PRESSED; /* wheel up */
+	ui_mouse(&g.u, &e);
+	assert_int_equal(g.u.sel, 1);
+	for (int k = 0; k < 64; k++) { /* anything else: no crash, selection in range */
+		e.bstate = (mmask_t)1 << (k % 30);
+		e.y = k * 37 % 200 - 20, e.x = k * 53 % 300 - 30;
+		g.u.tab_y = k % 3 ? 7 : -1;
+		ui_mouse(&g.u, &e);
+		assert_true(g.u.sel >= 0 && g.u.sel < (g.u.nrows ? g.u.nrows : 1));
+		assert_true(g.u.pane >= 0 && g.u.pane < P_COUNT);
+	}
+	rig_close(&g);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* g takes the header's clock time as well as seconds. */
+static void jump_to_clock(void **st)
+{
+	char dir[] = "/tmp/wbtop-jump-XXXXXX", cmd[64], tm[16];
+	struct rig g;
+	double t, t0, len;
+	size_t i, n;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	rig_open(&g, true, dir);
+	g.src.where(g.src.ctx, &t0, &len, &i, &n);
+	wb_fmt_clock(ui_cur(&g.u)->wall, "%H:%M:%S", tm, sizeof(tm));
+	g.src.seek(g.src.ctx, len - 1);
+	ui_resync(&g.u);
+	feed(&g, 1);
+	ui_handle_key(&g.u, 'g');
+	for (const char *p = tm; *p; p++)
+		ui_handle_key(&g.u, *p);
+	ui_handle_key(&g.u, '\n');
+	g.src.where(g.src.ctx, &t, &len, &i, &n);
+	if (fabs(t - t0) > 1.01)
+		fail_msg("g %s: at %g s, the clock was shown at %g s (%s)", tm, t, t0, g.u.status);
+	ui_handle_key(&g.u, 'g');
+	for (const char *p = "12.5"; *p; p++)
+		ui_handle_key(&g.u, *p);
+	ui_handle_key(&g.u, '\n');
+	g.src.where(g.src.ctx, &t, &len, &i, &n);
+	assert_true(fabs(t - 12.5) < 1.01);
+	ui_handle_key(&g.u, 'g');
+	for (const char *p = "25:99"; *p; p++)
+		ui_handle_key(&g.u, *p);
+	ui_handle_key(&g.u, '\n');
+	assert_non_null(strstr(g.u.status, "neither seconds nor a clock time"));
+	rig_close(&g);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +522,9 @@ int main(void)
 		cmocka_unit_test(clock_nan),
 		cmocka_unit_test(level_hidden_any),
 		cmocka_unit_test(man_keys),
+		cmocka_unit_test(key_walk),
+		cmocka_unit_test(mouse_events),
+		cmocka_unit_test(jump_to_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
