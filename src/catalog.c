@@ -85,6 +85,23 @@ static struct wb_value m_state(const struct wb_fctx *c)
 	return model_ok(c) ? KNOWN_S(wb_bdi_state_names[c->bl->state]) : UNKNOWN;
 }
 
+/* The state with the limit that holds the writers: "throttled:global" (text, CSV, pane;
+ * no space: text columns split on whitespace). */
+static struct wb_value m_state_held(const struct wb_fctx *c)
+{
+	struct wb_value x = m_state(c);
+	enum wb_held_by h;
+
+	if (!x.known || !c->d)
+		return x;
+	h = c->l && c->l == c->v->whatif ? c->d->if_held_by : c->d->held_by;
+	if (h != WB_HELD_NONE) {
+		snprintf(x.tmp, sizeof(x.tmp), "%s:%s", x.s, wb_held_by_names[h]);
+		x.s = NULL;
+	}
+	return x;
+}
+
 static struct wb_value m_drain(const struct wb_fctx *c)
 {
 	return model_ok(c) && c->bl->drain_s >= 0 ? KNOWN_D(c->bl->drain_s) : UNKNOWN;
@@ -191,18 +208,19 @@ static struct wb_value w_state(const struct wb_fctx *c)
 /*    key                  csv             title        unit         json          w  pr left model  {csv,text,ui} */
 static const struct wb_field bdi_fields[] = {
 	{ "bdi", "bdi", "BDI", WB_U_TEXT, WB_J_STR, 10, 0, true, false, { 1, 1, 0 }, b_name },
-	{ NULL, NULL, "DEVICE", WB_U_TEXT, WB_J_STR, 14, 0, true, false, { 0, 0, 1 }, b_label },
+	{ NULL, NULL, "DEVICE", WB_U_TEXT, WB_J_STR, 13, 0, true, false, { 0, 0, 1 }, b_label },
 	{ "dev", "dev", "DEV", WB_U_TEXT, WB_J_STR, 8, 0, true, false, { 2, 2, 0 }, b_dev },
 	{ "fstype", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, false, { 0, 0, 0 }, b_fstype },
 	{ "mounts", NULL, NULL, WB_U_TEXT, WB_J_HOOK, 0, 0, true, false, { 0, 0, 0 }, b_mounts },
-	{ NULL, "mount", "MOUNT", WB_U_TEXT, WB_J_STR, 14, 1, true, false, { 3, 11, 2 }, b_mount },
+	{ NULL, "mount", "MOUNT", WB_U_TEXT, WB_J_STR, 8, 1, true, false, { 3, 11, 2 }, b_mount },
 	{ "reclaimable", "reclaimable", "DIRTY", WB_U_BYTES, WB_J_INT, 7, 0, false, false, { 4, 3, 3 }, b_reclaimable },
 	{ "writeback", "writeback", "WRITEBK", WB_U_BYTES, WB_J_INT, 7, 0, false, false, { 5, 4, 4 }, b_writeback },
 	{ "thresh", "thresh", "THRESH", WB_U_BYTES, WB_J_INT, 7, 0, false, true, { 6, 5, 5 }, m_thresh },
 	{ "bg_thresh", "bg_thresh", "BG", WB_U_BYTES, WB_J_INT, 7, 3, false, true, { 7, 0, 7 }, m_bg_thresh },
 	{ "share", NULL, "SHARE", WB_U_REAL, WB_J_REAL6, 8, 0, false, true, { 0, 0, 0 }, m_share },
 	{ "share_src", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, false, true, { 0, 0, 0 }, m_share_src },
-	{ "state", "state", "STATE", WB_U_TEXT, WB_J_STR, 10, 1, true, true, { 15, 9, 15 }, m_state },
+	{ "state", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, true, { 0, 0, 0 }, m_state },
+	{ NULL, "state", "STATE", WB_U_TEXT, WB_J_STR, 17, 1, true, true, { 15, 9, 15 }, m_state_held },
 	{ "drain_s", NULL, "DRAIN", WB_U_SECS, WB_J_REAL3, 8, 0, false, true, { 0, 0, 0 }, m_drain },
 	{ "pos_ratio", NULL, "POS-RATIO", WB_U_REAL, WB_J_REAL4, 9, 0, false, true, { 0, 0, 0 }, m_pos_ratio },
 	{ "task_ratelimit", NULL, "TASK-RL/s", WB_U_BYTES, WB_J_INT, 9, 0, false, true, { 0, 0, 0 }, m_task_rl },

@@ -247,6 +247,21 @@ static bool disk_rate(const struct wb_sample *prev, const struct wb_sample *s, c
 	return true;
 }
 
+const char *const wb_held_by_names[WB_HELD_COUNT] = {
+	[WB_HELD_NONE] = "", [WB_HELD_GLOBAL] = "global", [WB_HELD_DEVICE] = "device",
+};
+
+enum wb_held_by wb_pipeline_held_by(const struct wb_limits *l, size_t j)
+{
+	const struct wb_bdi_limits *b = l && l->valid && j < l->nbdis ? &l->bdis[j] : NULL;
+
+	if (!b || !b->valid || (b->state != WB_ST_THROTTLED && b->state != WB_ST_OVER))
+		return WB_HELD_NONE;
+	if (b->strict || (b->dirty_known && b->wb_dirty > 0 && b->wb_dirty >= b->thresh))
+		return WB_HELD_DEVICE;
+	return WB_HELD_GLOBAL;
+}
+
 /* The derived figures of BDI j of the newest sample. */
 static void derive_bdi(const struct wb_pipeline *p, size_t j, struct wb_bdi_derived *d)
 {
@@ -276,6 +291,8 @@ static void derive_bdi(const struct wb_pipeline *p, size_t j, struct wb_bdi_deri
 	d->drain_s = bl && bl->drain_s >= 0 ? bl->drain_s : -1;
 	d->wake_pm = per_minute(p, j, 0);
 	d->throttle_pm = per_minute(p, j, 1);
+	d->held_by = wb_pipeline_held_by(v->lim, j);
+	d->if_held_by = wb_pipeline_held_by(v->whatif, j);
 }
 
 /* Grow *arr to hold n entries of size sz. */

@@ -72,6 +72,20 @@ then
 else
 	failed=$((failed + 1)); echo "not ok - --set and --forecast in text and CSV"; cat "$T/err"
 fi
+# which limit holds a writer (#20): at 24 s in usb-stick the stick is over its
+# own limit and the disk, far under its own, is held by the global level
+n="usb-stick at 24 s: stick held by its own limit, disk by the global one"
+if "${run[@]}" "$W" --replay "$f" --batch --csv --from 24 -n 1 > "$T/held.csv" 2> "$T/err" &&
+   python3 - "$T/held.csv" <<'PY'
+import csv, sys
+st = {r["mount"].rsplit("/", 1)[-1]: r["state"] for r in csv.DictReader(open(sys.argv[1]))}
+assert st["stick"].endswith(":device") and st["disk"] == "throttled:global", st
+PY
+then
+	pass=$((pass + 1)); echo "ok - $n"
+else
+	failed=$((failed + 1)); echo "not ok - $n"; cat "$T/err"
+fi
 # a cut export equals the full export at the same samples, byte for byte,
 # forecast included (the window before --from is rebuilt, as after a seek)
 "${run[@]}" "$W" --replay "$f" --batch --json --forecast 30 --set vm.dirty_ratio=5 > "$T/full.json" 2> "$T/err"

@@ -16,6 +16,15 @@
 #include "wbtop/sample.h"
 #include "wbtop/util.h"
 
+/* Which limit holds a device's writers (when throttled or over). */
+enum wb_held_by {
+	WB_HELD_NONE,     /* not held, or unknown */
+	WB_HELD_GLOBAL,   /* the global dirty level is past freerun; the device is under its own threshold */
+	WB_HELD_DEVICE,   /* its own dirty + writeback is at or past its threshold, or strict_limit */
+	WB_HELD_COUNT
+};
+extern const char *const wb_held_by_names[WB_HELD_COUNT];
+
 /* Figures the pipeline derives for one BDI (index: the sample's BDI index). */
 struct wb_bdi_derived {
 	bool dirtied_ok, written_ok, bw_ok, dirty_ok, pct_ok, disk_ok;
@@ -26,6 +35,8 @@ struct wb_bdi_derived {
 	double disk_write;              /* diskstats' written sectors, bytes/s */
 	double drain_s;                 /* the model's time to clean; < 0 unknown */
 	double wake_pm, throttle_pm;    /* per minute over the last minute; < 0 unknown */
+	enum wb_held_by held_by;        /* under the current settings */
+	enum wb_held_by if_held_by;     /* under the what-if (--set); NONE without */
 };
 
 /* A process's rates since the previous sample (ok false: no interval). */

@@ -73,6 +73,15 @@ int wb_pipeline_resync(struct wb_pipeline *p, struct wb_source *src);
  */
 void wb_pipeline_strip(const struct wb_pipeline *p, const char *bdi, bool wakes, double *v, int w);
 
+/*
+ * Which limit holds BDI j's writers under l: its own (dirty + writeback at
+ * or past its threshold, or strict_limit) or the global one (the system is
+ * past freerun while the device is under its threshold: held by the others'
+ * pages). NONE when the writers are not held or the model did not run. The
+ * pipeline's views carry it (wb_bdi_derived); the Tune pane's preview asks.
+ */
+enum wb_held_by wb_pipeline_held_by(const struct wb_limits *l, size_t j);
+
 /* A BDI's write bandwidth in pages/s, chosen one way: wb_stats, else the BDI's estimate. */
 bool wb_bdi_write_bw(const struct wb_bdi *b, uint64_t *pages_s);
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ui_internal.h"
+#include "wbtop/catalog.h"
 #include "wbtop/out.h"
 #include "wbtop/tune.h"
 #include "wbtop/whatif.h"
@@ -30,8 +31,25 @@ static const struct wb_bdi *tune_bdi(const struct ui *u)
 	return u->nrows > 0 && u->sel < u->nrows ? u->rows[u->sel].b : NULL;
 }
 
-/* The current value of catalogue entry i as the kernel shows it. */
-static void current(const struct ui *u, size_t i, char *buf, size_t n)
+/* Bytes as the other panes show them (80M), or raw after r. Returns buf (>= 24 bytes). */
+static const char *bytes(const struct ui *u, char *buf, size_t n, double b)
+{
+	if (!u->tune_raw)
+		return wb_fmt_bytes(buf, n, b);
+	snprintf(buf, n, "%.0f", b);
+	return buf;
+}
+
+/* Is knob `name` a byte count (shown with the byte formatter)? */
+static bool is_bytes_knob(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 6 && strcmp(name + n - 6, "_bytes") == 0;
+}
+
+/* The current value of catalogue entry i as the kernel shows it (raw: for stepping). */
+static void current_raw(const struct ui *u, size_t i, char *buf, size_t n)
 {
 	const char *name, *range, *help;
 	bool is_bdi;
@@ -46,6 +64,22 @@ static void current(const struct ui *u, size_t i, char *buf, size_t n)
 		snprintf(buf, n, "%llu", (unsigned long long)b->knob[knob]);
 	else
 		snprintf(buf, n, "n/a");
+}
+
+/* The current value of entry i for the eye: byte knobs as 80M unless r. */
+static void current(const struct ui *u, size_t i, char *buf, size_t n)
+{
+	const char *name, *range, *help;
+	bool is_bdi;
+	int knob;
+	char *end;
+	double v;
+
+	current_raw(u, i, buf, n);
+	wb_knob_info(i, &name, &is_bdi, &knob, &range, &help);
+	v = strtod(buf, &end);
+	if (is_bytes_knob(name) && !*end && end != buf)
+		bytes(u, buf, n, v);
 }
 
 /* "vm.NAME" or "bdi.DEV.NAME" for entry i. */
@@ -103,6 +137,7 @@ static void preview(struct ui *u)
 	char key[128], arg[192];
 
 	u->tune_ok = false;
+	u->tune_scroll = 0;
 	ui_tune_finish(u);
 	if (!s || !u->lim_ok)
 		return;
@@ -160,19 +195,19 @@ static int verify(const struct ui *u, int y, int end,
 	const struct wb_sample *s = cur(u);
 	const struct wb_limits *n = &u->tune_pred;
 	double P = s->page_size;
-	char l[256], a[16], b[16];
+	char l[256], a[24], b[24];
 
 	snprintf(l, sizeof(l), "APPLIED %s: predicted vs the kernel now (error in pages)", u->tune_applied);
 	put(u, y++, 0, WB_R_TITLE, l);
 	if (WB_HAS(s->g.valid, WB_G_DIRTY_THRESH) && y < end) {
-		snprintf(l, sizeof(l), "  dirty thresh   %8s  kernel %8s  %+lld", wb_fmt_bytes(a, 16, n->thresh * P),
-			 wb_fmt_bytes(b, 16, s->g.v[WB_G_DIRTY_THRESH] * P),
+		snprintf(l, sizeof(l), "  dirty thresh   %8s  kernel %8s  %+lld", bytes(u, a, sizeof(a), n->thresh * P),
+			 bytes(u, b, sizeof(b), s->g.v[WB_G_DIRTY_THRESH] * P),
 			 (long long)s->g.v[WB_G_DIRTY_THRESH] - (long long)n->thresh);
 		put(u, y++, 0, WB_R_NORMAL, l);
 	}
 	if (WB_HAS(s->g.valid, WB_G_BG_THRESH) && y < end) {
-		snprintf(l, sizeof(l), "  background     %8s  kernel %8s  %+lld", wb_fmt_bytes(a, 16, n->bg * P),
-			 wb_fmt_bytes(b, 16, s->g.v[WB_G_BG_THRESH] * P),
+		snprintf(l, sizeof(l), "  background     %8s  kernel %8s  %+lld", bytes(u, a, sizeof(a), n->bg * P),
+			 bytes(u, b, sizeof(b), s->g.v[WB_G_BG_THRESH] * P),
 			 (long long)s->g.v[WB_G_BG_THRESH] - (long long)n->bg);
 		put(u, y++, 0, WB_R_NORMAL, l);
 	}
@@ -183,35 +218,228 @@ static int verify(const struct ui *u, int y, int end,
 								  d->st[WB_B_THRESH] == n->bdis[i].thresh))
 			continue;
 		snprintf(l, sizeof(l), "  %-14s %8s  kernel %8s  %+lld", n->bdis[i].name,
-			 wb_fmt_bytes(a, 16, n->bdis[i].thresh * P), wb_fmt_bytes(b, 16, d->st[WB_B_THRESH] * P),
+			 bytes(u, a, sizeof(a), n->bdis[i].thresh * P), bytes(u, b, sizeof(b), d->st[WB_B_THRESH] * P),
 			 (long long)d->st[WB_B_THRESH] - (long long)n->bdis[i].thresh);
 		put(u, y++, 0, WB_R_NORMAL, l);
 	}
 	return y;
 }
 
-void ui_draw_tune(struct ui *u, int y, int h, void (*put)(const struct ui *, int, int, enum wb_role, const char *))
+typedef void (*put_fn)(const struct ui *, int, int, enum wb_role, const char *);
+
+/* Does device i have writers now: pages dirtied in the last interval, or writers held? */
+static bool has_writers(const struct ui *u, size_t i)
+{
+	const struct wb_view *v = u->view;
+
+	if (i < u->lim.nbdis && u->lim.bdis[i].state >= WB_ST_THROTTLED)
+		return true;
+	return v && i < v->cur->nbdis && v->bdi[i].dirtied_ok && v->bdi[i].dirtied > 0;
+}
+
+/* The next minute's background wakeups of device i: now (k 0) or proposed (1); < 0 unknown. */
+static double wakes(const struct ui *u, size_t i, int k)
+{
+	if (!u->tune_fc_ok || i >= u->tune_fc[0].nbdis || i >= u->tune_fc[1].nbdis)
+		return -1;
+	return u->tune_fc[k].bdis[i].bg_flushes_per_min;
+}
+
+/* Device i's state under l, with the limit that holds its writers ("throttled:global"). */
+static const char *state_text(const struct wb_limits *l, size_t i, char *buf, size_t n)
+{
+	enum wb_held_by h = wb_pipeline_held_by(l, i);
+
+	snprintf(buf, n, "%s%s%s", wb_bdi_state_names[l->bdis[i].state], h ? ":" : "", wb_held_by_names[h]);
+	return buf;
+}
+
+/*
+ * Is device i a row of the before/after table: it has writers (the device
+ * one is told to watch), or its threshold, state or forecast changes. An
+ * idle device's forecast alone does not list it (nothing of it to flush).
+ */
+static bool row_shown(const struct ui *u, size_t i)
+{
+	const struct wb_bdi_limits *x = &u->lim.bdis[i], *z = &u->tune_pred.bdis[i];
+	char a[40], b[40];
+	bool idle = x->state == WB_ST_IDLE && z->state == WB_ST_IDLE;
+	double P = cur(u)->page_size;
+
+	if (has_writers(u, i)) /* a threshold changes when it does on screen (not by a page) */
+		return true;
+	if (strcmp(wb_fmt_bytes(a, sizeof(a), x->thresh * P), wb_fmt_bytes(b, sizeof(b), z->thresh * P)))
+		return true;
+	if (strcmp(state_text(&u->lim, i, a, sizeof(a)), state_text(&u->tune_pred, i, b, sizeof(b))))
+		return true;
+	return !idle && lround(wakes(u, i, 0)) != lround(wakes(u, i, 1));
+}
+
+/* The rows of the table (indices into the sample), at most max; their count. */
+static int table_rows(const struct ui *u, size_t *idx, int max)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < u->tune_pred.nbdis && i < u->lim.nbdis && n < max; i++)
+		if (row_shown(u, i))
+			idx[n++] = i;
+	return n;
+}
+
+/* Device i's label as the Devices pane shows it (the catalogue's DEVICE), and its mount's tail. */
+static void dev_name(const struct ui *u, size_t i, char *name, size_t n, const char **mnt)
 {
 	const struct wb_sample *s = cur(u);
-	const struct wb_bdi *b = tune_bdi(u);
-	int end = y + h;
-	char l[256], v[32], a[16], c[16];
-	double P = s->page_size;
+	const struct wb_bdi *b = i < s->nbdis ? &s->bdis[i] : NULL;
+	const char *m = b && b->nmounts ? strrchr(b->mounts[0], '/') : NULL;
+	size_t nf;
+	const struct wb_field *t = wb_catalog_bdi(&nf);
 
-	snprintf(l, sizeof(l), "KNOB                          CURRENT      RANGE                per-device knobs: %s",
+	snprintf(name, n, "%s", u->tune_pred.bdis[i].name);
+	for (size_t k = 0; k < nf && b && u->view && u->view->cur == s; k++) {
+		if (t[k].title && strcmp(t[k].title, "DEVICE") == 0) {
+			struct wb_fctx c;
+			struct wb_value x;
+			wb_catalog_ctx(&c, u->view, &u->lim, i);
+			x = t[k].get(&c);
+			if (x.known)
+				snprintf(name, n, "%.*s", (int)n - 1, wb_value_text(&x));
+		}
+	}
+	*mnt = m ? (m[1] ? m + 1 : m) : "";
+}
+
+/* One row of the table: device, threshold now->new, drain, writer rate, wakeups, state now->new, mount. */
+static void table_row(const struct ui *u, size_t i, int dw, char *l, size_t n)
+{
+	const struct wb_bdi_limits *x = &u->lim.bdis[i], *z = &u->tune_pred.bdis[i];
+	double P = cur(u)->page_size, w0 = wakes(u, i, 0), w1 = wakes(u, i, 1);
+	char name[80], t1[24], t2[24], d1[24], r1[32], s0[40], s1[40];
+	const char *mnt;
+
+	dev_name(u, i, name, sizeof(name), &mnt);
+	if (u->tune_fc_ok && i < u->tune_fc[1].nbdis && u->tune_fc[1].bdis[i].dirty_rate_in == 0)
+		snprintf(r1, sizeof(r1), "idle"); /* no writer: no rate to show */
+	else if (z->pos_ratio < 0)
+		snprintf(r1, sizeof(r1), "free");
+	else if (z->task_ratelimit == 0)
+		snprintf(r1, sizeof(r1), "stalled");
+	else
+		snprintf(r1, sizeof(r1), "%s/s", bytes(u, d1, sizeof(d1), (double)z->task_ratelimit * P));
+	snprintf(l, n, "  %-*s %6s->%-6s %6s %8s ", dw, name, bytes(u, t1, sizeof(t1), x->thresh * P),
+		 bytes(u, t2, sizeof(t2), z->thresh * P),
+		 z->drain_s < 0 ? "-" : z->drain_s < 0.05 ? "clean" : (snprintf(d1, sizeof(d1), "%.1fs", z->drain_s), d1),
+		 r1);
+	if (w0 >= 0)
+		snprintf(l + strlen(l), n - strlen(l), "%3.0f->%-3.0f ", w0, w1);
+	else
+		snprintf(l + strlen(l), n - strlen(l), "  -      ");
+	state_text(&u->lim, i, s0, sizeof(s0));
+	state_text(&u->tune_pred, i, s1, sizeof(s1));
+	if (strcmp(s0, s1))
+		snprintf(l + strlen(l), n - strlen(l), "%s->%s  %s", s0, s1, mnt);
+	else
+		snprintf(l + strlen(l), n - strlen(l), "%-17s %s", s0, mnt);
+}
+
+/* The knob list, rows lines of it at most, scrolled to keep the selected knob in sight. */
+static int draw_knobs(const struct ui *u, int y, int rows, put_fn put)
+{
+	const struct wb_bdi *b = tune_bdi(u);
+	int count = (int)wb_knob_count(), first = 0;
+	char l[256], v[32];
+
+	snprintf(l, sizeof(l), "KNOB                          CURRENT      RANGE                per-device: %s",
 		 b ? b->name : "(select a device in pane 1)");
 	put(u, y++, 0, WB_R_TITLE, l);
-	for (size_t i = 0; i < wb_knob_count() && y < end; i++) {
+	if (rows < count && u->tune_sel >= rows / 2)
+		first = u->tune_sel - rows / 2 < count - rows ? u->tune_sel - rows / 2 : count - rows;
+	for (int i = first; i < count && i < first + rows; i++) {
 		const char *name, *range, *help;
 		bool is_bdi;
 		int knob;
 
-		wb_knob_info(i, &name, &is_bdi, &knob, &range, &help);
-		current(u, i, v, sizeof(v));
+		wb_knob_info((size_t)i, &name, &is_bdi, &knob, &range, &help);
+		current(u, (size_t)i, v, sizeof(v));
 		snprintf(l, sizeof(l), "%s%-27s %10s      %-20s %s", is_bdi ? "  bdi." : "  vm.", name, v, range,
-			 (int)i == u->tune_sel ? help : "");
-		put(u, y++, 0, (int)i == u->tune_sel ? WB_R_SELECTED : WB_R_NORMAL, l);
+			 i == u->tune_sel ? help : "");
+		put(u, y++, 0, i == u->tune_sel ? WB_R_SELECTED : WB_R_NORMAL, l);
 	}
+	return y;
+}
+
+/* The prediction: thresholds, the before/after table (scrolled: PgUp/PgDn) and the warnings. */
+static int draw_preview(struct ui *u, int y, int end, put_fn put)
+{
+	const struct wb_limits *n = &u->tune_pred, *o = &u->lim;
+	double P = cur(u)->page_size;
+	const char *w[8];
+	char wb[8][160], l[256], a[24], b[24], c[24], d[24];
+	size_t idx[256];
+	int nw = warnings(u, w, wb, 8), nr = table_rows(u, idx, 256), room, dw = 6;
+
+	snprintf(l, sizeof(l), "PREDICTED %s=%s (%s)", u->tune_op.key, u->tune_buf,
+		 !u->o->can_apply ? "preview only: not the live kernel"
+		 : geteuid() ? "preview only: applying needs root" : "nothing written yet; a applies");
+	put(u, y++, 0, WB_R_THRESHOLD, l);
+	room = end - y - 2 - u->tune_confirm - nw;
+	if (room < 1)
+		room = 1;
+	if (u->tune_scroll > nr - room)
+		u->tune_scroll = nr - room > 0 ? nr - room : 0;
+	snprintf(l, sizeof(l), "  dirty thresh %s -> %s   background %s -> %s", bytes(u, a, sizeof(a), o->thresh * P),
+		 bytes(u, b, sizeof(b), n->thresh * P), bytes(u, c, sizeof(c), o->bg * P),
+		 bytes(u, d, sizeof(d), n->bg * P));
+	if (nr > room) /* the table scrolls */
+		snprintf(l + strlen(l), sizeof(l) - strlen(l), "   rows %d-%d of %d: PgUp/PgDn", u->tune_scroll + 1,
+			 u->tune_scroll + room, nr);
+	put(u, y++, 0, WB_R_THRESHOLD, l);
+	if (u->tune_confirm) {
+		snprintf(l, sizeof(l), "apply %s=%s for a %d s trial? y/n", u->tune_op.key, u->tune_buf, TRIAL_S);
+		put(u, y++, 0, WB_R_CRITICAL, l);
+	}
+	for (int r = 0; r < nr; r++) { /* the device column: as wide as its widest label */
+		const char *mnt;
+		char lab[80];
+		dev_name(u, idx[r], lab, sizeof(lab), &mnt);
+		dw = (int)strlen(lab) > dw ? (int)strlen(lab) : dw;
+	}
+	snprintf(l, sizeof(l), "  %-*s %6s->%-6s %6s %8s %-8s %-17s %s", dw, "DEVICE", "THRESH", "new", "DRAIN", "WRITER/s",
+		 "WAKE/m", "STATE->new", "MOUNT");
+	put(u, y++, 0, WB_R_TITLE, l);
+	for (int r = u->tune_scroll; r < nr && r < u->tune_scroll + room && y < end; r++) {
+		table_row(u, idx[r], dw, l, sizeof(l));
+		put(u, y++, 0, n->bdis[idx[r]].state >= WB_ST_THROTTLED ? WB_R_WARN : WB_R_NORMAL, l);
+	}
+	for (int i = 0; i < nw && y < end; i++) {
+		snprintf(l, sizeof(l), "  ! %s", w[i]);
+		put(u, y++, 0, WB_R_WARN, l);
+	}
+	return y;
+}
+
+/* Lines the prediction needs in full (the table's rows included). */
+static int preview_lines(const struct ui *u)
+{
+	const char *w[8];
+	char wb[8][160];
+	size_t idx[256];
+
+	if (!u->tune_ok)
+		return 0;
+	return 3 + u->tune_confirm + table_rows(u, idx, 256) + warnings(u, w, wb, 8);
+}
+
+void ui_draw_tune(struct ui *u, int y, int h, put_fn put)
+{
+	int end = y + h, count = (int)wb_knob_count(), rows;
+	char l[256];
+
+	/* the knob list gives way to the prediction, down to 3 knobs around the selected one */
+	rows = h - 2 - (u->tune_trial_end > 0) - (u->tune_editing || !u->tune_buf[0]) - (u->tune_err[0] != 0) -
+	       preview_lines(u);
+	rows = rows < 3 ? 3 : rows > count ? count : rows;
+	y = draw_knobs(u, y, rows, put);
 	y++;
 	if (u->tune_trial_end > 0) {
 		snprintf(l, sizeof(l), "TRIAL: %s  - the old values come back in %.0f s: k keeps, u reverts now",
@@ -226,7 +454,7 @@ void ui_draw_tune(struct ui *u, int y, int h, void (*put)(const struct ui *, int
 		put(u, y++, 0, WB_R_TITLE, l);
 	} else if (!u->tune_buf[0]) {
 		put(u, y++, 0, WB_R_HINT, "Enter: type a value (+/-: step it) and see the prediction   "
-					  "a: apply (root)   u: undo   R: revert all");
+					  "a: apply (root)   u: undo   R: revert all   r: raw bytes");
 	}
 	if (u->tune_err[0]) {
 		snprintf(l, sizeof(l), "refused: %s", u->tune_err);
@@ -234,60 +462,8 @@ void ui_draw_tune(struct ui *u, int y, int h, void (*put)(const struct ui *, int
 	}
 	if (u->tune_verify && u->tune_pred_ok && y < end)
 		y = verify(u, y, end, put);
-	if (u->tune_ok && y < end) {
-		const struct wb_limits *n = &u->tune_pred, *o = &u->lim;
-		const char *w[8];
-		char wb[8][160];
-		int nw = warnings(u, w, wb, 8);
-
-		snprintf(l, sizeof(l), "PREDICTED %s=%s (nothing written yet%s)", u->tune_op.key, u->tune_buf,
-			 !u->o->can_apply ? "; preview only: not the live kernel"
-			 : geteuid() ? "; preview only: applying needs root" : "; a applies");
-		put(u, y++, 0, WB_R_THRESHOLD, l);
-		snprintf(l, sizeof(l), "  dirty thresh %s -> %s   background %s -> %s",
-			 wb_fmt_bytes(a, 16, o->thresh * P), wb_fmt_bytes(c, 16, n->thresh * P),
-			 wb_fmt_bytes(v, 16, o->bg * P), wb_fmt_bytes(wb[7], 16, n->bg * P));
-		put(u, y++, 0, WB_R_THRESHOLD, l);
-		if (u->tune_confirm) {
-			snprintf(l, sizeof(l), "apply %s=%s for a %d s trial? y/n", u->tune_op.key, u->tune_buf, TRIAL_S);
-			put(u, y++, 0, WB_R_CRITICAL, l);
-		}
-		put(u, y++, 0, WB_R_TITLE, "  DEVICE     THRESH now -> new     STATE now -> new         DRAIN   WRITERS  "
-					   "BG WAKE/m");
-		for (size_t i = 0; i < n->nbdis && i < o->nbdis && y < end - nw; i++) {
-			const struct wb_bdi_limits *x = &o->bdis[i], *z = &n->bdis[i];
-			char t1[16], t2[16], d1[16], r1[24];
-			double w0 = -1, w1 = -1;
-			if (u->tune_fc_ok && i < u->tune_fc[0].nbdis && i < u->tune_fc[1].nbdis) {
-				w0 = u->tune_fc[0].bdis[i].bg_flushes_per_min;
-				w1 = u->tune_fc[1].bdis[i].bg_flushes_per_min;
-			}
-			wb_fmt_bytes(t1, 16, x->thresh * P);
-			wb_fmt_bytes(t2, 16, z->thresh * P);
-			if (!strcmp(t1, t2) && x->state == z->state && lround(w0) == lround(w1))
-				continue; /* no change one can see */
-			if (u->tune_fc_ok && i < u->tune_fc[1].nbdis && u->tune_fc[1].bdis[i].dirty_rate_in == 0)
-				snprintf(r1, sizeof(r1), "idle"); /* no writer: no rate to show */
-			else if (z->pos_ratio < 0)
-				snprintf(r1, sizeof(r1), "free");
-			else if (z->task_ratelimit == 0)
-				snprintf(r1, sizeof(r1), "stalled");
-			else
-				snprintf(r1, sizeof(r1), "%s/s", wb_fmt_bytes(d1, 16, (double)z->task_ratelimit * P));
-			snprintf(l, sizeof(l), "  %-10s %7s -> %-7s  %-10s -> %-10s %6s  %8s  ", z->name, t1, t2,
-				 wb_bdi_state_names[x->state], wb_bdi_state_names[z->state],
-				 z->drain_s >= 0 ? (snprintf(d1, 16, "%.1fs", z->drain_s), d1) : "n/a", r1);
-			if (w0 >= 0)
-				snprintf(l + strlen(l), sizeof(l) - strlen(l), "%3.0f -> %.0f", w0, w1);
-			else
-				snprintf(l + strlen(l), sizeof(l) - strlen(l), "n/a");
-			put(u, y++, 0, z->state >= WB_ST_THROTTLED ? WB_R_WARN : WB_R_NORMAL, l);
-		}
-		for (int i = 0; i < nw && y < end; i++) {
-			snprintf(l, sizeof(l), "  ! %s", w[i]);
-			put(u, y++, 0, WB_R_WARN, l);
-		}
-	}
+	if (u->tune_ok && y < end)
+		draw_preview(u, y, end, put);
 }
 
 /* Revert the newest applied change (trial or kept). */
@@ -378,7 +554,7 @@ static void step(struct ui *u, int ch)
 	wb_knob_info((size_t)u->tune_sel, &name, &is_bdi, &knob, &range, &help);
 	v = strtoull(u->tune_buf, &end, 10);
 	if (!u->tune_buf[0] || *end) { /* nothing typed, or a value with units: start from now */
-		current(u, (size_t)u->tune_sel, cur, sizeof(cur));
+		current_raw(u, (size_t)u->tune_sel, cur, sizeof(cur));
 		v = strtoull(cur, &end, 10);
 		if (*end)
 			return; /* not known at this level */
@@ -455,6 +631,17 @@ bool ui_tune_key(struct ui *u, int ch)
 		return true;
 	case '+': case '=': case '-': step(u, ch); return true;
 	case 'u': undo(u); return true;
+	case 'r': /* raw byte counts on demand */
+		u->tune_raw = !u->tune_raw;
+		snprintf(u->status, sizeof(u->status), "%s", u->tune_raw ? "bytes shown raw (r: 80M)" : "bytes shown as 80M (r: raw)");
+		return true;
+	case KEY_NPAGE: case KEY_PPAGE: /* scroll the before/after table; without one, the devices */
+		if (!u->tune_ok)
+			return false;
+		u->tune_scroll += ch == KEY_NPAGE ? 5 : -5;
+		if (u->tune_scroll < 0)
+			u->tune_scroll = 0;
+		return true;
 	case 'R': ui_tune_revert_all(u); snprintf(u->status, sizeof(u->status), "every change reverted"); return true;
 	}
 	return false;

@@ -71,6 +71,8 @@ struct ui {
 	double tune_trial_end;         /* > 0 while a change is on trial */
 	struct wb_tune tune_stack[16]; /* applied changes, newest last, for undo */
 	int tune_nstack;
+	int tune_scroll;               /* first row of the before/after table shown */
+	bool tune_raw;                 /* r: byte counts as raw bytes, not 80M */
 	/* replay */
 	struct wb_source *src;
 	double speed;
