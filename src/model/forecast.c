@@ -464,6 +464,14 @@ static void init_ratelimit(struct sim_bdi *x, const struct wb_bdi *b, bool trace
 	x->prev_bal = x->n * (double)b->ev.balanced_ratelimit;
 }
 
+/* A page rate as a whole number: NaN and below 0 are 0, beyond 2^62 is 2^62 (damaged input). */
+static uint64_t sat_u64(double v)
+{
+	if (!(v > 0))
+		return 0;
+	return v >= 0x1p62 ? (uint64_t)1 << 62 : (uint64_t)v;
+}
+
 /*
  * wb_update_dirty_ratelimit (writeback-model.md 5.5) on one writer's share:
  * the balanced rate from what was dirtied against what was let, and a step
@@ -476,10 +484,10 @@ static void update_ratelimit(struct sim_bdi *b, double pos, bool below_setpoint)
 	 * decides whether the rate limit can still move (one page/s of step
 	 * or none).
 	 */
-	uint64_t rl = (uint64_t)fmax(1, round(b->rl / b->n)), pb = (uint64_t)round(b->prev_bal / b->n);
-	uint64_t tr = (uint64_t)floor((double)rl * fmax(pos, 0)) + 1, kbw = (uint64_t)fmax(1, b->kavg / b->n);
-	uint64_t dr = (uint64_t)(b->dirtied / b->since / b->n), x, step = 0, sh;
-	uint64_t bal = (uint64_t)((double)tr * (double)kbw / (double)(dr | 1));
+	uint64_t rl = sat_u64(fmax(1, round(b->rl / b->n))), pb = sat_u64(round(b->prev_bal / b->n));
+	uint64_t tr = sat_u64(floor((double)rl * fmax(pos, 0))) + 1, kbw = sat_u64(fmax(1, b->kavg / b->n));
+	uint64_t dr = sat_u64(b->dirtied / b->since / b->n), x, step = 0, sh;
+	uint64_t bal = sat_u64((double)tr * (double)kbw / (double)(dr | 1));
 
 	if (bal > kbw) /* capped at the kernel's bandwidth estimate */
 		bal = kbw;
