@@ -837,15 +837,16 @@ int wb_rec_decode(const uint8_t *p, size_t len, bool key, unsigned major, unsign
 		  const struct wb_sample *prev, struct wbrec_schema *sc, struct wb_sample *s, char *err,
 		  size_t errlen)
 {
-	struct walk w = { .p = p, .end = p + len, .prev = key ? NULL : prev };
+	struct walk w;
 	struct wbrec_schema own;
 	struct wb_sample t;
 	int rc;
 
-	if (!p || len == 0) {
+	if (!p || len == 0) { /* before p + len: an empty frame may come with no buffer at all */
 		snprintf(err, errlen, "damaged frame (empty)");
 		return -1;
 	}
+	w = (struct walk){ .p = p, .end = p + len, .prev = key ? NULL : prev };
 	if (!key && (!prev || (major >= 3 && !sc))) {
 		snprintf(err, errlen, "a delta frame without the frame before it");
 		return -1;
