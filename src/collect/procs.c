@@ -26,6 +26,7 @@ struct task {
 	bool skip;      /* a kernel thread, or its io is not readable to us */
 	bool have;      /* wb and cb hold a reading */
 	uint64_t wb, cb;
+	unsigned wrote; /* the sample it last wrote in (wb_procs.tick), 0 never */
 };
 
 struct wb_procs {
@@ -36,6 +37,7 @@ struct wb_procs {
 	struct wb_kvfile diskstats;
 	bool have_prev;
 	bool restarted;       /* the next read only takes new counters: rates unknown */
+	unsigned tick;        /* samples read */
 };
 
 struct wb_procs *wb_procs_create(struct wb_diag *d)
@@ -272,6 +274,25 @@ static bool task_update(struct wb_procs *p, struct task *t, struct wb_proc *out)
 	return out->write_bytes_delta || out->cancelled_delta;
 }
 
+/*
+ * A task that wrote lately (RECENT samples) but not in this one may be held in
+ * balance_dirty_pages for seconds: it is listed while it is, with no writes.
+ */
+#define RECENT 30
+
+static bool held_writer(const struct wb_procs *p, const struct task *t, struct wb_proc *x)
+{
+	unsigned long flags;
+
+	if (t->skip || !t->wrote || p->tick - t->wrote > RECENT)
+		return false;
+	*x = (struct wb_proc){ .pid = t->pid, .write_bytes = t->wb, .cancelled_write_bytes = t->cb };
+	if (!read_stat(x->pid, x->comm, sizeof(x->comm), &x->state, &flags) || x->state != 'D')
+		return false;
+	x->throttled = in_bdp(x->pid);
+	return x->throttled;
+}
+
 /* Name, state and throttling of a writer; false if it has gone meanwhile. */
 static bool writer_details(struct wb_proc *x)
 {
@@ -306,11 +327,17 @@ void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 		free(w);
 		return;
 	}
+	p->tick++;
 	for (size_t i = 0; i < n; i++) {
-		if (fresh[i])
-			task_probe(p, &p->t[i]);
-		else if (task_update(p, &p->t[i], &w[nw]) && p->have_prev && writer_details(&w[nw]))
+		struct task *t = &p->t[i];
+		if (fresh[i]) {
+			task_probe(p, t);
+		} else if (task_update(p, t, &w[nw])) {
+			t->wrote = p->tick;
+			nw += p->have_prev && writer_details(&w[nw]);
+		} else if (p->have_prev && held_writer(p, t, &w[nw])) {
 			nw++;
+		}
 	}
 	p->have_prev = true;
 	if (p->restarted) { /* after a pause: no rates yet, and none is not "no writer" */
