@@ -393,7 +393,8 @@ int wb_pipeline_resync(struct wb_pipeline *p, struct wb_source *src)
 	if (!src->rewind)
 		return 0;
 	wb_pipeline_clear(p);
-	k = src->rewind(src->ctx, p->o.window - 1);
+	/* the window, or as far back as the timeline holds (the ring keeps the newest) */
+	k = src->rewind(src->ctx, p->tl && p->o.timeline > p->o.window ? p->o.timeline - 1 : p->o.window - 1);
 	wb_sample_init(&s);
 	for (size_t i = 0; i < k && rc == 0; i++) {
 		rc = src->read(src->ctx, &s) ? -EIO : wb_ring_push(p->ring, &s);
