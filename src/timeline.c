@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wbtop/pipeline.h" /* wb_bdi_write_bw: one choice of write bandwidth */
 #include "wbtop/timeline.h"
 
 struct tl_dev {
@@ -164,6 +165,7 @@ static int push_bdi(struct wb_timeline *t, const struct wb_sample *prev, const s
 	struct tl_dev *d = dev_of(t, b->name);
 	const struct wb_bdi_limits *bl = l ? wb_limits_bdi(l, b->name) : NULL;
 	double r;
+	uint64_t bw;
 	uint32_t starts = 0;
 
 	if (!d)
@@ -173,7 +175,7 @@ static int push_bdi(struct wb_timeline *t, const struct wb_sample *prev, const s
 	d->v[WB_TL_B_LEVEL][i] = d->v[WB_TL_B_DIRTY][i] + d->v[WB_TL_B_WRITEBACK][i];
 	d->v[WB_TL_B_THRESH][i] = bl && bl->valid ? (double)bl->thresh * s->page_size : NAN;
 	d->v[WB_TL_B_KTHRESH][i] = pages(s, WB_HAS(b->st_valid, WB_B_THRESH), b->st[WB_B_THRESH]);
-	d->v[WB_TL_B_BW][i] = bl && bl->bw > 0 ? bl->bw * s->page_size : NAN;
+	d->v[WB_TL_B_BW][i] = wb_bdi_write_bw(b, &bw) ? (double)bw * s->page_size : NAN; /* as BW/s shows it */
 	d->v[WB_TL_B_WRITER][i] = prev && wb_rate_bdi(prev, s, b->name, WB_B_DIRTIED, &r) ? r * s->page_size : NAN;
 	for (int k = 0; k < WB_REASONS; k++)
 		starts += b->ev.start[k];
