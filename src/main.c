@@ -1022,6 +1022,11 @@ int main(int argc, char **argv)
 		if (o.batch) /* a recorder that records nothing must not run on (wbtop(1), EXIT STATUS) */
 			wb_recording_stop_on_error(recording);
 	}
+	if (o.om_file && wb_om_file_check(o.om_file, err, sizeof(err))) {
+		fprintf(stderr, "wbtop: --openmetrics-file %s\n", err);
+		rc = 2;
+		goto out;
+	}
 	if (o.listen || o.om_file) { /* the endpoint and the textfile: one more sink on the source */
 		if (o.listen && !(http = wb_http_start(o.listen, err, sizeof(err)))) {
 			fprintf(stderr, "wbtop: %s\n", err);

@@ -184,9 +184,19 @@ check "bad ADDR:PORT, a port in use and conflicting flags: one line, exit 2"
 [ -s "$T/out" ] && fail "--openmetrics-file with --batch wrote to stdout"
 promtool check metrics <"$T/wbtop.prom" >"$T/lint" 2>&1 && [ ! -s "$T/lint" ] || fail "textfile lint: $(cat "$T/lint")"
 [ "$(ls "$T" | grep -c 'wbtop.prom')" = 1 ] || fail "temp file left: $(ls "$T")"
-"$W" --root "$F/6.18-idle" --batch -n 2 -d 0.1 --openmetrics-file "$T/nodir/x.prom" >/dev/null 2>"$T/err"
-[ "$(grep -c 'openmetrics-file' "$T/err")" = 1 ] || fail "unwritable textfile: said $(grep -c openmetrics-file "$T/err") times"
-check "--openmetrics-file: atomic rewrite, lint-clean, one message when it cannot write"
+"$W" --root "$F/6.18-idle" --batch -n 2 -d 0.1 --openmetrics-file "$T/nodir/x.prom" >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 2 ] && [ "$(grep -c 'openmetrics-file' "$T/err")" = 1 ] ||
+	fail "unwritable textfile: rc=$rc, said $(grep -c openmetrics-file "$T/err") times"
+# the file is replaced by a rename: what is not a regular file is refused, never replaced
+mkfifo "$T/fifo"
+mkdir "$T/adir"
+ln -s "$T/wbtop.prom" "$T/link"
+for p in "$T/fifo" "$T/adir" "$T/link"; do
+	"$W" --root "$F/6.18-idle" --batch -n 1 --openmetrics-file "$p" >/dev/null 2>"$T/err"; rc=$?
+	[ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] || fail "--openmetrics-file $p: rc=$rc: $(cat "$T/err")"
+done
+[ -p "$T/fifo" ] && [ -d "$T/adir" ] && [ -L "$T/link" ] || fail "a path that is not a regular file was replaced"
+check "--openmetrics-file: atomic rewrite, lint-clean; unwritable or not a regular file: one line, exit 2, left alone"
 
 # ---- label values from mount points are untrusted ----
 cp -r "$F/6.18-writing" "$T/evil"

@@ -44,7 +44,10 @@ void wb_om_clear(struct wb_om *m);
  * in *len), NULL on out of memory.
  */
 char *wb_om_render(const struct wb_om *m, enum wb_om_fmt fmt, size_t *len);
-/* Replace path with buf atomically (temp file beside it + rename). 0 or -errno, err set. */
+/* 0 if path can be (re)written as a textfile: absent in a writable directory,
+ * or a regular file; else -errno and a message naming it. */
+int wb_om_file_check(const char *path, char *err, size_t n);
+/* Replace path with buf atomically (temp file beside it + rename); checks path first. 0 or -errno, err set. */
 int wb_om_write_file(const char *path, const char *buf, size_t len, char *err, size_t n);
 /* Append value to buf as a label value: \ " and newline escaped, other control bytes and
  * bytes that are not UTF-8 dropped. Exposed for tests. Returns the length written. */

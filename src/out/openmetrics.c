@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "wbtop/openmetrics.h"
@@ -631,11 +632,43 @@ char *wb_om_render(const struct wb_om *m, enum wb_om_fmt fmt, size_t *len)
 	return b.p;
 }
 
+int wb_om_file_check(const char *path, char *err, size_t n)
+{
+	struct stat st;
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+
+	if (!path[0]) {
+		snprintf(err, n, "an empty path");
+		return -EINVAL;
+	}
+	if (lstat(path, &st) == 0) {
+		if (S_ISREG(st.st_mode))
+			return 0;
+		/* the file is replaced by a rename: a device, FIFO or link would be lost */
+		snprintf(err, n, "%s: exists and is not a regular file", path);
+		return -EEXIST;
+	}
+	if (errno != ENOENT) {
+		int e = errno;
+		snprintf(err, n, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
+		snprintf(err, n, "%s: %s is not a directory wbtop can write in", path, dir);
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
 int wb_om_write_file(const char *path, const char *buf, size_t len, char *err, size_t n)
 {
 	char tmp[4096];
 	int fd, rc = 0;
 
+	if ((rc = wb_om_file_check(path, err, n)) != 0)
+		return rc;
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp)) {
 		snprintf(err, n, "%s: path too long", path);
 		return -ENAMETOOLONG;
