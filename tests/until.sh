@@ -44,6 +44,11 @@ if [ -n "$dev" ]; then
 		bad "unprivileged: exit $rc ($(head -1 "$T/err"))"
 	fi
 fi
+# a block device carrying btrfs: its dirty pages are on the file system's BDI (btrfs-1), not loop2's
+F=${FIXTURES:?}
+"$W" --root "$F/6.18-writing" --until-clean /dev/loop2 -n 1 -d 0.1 > "$T/bt" 2>&1
+if grep -q 'loop2 (btrfs-1) 150M left' "$T/bt"; then ok "btrfs on /dev/loop2 is followed on btrfs-1"
+else bad "btrfs on /dev/loop2: $(cat "$T/bt")"; fi
 "$W" --until-clean loop0 --json > /dev/null 2>&1; rc=$?
 [ $rc = 2 ] && ok "--until-clean with --json: exit 2" || bad "--until-clean with --json: exit $rc"
 echo "$pass passed, $failed failed"

@@ -9,6 +9,7 @@
 #include "wbtop/forecast.h"
 #include "wbtop/model.h"
 #include "wbtop/out.h"
+#include "wbtop/pipeline.h"
 #include "wbtop/signals.h"
 #include "wbtop/until.h"
 
@@ -16,15 +17,26 @@
 #define ETA_AFTER 3         /* samples before the first ETA: a second of completions */
 #define BAR_CELLS 24
 
+/*
+ * A BDI's name, a block device (the BDI whose device it is; when a file
+ * system with a BDI of its own sits on it, as btrfs does, that one: its
+ * dirty pages are there) or a mount point.
+ */
 int wb_until_find(const struct wb_sample *s, const char *dev)
 {
 	const char *base = strncmp(dev, "/dev/", 5) == 0 ? dev + 5 : dev;
+	int found = -1;
 
+	for (size_t i = 0; i < s->nbdis; i++)
+		if (strcmp(s->bdis[i].name, dev) == 0)
+			return (int)i;
 	for (size_t i = 0; i < s->nbdis; i++) {
 		const struct wb_bdi *b = &s->bdis[i];
-		if (strcmp(b->name, dev) == 0 || (b->dev[0] && strcmp(b->dev, base) == 0))
-			return (int)i;
+		if (b->dev[0] && strcmp(b->dev, base) == 0 && (found < 0 || b->nmounts > s->bdis[found].nmounts))
+			found = (int)i;
 	}
+	if (found >= 0)
+		return found;
 	for (size_t i = 0; dev[0] == '/' && i < s->nbdis; i++)
 		for (int m = 0; m < s->bdis[i].nmounts && m < WB_MAX_MOUNTS; m++)
 			if (strcmp(s->bdis[i].mounts[m], dev) == 0)
@@ -101,22 +113,26 @@ static double clean_at(const struct wb_sample *cur, const struct wb_limits *lim,
  * dirtied pages on it since the last sample; the range is then for the
  * moment that stops. Both < 0 when not clean within the horizon.
  */
-struct eta { double lo, hi; bool writing; };
+struct eta { double lo, hi; bool writing; double stalled_s; bool unmeasured; };
 
 /*
- * What the device completed, pages/s, over the samples in which it had
- * writeback in flight throughout (a backlog: it wrote flat out); 0 when
- * that spans under a second. The kernel's own estimate moves only while
+ * What the device completed over the samples in which it had writeback in
+ * flight throughout (a backlog: it wrote flat out): pages and seconds (0
+ * seconds when there is none). The kernel's own estimate moves only while
  * someone dirties pages, so after a copy it can be far off (a new device's
- * starts at 100 MB/s).
+ * starts at 100 MiB/s); and a slow device completing big requests may show
+ * nothing completed for seconds.
  */
-static double backlog_bw(const struct wb_sample *cur, const struct wb_ring *hist, const char *name)
+struct backlog { double pages, secs; };
+
+static struct backlog backlog(const struct wb_sample *cur, const struct wb_ring *hist, const char *name)
 {
 	const struct wb_bdi *b = wb_sample_bdi(cur, name), *o;
 	const struct wb_sample *old = NULL;
+	struct backlog r = { 0, 0 };
 
 	if (!b || !WB_HAS(b->st_valid, WB_B_WRITTEN) || !WB_HAS(b->st_valid, WB_B_WRITEBACK) || !b->st[WB_B_WRITEBACK])
-		return 0;
+		return r;
 	for (size_t i = 0; i < wb_ring_len(hist); i++) {
 		const struct wb_sample *h = wb_ring_get(hist, i);
 		if (h->mono >= cur->mono)
@@ -127,21 +143,37 @@ static double backlog_bw(const struct wb_sample *cur, const struct wb_ring *hist
 			break;
 		old = h;
 	}
-	if (!old || cur->mono - old->mono < 1)
-		return 0;
+	if (!old)
+		return r;
 	o = wb_sample_bdi(old, name);
-	return (double)(b->st[WB_B_WRITTEN] - o->st[WB_B_WRITTEN]) / (cur->mono - old->mono);
+	r.pages = (double)(b->st[WB_B_WRITTEN] - o->st[WB_B_WRITTEN]);
+	r.secs = cur->mono - old->mono;
+	return r;
+}
+
+/* The kernel's bandwidth estimate is still its starting value (INIT_BW, 100 MiB/s): never measured. */
+static bool bw_unmeasured(const struct wb_sample *s, const struct wb_bdi *b)
+{
+	uint64_t bw;
+
+	return s->page_size && wb_bdi_write_bw(b, &bw) && bw == (100u << 20) / s->page_size;
 }
 
 static struct eta eta(const struct wb_sample *cur, const struct wb_sample *prev, const struct wb_ring *hist,
 		      int idx)
 {
-	struct eta e = { -1, -1, false };
+	struct eta e = { -1, -1, false, 0, false };
 	struct wb_limits lim;
 	struct wb_forecast_in in;
 	size_t n = cur->nbdis;
-	double *buf, *x, span = 0, d, bw = backlog_bw(cur, hist, cur->bdis[idx].name);
+	struct backlog bl = backlog(cur, hist, cur->bdis[idx].name);
+	double *buf, *x, span = 0, d, bw = bl.secs >= 1 ? bl.pages / bl.secs : 0;
 
+	/* no rate to go by: say so rather than forecast with a figure nobody measured */
+	if (bl.secs >= 2 && bl.pages == 0)
+		e.stalled_s = bl.secs;
+	else if (bw == 0 && bw_unmeasured(cur, &cur->bdis[idx]))
+		e.unmeasured = true;
 	if (wb_model_eval(prev, cur, NULL, NULL, 0, &lim) != 0)
 		return e;
 	buf = wb_forecast_prepare(cur, hist, ETA_HORIZON_S, 1.0, &in);
@@ -193,6 +225,14 @@ static void fmt_eta(char *buf, size_t n, const struct eta *e, int seen)
 		snprintf(buf, n, "clean in: measuring");
 		return;
 	}
+	if (e->stalled_s > 0) {
+		snprintf(buf, n, "clean in: unknown (nothing completed in the last %.0fs)", e->stalled_s);
+		return;
+	}
+	if (e->unmeasured) {
+		snprintf(buf, n, "clean in: unknown (the kernel has not measured the device's speed yet)");
+		return;
+	}
 	if (e->hi < 0 || e->lo < 0) {
 		snprintf(buf, n, "clean in: over %.0f min%s", ETA_HORIZON_S / 60, e->writing ? " (still written to)" : "");
 		return;
@@ -224,21 +264,24 @@ static void print_line(FILE *out, const struct wb_until_opts *o, const struct wb
 		       const struct wb_bdi *b, uint64_t first, const char *etabuf)
 {
 	uint64_t pages = b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK];
-	char lv[16], wbk[16], bb[BAR_CELLS + 4] = "", clock[16];
+	char lv[16], wbk[16], bb[BAR_CELLS + 4] = "", clock[16], who[WB_NAME_LEN + 40];
 	time_t w = isfinite(s->wall) && fabs(s->wall) < 1e12 ? (time_t)s->wall : 0;
 	struct tm tm;
 
 	if (!localtime_r(&w, &tm) || !strftime(clock, sizeof(clock), "%H:%M:%S", &tm))
 		snprintf(clock, sizeof(clock), "--:--:--");
+	/* the device, and its file system's BDI when that is not the device's own (btrfs-N) */
+	if (b->dev[0] && !strchr(b->name, ':'))
+		snprintf(who, sizeof(who), "%s (%s)", b->dev, b->name);
+	else
+		snprintf(who, sizeof(who), "%s", b->dev[0] ? b->dev : b->name);
 	wb_fmt_bytes(lv, sizeof(lv), (double)wb_pages_to_bytes(s, pages));
 	wb_fmt_bytes(wbk, sizeof(wbk), (double)wb_pages_to_bytes(s, b->st[WB_B_WRITEBACK]));
 	if (o->bar) {
 		bar(bb, sizeof(bb), first ? 1.0 - (double)pages / (double)first : 1.0);
-		fprintf(out, "\r\033[K%s %s %6s left (%s writeback) %s %s", clock, b->dev[0] ? b->dev : b->name,
-			lv, wbk, bb, etabuf);
+		fprintf(out, "\r\033[K%s %s %6s left (%s writeback) %s %s", clock, who, lv, wbk, bb, etabuf);
 	} else {
-		fprintf(out, "%s %s %s left (%s writeback) %s\n", clock, b->dev[0] ? b->dev : b->name, lv,
-			wbk, etabuf);
+		fprintf(out, "%s %s %s left (%s writeback) %s\n", clock, who, lv, wbk, etabuf);
 	}
 	fflush(out);
 }
