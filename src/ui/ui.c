@@ -877,7 +877,7 @@ int ui_init(struct ui *u, const struct wb_ui_opts *o, struct wb_source *src, str
 				       .timeline = GRAPH_POINTS };
 
 	*u = (struct ui){ .o = o, .grid = g, .delay = src->replay ? src->interval : o->delay, .sort_col = 0,
-			  .src = src, .speed = 1, .cfg = o->cfg, .tab_y = -1 };
+			  .src = src, .speed = 1, .cfg = o->cfg, .tab_y = -1, .procs_on = true };
 	u->utf8 = cs && strcmp(cs, "UTF-8") == 0;
 	if (init_theme(u, err, errlen))
 		return -1;
@@ -905,6 +905,37 @@ void ui_finish(struct ui *u)
 	u->rows = NULL;
 	u->proc_idx = NULL;
 	u->pl = NULL;
+}
+
+bool ui_tick(struct ui *u, double t, double *next)
+{
+	bool redraw = false;
+
+	u->now = t;
+	if (u->src->need_procs && u->procs_on != (u->pane == P_PROCS)) {
+		/* the process table only for its pane; shown again: a sample now */
+		u->procs_on = u->pane == P_PROCS;
+		u->src->need_procs(u->src->ctx, u->procs_on);
+		u->step = u->step || (u->procs_on && !u->frozen && !u->ended);
+	}
+	if (u->tune_trial_end > 0) { /* the countdown, and the revert when it runs out */
+		ui_tune_tick(u);
+		redraw = true;
+	}
+	if (t < *next && !u->step)
+		return redraw;
+	if ((!u->frozen && !u->ended) || u->step) {
+		if (ui_take_sample(u) != 0) {
+			u->ended = true;
+			snprintf(u->status, sizeof(u->status), u->src->replay
+				 ? "end of the recording: g jumps, Left seeks back, q quits"
+				 : "the source ended; press q to quit");
+		}
+		u->step = false;
+		redraw = true;
+	}
+	*next = t + u->delay;
+	return redraw;
 }
 
 /* The grid at the terminal's size, drawn, copied to the terminal; the tab row for the mouse. */
@@ -940,35 +971,12 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	wb_signals_at_crash(restore_terminal);
 	start_curses(&u);
 	next = now_s();
-	bool redraw = true, procs_on = true;
+	bool redraw = true;
 	while (!u.quit && !wb_stop) {
-		double t = now_s();
 		int ch;
 
-		u.now = t;
-		if (src->need_procs && procs_on != (u.pane == P_PROCS)) {
-			/* the process table only for its pane; shown again: a sample now */
-			procs_on = u.pane == P_PROCS;
-			src->need_procs(src->ctx, procs_on);
-			u.step = u.step || (procs_on && !u.frozen && !u.ended);
-		}
-		if (u.tune_trial_end > 0) { /* the countdown, and the revert when it runs out */
-			ui_tune_tick(&u);
+		if (ui_tick(&u, now_s(), &next))
 			redraw = true;
-		}
-		if (t >= next || u.step) {
-			if ((!u.frozen && !u.ended) || u.step) {
-				if (ui_take_sample(&u) != 0) {
-					u.ended = true;
-					snprintf(u.status, sizeof(u.status), src->replay
-						 ? "end of the recording: g jumps, Left seeks back, q quits"
-						 : "the source ended; press q to quit");
-				}
-				u.step = false;
-				redraw = true;
-			}
-			next = t + u.delay;
-		}
 		if (redraw) { /* only after a sample, a key or a resize */
 			redraw_screen(&u);
 			redraw = false;

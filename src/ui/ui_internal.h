@@ -50,6 +50,7 @@ struct ui {
 	char proc_filter[64];
 	size_t *proc_idx, proc_cap;       /* ui_proc_rows()'s order */
 	bool quit;                        /* q pressed */
+	bool procs_on;                    /* the source reads the process table (its pane shown) */
 	bool mouse;                       /* the terminal reports mouse events */
 	int tab_y;                        /* the tab line as last drawn (mouse); -1 unknown */
 	const struct wb_config *cfg;      /* the settings file as read (W keeps what the UI cannot change) */
@@ -185,6 +186,13 @@ int ui_init(struct ui *u, const struct wb_ui_opts *o, struct wb_source *src, str
 void ui_finish(struct ui *u);
 /* One sample from the source through the pipeline; 0, or -1 when the source ended. */
 int ui_take_sample(struct ui *u);
+/*
+ * The loop's work at time t (seconds, any clock): the process table follows
+ * its pane, a change on trial counts down, and a sample is taken when *next
+ * is due (or a step asks), unless paused or ended; *next moves on. Whether
+ * the screen needs drawing. The terminal's loop and the screen tests share it.
+ */
+bool ui_tick(struct ui *u, double t, double *next);
 /* The row the tabs were drawn on (the mouse's reference), read from the grid; -1 none. */
 int ui_tabs_row(const struct ui *u);
 
