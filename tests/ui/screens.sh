@@ -10,6 +10,7 @@ set -u
 W=${WBTOP:?} F=${FIXTURES:?} S=${SCREENS:?}
 G=$(cd "$(dirname "$0")" && pwd)/golden
 T=$(mktemp -d)
+export TZ=UTC # the Graph pane's time axis: the recording's clock, read in one zone
 trap 'rm -rf "$T"' EXIT
 pass=0 failed=0
 ok() { pass=$((pass + 1)); echo "ok - $*"; }
@@ -43,7 +44,7 @@ screen flusher 80 24 "--theme mono" 3
 screen procs 80 24 "--theme mono" 4
 screen help 80 24 "--theme mono" h
 # every pane at both sizes (zones, flusher, procs and help above are the 80x24 ones;
-# the Graph pane's are in tests/graph.sh: its time axis is the wall clock)
+# the Graph pane's on the fixture are in tests/graph.sh, on recordings below)
 screen zones-200x60 200 60 "--theme mono" 2
 screen flusher-200x60 200 60 "--theme mono" 3
 screen procs-200x60 200 60 "--theme mono" 4
@@ -80,6 +81,9 @@ screen usb-stick 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2
 screen usb-stick-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter
 screen usb-stick-flusher-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter 3
 screen usb-stick-help-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space h
+# the Graph pane through the UI (the selected device, the pipeline's forecast), and in ASCII
+screen graph-usb-stick 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter 6
+screen graph-usb-stick-ascii 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 3 0 Enter Down 6 b b
 screen scenario-reclaim 100 30 "--replay $EX/reclaim-stall.wbrec --theme mono" Space g 2 0 Enter 2
 # exact seek on screen: 24 s reached by a forward jump, a backward jump and
 # Left from 34 s shows the same screen (devices and flusher panes)
