@@ -92,20 +92,22 @@ static unsigned decode(const unsigned char *s, int *len)
 /* Columns code point c takes: 2 wide, 0 a combining mark, else 1 (unknown included). */
 static int cols_of(unsigned c)
 {
-	int w = c < 0x80 ? 1 : wcwidth((wchar_t)c);
+	/* box drawing, block elements and braille (the meters, sparklines and plots): one column */
+	bool narrow = c < 0x80 || (c >= 0x2500 && c <= 0x259F) || (c >= 0x2800 && c <= 0x28FF);
+	int w = narrow ? 1 : wcwidth((wchar_t)c);
 
 	return w == 2 ? 2 : w == 0 ? 0 : 1;
 }
 
-/* Put one cell; a wide character's halves that this splits become blanks in their role. */
+/* Put one cell (y, x inside g); a wide character's halves that this splits become blanks in their role. */
 static void set_cell(struct wb_grid *g, int y, int x, int role, const char *ch, size_t len)
 {
-	struct wb_cell *c = cell_at(g, y, x), *l = cell_at(g, y, x - 1), *r = cell_at(g, y, x + 1);
+	struct wb_cell *row = &g->cell[(size_t)y * (size_t)g->w], *c = &row[x];
 
-	if (!c->ch[0] && l) /* the right half of a wide character: its left half goes */
-		memcpy(l->ch, " ", 2);
-	if (r && !r->ch[0] && c->ch[0]) /* a wide character here loses its right half */
-		memcpy(r->ch, " ", 2);
+	if (!c->ch[0] && x > 0) /* the right half of a wide character: its left half goes */
+		memcpy(row[x - 1].ch, " ", 2);
+	else if (x + 1 < g->w && !row[x + 1].ch[0]) /* a wide character here loses its right half */
+		memcpy(row[x + 1].ch, " ", 2);
 	memcpy(c->ch, ch, len);
 	c->ch[len] = '\0';
 	c->role = (unsigned char)role;
@@ -120,8 +122,8 @@ int wb_grid_put(struct wb_grid *g, int y, int x, int role, const char *s, int ma
 	if (y < 0 || y >= g->h)
 		return 0;
 	while (*p && x < end) {
-		unsigned c = decode(p, &len);
-		int w = cols_of(c);
+		unsigned c = *p < 0x80 ? (len = 1, *p) : decode(p, &len);
+		int w = c < 0x80 ? 1 : cols_of(c);
 		if (w == 0) { /* a combining mark joins the cell before it */
 			struct wb_cell *prev = cell_at(g, y, x - 1);
 			if (prev && x > x0 && strlen(prev->ch) + (size_t)len < sizeof(prev->ch))

@@ -46,23 +46,22 @@ void ui_apply_theme(struct ui *u)
 /* A cell as erase() leaves it: nothing to write. */
 static bool is_blank(const struct wb_cell *c)
 {
-	return c->role == WB_R_NORMAL && !c->attrs && strcmp(c->ch, " ") == 0;
+	return c->ch[0] == ' ' && !c->ch[1] && c->role == WB_R_NORMAL && !c->attrs;
 }
 
 /* Write the run of cells from y, *x that share one role and attributes; *x moves past it. */
-static void flush_run(const struct ui *u, int y, int *x)
+static void flush_run(const struct ui *u, const struct wb_cell *row, int y, int *x)
 {
-	const struct wb_cell *first = wb_grid_at(u->grid, y, *x), *c;
+	const struct wb_cell *first = &row[*x], *c;
 	char run[2048];
 	size_t len = 0;
 	int x0 = *x;
 	attr_t a = ui_attr(u, (enum wb_role)first->role) | curses_attrs(first->attrs);
 
-	while ((c = wb_grid_at(u->grid, y, *x)) && !is_blank(c) && c->role == first->role &&
+	while (*x < u->grid->w && (c = &row[*x], !is_blank(c)) && c->role == first->role &&
 	       c->attrs == first->attrs && len + sizeof(c->ch) < sizeof(run)) {
-		size_t l = strlen(c->ch);
-		memcpy(run + len, c->ch, l);
-		len += l;
+		for (const char *p = c->ch; *p; p++)
+			run[len++] = *p;
 		(*x)++;
 	}
 	run[len] = '\0';
@@ -74,12 +73,14 @@ static void flush_run(const struct ui *u, int y, int *x)
 void ui_flush(const struct ui *u)
 {
 	erase();
-	for (int y = 0; y < u->grid->h; y++)
+	for (int y = 0; y < u->grid->h; y++) {
+		const struct wb_cell *row = wb_grid_at(u->grid, y, 0);
 		for (int x = 0; x < u->grid->w;) {
-			if (is_blank(wb_grid_at(u->grid, y, x)))
+			if (is_blank(&row[x]))
 				x++;
 			else
-				flush_run(u, y, &x);
+				flush_run(u, row, y, &x);
 		}
+	}
 	refresh();
 }
