@@ -22,7 +22,8 @@ static attr_t curses_attrs(unsigned a)
 	return r;
 }
 
-attr_t ui_attr(const struct ui *u, enum wb_role r)
+/* A theme role as curses attributes (colour pair and all). */
+static attr_t ui_attr(const struct ui *u, enum wb_role r)
 {
 	attr_t a = curses_attrs(u->theme.role[r].attrs);
 

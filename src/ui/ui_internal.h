@@ -156,7 +156,6 @@ struct ui_mark {
 static inline int ui_cols(const struct ui *u) { return u->grid ? u->grid->w : 0; }
 static inline int ui_lines(const struct ui *u) { return u->grid ? u->grid->h : 0; }
 /* screen.c: the only drawing that touches curses */
-attr_t ui_attr(const struct ui *u, enum wb_role r);
 void ui_apply_theme(struct ui *u);
 /* Copy the grid to the terminal. */
 void ui_flush(const struct ui *u);

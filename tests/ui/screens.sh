@@ -53,6 +53,8 @@ screen tune-80x24 80 24 "--theme mono" 5
 screen tune-200x60 200 60 "--theme mono" 5
 # the selection is a marker: the second row is marked, the first is not
 screen select-down 80 24 "--theme mono" Down
+# ... in its own role, the row bold (capitals), the idle rows in theirs (roles as letters)
+screen roles-select-down 80 24 "--theme mono --roles" Down
 # the Flusher table follows the selection: with the what-if line, End scrolls to the last device
 screen flusher-scroll 80 24 "--theme mono --set vm.dirty_bytes=100M" 3 End
 screen sort-dirty 120 30 "--theme mono" s s

@@ -5,12 +5,14 @@
  * ui_handle_key(), drawn into the grid and printed as text.
  *
  *   screens COLSxLINES [--root DIR | --replay FILE] [-d SEC] [--theme NAME]
- *           [--set K=V]... [-- KEY...]
+ *           [--set K=V]... [--roles] [-- KEY...]
  *
  * Timing is the tmux test's, on a clock of its own: the keys start at 1.2 s
  * and come 0.4 s apart; samples are taken when due, so no test sleeps. A KEY
  * is a character, a curses key name as tmux spells it (Enter, Space, Down,
- * NPage, ...), or resize=COLSxLINES.
+ * NPage, ...), or resize=COLSxLINES. --roles: after the text, each cell's
+ * theme role as a letter ('a' + enum wb_role; capital when the selection's
+ * bold is added; '.' a blank in the normal role).
  */
 #include <curses.h>
 #include <locale.h>
@@ -32,6 +34,7 @@ struct args {
 	double delay;
 	const char *sets[MAX_SETS];
 	int nsets;
+	bool roles;
 	char **keys;
 	int nkeys;
 };
@@ -66,6 +69,10 @@ static int parse(int argc, char **argv, struct args *a)
 		return -1;
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(o, "--roles") == 0) {
+			a->roles = true;
+			continue;
+		}
 		if (strcmp(o, "--") == 0) {
 			a->keys = argv + i + 1;
 			a->nkeys = argc - i - 1;
@@ -134,12 +141,23 @@ static int press(struct drive *d, const char *k)
 	return 0;
 }
 
-static void print_grid(const struct wb_grid *g)
+static void print_grid(const struct wb_grid *g, bool roles)
 {
 	char line[8192];
 
 	for (int y = 0; y < g->h; y++) {
 		wb_grid_line(g, y, line, sizeof(line));
+		puts(line);
+	}
+	for (int y = 0; roles && y < g->h; y++) {
+		int len = 0;
+		for (int x = 0; x < g->w && x < (int)sizeof(line) - 1; x++) {
+			const struct wb_cell *c = wb_grid_at(g, y, x);
+			bool blank = c->role == WB_R_NORMAL && !c->attrs && strcmp(c->ch, " ") == 0;
+			line[x] = blank ? '.' : (char)((c->attrs ? 'A' : 'a') + c->role);
+			len = blank ? len : x + 1;
+		}
+		line[len] = '\0';
 		puts(line);
 	}
 }
@@ -166,7 +184,7 @@ static int drive(const struct args *a, const struct wb_ui_opts *o, struct wb_sou
 			rc = 2;
 		}
 	if (rc == 0)
-		print_grid(&d.g);
+		print_grid(&d.g, a->roles);
 	ui_finish(&d.u);
 	wb_grid_finish(&d.g);
 	return rc;
