@@ -941,7 +941,7 @@ bool ui_tick(struct ui *u, double t, double *next)
 /* The grid at the terminal's size, drawn, copied to the terminal; the tab row for the mouse. */
 static void redraw_screen(struct ui *u)
 {
-	if (wb_grid_resize(u->grid, COLS, LINES)) {
+	if ((u->grid->w != COLS || u->grid->h != LINES) && wb_grid_resize(u->grid, COLS, LINES)) {
 		snprintf(u->status, sizeof(u->status), "out of memory");
 		return;
 	}
