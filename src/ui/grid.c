@@ -126,6 +126,8 @@ int wb_grid_put(struct wb_grid *g, int y, int x, int role, const char *s, int ma
 		int w = c < 0x80 ? 1 : cols_of(c);
 		if (w == 0) { /* a combining mark joins the cell before it */
 			struct wb_cell *prev = cell_at(g, y, x - 1);
+			if (prev && !prev->ch[0]) /* after a wide character: its left half holds it */
+				prev = cell_at(g, y, x - 2);
 			if (prev && x > x0 && strlen(prev->ch) + (size_t)len < sizeof(prev->ch))
 				strncat(prev->ch, (const char *)p, (size_t)len);
 		} else if (x + w > end) {

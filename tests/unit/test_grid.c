@@ -65,6 +65,9 @@ static void wide_and_combining(void **st)
 	assert_int_equal(wb_grid_put(&g, 1, 4, WB_R_NORMAL, "\u6f22", -1), 0); /* one cell left */
 	assert_int_equal(wb_grid_put(&g, 1, 0, WB_R_NORMAL, "e\u0301f", -1), 2);
 	assert_string_equal(line(&g, 1), "e\u0301f");
+	wb_grid_put(&g, 1, 0, WB_R_NORMAL, "\u6f22\u0301", -1); /* a mark after a wide character */
+	assert_string_equal(wb_grid_at(&g, 1, 0)->ch, "\u6f22\u0301");
+	assert_string_equal(wb_grid_at(&g, 1, 1)->ch, "");
 	wb_grid_finish(&g);
 }
 
