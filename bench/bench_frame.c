@@ -37,7 +37,8 @@ __attribute__((noinline)) void one_frame(struct ui *u, struct wb_live *l)
 	ui_push(u, &s); /* the pipeline: window, model, derived figures */
 	wb_sample_finish(&s);
 	ui_build_rows(u);
-	ui_draw(u);
+	ui_render(u); /* into the grid, then the grid to curses */
+	ui_flush(u);
 }
 
 int main(int argc, char **argv)
@@ -45,7 +46,8 @@ int main(int argc, char **argv)
 	const char *root = argc > 1 ? argv[1] : "/", *mode = argc > 2 ? argv[2] : "frame";
 	int iters = argc > 3 ? atoi(argv[3]) : 100;
 	struct wb_ui_opts o = { .delay = 1, .warn_pct = 75, .crit_pct = 95 };
-	struct ui u = { .o = &o, .delay = 1, .utf8 = true };
+	struct wb_grid g = { 0 };
+	struct ui u = { .o = &o, .delay = 1, .utf8 = true, .grid = &g };
 	struct wb_live_opts lo = { .root = root };
 	char err[256];
 	struct wb_live *l = wb_live_create(&lo, err, sizeof(err));
@@ -61,6 +63,8 @@ int main(int argc, char **argv)
 		if (argc > 4 && (sscanf(argv[4], "%dx%d", &cols, &rows) != 2 || cols < 20 || rows < 10))
 			return 2;
 		resizeterm(rows, cols);
+		if (wb_grid_resize(&g, cols, rows))
+			return 1;
 	}
 	start_color();
 	use_default_colors();

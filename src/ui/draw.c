@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The screen's frame and widgets: theme attributes, safe text, meters,
+ * The screen's frame and widgets, drawn into the grid: safe text, meters,
  * sparklines, the header, tabs, help and footer (the panes' tables are in
  * panes.c). Everything drawn comes from the pipeline's view.
  */
-#include <curses.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,61 +15,14 @@
 #include "wbtop/out.h"
 #include "wbtop/util.h"
 
-/* ---- theme -> curses ---- */
-
-attr_t ui_attr(const struct ui *u, enum wb_role r)
-{
-	const struct wb_style *s = &u->theme.role[r];
-	attr_t a = 0;
-
-	if (s->attrs & WB_A_BOLD)
-		a |= A_BOLD;
-	if (s->attrs & WB_A_REVERSE)
-		a |= A_REVERSE;
-	if (s->attrs & WB_A_UNDERLINE)
-		a |= A_UNDERLINE;
-	if (s->attrs & WB_A_DIM)
-		a |= A_DIM;
-	if (!u->theme.mono && has_colors())
-		a |= COLOR_PAIR(r + 1);
-	return a;
-}
-
-void ui_apply_theme(struct ui *u)
-{
-	if (!has_colors() || u->theme.mono)
-		return;
-	for (int r = 0; r < WB_R_COUNT; r++) {
-		const struct wb_style *s = &u->theme.role[r];
-		bool wide = COLORS >= 256;
-		init_pair((short)(r + 1), wide ? s->fg : s->fg8, wide ? s->bg : s->bg8);
-	}
-	bkgd(ui_attr(u, WB_R_NORMAL));
-}
-
-/* Bytes of s that fill at most cols columns (addnstr counts bytes; every
- * glyph wbtop draws is one column wide, so count UTF-8 lead bytes). */
-static int fit_bytes(const char *s, int cols)
-{
-	int i = 0;
-
-	for (int c = 0; s[i]; i++)
-		if (((unsigned char)s[i] & 0xC0) != 0x80 && c++ == cols)
-			break;
-	return i;
-}
-
 /* Every string drawn goes through here: made safe for the terminal first
  * (a mount point, device or process name from a recording may hold escapes). */
 void ui_put(const struct ui *u, int y, int x, enum wb_role r, const char *s)
 {
-	attr_t a = ui_attr(u, r);
 	char safe[2048];
 
 	wb_safe_text(s, safe, sizeof(safe));
-	attron(a);
-	mvaddnstr(y, x, safe, fit_bytes(safe, COLS - x > 0 ? COLS - x : 0));
-	attroff(a);
+	wb_grid_put(u->grid, y, x, r, safe, -1);
 }
 
 /* ---- formatting ---- */
@@ -199,16 +151,14 @@ static int draw_header(struct ui *u)
 		snprintf(line, sizeof(line), " wbtop %s  %s  level %d  every %.2gs%s%s", WBTOP_VERSION, tm,
 			 s->level, u->delay, u->frozen ? "  [FROZEN]" : "", u->whatif_ok ? "  [what-if]" : "");
 	}
-	attron(ui_attr(u, WB_R_HEADER));
-	mvhline(y, 0, ' ', COLS);
-	attroff(ui_attr(u, WB_R_HEADER));
+	wb_grid_hline(u->grid, y, 0, WB_R_HEADER, ui_cols(u));
 	ui_put(u, y++, 0, WB_R_HEADER, line);
 	if (u->src && u->src->replay) { /* the time bar, with the newest note */
 		double tr, len, nt;
 		size_t i, n;
 		const char *note = u->src->note ? u->src->note(u->src->ctx, &nt) : NULL;
 		u->src->where(u->src->ctx, &tr, &len, &i, &n);
-		int w = COLS / 3, pos = wb_layout_meter_pos(tr, len > 0 ? len : 1, w);
+		int w = ui_cols(u) / 3, pos = wb_layout_meter_pos(tr, len > 0 ? len : 1, w);
 		ui_put(u, y, 0, WB_R_TITLE, "Time");
 		for (int k = 0; k < w; k++)
 			ui_put(u, y, 5 + k, k == pos ? WB_R_THRESHOLD : k < pos ? WB_R_DIRTY : WB_R_BAR_EMPTY,
@@ -229,7 +179,7 @@ static int draw_header(struct ui *u)
 			{ (double)l->freerun * P, 'f', WB_R_BACKGROUND },
 			{ (double)l->thresh * P, 'T', WB_R_THRESHOLD },
 		};
-		ui_meter(u, y, 7, COLS - 9, dirty, wb, m, 3, (double)l->thresh * P * 1.05);
+		ui_meter(u, y, 7, ui_cols(u) - 9, dirty, wb, m, 3, (double)l->thresh * P * 1.05);
 	} else {
 		ui_put(u, y, 7, WB_R_NA, "n/a: the model needs /proc/vmstat, meminfo and zoneinfo");
 	}
@@ -260,13 +210,13 @@ static int draw_header(struct ui *u)
 		snprintf(it[3], 48, "background_bytes %s", wb_fmt_bytes(b, 16, (double)s->sys[WB_SYS_BG_BYTES]));
 		snprintf(it[4], 48, "expire %.0fs", s->sys[WB_SYS_EXPIRE_CS] / 100.0);
 		snprintf(it[5], 48, "writeback %.0fs", s->sys[WB_SYS_WRITEBACK_CS] / 100.0);
-		ui_put(u, y++, 1, WB_R_NORMAL, join_fit(line, sizeof(line), item, 6, "  ", COLS - 2));
+		ui_put(u, y++, 1, WB_R_NORMAL, join_fit(line, sizeof(line), item, 6, "  ", ui_cols(u) - 2));
 	}
 	{
 		const char *h[4];
 		int nh = wb_level_hidden(s->level, h, 4);
 		if (nh)
-			ui_put(u, y++, 1, WB_R_NA, words_fit(line, sizeof(line), h[0], COLS - 2));
+			ui_put(u, y++, 1, WB_R_NA, words_fit(line, sizeof(line), h[0], ui_cols(u) - 2));
 	}
 	return y;
 }
@@ -337,7 +287,7 @@ static int help_keys(struct ui *u, int y, unsigned when)
 	char line[200], one[2][96];
 	int k = 0;
 
-	for (size_t i = 0; i <= n && y < LINES - 2; i++) {
+	for (size_t i = 0; i <= n && y < ui_lines(u) - 2; i++) {
 		bool last = i == n;
 		if (!last && (b[i].when & UI_K_LIVE ? UI_K_LIVE : UI_K_REPLAY) != when)
 			continue;
@@ -373,7 +323,7 @@ static void draw_help(struct ui *u)
 	};
 	int y = 1;
 
-	erase();
+	wb_grid_erase(u->grid);
 	ui_put(u, y++, 2, WB_R_TITLE, "wbtop - top for Linux writeback");
 	y = help_keys(u, y, UI_K_LIVE);
 	if (u->src && u->src->replay) { /* the replay's own keys only where they work */
@@ -384,13 +334,13 @@ static void draw_help(struct ui *u)
 		size_t k = 1; /* a paragraph: its first line and the indented ones after it */
 		while (i + k < n && notes[i + k][0] == ' ')
 			k++;
-		if (y + (int)k > LINES - 2) /* a whole paragraph or none */
+		if (y + (int)k > ui_lines(u) - 2) /* a whole paragraph or none */
 			break;
 		for (size_t j = 0; j < k; j++)
 			ui_put(u, y++, 2, WB_R_NORMAL, notes[i + j]);
 		i += k;
 	}
-	ui_put(u, LINES - 1, 2, WB_R_HINT, "Press any key to return.");
+	ui_put(u, ui_lines(u) - 1, 2, WB_R_HINT, "Press any key to return.");
 }
 
 /* Is binding b in the footer here? The Graph pane's keys take Filter's and Idle's places in it. */
@@ -413,10 +363,9 @@ static void draw_footer(struct ui *u)
 	size_t n = ui_bindings(&b);
 	int x = 0;
 
-	move(LINES - 1, 0);
-	clrtoeol();
+	wb_grid_clear_eol(u->grid, ui_lines(u) - 1, 0);
 	if (u->status[0]) {
-		ui_put(u, LINES - 1, 0, WB_R_WARN, u->status);
+		ui_put(u, ui_lines(u) - 1, 0, WB_R_WARN, u->status);
 		return;
 	}
 	for (int pos = 1; pos <= 10; pos++)
@@ -424,49 +373,46 @@ static void draw_footer(struct ui *u)
 			int w = b[i].foot ? (int)(strlen(b[i].foot_key) + strlen(b[i].foot)) + 1 : 0;
 			if (b[i].foot_pos != pos || !in_footer(u, &b[i], mode))
 				continue;
-			if (x + w > COLS - 1 - (pos < 10 ? 6 : 0)) /* room kept for qQuit */
+			if (x + w > ui_cols(u) - 1 - (pos < 10 ? 6 : 0)) /* room kept for qQuit */
 				continue;
-			ui_put(u, LINES - 1, x, WB_R_NORMAL, b[i].foot_key);
+			ui_put(u, ui_lines(u) - 1, x, WB_R_NORMAL, b[i].foot_key);
 			x += (int)strlen(b[i].foot_key);
-			ui_put(u, LINES - 1, x, WB_R_HINT, b[i].foot);
+			ui_put(u, ui_lines(u) - 1, x, WB_R_HINT, b[i].foot);
 			x += (int)strlen(b[i].foot) + 1;
 		}
 }
 
-void ui_draw(struct ui *u)
+/* The whole screen into the grid: frame, the pane shown, footer; or help, or why there is nothing. */
+void ui_render(struct ui *u)
 {
-	int y;
+	int y, lines = ui_lines(u);
 
-	erase();
-	if (!wb_layout_fits(COLS, LINES)) {
+	wb_grid_erase(u->grid);
+	if (!wb_layout_fits(ui_cols(u), lines)) {
 		char m[96];
-		snprintf(m, sizeof(m), "terminal too small (%dx%d): wbtop needs %dx%d", COLS, LINES, WB_MIN_COLS,
-			 WB_MIN_LINES);
-		mvaddnstr(0, 0, m, COLS);
-		refresh();
+		snprintf(m, sizeof(m), "terminal too small (%dx%d): wbtop needs %dx%d", ui_cols(u), lines,
+			 WB_MIN_COLS, WB_MIN_LINES);
+		wb_grid_put(u->grid, 0, 0, WB_R_NORMAL, m, -1);
 		return;
 	}
 	if (!ui_cur(u)) {
-		mvaddstr(0, 0, "waiting for the first sample...");
-		refresh();
+		wb_grid_put(u->grid, 0, 0, WB_R_NORMAL, "waiting for the first sample...", -1);
 		return;
 	}
 	if (u->help) {
 		draw_help(u);
-		refresh();
 		return;
 	}
 	y = draw_header(u);
 	draw_tabs(u, y++);
 	switch (u->pane) {
-	case P_DEVICES: ui_draw_devices(u, y, LINES - 1 - y); break;
-	case P_ZONES: ui_draw_zones(u, y, LINES - 1 - y); break;
-	case P_FLUSHER: ui_draw_flusher(u, y, LINES - 1 - y); break;
-	case P_PROCS: ui_draw_procs(u, y, LINES - 1 - y); break;
-	case P_TUNE: ui_draw_tune(u, y, LINES - 1 - y, ui_put); break;
-	case P_GRAPH: ui_draw_graph(u, y, LINES - 1 - y); break;
+	case P_DEVICES: ui_draw_devices(u, y, lines - 1 - y); break;
+	case P_ZONES: ui_draw_zones(u, y, lines - 1 - y); break;
+	case P_FLUSHER: ui_draw_flusher(u, y, lines - 1 - y); break;
+	case P_PROCS: ui_draw_procs(u, y, lines - 1 - y); break;
+	case P_TUNE: ui_draw_tune(u, y, lines - 1 - y, ui_put); break;
+	case P_GRAPH: ui_draw_graph(u, y, lines - 1 - y); break;
 	default: break;
 	}
 	draw_footer(u);
-	refresh();
 }

@@ -4,7 +4,6 @@
  * graph.c; zoom, the glyph set, and a forecast pinned at a moment (f) or
  * at an applied change, kept while the real figures arrive over it.
  */
-#include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,7 +139,7 @@ void ui_draw_graph(struct ui *u, int y, int h)
 		.pin = u->graph_pinned ? &u->graph_pin : NULL, .pin_t = u->graph_pin_t,
 		.glyphs = u->utf8 ? next_glyphs[u->graph_glyphs % 3] : WB_PLOT_ASCII, .local_time = true,
 	};
-	wb_graph_draw(&in, y, 0, COLS, h, put, u);
+	wb_graph_draw(&in, y, 0, ui_cols(u), h, put, u);
 }
 
 bool ui_graph_key(struct ui *u, int ch)

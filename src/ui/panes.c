@@ -4,7 +4,6 @@
  * Each draws the pipeline's view through the widgets in draw.c; the tables'
  * columns come from the field catalogue.
  */
-#include <curses.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,13 +185,13 @@ static void dev_layout(const struct ui *u, const struct wb_field *const *col, in
 		/* the what-if column only with --set */
 		prio[c] = !u->whatif_ok && is_col(col[c], "IF-THRESH") ? 99 : col[c]->prio;
 	}
-	wb_layout_columns(width, prio, nc, COLS - 1, shown);
+	wb_layout_columns(width, prio, nc, ui_cols(u) - 1, shown);
 	for (int c = 0; c < nc; c++)
 		if (shown[c] && is_col(col[c], "DIRTY HISTORY")) {
 			int used = 0;
 			for (int k = 0; k < nc; k++)
 				used += shown[k] ? width[k] + 1 : 0;
-			width[c] += COLS - 1 - used;
+			width[c] += ui_cols(u) - 1 - used;
 		}
 }
 
@@ -205,17 +204,15 @@ void ui_draw_devices(struct ui *u, int y, int h)
 	char buf[1024];
 
 	dev_layout(u, col, nc, width, shown);
-	attron(ui_attr(u, WB_R_TITLE));
-	mvhline(y, 0, ' ', COLS);
+	wb_grid_hline(u->grid, y, 0, WB_R_TITLE, ui_cols(u));
 	for (int c = 0; c < nc; c++) {
 		if (!shown[c])
 			continue;
 		snprintf(buf, sizeof(buf), col[c]->left ? "%-*s%s" : "%*s%s", width[c] - (c == u->sort_col),
 			 col[c]->title, c == u->sort_col ? (u->sort_desc ? "v" : "^") : "");
-		mvaddnstr(y, x, buf, width[c]);
+		wb_grid_put(u->grid, y, x, WB_R_TITLE, buf, width[c]);
 		x += width[c] + 1;
 	}
-	attroff(ui_attr(u, WB_R_TITLE));
 	y++;
 	h--;
 	if (u->nrows == 0) {
@@ -227,17 +224,15 @@ void ui_draw_devices(struct ui *u, int y, int h)
 		u->scroll = u->sel;
 	if (u->sel >= u->scroll + h)
 		u->scroll = u->sel - h + 1;
-	for (int i = u->scroll; i < u->nrows && y < LINES - 1 && i < u->scroll + h; i++, y++) {
+	for (int i = u->scroll; i < u->nrows && y < ui_lines(u) - 1 && i < u->scroll + h; i++, y++) {
 		const struct devrow *r = &u->rows[i];
 		enum wb_role role = r->hl == 2 ? WB_R_CRITICAL : r->hl == 1 ? WB_R_WARN
 				  : (r->bl && r->bl->state == WB_ST_IDLE) ? WB_R_IDLE : WB_R_NORMAL;
 		bool sel = i == u->sel;
 		x = 0;
-		attron(ui_attr(u, role));
-		mvhline(y, 0, ' ', COLS - 1);
-		attroff(ui_attr(u, role));
+		wb_grid_hline(u->grid, y, 0, role, ui_cols(u) - 1);
 		if (sel) /* the row keeps its state colour: the selection adds bold */
-			attron(A_BOLD);
+			wb_grid_attrs(u->grid, WB_A_BOLD);
 		for (int c = 0; c < nc; c++) {
 			char v[512];
 			bool spark = is_col(col[c], "DIRTY HISTORY");
@@ -255,7 +250,7 @@ void ui_draw_devices(struct ui *u, int y, int h)
 			x += width[c] + 1;
 		}
 		if (sel) {
-			attroff(A_BOLD);
+			wb_grid_attrs(u->grid, 0);
 			ui_put(u, y, 0, WB_R_SELECTED, ">"); /* a marker, not a bar over the row's state */
 		}
 	}
@@ -342,7 +337,7 @@ void ui_draw_zones(struct ui *u, int y, int h)
 				snprintf(line, sizeof(line), "%s -", rc[k].n);
 			ui_put(u, y, x, ok && r > 0 && k < 3 ? WB_R_WARN : WB_R_NORMAL, line);
 			x += (int)strlen(line) + 3;
-			if (x > COLS - 30) {
+			if (x > ui_cols(u) - 30) {
 				x = 0;
 				y++;
 			}
@@ -413,7 +408,7 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 	int end = y + h, cap = (int)(sizeof(u->log) / sizeof(u->log[0]));
 
 	/* what the row leaves of the width: a strip of wakeups per interval */
-	int strip = COLS - FLUSHER_ROW_W - 2;
+	int strip = ui_cols(u) - FLUSHER_ROW_W - 2;
 	char title[320];
 
 	snprintf(title, sizeof(title), "%s%s", FLUSHER_TITLE, strip >= 8 ? "  WAKEUPS/SAMPLE" : "");
@@ -517,7 +512,7 @@ void ui_draw_procs(struct ui *u, int y, int h)
 					continue;
 				snprintf(line, sizeof(line), "throttled: pid %d on %s, pauses up to %llu ms", s->events[i].pid,
 					 s->events[i].bdi, (unsigned long long)s->events[i].value);
-				ui_put(u, LINES - 2 - shown++, 0, WB_R_CRITICAL, line);
+				ui_put(u, ui_lines(u) - 2 - shown++, 0, WB_R_CRITICAL, line);
 			}
 	}
 	size_t nrow;

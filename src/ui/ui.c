@@ -106,8 +106,9 @@ void ui_log_events(struct ui *u, const struct wb_sample *s)
 	}
 }
 
-static int take_sample(struct ui *u, struct wb_source *src)
+int ui_take_sample(struct ui *u)
 {
+	struct wb_source *src = u->src;
 	struct wb_sample s;
 	int rc;
 
@@ -129,7 +130,7 @@ static void replay_show(struct ui *u)
 {
 	ui_resync(u);
 	u->ended = false;
-	if (take_sample(u, u->src) != 0)
+	if (ui_take_sample(u) != 0)
 		u->ended = true;
 	u->delay = u->src->interval / u->speed;
 }
@@ -189,7 +190,7 @@ static void replay_ends(struct ui *u, int ch)
 }
 static void k_move(struct ui *u, int ch)
 {
-	int page = LINES > 16 ? LINES - 12 : 4;
+	int page = ui_lines(u) > 16 ? ui_lines(u) - 12 : 4;
 
 	if ((ch == KEY_HOME || ch == KEY_END) && u->src && u->src->replay) {
 		replay_ends(u, ch);
@@ -462,7 +463,7 @@ static void replay_back(struct ui *u)
 static void replay_step(struct ui *u)
 {
 	u->frozen = true;
-	if (take_sample(u, u->src) != 0) {
+	if (ui_take_sample(u) != 0) {
 		u->ended = true;
 		snprintf(u->status, sizeof(u->status), "at the recording's last sample");
 	}
@@ -818,13 +819,12 @@ void ui_handle_key(struct ui *u, int ch)
 		b->fn(u, ch);
 }
 
-/* The row the tabs were drawn on (the mouse's reference), found on the screen; -1 none. */
-static int find_tabs(void)
+int ui_tabs_row(const struct ui *u)
 {
-	char line[32];
+	char line[4096];
 
-	for (int y = 0; y < LINES && y < 16; y++)
-		if (mvinnstr(y, 0, line, 11) > 0 && strncmp(line, " 1 Devices ", 11) == 0)
+	for (int y = 0; y < ui_lines(u) && y < 16; y++)
+		if (wb_grid_line(u->grid, y, line, sizeof(line)) && strncmp(line, " 1 Devices ", 11) == 0)
 			return y;
 	return -1;
 }
@@ -869,74 +869,116 @@ static void start_curses(struct ui *u)
 	ui_apply_theme(u);
 }
 
+int ui_init(struct ui *u, const struct wb_ui_opts *o, struct wb_source *src, struct wb_grid *g, char *err,
+	    size_t errlen)
+{
+	const char *cs = nl_langinfo(CODESET);
+	struct wb_pipeline_opts po = { .window = RING_SAMPLES, .sets = o->sets, .nsets = o->nsets,
+				       .timeline = GRAPH_POINTS };
+
+	*u = (struct ui){ .o = o, .grid = g, .delay = src->replay ? src->interval : o->delay, .sort_col = 0,
+			  .src = src, .speed = 1, .cfg = o->cfg, .tab_y = -1, .procs_on = true };
+	u->utf8 = cs && strcmp(cs, "UTF-8") == 0;
+	if (init_theme(u, err, errlen))
+		return -1;
+	u->pl = wb_pipeline_create(&po);
+	if (!u->pl) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	u->ring = wb_pipeline_history(u->pl);
+	apply_config(u, o->cfg);
+	if (src->replay) /* from --from: the window playing from the start would have */
+		ui_resync(u);
+	if (o->notice)
+		snprintf(u->status, sizeof(u->status), "%.190s", o->notice);
+	return 0;
+}
+
+void ui_finish(struct ui *u)
+{
+	ui_tune_finish(u);
+	ui_graph_finish(u);
+	free(u->rows);
+	free(u->proc_idx);
+	wb_pipeline_destroy(u->pl);
+	u->rows = NULL;
+	u->proc_idx = NULL;
+	u->pl = NULL;
+}
+
+bool ui_tick(struct ui *u, double t, double *next)
+{
+	bool redraw = false;
+
+	u->now = t;
+	if (u->src->need_procs && u->procs_on != (u->pane == P_PROCS)) {
+		/* the process table only for its pane; shown again: a sample now */
+		u->procs_on = u->pane == P_PROCS;
+		u->src->need_procs(u->src->ctx, u->procs_on);
+		u->step = u->step || (u->procs_on && !u->frozen && !u->ended);
+	}
+	if (u->tune_trial_end > 0) { /* the countdown, and the revert when it runs out */
+		ui_tune_tick(u);
+		redraw = true;
+	}
+	if (t < *next && !u->step)
+		return redraw;
+	if ((!u->frozen && !u->ended) || u->step) {
+		if (ui_take_sample(u) != 0) {
+			u->ended = true;
+			snprintf(u->status, sizeof(u->status), u->src->replay
+				 ? "end of the recording: g jumps, Left seeks back, q quits"
+				 : "the source ended; press q to quit");
+		}
+		u->step = false;
+		redraw = true;
+	}
+	*next = t + u->delay;
+	return redraw;
+}
+
+/* The grid at the terminal's size, drawn, copied to the terminal; the tab row for the mouse. */
+static void redraw_screen(struct ui *u)
+{
+	if ((u->grid->w != COLS || u->grid->h != LINES) && wb_grid_resize(u->grid, COLS, LINES)) {
+		snprintf(u->status, sizeof(u->status), "out of memory");
+		return;
+	}
+	ui_build_rows(u);
+	ui_render(u);
+	ui_flush(u);
+	u->tab_y = ui_tabs_row(u);
+}
+
 int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size_t errlen)
 {
-	struct ui u = { .o = o, .delay = src->replay ? src->interval : o->delay, .sort_col = 0, .src = src,
-			.speed = 1, .cfg = o->cfg, .tab_y = -1 };
+	struct ui u;
+	struct wb_grid grid;
 	double next;
-	const char *cs;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		snprintf(err, errlen, "the UI needs a terminal (use --batch for a pipe or a file)");
 		return 1;
 	}
 	setlocale(LC_ALL, "");
-	cs = nl_langinfo(CODESET);
-	u.utf8 = cs && strcmp(cs, "UTF-8") == 0;
-	if (init_theme(&u, err, errlen))
-		return 1;
-	{
-		struct wb_pipeline_opts po = { .window = RING_SAMPLES, .sets = o->sets, .nsets = o->nsets,
-					       .timeline = GRAPH_POINTS };
-		u.pl = wb_pipeline_create(&po);
-	}
-	if (!u.pl) {
-		snprintf(err, errlen, "out of memory");
+	wb_grid_init(&grid);
+	if (ui_init(&u, o, src, &grid, err, errlen)) {
+		ui_finish(&u);
 		return 1;
 	}
-	u.ring = wb_pipeline_history(u.pl);
-	apply_config(&u, o->cfg);
-	if (src->replay) /* from --from: the window playing from the start would have */
-		ui_resync(&u);
 	wb_signals_install();
 	wb_signals_at_crash(restore_terminal);
 	start_curses(&u);
-	if (o->notice)
-		snprintf(u.status, sizeof(u.status), "%.190s", o->notice);
 	next = now_s();
-	bool redraw = true, procs_on = true;
+	bool redraw = true;
 	while (!u.quit && !wb_stop) {
-		double t = now_s();
 		int ch;
 
-		u.now = t;
-		if (src->need_procs && procs_on != (u.pane == P_PROCS)) {
-			/* the process table only for its pane; shown again: a sample now */
-			procs_on = u.pane == P_PROCS;
-			src->need_procs(src->ctx, procs_on);
-			u.step = u.step || (procs_on && !u.frozen && !u.ended);
-		}
-		if (u.tune_trial_end > 0) { /* the countdown, and the revert when it runs out */
-			ui_tune_tick(&u);
+		if (ui_tick(&u, now_s(), &next))
 			redraw = true;
-		}
-		if (t >= next || u.step) {
-			if ((!u.frozen && !u.ended) || u.step) {
-				if (take_sample(&u, src) != 0) {
-					u.ended = true;
-					snprintf(u.status, sizeof(u.status), src->replay
-						 ? "end of the recording: g jumps, Left seeks back, q quits"
-						 : "the source ended; press q to quit");
-				}
-				u.step = false;
-				redraw = true;
-			}
-			next = t + u.delay;
-		}
 		if (redraw) { /* only after a sample, a key or a resize */
-			ui_build_rows(&u);
-			ui_draw(&u);
-			u.tab_y = find_tabs();
+			redraw_screen(&u);
 			redraw = false;
 		}
 		/*
@@ -961,10 +1003,7 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	}
 	endwin();
 	curses_on = 0;
-	ui_tune_finish(&u);
-	ui_graph_finish(&u);
-	free(u.rows);
-	free(u.proc_idx);
-	wb_pipeline_destroy(u.pl);
+	ui_finish(&u);
+	wb_grid_finish(&grid);
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include "wbtop/sample.h"
 #include "wbtop/theme.h"
 #include "wbtop/forecast.h"
+#include "wbtop/grid.h"
 #include "wbtop/tune.h"
 #include "wbtop/ui.h"
 #include "wbtop/whatif.h"
@@ -28,6 +29,7 @@ struct devrow {
 
 struct ui {
 	const struct wb_ui_opts *o;
+	struct wb_grid *grid;             /* what is drawn: the terminal's size, flushed by ui_flush() */
 	struct wb_pipeline *pl;           /* owns the window and the view */
 	const struct wb_ring *ring;       /* the pipeline's window, newest first */
 	const struct wb_view *view;       /* the newest sample's view; NULL before one */
@@ -48,6 +50,7 @@ struct ui {
 	char proc_filter[64];
 	size_t *proc_idx, proc_cap;       /* ui_proc_rows()'s order */
 	bool quit;                        /* q pressed */
+	bool procs_on;                    /* the source reads the process table (its pane shown) */
 	bool mouse;                       /* the terminal reports mouse events */
 	int tab_y;                        /* the tab line as last drawn (mouse); -1 unknown */
 	const struct wb_config *cfg;      /* the settings file as read (W keeps what the UI cannot change) */
@@ -149,8 +152,14 @@ struct ui_mark {
 	enum wb_role role;
 };
 
-attr_t ui_attr(const struct ui *u, enum wb_role r);
-/* Draw s at y, x in role r, clipped to the screen and made safe for the terminal. */
+/* The screen's size: the grid's (the terminal's, or a test's); 0 with no grid (keys only). */
+static inline int ui_cols(const struct ui *u) { return u->grid ? u->grid->w : 0; }
+static inline int ui_lines(const struct ui *u) { return u->grid ? u->grid->h : 0; }
+/* screen.c: the only drawing that touches curses */
+void ui_apply_theme(struct ui *u);
+/* Copy the grid to the terminal. */
+void ui_flush(const struct ui *u);
+/* Draw s at y, x in role r into the grid, clipped to it and made safe for the terminal. */
 void ui_put(const struct ui *u, int y, int x, enum wb_role r, const char *s);
 /* Bytes as "1.5G", or "-" when not ok. */
 const char *ui_bytes(char *buf, size_t n, bool ok, double v);
@@ -165,11 +174,25 @@ void ui_draw_devices(struct ui *u, int y, int h);
 void ui_draw_zones(struct ui *u, int y, int h);
 void ui_draw_flusher(struct ui *u, int y, int h);
 void ui_draw_procs(struct ui *u, int y, int h);
-/* draw.c */
-void ui_draw(struct ui *u);
+/* draw.c: the whole screen into the grid (the caller sizes it); no curses */
+void ui_render(struct ui *u);
 int ui_dev_columns(void);
 const char *ui_dev_column_name(int c);
 void ui_build_rows(struct ui *u);
-void ui_apply_theme(struct ui *u);
+/* ui.c: u set up on src without a terminal (theme, pipeline, settings); 0, or -1 with err. */
+int ui_init(struct ui *u, const struct wb_ui_opts *o, struct wb_source *src, struct wb_grid *g, char *err,
+	    size_t errlen);
+void ui_finish(struct ui *u);
+/* One sample from the source through the pipeline; 0, or -1 when the source ended. */
+int ui_take_sample(struct ui *u);
+/*
+ * The loop's work at time t (seconds, any clock): the process table follows
+ * its pane, a change on trial counts down, and a sample is taken when *next
+ * is due (or a step asks), unless paused or ended; *next moves on. Whether
+ * the screen needs drawing. The terminal's loop and the screen tests share it.
+ */
+bool ui_tick(struct ui *u, double t, double *next);
+/* The row the tabs were drawn on (the mouse's reference), read from the grid; -1 none. */
+int ui_tabs_row(const struct ui *u);
 
 #endif

@@ -12,24 +12,38 @@ trap 'tmux -L $SOCK kill-server >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$
 fail=0
 not_ok() { echo "not ok - $*"; fail=1; }
 
-# run NAME key... : start wbtop with XDG_CONFIG_HOME=$T, send keys, capture to $T/NAME
+# The pane, the clock masked and sparklines folded (their length is the number of samples).
+capture() {
+	tmux -L $SOCK capture-pane -p | sed -E 's/[0-9]{2}:[0-9]{2}:[0-9]{2}/HH:MM:SS/; s/[▁▂▃▄▅▆▇█]+/*/g; s/ +\*$/ */; s/[[:space:]]+$//'
+}
+
+# poll CMD...: until CMD holds on the pane (up to 15 s on a loaded machine); no fixed waits
+poll() {
+	for _ in $(seq 150); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+rates_shown() { capture | grep -q 'dirtied .*/s'; } # a second sample: rates known, the view settled
+status_moved() { [ "$(capture | tail -1)" != "$1" ]; }
+
+# run NAME key... : start wbtop with XDG_CONFIG_HOME=$T, send keys (each answered on
+# the status line before the next), capture to $T/NAME
 run() {
-	local name=$1 k
+	local name=$1 k last
 	shift
 	tmux -L $SOCK kill-server >/dev/null 2>&1
 	SOCK=wbtop-cfg-$$-$name # a server per run: no race with the last one's exit
 	tmux -L $SOCK -f /dev/null new-session -d -x 120 -y 30 \
 		"env XDG_CONFIG_HOME=$T LANG=C.UTF-8 TERM=tmux-256color $W --root $F/6.18-writing -d 0.3 --theme mono 2>$T/$name.err; sleep 5"
-	for _ in $(seq 50); do # up to 10 s for the first screen on a loaded machine
-		tmux -L $SOCK capture-pane -p | grep -q ' 1 Devices ' && break
-		sleep 0.2
-	done
-	sleep 0.5
+	poll rates_shown || not_ok "$name: wbtop did not show a second sample"
 	for k in "$@"; do
+		last=$(capture | tail -1)
 		tmux -L $SOCK send-keys "$k"
-		sleep 0.4
+		poll status_moved "$last" || not_ok "$name: key $k not answered"
 	done
-	tmux -L $SOCK capture-pane -p | sed -E 's/[0-9]{2}:[0-9]{2}:[0-9]{2}/HH:MM:SS/; s/[[:space:]]+$//' >"$T/$name"
+	capture >"$T/$name"
 }
 body() { sed '$d' "$1"; } # the screen without its status/footer line
 

@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Golden screens drawn in process (tests/unit/screens.c): the UI on a fixture
+# tree or a shipped recording, keys fed on a virtual clock, the grid printed
+# and compared with tests/ui/golden/NAME.txt (the clock masked, sparklines
+# folded to "*"). No terminal and no sleeps; tests/ui/ui.sh keeps a few
+# screens through tmux for the terminal itself. WBTOP_UPDATE_GOLDEN=1
+# rewrites the goldens.
+set -u
+W=${WBTOP:?} F=${FIXTURES:?} S=${SCREENS:?}
+G=$(cd "$(dirname "$0")" && pwd)/golden
+T=$(mktemp -d)
+export TZ=UTC # the Graph pane's time axis: the recording's clock, read in one zone
+trap 'rm -rf "$T"' EXIT
+pass=0 failed=0
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+bad() { failed=$((failed + 1)); echo "not ok - $*"; }
+mask() { sed -E 's/[0-9]{2}:[0-9]{2}:[0-9]{2}/HH:MM:SS/; s/[▁▂▃▄▅▆▇█]+/*/g; s/ +\*$/ */; s/[[:space:]]+$//'; }
+
+# screen NAME COLS LINES "wbtop args" [key...]
+screen() {
+	local name=$1 cols=$2 lines=$3 args=$4 src="--root $F/6.18-writing -d 0.3"
+	shift 4
+	case $args in --replay*) src= ;; esac # a shipped recording instead of the fixture
+	# shellcheck disable=SC2086 # the arguments are words
+	if ! "$S" "${cols}x$lines" $src $args -- "$@" 2> "$T/$name.err" | mask > "$T/$name.txt" ||
+	   [ -s "$T/$name.err" ]; then
+		bad "$name: $(cat "$T/$name.err")"; return
+	fi
+	if [ "${WBTOP_UPDATE_GOLDEN:-0}" = 1 ] && [ -s "$T/$name.txt" ]; then
+		cp "$T/$name.txt" "$G/$name.txt"
+	fi
+	if diff -u "$G/$name.txt" "$T/$name.txt" > "$T/$name.diff"; then
+		ok "$name"
+	else
+		bad "$name"; cat "$T/$name.diff"
+	fi
+}
+
+screen devices-80x24 80 24 "--theme mono"
+screen devices-200x60 200 60 "--theme mono"
+screen zones 80 24 "--theme mono" 2
+screen flusher 80 24 "--theme mono" 3
+screen procs 80 24 "--theme mono" 4
+screen help 80 24 "--theme mono" h
+# every pane at both sizes (zones, flusher, procs and help above are the 80x24 ones;
+# the Graph pane's on the fixture are in tests/graph.sh, on recordings below)
+screen zones-200x60 200 60 "--theme mono" 2
+screen flusher-200x60 200 60 "--theme mono" 3
+screen procs-200x60 200 60 "--theme mono" 4
+screen help-200x60 200 60 "--theme mono" h
+screen tune-80x24 80 24 "--theme mono" 5
+screen tune-200x60 200 60 "--theme mono" 5
+# the selection is a marker: the second row is marked, the first is not
+screen select-down 80 24 "--theme mono" Down
+# ... in its own role, the row bold (capitals), the idle rows in theirs (roles as letters)
+screen roles-select-down 80 24 "--theme mono --roles" Down
+# the Flusher table follows the selection: with the what-if line, End scrolls to the last device
+screen flusher-scroll 80 24 "--theme mono --set vm.dirty_bytes=100M" 3 End
+screen sort-dirty 120 30 "--theme mono" s s
+screen filter-btrfs 80 24 "--theme mono" / b t r Enter
+screen hide-loop 80 24 "--theme mono" l
+screen tiny 60 20 "--theme mono"
+screen resize-wide 80 24 "--theme mono" resize=200x60
+screen resize-tiny 80 24 "--theme mono" resize=70x20
+screen whatif 80 24 "--theme mono --set vm.dirty_bytes=100M"
+screen theme-light 80 24 "--theme light"
+# the tune pane on a fixture: a preview with its warnings, a refusal, Apply
+# refused (not the live kernel), and the device's knobs reached with e
+screen tune-preview 100 34 "--theme mono" 5 Down Enter 6 4 M Enter
+screen tune-refused 100 34 "--theme mono" 5 Enter 1 0 1 Enter
+screen tune-apply-refused 100 34 "--theme mono" 5 Down Enter 6 4 M Enter a
+screen tune-bdi-edit 100 34 "--theme mono" Down e Enter 5 0 % Enter
+screen tune-step 100 34 "--theme mono" 5 + + + -
+# the shipped scenario recordings, paused at a moment that shows the effect
+EX=$(cd "$(dirname "$0")/../.." && pwd)/examples/scenarios
+screen scenario-per-device 100 30 "--replay $EX/per-device.wbrec --theme mono" Space g 3 0 Enter
+screen scenario-bdp-flusher 100 30 "--replay $EX/bdp-many-writers.wbrec --theme mono" Space g 2 0 Enter 3
+screen scenario-zone-fair 100 30 "--replay $EX/zone-fair-btrfs.wbrec --theme mono" Space g 2 0 Enter 2
+screen scenario-cache-thrash 100 30 "--replay $EX/cache-thrash.wbrec --theme mono" Space g 2 5 Enter 3
+screen usb-stick 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter
+# at 80x24 the stick and the disk still differ (MOUNT on Devices, the mount's name on Flusher)
+screen usb-stick-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter
+screen usb-stick-flusher-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter 3
+screen usb-stick-help-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space h
+# the Graph pane through the UI (the selected device, the pipeline's forecast), and in ASCII
+screen graph-usb-stick 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter 6
+screen graph-usb-stick-ascii 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 3 0 Enter Down 6 b b
+screen scenario-reclaim 100 30 "--replay $EX/reclaim-stall.wbrec --theme mono" Space g 2 0 Enter 2
+# exact seek on screen: 24 s reached by a forward jump, a backward jump and
+# Left from 34 s shows the same screen (devices and flusher panes)
+for pane in 1 3; do
+	screen seek-fwd-$pane 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter $pane
+	screen seek-back-$pane 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 5 0 Enter g 2 4 Enter $pane
+	screen seek-left-$pane 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 3 4 Enter Left $pane
+	for how in back left; do # all but the status line (it names the key)
+		if diff <(sed '$d' "$T/seek-fwd-$pane.txt") <(sed '$d' "$T/seek-$how-$pane.txt") > "$T/seek.diff"; then
+			ok "pane $pane at 24 s: $how equals a forward jump"
+		else
+			bad "pane $pane at 24 s: $how differs"; cat "$T/seek.diff"
+		fi
+	done
+done
+# the Tune pane on usb-stick at 24 s (#20): bdi.<stick>.max_bytes=16M lists the
+# disk (it has writers, held by the global limit), drops the idle devices, and
+# at 80x24 shows the before/after table; vm.dirty_bytes=20M there scrolls it
+US="--replay $EX/../usb-stick.wbrec --theme mono"
+screen tune-usb-stick-80x24 80 24 "$US" Space g 2 4 Enter e Down Down Down Down Down Enter 1 6 M Enter
+screen tune-usb-stick-200x60 200 60 "$US" Space g 2 4 Enter e Down Down Down Down Down Enter 1 6 M Enter
+screen tune-usb-stick-scroll 80 24 "$US" Space g 2 4 Enter 5 Down Enter 2 0 M Enter NPage
+for f in tune-usb-stick-80x24 tune-usb-stick-200x60; do
+	if grep -qE '^  loop1 .*throttled:global +disk$' "$T/$f.txt" && ! grep -q '^  loop2 ' "$T/$f.txt" &&
+	   ! grep -qE '[0-9]{8}' "$T/$f.txt"; then # 80M, never 83886080
+		ok "$f: the disk listed, idle devices dropped, no raw byte counts"
+	else
+		bad "$f: disk row, idle rows or raw bytes"; cat "$T/$f.txt"
+	fi
+done
+# replay shows the same screens as live: record the fixture, replay it, and
+# compare with the live golden below the header (title line, time bar)
+if "$W" --root "$F/6.18-writing" --batch -n 4 -d 0.05 --record "$T/fx.wbrec" >/dev/null 2>&1 &&
+   "$S" 80x24 --replay "$T/fx.wbrec" --theme mono 2>&1 | mask > "$T/replay.txt"; then
+	grep -q "REPLAY" "$T/replay.txt" || bad "replay header"
+	# live rows 2..23 == replay rows 3..24 less the footer (the replay's status line differs)
+	if diff <(sed -n '2,22p' "$G/devices-80x24.txt") <(sed -n '3,23p' "$T/replay.txt") > "$T/replay.diff"; then
+		ok "replay screen equals the live screen"
+	else
+		bad "replay screen differs"; cat "$T/replay.diff"
+	fi
+else
+	bad "record and replay the fixture"
+fi
+
+# unprivileged and live, the Processes pane says that other users' processes are
+# missing instead of "no process wrote" (as root: the UI runs as nobody)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	if setpriv --reuid=65534 --regid=65534 --clear-groups "$S" 80x24 --theme mono -d 0.3 -- 4 > "$T/unpriv.txt" 2>&1 &&
+	   grep -q "other users' processes cannot be read: run as root" "$T/unpriv.txt"; then
+		ok "unprivileged Processes pane says other users' processes are unreadable"
+	else
+		bad "unprivileged Processes pane"; cat "$T/unpriv.txt"
+	fi
+fi
+echo "$pass passed, $failed failed"
+[ $failed = 0 ]

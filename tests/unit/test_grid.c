@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The cell grid the UI draws into: clipping, wide and combining characters, roles, lines as text. */
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "wbtop/grid.h"
+#include "wbtop/theme.h"
+
+static const char *line(const struct wb_grid *g, int y)
+{
+	static char buf[512];
+
+	wb_grid_line(g, y, buf, sizeof(buf));
+	return buf;
+}
+
+/* Text is clipped at the grid's right edge, at maxw, and off the grid; roles stay per cell. */
+static void put_clips(void **st)
+{
+	struct wb_grid g;
+
+	(void)st;
+	wb_grid_init(&g);
+	assert_int_equal(wb_grid_resize(&g, 10, 3), 0);
+	assert_int_equal(wb_grid_put(&g, 0, 6, WB_R_TITLE, "abcdef", -1), 4);
+	assert_string_equal(line(&g, 0), "      abcd");
+	assert_int_equal(wb_grid_put(&g, 1, 0, WB_R_WARN, "abcdef", 3), 3);
+	assert_string_equal(line(&g, 1), "abc");
+	assert_int_equal(wb_grid_put(&g, 3, 0, WB_R_WARN, "x", -1), 0); /* below the grid */
+	assert_int_equal(wb_grid_put(&g, -1, 0, WB_R_WARN, "x", -1), 0);
+	wb_grid_put(&g, 2, -2, WB_R_NORMAL, "xyz", -1); /* left of it: what is on it shows */
+	assert_string_equal(line(&g, 2), "z");
+	assert_int_equal(wb_grid_at(&g, 0, 6)->role, WB_R_TITLE);
+	assert_int_equal(wb_grid_at(&g, 0, 5)->role, WB_R_NORMAL);
+	assert_null(wb_grid_at(&g, 0, 10));
+	wb_grid_attrs(&g, WB_A_BOLD);
+	wb_grid_put(&g, 2, 0, WB_R_NORMAL, "q", -1);
+	assert_int_equal(wb_grid_at(&g, 2, 0)->attrs, WB_A_BOLD);
+	wb_grid_erase(&g);
+	assert_string_equal(line(&g, 0), "");
+	assert_int_equal(g.attrs, 0);
+	wb_grid_finish(&g);
+}
+
+/* A wide character takes two cells, or none at the edge; overwriting half of one blanks the other. */
+static void wide_and_combining(void **st)
+{
+	struct wb_grid g;
+
+	(void)st;
+	wb_grid_init(&g);
+	assert_int_equal(wb_grid_resize(&g, 5, 2), 0);
+	assert_int_equal(wb_grid_put(&g, 0, 0, WB_R_NORMAL, "\u6f22\u5b57x", -1), 5);
+	assert_string_equal(line(&g, 0), "\u6f22\u5b57x");
+	assert_string_equal(wb_grid_at(&g, 0, 1)->ch, "");
+	wb_grid_put(&g, 0, 1, WB_R_NORMAL, "a", -1); /* the right half of the first */
+	assert_string_equal(line(&g, 0), " a\u5b57x");
+	wb_grid_put(&g, 0, 2, WB_R_NORMAL, "b", -1); /* the left half of the second */
+	assert_string_equal(line(&g, 0), " ab x");
+	assert_int_equal(wb_grid_put(&g, 1, 4, WB_R_NORMAL, "\u6f22", -1), 0); /* one cell left */
+	assert_int_equal(wb_grid_put(&g, 1, 0, WB_R_NORMAL, "e\u0301f", -1), 2);
+	assert_string_equal(line(&g, 1), "e\u0301f");
+	wb_grid_put(&g, 1, 0, WB_R_NORMAL, "\u6f22\u0301", -1); /* a mark after a wide character */
+	assert_string_equal(wb_grid_at(&g, 1, 0)->ch, "\u6f22\u0301");
+	assert_string_equal(wb_grid_at(&g, 1, 1)->ch, "");
+	wb_grid_finish(&g);
+}
+
+/* hline paints blanks in a role; clear_eol gives the normal blank back; resize blanks. */
+static void lines_and_resize(void **st)
+{
+	struct wb_grid g;
+
+	(void)st;
+	wb_grid_init(&g);
+	assert_int_equal(wb_grid_resize(&g, 6, 2), 0);
+	wb_grid_hline(&g, 0, 2, WB_R_HEADER, 10);
+	assert_int_equal(wb_grid_at(&g, 0, 5)->role, WB_R_HEADER);
+	assert_int_equal(wb_grid_at(&g, 0, 1)->role, WB_R_NORMAL);
+	wb_grid_put(&g, 0, 0, WB_R_NORMAL, "abcdef", -1);
+	wb_grid_clear_eol(&g, 0, 3);
+	assert_string_equal(line(&g, 0), "abc");
+	assert_int_equal(wb_grid_at(&g, 0, 4)->role, WB_R_NORMAL);
+	assert_int_equal(wb_grid_resize(&g, 3, 1), 0);
+	assert_int_equal(g.w * g.h, 3);
+	assert_string_equal(line(&g, 0), "");
+	assert_int_equal(wb_grid_resize(&g, -4, 2), 0); /* nothing to draw on: puts write nothing */
+	assert_int_equal(wb_grid_put(&g, 0, 0, WB_R_NORMAL, "x", -1), 0);
+	wb_grid_finish(&g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(put_clips),
+		cmocka_unit_test(wide_and_combining),
+		cmocka_unit_test(lines_and_resize),
+	};
+	setlocale(LC_ALL, "C.UTF-8"); /* character widths */
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
