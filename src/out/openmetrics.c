@@ -656,8 +656,9 @@ int wb_om_file_check(const char *path, char *err, size_t n)
 	}
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
+		int e = access(dir, F_OK) ? ENOENT : !S_ISDIR(st.st_mode) ? ENOTDIR : EACCES;
 		snprintf(err, n, "%s: %s is not a directory wbtop can write in", path, dir);
-		return -ENOTDIR;
+		return -e;
 	}
 	return 0;
 }
