@@ -173,6 +173,26 @@ none "no samples to replay" --replay "$T/hdr.wbrec"
 "$W" --replay "$T/a.wbrec" --batch --from 5 --to 1 2> "$T/e"; [ $? = 2 ] && grep -q "before --from" "$T/e" || fail "--to before --from"
 ok "nothing to replay (header only, first frame damaged or torn, --from past the end) is exit 1 with a message"
 
+# 8b. one flipped byte mid-recording loses the samples up to the next key frame, not the rest
+# (a key frame every 256 frames: a format-3 recording of 270 samples has two)
+$W --root "$F/6.18-writing" --batch -n 270 -d 0.05 --record "$T/long.wbrec" > /dev/null 2>&1 || fail "long record rc"
+for r in "$F/rec-format1.wbrec" "$T/long.wbrec"; do
+	full=$($W --replay "$r" --batch --json 2>/dev/null | wc -l)
+	python3 - "$r" "$T/flip.wbrec" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read()); d[1100] ^= 0x10
+open(sys.argv[2], "wb").write(d)
+PY
+	got=$($W --replay "$T/flip.wbrec" --batch --json 2> "$T/e" | wc -l)
+	grep -q "skipped [0-9]* bytes to the next key frame" "$T/e" || { cat "$T/e"; fail "$r flipped: skip not said"; }
+	[ "$got" -gt 10 ] && [ "$got" -lt "$full" ] || fail "$r flipped at 1100: $got of $full samples replayed"
+	$W --replay "$T/flip.wbrec" --batch --json 2>/dev/null | python3 -c '
+import json, sys
+t = [json.loads(l)["mono"] for l in sys.stdin]
+sys.exit(0 if all(b > a for a, b in zip(t, t[1:])) else 1)' || fail "$r flipped: times after the skip go backwards"
+done
+ok "a flipped byte skips to the next key frame (formats 1 and 3): the samples after it replay, in time order"
+
 # 9. files that are not recordings, or change under the reader
 mkdir "$T/adir"; mkfifo "$T/fifo"
 none "adir: is a directory" --replay "$T/adir" --batch

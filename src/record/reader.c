@@ -329,24 +329,111 @@ static const char *frame_at(struct wb_rec_reader *r, size_t o, int64_t *prev_us,
 	return NULL;
 }
 
-/* Walk the frames; the first one that does not check out ends the recording. */
+static int decode_one(struct wb_rec_reader *r, size_t i, char *err, size_t errlen);
+
+/*
+ * A key frame at o that checks out whole and decodes, after damage: its
+ * time is the decoded sample's (a format 2 frame's is a delta from the
+ * frame before, which is lost). Indexed when it is fine (returns 0).
+ */
+static int key_at(struct wb_rec_reader *r, size_t o, int64_t *us, double last, struct frame_ix *fx, size_t *next)
+{
+	uint8_t type = 0;
+	int64_t u = *us;
+	char err[256];
+	const char *why = r->h.major == 1 ? frame1_at(r, o, &type, fx, next) : frame2_at(r, o, &u, &type, fx, next);
+
+	if (why || type != FR_KEY)
+		return -1;
+	fx->is_key = true;
+	fx->key = (uint32_t)r->n;
+	if (add_frame(r, fx))
+		return -1;
+	r->have_cur = false;
+	if (decode_one(r, r->n - 1, err, sizeof(err)) || !(r->cur.mono >= last && r->cur.mono <= MAX_MONO)) {
+		r->n--;
+		r->have_cur = false;
+		return -1;
+	}
+	r->f[r->n - 1].mono = r->cur.mono;
+	*us = llround(r->cur.mono * 1e6);
+	return 0;
+}
+
+/*
+ * After damage at o, the next key frame that checks out (a frame marker,
+ * then lengths, checksum and payload all good), indexed; 0 when none.
+ * Delta frames before it cannot be decoded without the samples they follow.
+ */
+static size_t resync(struct wb_rec_reader *r, size_t o, int64_t *us, size_t *next)
+{
+	static const uint8_t m1[] = { 'B', 'W', 'F', 'R' }, m2[] = { WBREC_FRAME2_M0, WBREC_FRAME2_M1 };
+	const uint8_t *mk = r->h.major == 1 ? m1 : m2;
+	size_t mlen = r->h.major == 1 ? sizeof(m1) : sizeof(m2);
+	double last = r->n ? r->f[r->n - 1].mono : 0;
+
+	for (size_t at = o + 1; at + mlen <= r->size;) {
+		size_t n = r->size - at < WINDOW ? r->size - at : WINDOW, cand;
+		const uint8_t *p = view(r, at, n), *hit;
+		struct frame_ix fx;
+
+		if (!p)
+			return 0;
+		if (!(hit = memmem(p, n, mk, mlen))) {
+			at += n - mlen + 1;
+			continue;
+		}
+		cand = at + (size_t)(hit - p);
+		memset(&fx, 0, sizeof(fx));
+		if (key_at(r, cand, us, last, &fx, next) == 0)
+			return cand;
+		at = cand + 1;
+	}
+	return 0;
+}
+
+/*
+ * Walk the frames. A frame that does not check out is skipped up to the
+ * next good key frame (the samples in between are lost, and said so);
+ * with none after it, the recording ends there.
+ */
 static int index_frames(struct wb_rec_reader *r, size_t o, char *warn, size_t warnlen)
 {
 	uint32_t key = 0;
 	bool have_key = false;
 	int64_t us = 0;
+	size_t spans = 0;
 
 	r->end = o;
 	while (o < r->size) {
 		struct frame_ix fx;
 		uint8_t type = 0;
-		size_t next = o;
+		size_t next = o, at, before = r->n;
 		const char *why;
 
 		memset(&fx, 0, sizeof(fx));
 		why = frame_at(r, o, &us, r->n ? r->f[r->n - 1].mono : 0, &type, &fx, &next);
+		if (why && (at = resync(r, o, &us, &next)) != 0) {
+			double gap = r->f[r->n - 1].mono - (before ? r->f[before - 1].mono : r->f[r->n - 1].mono);
+			if (!spans++)
+				snprintf(warn, warnlen, "offset %zu: %s; skipped %zu bytes to the next key frame "
+					 "(%.0f s of samples lost)", o, why, at - o, gap);
+			else if (strlen(warn) + 40 < warnlen)
+				snprintf(strchr(warn, '\0'), warnlen - strlen(warn), "; %zu damaged spans", spans);
+			key = (uint32_t)before;
+			have_key = true;
+			o = next;
+			r->end = o;
+			r->last_us = us;
+			continue;
+		}
 		if (why) {
-			snprintf(warn, warnlen, "offset %zu: %s; replaying the %zu samples before it", o, why, r->n);
+			char m[160];
+			snprintf(m, sizeof(m), "offset %zu: %s; replaying the %zu samples before it", o, why, r->n);
+			if (spans && strlen(warn) + strlen(m) + 3 < warnlen)
+				snprintf(strchr(warn, '\0'), warnlen - strlen(warn), "; %s", m);
+			else if (!spans)
+				snprintf(warn, warnlen, "%s", m);
 			return 0;
 		}
 		if (type == FR_NOTE) {
@@ -418,11 +505,12 @@ struct wb_rec_reader *wb_rec_open(const char *path, char *err, size_t errlen, ch
 		goto fail;
 	if (parse_header(r, err, errlen, &o))
 		goto fail;
-	if (index_frames(r, o, wbuf, sizeof(wbuf)) || !(r->dctx = ZSTD_createDCtx())) {
+	if (!(r->dctx = ZSTD_createDCtx()) || index_frames(r, o, wbuf, sizeof(wbuf))) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
 	r->win_len = 0; /* decoding reads the file afresh: a cut since now is seen as one */
+	r->have_cur = false; /* a key frame decoded while indexing is not the decoder's place */
 	if (warn && warnlen)
 		snprintf(warn, warnlen, "%s", wbuf);
 	return r;
