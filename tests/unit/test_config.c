@@ -66,6 +66,30 @@ static void round_trip(void **st)
 	assert_string_equal(d.hidden[1], "MOUNT");
 }
 
+/* Unknown column names: a warning naming the line, the rest of the file (and list) kept. */
+static void unknown_columns_warned(void **st)
+{
+	struct wb_config c;
+	char path[128], msg[256];
+	enum wb_table t;
+	int col;
+	(void)st;
+	snprintf(path, sizeof(path), "%s/cols", dir);
+	write_file(path, "[display]\ntheme = mono\n; a comment\nhidden_columns = mount, nope, zones:free, Processes:PID\n");
+	assert_int_equal(wb_config_load(&c, path, msg, sizeof(msg)), 1);
+	if (!strstr(msg, "cols:4: hidden_columns: no column \"nope\", \"Processes:PID\""))
+		fail_msg("got \"%s\"", msg);
+	assert_string_equal(c.theme, "mono");
+	assert_int_equal(c.nhidden, 2);
+	assert_string_equal(c.hidden[0], "MOUNT"); /* as the table spells it */
+	assert_string_equal(c.hidden[1], "Zones:FREE");
+	assert_int_equal(wb_config_column("Processes:WRITE/s", &t, &col), 0);
+	assert_int_equal(t, WB_TABLE_PROCS);
+	assert_int_equal(col, 2);
+	assert_int_equal(wb_config_column("DEVICE", &t, &col), -1); /* names the rows: always shown */
+	assert_int_equal(wb_config_column("Tune:X", &t, &col), -1);
+}
+
 static void missing_is_fine(void **st)
 {
 	struct wb_config c;
@@ -133,6 +157,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(missing_is_fine),
+		cmocka_unit_test(unknown_columns_warned),
 		cmocka_unit_test(malformed_named_and_ignored),
 		cmocka_unit_test(not_a_file),
 		cmocka_unit_test(save_replaces_a_link_not_its_target),
