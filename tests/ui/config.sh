@@ -44,6 +44,29 @@ else
 	not_ok "restart shows another view"; cat "$T/diff"
 fi
 
+# hidden columns: hidden from the chooser (c; F2 on Zones), written by W, hidden after a restart
+rm "$T/wbtop/wbtoprc"
+run cols c Down Space Enter 2 F2 Down Space Enter 1 W
+grep -q '^hidden_columns = DIRTY, Zones:FREE$' "$T/wbtop/wbtoprc" ||
+	{ not_ok "hidden columns not written"; grep hidden_columns "$T/wbtop/wbtoprc"; }
+grep -q '^DEVICE .* MOUNT  *WRITEBK ' "$T/cols" || { not_ok "DIRTY still shown after c, space"; cat "$T/cols"; }
+run cols-again
+if diff <(body "$T/cols") <(body "$T/cols-again") >"$T/diff"; then
+	echo "ok - hidden columns: W, restart, the same columns"
+else
+	not_ok "restart shows other columns"; cat "$T/diff"
+fi
+run cols-zones 2
+grep -q 'NODE ZONE  *MIN ' "$T/cols-zones" || { not_ok "Zones:FREE not hidden after a restart"; cat "$T/cols-zones"; }
+# a name no table has: a warning with its line, the rest of the file holds
+printf '[display]\nhide_loop = true\n\nhidden_columns = DIRTY, bogus\n' >"$T/wbtop/wbtoprc"
+run unknown
+grep -q 'wbtoprc:4: hidden_columns: no column "bogus"' "$T/unknown" ||
+	{ not_ok "no line-numbered warning for an unknown column"; tail -1 "$T/unknown"; }
+grep -q 'wbtoprc:4: hidden_columns: no column "bogus"' "$T/unknown.err" || not_ok "unknown column: nothing on stderr"
+grep -q '^DEVICE .* MOUNT  *WRITEBK ' "$T/unknown" || not_ok "DIRTY shown: the known name was dropped with the unknown"
+grep -q '^.loop' "$T/unknown" && not_ok "hide_loop dropped: the file was ignored for one unknown column"
+
 printf '[display]\nhide_loop = true\nwarn = lots\n' >"$T/wbtop/wbtoprc"
 run bad
 grep -q 'wbtoprc:3: warn = lots' "$T/bad" || { not_ok "no line-numbered warning on screen"; tail -1 "$T/bad"; }
