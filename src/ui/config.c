@@ -116,20 +116,19 @@ struct ctx {
 	struct wb_config *c;
 	char what[160];
 	const char *text;       /* the file, for the line of a warning */
-	int nlist;              /* hidden_columns lines seen so far */
 	char warn[256];         /* names left out: "PATH:LINE: ..." after the parse */
 	int warn_line;
 };
 
-/* The line number of the nth (1-based) line of text that sets key; 0 if none. */
-static int key_line(const char *text, const char *key, int nth)
+/* The line number of the first line of text that sets key; 0 if none. */
+static int key_line(const char *text, const char *key)
 {
 	size_t kl = strlen(key);
 	int line = 1;
 
 	for (const char *p = text; p && *p; line++) {
 		const char *q = p + strspn(p, " \t");
-		if (strncmp(q, key, kl) == 0 && strchr(" \t=:", q[kl]) && --nth == 0)
+		if (strncmp(q, key, kl) == 0 && strchr(" \t=:", q[kl]))
 			return line;
 		p = strchr(p, '\n');
 		p = p ? p + 1 : NULL;
@@ -148,7 +147,7 @@ static void add_hidden(struct ctx *x, const char *t)
 
 	if (wb_config_column(t, &tb, &col)) {
 		if (!x->warn_line)
-			x->warn_line = key_line(x->text, "hidden_columns", x->nlist);
+			x->warn_line = key_line(x->text, "hidden_columns");
 		snprintf(x->warn + l, sizeof(x->warn) - l, "%s\"%.40s\"", l ? ", " : "", t);
 		return;
 	}
@@ -160,7 +159,12 @@ static void add_hidden(struct ctx *x, const char *t)
 		strcpy(c->hidden[c->nhidden++], name);
 }
 
-/* The hidden columns from "A, B,C"; unknown names are left out, with a warning. */
+/*
+ * The hidden columns from "A, B,C", added to those before: a long list goes
+ * on indented lines after the first (inih reads lines of under 200 bytes and
+ * hands each such line over as the same key). Unknown names are left out,
+ * with a warning.
+ */
 static bool parse_list(struct ctx *x, const char *v)
 {
 	char buf[2048], *save = NULL;
@@ -168,8 +172,6 @@ static bool parse_list(struct ctx *x, const char *v)
 	if (strlen(v) >= sizeof(buf))
 		return false;
 	strcpy(buf, v);
-	x->c->nhidden = 0;
-	x->nlist++;
 	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		while (*t == ' ')
 			t++;
@@ -336,12 +338,18 @@ static void write_value(FILE *f, const struct wb_config *c, const struct key *k)
 		if (*(const int *)base >= 0)
 			fprintf(f, "%s = %s\n", k->name, *(const int *)base ? "true" : "false");
 		break;
-	case K_LIST:
-		fprintf(f, "%s = ", k->name);
-		for (int i = 0; i < c->nhidden; i++)
-			fprintf(f, "%s%s", i ? ", " : "", c->hidden[i]);
+	case K_LIST: { /* lines of under 100 bytes: the rest on indented lines */
+		int col = fprintf(f, "%s = ", k->name);
+		for (int i = 0; i < c->nhidden; i++) {
+			if (i && col + strlen(c->hidden[i]) + 2 > 100)
+				col = fprintf(f, ",\n    ") - 2;
+			else if (i)
+				col += fprintf(f, ", ");
+			col += fprintf(f, "%s", c->hidden[i]);
+		}
 		fputc('\n', f);
 		break;
+	}
 	}
 }
 
