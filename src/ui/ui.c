@@ -248,7 +248,10 @@ static void k_sort(struct ui *u, int ch)
 		if (ch == 'S')
 			u->proc_sort_desc = !u->proc_sort_desc;
 		else if (m) {
-			u->proc_sort_col = (u->proc_sort_col + 1) % (int)m;
+			int k = 0;
+			do /* the next column shown */
+				u->proc_sort_col = (u->proc_sort_col + 1) % (int)m;
+			while (ui_column_hidden(u, WB_TABLE_PROCS, u->proc_sort_col) && ++k < (int)m);
 			u->proc_sort_desc = !col[u->proc_sort_col]->left;
 		}
 		snprintf(u->status, sizeof(u->status), "processes sorted by %s %s",
@@ -258,7 +261,10 @@ static void k_sort(struct ui *u, int ch)
 	if (ch == 'S') {
 		u->sort_desc = !u->sort_desc;
 	} else {
-		u->sort_col = (u->sort_col + 1) % ui_dev_columns();
+		int k = 0;
+		do /* the next column shown */
+			u->sort_col = (u->sort_col + 1) % ui_dev_columns();
+		while (ui_column_hidden(u, WB_TABLE_DEVICES, u->sort_col) && ++k < ui_dev_columns());
 		/* numbers read best largest first, names A-Z */
 		u->sort_desc = u->sort_col > 1;
 	}

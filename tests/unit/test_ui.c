@@ -553,6 +553,10 @@ static void column_chooser(void **st)
 	assert_string_equal(c.hidden[0], "Zones:FREE");
 	ui_columns_from_config(&fresh, &c);
 	assert_memory_equal(fresh.hidden, g.u.hidden, sizeof(fresh.hidden));
+	rig_reset(&g, P_PROCS); /* s passes over a hidden column (COMM) */
+	g.u.proc_sort_col = 0;
+	ui_handle_key(&g.u, 's');
+	assert_int_equal(g.u.proc_sort_col, 2);
 	rig_reset(&g, P_FLUSHER); /* no table: says so */
 	ui_handle_key(&g.u, 'c');
 	assert_false(g.u.choosing);
