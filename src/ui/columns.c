@@ -86,7 +86,7 @@ static void toggle(struct ui *u, enum wb_table t)
 		 ui_column_hidden(u, t, c) ? "hidden" : "shown");
 }
 
-void ui_columns_key(struct ui *u, int ch)
+bool ui_columns_key(struct ui *u, int ch)
 {
 	int t = ui_pane_table(u->pane);
 	const struct wb_field *col[MAX_COLS];
@@ -94,7 +94,7 @@ void ui_columns_key(struct ui *u, int ch)
 
 	if (t < 0) {
 		u->choosing = false;
-		return;
+		return false;
 	}
 	switch (ch) {
 	case KEY_UP: u->choose_sel--; break;
@@ -103,13 +103,15 @@ void ui_columns_key(struct ui *u, int ch)
 	case KEY_END: case KEY_NPAGE: u->choose_sel = n - 1; break;
 	case ' ': case 'd': toggle(u, (enum wb_table)t); break;
 	case '\n': case KEY_ENTER: case 27: case 'q': case 'c': case KEY_F(2): u->choosing = false; break;
-	default:
-		snprintf(u->status, sizeof(u->status), "columns: Up/Down choose, space shows/hides, Enter or Esc done");
+	default: /* any other key leaves the chooser and does what it does */
+		u->choosing = false;
+		return false;
 	}
 	if (u->choose_sel >= n)
 		u->choose_sel = n - 1;
 	if (u->choose_sel < 1)
 		u->choose_sel = 1;
+	return true;
 }
 
 void ui_draw_columns(struct ui *u, int y, int h)
@@ -122,7 +124,7 @@ void ui_draw_columns(struct ui *u, int y, int h)
 
 	if (t < 0)
 		return;
-	snprintf(line, sizeof(line), "%s columns: Up/Down choose, space shows/hides, Enter done",
+	snprintf(line, sizeof(line), "%s columns: Up/Down choose, space shows/hides, Enter done, W saves",
 		 table_title[t]);
 	ui_put(u, y, 0, WB_R_TITLE, line);
 	for (int c = 0; c < n; c++) {

@@ -822,10 +822,8 @@ void ui_handle_key(struct ui *u, int ch)
 		return;
 	}
 	u->status[0] = '\0';
-	if (u->choosing) {
-		ui_columns_key(u, ch);
+	if (u->choosing && ui_columns_key(u, ch))
 		return;
-	}
 	if (u->filtering) {
 		filter_key(u, ch);
 		return;

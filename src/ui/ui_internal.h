@@ -174,8 +174,8 @@ bool ui_column_hidden(const struct ui *u, enum wb_table t, int c);
 size_t ui_table_columns(const struct ui *u, enum wb_table t, const struct wb_field **col, size_t max);
 /* c / F2: open the chooser on the current pane's table, or say why not. */
 void ui_columns_open(struct ui *u);
-/* A key while the chooser is open. */
-void ui_columns_key(struct ui *u, int ch);
+/* A key while the chooser is open: true when it took it (another key closes it: false). */
+bool ui_columns_key(struct ui *u, int ch);
 /* The chooser in place of the pane's table. */
 void ui_draw_columns(struct ui *u, int y, int h);
 /* The settings file's hidden_columns into u, and u's into c (W). */
