@@ -326,7 +326,7 @@ static void scroll_to(int *sel, int *first, int n, int rows)
 		*first = 0;
 }
 
-/* A table's title, with "rows 3-12 of 32" when not every row fits. */
+/* A table's title, with "3-12/32" (the rows shown, of how many) when not every row fits. */
 static void title_line(const struct ui *u, int y, const char *title, int first, int rows, int n)
 {
 	char line[600];
@@ -347,6 +347,7 @@ static int zone_table(struct ui *u, int y, int end)
 	int n = zone_count(s), room = end - y - 1, rows = n <= room - 4 ? n : room - 4 >= 3 ? room - 4 : room;
 	char line[512];
 
+	rows = rows < 1 ? 1 : rows;
 	scroll_to(&u->zone_sel, &u->zone_scroll, n, rows);
 	table_line(col, m, NULL, line, sizeof(line));
 	title_line(u, y++, line, u->zone_scroll, rows, n);
