@@ -568,7 +568,7 @@ static void k_write(struct ui *u, int ch)
 	snprintf(u->status, sizeof(u->status), "%s", msg);
 }
 
-/* The settings file's sort and hidden devices, when the UI starts. */
+/* The settings file's sort, hidden devices and hidden columns, when the UI starts. */
 static void apply_config(struct ui *u, const struct wb_config *c)
 {
 	if (!c)
@@ -700,6 +700,8 @@ void ui_mouse(struct ui *u, const MEVENT *m)
 		k_sort(u, 's');
 	else if (e.y > u->tab_y + 1 && u->pane == P_DEVICES && u->scroll + e.y - u->tab_y - 2 < u->nrows)
 		u->sel = u->scroll + e.y - u->tab_y - 2;
+	else if (e.y > u->tab_y + 1 && u->pane == P_PROCS && u->proc_scroll + e.y - u->tab_y - 2 < ui_table_rows(u))
+		u->proc_sel = u->proc_scroll + e.y - u->tab_y - 2;
 }
 
 /* Typing a filter: printable characters, Backspace, Enter keeps, Esc clears. */

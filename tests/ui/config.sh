@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The settings file through the real UI in tmux: W writes it and says where; a
-# restart shows the same view; a malformed file is named with its line (status
-# line and stderr) and the defaults hold.
+# restart shows the same view (columns hidden with c / F2 too); a malformed file
+# is named with its line (status line and stderr) and the defaults hold; an
+# unknown column name is named with its line and left out.
 set -u
 W=${WBTOP:?} F=${FIXTURES:?}
 command -v tmux >/dev/null || { echo "SKIP: no tmux"; exit 77; }

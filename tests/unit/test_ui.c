@@ -502,6 +502,13 @@ static void mouse_events(void **st)
 	e.bstate = BUTTON4_PRESSED; /* wheel up */
 	ui_mouse(&g.u, &e);
 	assert_int_equal(g.u.sel, 1);
+	g.u.pane = P_PROCS; /* a process row: the Processes pane's own cursor */
+	e.bstate = BUTTON1_CLICKED;
+	e.y = 9;
+	g.u.proc_sel = 5;
+	ui_mouse(&g.u, &e);
+	assert_int_equal(g.u.proc_sel, ui_table_rows(&g.u) > 0 ? 0 : 5);
+	g.u.pane = P_DEVICES;
 	for (int k = 0; k < 64; k++) { /* anything else: no crash, selection in range */
 		e.bstate = (mmask_t)1 << (k % 30);
 		e.y = k * 37 % 200 - 20, e.x = k * 53 % 300 - 30;
