@@ -56,6 +56,7 @@ struct opts {
 	const char *sets[MAX_SETS];
 	int nsets;
 	const char *listen, *om_file; /* --listen [ADDR:]PORT, --openmetrics-file PATH */
+	bool csv_units;        /* --csv-units: a units row under the CSV header */
 };
 
 static void usage(FILE *f)
@@ -69,6 +70,7 @@ static void usage(FILE *f)
 		"  -d, --delay SEC        seconds between samples (default 1, min 0.05; not in a replay)\n"
 		"      --json             JSON Lines, one object per sample (with --batch)\n"
 		"      --csv              CSV, one row per device per sample (with --batch)\n"
+		"      --csv-units        with --csv: a second header row, each column's unit\n"
 		"      --openmetrics      OpenMetrics, one exposition per sample (with --batch); with\n"
 		"                         --replay the whole recording with timestamps (backfill)\n"
 		"      --listen [ADDR:]PORT  serve /metrics over HTTP (ADDR default 127.0.0.1); with\n"
@@ -119,7 +121,8 @@ static void usage(FILE *f)
 /* Every option; the order of the long-option table and of flag_rules' bits. */
 enum opt_id { O_BATCH = 256, O_ITER, O_DELAY, O_JSON, O_CSV, O_SET, O_MOUNT, O_NOPROCS, O_NOTRACE, O_RECORD,
 	      O_REPLAY, O_FROM, O_TO, O_MAXSIZE, O_APPLY, O_TRIAL, O_RECOVER, O_EXPORT, O_ROOT, O_FORECAST,
-	      O_THEME, O_WARN, O_CRIT, O_FORCE, O_UNTIL, O_OM, O_LISTEN, O_OMFILE, O_HELP, O_VERSION, O_END };
+	      O_THEME, O_WARN, O_CRIT, O_FORCE, O_UNTIL, O_OM, O_LISTEN, O_OMFILE, O_CSV_UNITS, O_HELP, O_VERSION,
+	      O_END };
 
 static const struct option long_opts[] = {
 	{ "batch", no_argument, NULL, O_BATCH },
@@ -150,6 +153,7 @@ static const struct option long_opts[] = {
 	{ "openmetrics", no_argument, NULL, O_OM },
 	{ "listen", required_argument, NULL, O_LISTEN },
 	{ "openmetrics-file", required_argument, NULL, O_OMFILE },
+	{ "csv-units", no_argument, NULL, O_CSV_UNITS },
 	{ "help", no_argument, NULL, O_HELP },
 	{ "version", no_argument, NULL, O_VERSION },
 	{ 0 },
@@ -169,6 +173,7 @@ static const struct flag_rule { int opt; unsigned needs, conflicts; } flag_rules
 	{ O_DELAY, 0, F(O_REPLAY) | F_TUNE },            /* a replay keeps its recorded pace */
 	{ O_JSON, F(O_BATCH), F(O_CSV) },
 	{ O_CSV, F(O_BATCH), 0 },
+	{ O_CSV_UNITS, F(O_CSV), 0 },
 	{ O_FORECAST, F(O_BATCH), 0 },                   /* the UI has no forecast option */
 	{ O_MOUNT, 0, F(O_REPLAY) | F_TUNE | F(O_ROOT) },     /* mounts only on the real / */
 	{ O_NOPROCS, 0, F(O_REPLAY) | F_TUNE },
@@ -287,6 +292,7 @@ static bool take_opt(int c, const char *arg, struct opts *o)
 	case O_DELAY: return num_arg(c, arg, 0.05, 86400, "seconds between 0.05 and 86400", &o->delay);
 	case O_JSON: o->fmt = FMT_JSON; return true;
 	case O_CSV: o->fmt = FMT_CSV; return true;
+	case O_CSV_UNITS: o->csv_units = true; return true;
 	case O_SET:
 		if (o->nsets >= MAX_SETS) {
 			fprintf(stderr, "wbtop: at most %d --set options\n", MAX_SETS);
@@ -494,6 +500,8 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	if (o->fmt == FMT_CSV)
 		wb_out_csv_header(stdout);
+	if (o->csv_units)
+		wb_out_csv_units(stdout);
 	/* a replay from --from: the window the full export had there (rates, forecast) */
 	if (src->replay && wb_pipeline_resync(pl, src))
 		fprintf(stderr, "wbtop: the recording before --from could not be read\n");

@@ -54,6 +54,7 @@ done <<EOF2
 -n 2|-n/--iterations needs -b/--batch
 --forecast 10|--forecast needs -b/--batch
 --csv|--csv needs -b/--batch
+-b --csv-units|--csv-units needs --csv
 --set vm.dirty_ratio=5 --apply --export-sysctl|--apply and --export-sysctl
 --set vm.dirty_ratio=5 --export-sysctl --batch|-b/--batch and --export-sysctl
 --set vm.dirty_ratio=5 --export-sysctl --theme mono|--theme and --export-sysctl
@@ -94,6 +95,32 @@ $W --root "$F/6.18-writing" -b --csv -n 1 >"$T/csv" || fail csv
 [ "$(head -1 "$T/csv" | cut -d, -f1-3)" = "time,bdi,dev" ] || fail "csv header"
 [ "$(wc -l < "$T/csv")" = 12 ] || fail "csv rows: $(wc -l < "$T/csv")"
 check "csv"
+
+# --csv-units: the same header, then each column's unit; the data rows as without it
+$W --root "$F/6.18-writing" -b --csv --csv-units -n 1 >"$T/csvu" || fail "csv units"
+python3 - "$T/csv" "$T/csvu" <<'PY' || fail "csv units row"
+import csv, sys
+plain, units = (list(csv.reader(open(p))) for p in sys.argv[1:3])
+head, unit, rows = units[0], dict(zip(units[0], units[1])), units[2:]
+assert head == plain[0] and len(units[1]) == len(head), units[1]
+assert len(rows) == len(plain) - 1
+want = {"time": "s", "bdi": "", "reclaimable": "B", "write_bw": "B/s", "dirtied": "B/s",
+        "min_ratio": "%", "strict_limit": "0/1", "global_thresh": "B", "time_iso": "UTC"}
+assert all(unit[k] == v for k, v in want.items()), unit
+for r in rows:  # each cell fits its unit: bytes whole, percent 0-100, flags 0/1
+    for k, v in zip(head, r):
+        if v == "":
+            continue
+        if unit[k] == "B":
+            assert int(v) >= 0, (k, v)
+        elif unit[k] == "%":
+            assert 0 <= int(v) <= 100, (k, v)
+        elif unit[k] == "0/1":
+            assert v in ("0", "1"), (k, v)
+        elif unit[k] in ("B/s", "s"):
+            assert float(v) >= 0, (k, v)
+PY
+check "csv --csv-units: a units row under the unchanged header"
 
 $W --root "$F/6.18-writing" -b --json --set vm.dirty_ratio=40 --set bdi.loop1.max_ratio=5 >"$T/wi" || fail whatif
 python3 -c "

@@ -11,8 +11,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define WB_CONFIG_MAX_HIDDEN 16
+#define WB_CONFIG_MAX_HIDDEN 40
 #define WB_CONFIG_NAME 32
+
+struct wb_field;
+
+/* The tables whose columns hidden_columns can hide, as their panes are named. */
+enum wb_table { WB_TABLE_DEVICES, WB_TABLE_ZONES, WB_TABLE_PROCS, WB_TABLE_COUNT };
 
 struct wb_config {
 	char theme[64];                /* "" unset */
@@ -21,7 +26,8 @@ struct wb_config {
 	char sort[WB_CONFIG_NAME];     /* a Devices column title; "" unset */
 	int sort_desc;                 /* 1/0; -1 unset */
 	int hide_idle, hide_loop;      /* 1/0; -1 unset */
-	char hidden[WB_CONFIG_MAX_HIDDEN][WB_CONFIG_NAME]; /* Devices column titles not shown */
+	/* columns not shown: "TITLE" (Devices), "Zones:TITLE", "Processes:TITLE" */
+	char hidden[WB_CONFIG_MAX_HIDDEN][WB_CONFIG_NAME];
 	int nhidden;
 };
 
@@ -35,7 +41,9 @@ int wb_config_path(char *buf, size_t n);
 /*
  * Read path into c. A missing file is no error (0, c unset). A file that is
  * not a regular file, too large, or has a bad line or value leaves c unset
- * and returns -1 with "PATH:LINE: what" in msg.
+ * and returns -1 with "PATH:LINE: what" in msg. Column names in
+ * hidden_columns that no table has are left out with a warning: 1, c read,
+ * "PATH:LINE: ..." in msg.
  */
 int wb_config_load(struct wb_config *c, const char *path, char *msg, size_t n);
 /*
@@ -44,5 +52,16 @@ int wb_config_load(struct wb_config *c, const char *path, char *msg, size_t n);
  * 0, or -1 with a message.
  */
 int wb_config_save(const struct wb_config *c, const char *path, char *msg, size_t n);
+
+/* Table t's columns on screen (the field catalogue's), in order; how many (<= max). */
+size_t wb_config_columns(enum wb_table t, const struct wb_field **col, size_t max);
+/*
+ * A hidden_columns name - "TITLE" of a Devices column, or "Zones:TITLE",
+ * "Processes:TITLE"; any case - as table *t and column *c. 0, or -1 when no
+ * table has it (a table's first column names its rows: always shown).
+ */
+int wb_config_column(const char *name, enum wb_table *t, int *c);
+/* The name of table t's column c as the file spells it, in buf. */
+const char *wb_config_column_name(enum wb_table t, int c, char *buf, size_t n);
 
 #endif

@@ -65,6 +65,12 @@ struct wb_view {
 void wb_out_json(FILE *f, const struct wb_view *v);
 void wb_out_text(FILE *f, const struct wb_view *v);
 void wb_out_csv_header(FILE *f);
+/*
+ * --csv-units: a second header row, each column's unit under its name ("B",
+ * "B/s", "%", "s", "0/1"; empty for text), as a two-row header reader
+ * (pandas header=[0,1]) takes it. The plain header stays as it is.
+ */
+void wb_out_csv_units(FILE *f);
 void wb_out_csv(FILE *f, const struct wb_view *v);
 
 /* A CSV text cell: quoted, quotes doubled, unsafe characters replaced. */

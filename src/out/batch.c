@@ -193,6 +193,38 @@ void wb_out_csv_header(FILE *f)
 	fputs(",time_iso\n", f); /* last: the older columns keep their positions */
 }
 
+/*
+ * The unit of a CSV column as --csv-units names it. The catalogue's unit says
+ * how a value is held; these columns hold a rate, a percent or a flag in an
+ * integer, so their unit is named here.
+ */
+static const char *csv_unit(const struct wb_field *f)
+{
+	static const struct { const char *csv, *unit; } held[] = {
+		{ "write_bw", "B/s" }, { "min_ratio", "%" }, { "max_ratio", "%" }, { "strict_limit", "0/1" },
+	};
+	static const char *const of_unit[] = {
+		[WB_U_TEXT] = "", [WB_U_BYTES] = "B", [WB_U_RATE] = "B/s", [WB_U_COUNT] = "", [WB_U_PCT] = "%",
+		[WB_U_SECS] = "s", [WB_U_PER_MIN] = "1/min", [WB_U_REAL] = "", [WB_U_FLAG] = "0/1",
+	};
+
+	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++)
+		if (strcmp(f->csv, held[i].csv) == 0)
+			return held[i].unit;
+	return (size_t)f->unit < sizeof(of_unit) / sizeof(of_unit[0]) ? of_unit[f->unit] : "";
+}
+
+void wb_out_csv_units(FILE *f)
+{
+	const struct wb_field *col[2 * MAX_COLS];
+	size_t m = csv_columns(col);
+
+	fputs("s", f); /* time: seconds since the epoch */
+	for (size_t k = 0; k < m; k++)
+		fprintf(f, ",%s", csv_unit(col[k]));
+	fputs(",UTC\n", f);
+}
+
 void wb_out_csv_text(FILE *f, const char *s)
 {
 	char safe[4 * WB_PATH_LEN];

@@ -7,10 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "wbtop/catalog.h"
 #include "wbtop/config.h"
+#include "wbtop/ui.h"
 
 #define MAX_FILE (64 * 1024)
 
@@ -33,7 +36,7 @@ static const struct key {
 	{ "sort_desc", K_BOOL, offsetof(struct wb_config, sort_desc), 0, 0, 0, "largest first" },
 	{ "hide_idle", K_BOOL, offsetof(struct wb_config, hide_idle), 0, 0, 0, "hide idle devices" },
 	{ "hide_loop", K_BOOL, offsetof(struct wb_config, hide_loop), 0, 0, 0, "hide loop devices" },
-	{ "hidden_columns", K_LIST, 0, 0, 0, 0, "Devices columns not shown, comma-separated" },
+	{ "hidden_columns", K_LIST, 0, 0, 0, 0, "columns not shown, comma-separated: Devices titles; Zones:TITLE, Processes:TITLE" },
 };
 
 void wb_config_init(struct wb_config *c)
@@ -55,31 +58,128 @@ int wb_config_path(char *buf, size_t n)
 	return 0;
 }
 
+/* The tables' names in hidden_columns (Devices' columns go bare). */
+static const char *const table_names[WB_TABLE_COUNT] = { "Devices", "Zones", "Processes" };
+
+size_t wb_config_columns(enum wb_table t, const struct wb_field **col, size_t max)
+{
+	const struct wb_field *f;
+	size_t n;
+
+	switch (t) {
+	case WB_TABLE_DEVICES: return wb_ui_dev_columns(col, max);
+	case WB_TABLE_ZONES: f = wb_catalog_zone(&n); break;
+	case WB_TABLE_PROCS: f = wb_catalog_proc(&n); break;
+	default: return 0;
+	}
+	return wb_catalog_columns(f, n, WB_SINK_UI, col, max);
+}
+
+int wb_config_column(const char *name, enum wb_table *t, int *c)
+{
+	const struct wb_field *col[40];
+	const char *colon = strchr(name, ':'), *title = colon ? colon + 1 : name;
+
+	*t = WB_TABLE_DEVICES;
+	if (colon) {
+		int k = 0;
+		while (k < WB_TABLE_COUNT && (strlen(table_names[k]) != (size_t)(colon - name) ||
+					      strncasecmp(table_names[k], name, (size_t)(colon - name))))
+			k++;
+		if (k == WB_TABLE_COUNT)
+			return -1;
+		*t = (enum wb_table)k;
+	}
+	size_t m = wb_config_columns(*t, col, 40);
+	for (size_t k = 1; k < m; k++) /* from 1: the first column names the rows */
+		if (strcasecmp(col[k]->title, title) == 0) {
+			*c = (int)k;
+			return 0;
+		}
+	return -1;
+}
+
+const char *wb_config_column_name(enum wb_table t, int c, char *buf, size_t n)
+{
+	const struct wb_field *col[40];
+	size_t m = wb_config_columns(t, col, 40);
+	const char *title = c >= 0 && (size_t)c < m ? col[c]->title : "?";
+
+	if (t == WB_TABLE_DEVICES)
+		snprintf(buf, n, "%s", title);
+	else
+		snprintf(buf, n, "%s:%s", table_names[t], title);
+	return buf;
+}
+
 struct ctx {
 	struct wb_config *c;
 	char what[160];
+	const char *text;       /* the file, for the line of a warning */
+	char warn[256];         /* names left out: "PATH:LINE: ..." after the parse */
+	int warn_line;
 };
 
-/* The hidden columns from "A, B,C". */
-static bool parse_list(struct wb_config *c, const char *v)
+/* The line number of the first line of text that sets key; 0 if none. */
+static int key_line(const char *text, const char *key)
 {
-	char buf[512], *save = NULL;
+	size_t kl = strlen(key);
+	int line = 1;
+
+	for (const char *p = text; p && *p; line++) {
+		const char *q = p + strspn(p, " \t");
+		if (strncmp(q, key, kl) == 0 && strchr(" \t=:", q[kl]))
+			return line;
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return 0;
+}
+
+/* One name of hidden_columns into c (as the file spells it), or into the warning. */
+static void add_hidden(struct ctx *x, const char *t)
+{
+	struct wb_config *c = x->c;
+	enum wb_table tb;
+	int col;
+	char name[WB_CONFIG_NAME + 8];
+	size_t l = strlen(x->warn);
+
+	if (wb_config_column(t, &tb, &col)) {
+		if (!x->warn_line)
+			x->warn_line = key_line(x->text, "hidden_columns");
+		snprintf(x->warn + l, sizeof(x->warn) - l, "%s\"%.40s\"", l ? ", " : "", t);
+		return;
+	}
+	wb_config_column_name(tb, col, name, sizeof(name));
+	for (int i = 0; i < c->nhidden; i++)
+		if (strcmp(c->hidden[i], name) == 0)
+			return;
+	if (c->nhidden < WB_CONFIG_MAX_HIDDEN && strlen(name) < WB_CONFIG_NAME)
+		strcpy(c->hidden[c->nhidden++], name);
+}
+
+/*
+ * The hidden columns from "A, B,C", added to those before: a long list goes
+ * on indented lines after the first (inih reads lines of under 200 bytes and
+ * hands each such line over as the same key). Unknown names are left out,
+ * with a warning.
+ */
+static bool parse_list(struct ctx *x, const char *v)
+{
+	char buf[2048], *save = NULL;
 
 	if (strlen(v) >= sizeof(buf))
 		return false;
 	strcpy(buf, v);
-	c->nhidden = 0;
 	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		while (*t == ' ')
 			t++;
 		size_t l = strlen(t);
 		while (l && t[l - 1] == ' ')
 			t[--l] = '\0';
-		if (!l)
-			continue;
-		if (c->nhidden >= WB_CONFIG_MAX_HIDDEN || l >= WB_CONFIG_NAME)
-			return false;
-		strcpy(c->hidden[c->nhidden++], t);
+		if (l)
+			add_hidden(x, t);
 	}
 	return true;
 }
@@ -115,9 +215,8 @@ static bool set_value(struct ctx *x, const struct key *k, const char *v)
 		*(int *)((char *)x->c + k->off) = !strcmp(v, "true") || !strcmp(v, "1");
 		return true;
 	case K_LIST:
-		if (!parse_list(x->c, v)) {
-			snprintf(x->what, sizeof(x->what), "%s: at most %d names of under %d characters",
-				 k->name, WB_CONFIG_MAX_HIDDEN, WB_CONFIG_NAME);
+		if (!parse_list(x, v)) {
+			snprintf(x->what, sizeof(x->what), "%s: a line of under 2048 characters", k->name);
 			return false;
 		}
 		return true;
@@ -189,6 +288,7 @@ int wb_config_load(struct wb_config *c, const char *path, char *msg, size_t n)
 	text = read_small(path, msg, n);
 	if (!text)
 		return errno == ENOENT && !msg[0] ? 0 : -1;
+	x.text = text;
 	line = ini_parse_string(text, on_entry, &x);
 	free(text);
 	if (line != 0) {
@@ -196,6 +296,11 @@ int wb_config_load(struct wb_config *c, const char *path, char *msg, size_t n)
 			 x.what[0] ? x.what : "not an INI line");
 		wb_config_init(c);
 		return -1;
+	}
+	if (x.warn[0]) {
+		snprintf(msg, n, "%s:%d: hidden_columns: no column %s; ignored (c or F2 lists them)", path,
+			 x.warn_line, x.warn);
+		return 1;
 	}
 	return 0;
 }
@@ -233,12 +338,18 @@ static void write_value(FILE *f, const struct wb_config *c, const struct key *k)
 		if (*(const int *)base >= 0)
 			fprintf(f, "%s = %s\n", k->name, *(const int *)base ? "true" : "false");
 		break;
-	case K_LIST:
-		fprintf(f, "%s = ", k->name);
-		for (int i = 0; i < c->nhidden; i++)
-			fprintf(f, "%s%s", i ? ", " : "", c->hidden[i]);
+	case K_LIST: { /* lines of under 100 bytes: the rest on indented lines */
+		int col = fprintf(f, "%s = ", k->name);
+		for (int i = 0; i < c->nhidden; i++) {
+			if (i && col + strlen(c->hidden[i]) + 2 > 100)
+				col = fprintf(f, ",\n    ") - 2;
+			else if (i)
+				col += fprintf(f, ", ");
+			col += fprintf(f, "%s", c->hidden[i]);
+		}
 		fputc('\n', f);
 		break;
+	}
 	}
 }
 

@@ -182,8 +182,9 @@ static void dev_layout(const struct ui *u, const struct wb_field *const *col, in
 
 	for (int c = 0; c < nc; c++) {
 		width[c] = col[c]->width;
-		/* the what-if column only with --set */
-		prio[c] = !u->whatif_ok && is_col(col[c], "IF-THRESH") ? 99 : col[c]->prio;
+		/* the what-if column only with --set; hidden columns never */
+		prio[c] = (!u->whatif_ok && is_col(col[c], "IF-THRESH")) || ui_column_hidden(u, WB_TABLE_DEVICES, c)
+			  ? 99 : col[c]->prio;
 	}
 	wb_layout_columns(width, prio, nc, ui_cols(u) - 1, shown);
 	for (int c = 0; c < nc; c++)
@@ -203,6 +204,10 @@ void ui_draw_devices(struct ui *u, int y, int h)
 	bool shown[DEV_MAX_COLS];
 	char buf[1024];
 
+	if (u->choosing) {
+		ui_draw_columns(u, y, h);
+		return;
+	}
 	dev_layout(u, col, nc, width, shown);
 	wb_grid_hline(u->grid, y, 0, WB_R_TITLE, ui_cols(u));
 	for (int c = 0; c < nc; c++) {
@@ -277,6 +282,87 @@ static void table_line(const struct wb_field *const *col, size_t m, const struct
 	}
 }
 
+/* The zones the table lists: those with managed pages. */
+static int zone_count(const struct wb_sample *s)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < s->nzones; i++)
+		n += s->zones[i].v[WB_Z_MANAGED] != 0;
+	return n;
+}
+
+int ui_table_rows(struct ui *u)
+{
+	const struct wb_sample *s = ui_cur(u);
+	size_t n = 0;
+
+	if (u->pane == P_ZONES)
+		return s ? zone_count(s) : 0;
+	if (u->pane == P_PROCS && s && s->procs_valid)
+		ui_proc_rows(u, s, &n);
+	return u->pane == P_PROCS ? (int)n : u->nrows;
+}
+
+/* Keep the cursor *sel of a table of n rows, rows of them shown from *first, in view. */
+static void scroll_to(int *sel, int *first, int n, int rows)
+{
+	if (*sel >= n)
+		*sel = n - 1;
+	if (*sel < 0)
+		*sel = 0;
+	if (*sel < *first)
+		*first = *sel;
+	if (*sel >= *first + rows)
+		*first = *sel - rows + 1;
+	if (*first > n - rows)
+		*first = n - rows;
+	if (*first < 0)
+		*first = 0;
+}
+
+/* A table's title, with "3-12/32" (the rows shown, of how many) when not every row fits. */
+static void title_line(const struct ui *u, int y, const char *title, int first, int rows, int n)
+{
+	char line[600];
+
+	if (n > rows)
+		snprintf(line, sizeof(line), "%s  %d-%d/%d", title, first + 1, first + rows, n);
+	else
+		snprintf(line, sizeof(line), "%s", title);
+	ui_put(u, y, 0, WB_R_TITLE, line);
+}
+
+/* The zones table from y, scrolled to the cursor, leaving the reclaim lines room; the next y. */
+static int zone_table(struct ui *u, int y, int end)
+{
+	const struct wb_sample *s = ui_cur(u);
+	const struct wb_field *col[16];
+	size_t m = ui_table_columns(u, WB_TABLE_ZONES, col, 16);
+	int n = zone_count(s), room = end - y - 1, rows = n <= room - 4 ? n : room - 4 >= 3 ? room - 4 : room;
+	char line[512];
+
+	rows = rows < 1 ? 1 : rows;
+	scroll_to(&u->zone_sel, &u->zone_scroll, n, rows);
+	table_line(col, m, NULL, line, sizeof(line));
+	title_line(u, y++, line, u->zone_scroll, rows, n);
+	for (size_t i = 0, k = 0; i < s->nzones && y < end; i++) {
+		const struct wb_zone *z = &s->zones[i];
+		struct wb_fctx c = { .v = u->view, .s = s, .l = u->view->lim, .i = i };
+		bool low = z->v[WB_Z_FREE] < z->v[WB_Z_LOW];
+		if (!z->v[WB_Z_MANAGED] || (int)k++ < u->zone_scroll)
+			continue;
+		if ((int)k > u->zone_scroll + rows)
+			break;
+		table_line(col, m, &c, line, sizeof(line));
+		ui_put(u, y, 0, low ? WB_R_WARN : WB_R_NORMAL, line);
+		if ((int)k - 1 == u->zone_sel)
+			ui_put(u, y, 0, WB_R_SELECTED, ">");
+		y++;
+	}
+	return y;
+}
+
 void ui_draw_zones(struct ui *u, int y, int h)
 {
 	const struct wb_sample *s = ui_cur(u);
@@ -284,6 +370,10 @@ void ui_draw_zones(struct ui *u, int y, int h)
 	char line[512], a[16], b[16], c[16], d[16];
 	int end = y + h;
 
+	if (u->choosing) {
+		ui_draw_columns(u, y, h);
+		return;
+	}
 	ui_put(u, y++, 0, WB_R_TITLE, "NODE  DIRTY+WB vs NODE DIRTY LIMIT (new page cache avoids a node over it)");
 	for (size_t i = 0; i < s->nnodes && y < end; i++) {
 		const struct wb_node *n = &s->nodes[i];
@@ -301,22 +391,8 @@ void ui_draw_zones(struct ui *u, int y, int h)
 		ui_put(u, y++, 49, nl && nl->over ? WB_R_CRITICAL : WB_R_NORMAL, line);
 	}
 	y++;
-	if (y < end) {
-		size_t n;
-		const struct wb_field *t = wb_catalog_zone(&n), *col[16];
-		size_t m = wb_catalog_columns(t, n, WB_SINK_UI, col, 16);
-		table_line(col, m, NULL, line, sizeof(line));
-		ui_put(u, y++, 0, WB_R_TITLE, line);
-		for (size_t i = 0; i < s->nzones && y < end; i++) {
-			const struct wb_zone *z = &s->zones[i];
-			struct wb_fctx c = { .v = u->view, .s = s, .l = u->view->lim, .i = i };
-			bool low = z->v[WB_Z_MANAGED] && z->v[WB_Z_FREE] < z->v[WB_Z_LOW];
-			if (!z->v[WB_Z_MANAGED])
-				continue;
-			table_line(col, m, &c, line, sizeof(line));
-			ui_put(u, y++, 0, low ? WB_R_WARN : WB_R_NORMAL, line);
-		}
-	}
+	if (y < end)
+		y = zone_table(u, y, end);
 	y++;
 	if (y < end) {
 		static const struct { const char *n; enum wb_gstat g; bool pages; } rc[] = {
@@ -482,50 +558,116 @@ static bool procs_partial(const struct ui *u)
 	return !(u->src && u->src->replay) && geteuid() != 0;
 }
 
+/* The newest pause of pid in this sample's events, else in the log; NULL when none is known. */
+static const struct wb_event *last_pause(const struct ui *u, const struct wb_sample *s, int pid)
+{
+	const struct wb_event *best = NULL;
+	int cap = (int)(sizeof(u->log) / sizeof(u->log[0]));
+
+	for (size_t i = 0; s->ev_valid && i < s->nevents; i++)
+		if (s->events[i].kind == WB_EV_PAUSE && s->events[i].pid == pid &&
+		    (!best || s->events[i].value > best->value))
+			best = &s->events[i];
+	for (int k = u->log_len - 1; !best && k >= 0; k--) {
+		const struct wb_event *e = &u->log[(u->log_head + k) % cap];
+		if (e->kind == WB_EV_PAUSE && e->pid == pid)
+			best = e;
+	}
+	return best;
+}
+
+/* Where e's writer is throttled: the device as the Flusher pane names it, and the pause. */
+static void pause_text(const struct wb_sample *s, const struct wb_event *e, char *buf, size_t n)
+{
+	char dev[2 * WB_NAME_LEN + 2];
+	const char *name = e->bdi;
+
+	for (size_t b = 0; b < s->nbdis; b++)
+		if (strcmp(s->bdis[b].name, e->bdi) == 0)
+			name = flusher_label(&s->bdis[b], dev, sizeof(dev));
+	snprintf(buf, n, "%s %llums", name, (unsigned long long)e->value);
+}
+
+/* Is pid a row of the process table? */
+static bool proc_listed(const struct wb_sample *s, int pid)
+{
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (s->procs[i].pid == pid)
+			return true;
+	return false;
+}
+
+/* Writers paused in this sample that the table does not list, on one line; false when none. */
+static bool unlisted_pauses(const struct wb_sample *s, char *line, size_t n)
+{
+	size_t o = (size_t)snprintf(line, n, "also throttled:");
+	int found = 0;
+
+	for (size_t i = 0; s->ev_valid && i < s->nevents && o < n; i++) {
+		const struct wb_event *e = &s->events[i];
+		bool dup = false;
+		char t[64];
+		if (e->kind != WB_EV_PAUSE || proc_listed(s, e->pid))
+			continue;
+		for (size_t j = 0; j < i; j++)
+			dup |= s->events[j].kind == WB_EV_PAUSE && s->events[j].pid == e->pid;
+		if (dup)
+			continue;
+		pause_text(s, e, t, sizeof(t));
+		o += (size_t)snprintf(line + o, n - o, "%s pid %d on %s", found++ ? "," : "", e->pid, t);
+	}
+	return found > 0;
+}
+
 void ui_draw_procs(struct ui *u, int y, int h)
 {
 	const struct wb_sample *s = ui_cur(u);
-	const struct wb_field *t, *col[8];
-	size_t n, m;
-	char line[256];
+	const struct wb_field *col[8];
+	size_t m, nrow;
+	char line[512], also[512];
+	int end = y + h, rows, n;
+	bool more;
 
+	if (u->choosing) {
+		ui_draw_columns(u, y, h);
+		return;
+	}
 	if (!s->procs_valid) {
 		ui_put(u, y, 0, WB_R_NA, "n/a: the process table is read live only (not from fixture trees or --no-procs)");
 		return;
 	}
-	t = wb_catalog_proc(&n);
-	m = wb_catalog_columns(t, n, WB_SINK_UI, col, 8);
-	table_line(col, m, NULL, line, sizeof(line));
-	snprintf(line + strlen(line), sizeof(line) - strlen(line), "  S  THROTTLED");
-	ui_put(u, y++, 0, WB_R_TITLE, line);
-	if (s->nprocs == 0)
-		ui_put(u, y, 0, WB_R_IDLE, procs_partial(u) ? "none of your processes wrote since the last sample"
-							  : "no process wrote since the last sample");
-	if (s->ev_valid) { /* tasks paused in balance_dirty_pages since the last sample */
-		int shown = 0;
-		for (size_t i = 0; i < s->nevents && shown < 4; i++)
-			if (s->events[i].kind == WB_EV_PAUSE) {
-				bool dup = false;
-				for (size_t j = 0; j < i; j++)
-					dup |= s->events[j].kind == WB_EV_PAUSE && s->events[j].pid == s->events[i].pid;
-				if (dup)
-					continue;
-				snprintf(line, sizeof(line), "throttled: pid %d on %s, pauses up to %llu ms", s->events[i].pid,
-					 s->events[i].bdi, (unsigned long long)s->events[i].value);
-				ui_put(u, ui_lines(u) - 2 - shown++, 0, WB_R_CRITICAL, line);
-			}
-	}
-	size_t nrow;
+	m = ui_table_columns(u, WB_TABLE_PROCS, col, 8);
 	const size_t *row = ui_proc_rows(u, s, &nrow); /* the pane's filter and sort */
-	for (size_t r = 0; r < nrow && r < (size_t)h - 6; r++) {
-		size_t i = row[r];
-		const struct wb_proc *x = &s->procs[i];
-		struct wb_fctx c = { .v = u->view, .s = s, .l = u->view->lim, .i = i };
+	n = (int)nrow;
+	more = unlisted_pauses(s, also, sizeof(also));
+	rows = h - 1 - (n == 0) - more - procs_partial(u);
+	rows = rows < 1 ? 1 : rows;
+	scroll_to(&u->proc_sel, &u->proc_scroll, n, rows);
+	table_line(col, m, NULL, line, sizeof(line));
+	snprintf(line + strlen(line), sizeof(line) - strlen(line), "  S  THROTTLED ON");
+	title_line(u, y++, line, u->proc_scroll, rows, n);
+	if (s->nprocs == 0)
+		ui_put(u, y++, 0, WB_R_IDLE, procs_partial(u) ? "none of your processes wrote since the last sample"
+							    : "no process wrote since the last sample");
+	else if (n == 0)
+		ui_put(u, y++, 0, WB_R_IDLE, "no process matches the filter");
+	for (int r = u->proc_scroll; r < n && r < u->proc_scroll + rows && y < end; r++, y++) {
+		const struct wb_proc *x = &s->procs[row[r]];
+		const struct wb_event *e = last_pause(u, s, x->pid);
+		struct wb_fctx c = { .v = u->view, .s = s, .l = u->view->lim, .i = row[r] };
+		char where[64];
+		if (e)
+			pause_text(s, e, where, sizeof(where));
 		table_line(col, m, &c, line, sizeof(line));
+		/* throttled now: the device it waits on (the last pause traced), '-' when no trace says */
 		snprintf(line + strlen(line), sizeof(line) - strlen(line), "  %c  %s", x->state ? x->state : '?',
-			 x->throttled ? "balance_dirty_pages" : "");
-		ui_put(u, y++, 0, x->throttled ? WB_R_CRITICAL : WB_R_NORMAL, line);
+			 x->throttled ? (e ? where : "- (no trace)") : "");
+		ui_put(u, y, 0, x->throttled ? WB_R_CRITICAL : WB_R_NORMAL, line);
+		if (r == u->proc_sel)
+			ui_put(u, y, 0, WB_R_SELECTED, ">");
 	}
-	if (procs_partial(u))
-		ui_put(u, y + (s->nprocs == 0), 0, WB_R_NA, "other users' processes cannot be read: run as root");
+	if (more && y < end)
+		ui_put(u, y++, 0, WB_R_CRITICAL, also);
+	if (procs_partial(u) && y < end)
+		ui_put(u, y, 0, WB_R_NA, "other users' processes cannot be read: run as root");
 }

@@ -196,26 +196,32 @@ static void k_move(struct ui *u, int ch)
 		replay_ends(u, ch);
 		return;
 	}
+	/* the Zones and Processes tables have their own cursors; the others move the Devices rows' */
+	int *sel = u->pane == P_ZONES ? &u->zone_sel : u->pane == P_PROCS ? &u->proc_sel : &u->sel;
+	int n = ui_table_rows(u), was = *sel;
+
 	switch (ch) {
 	case KEY_UP:
 		if (u->pane == P_FLUSHER)
 			u->log_scroll++;
-		u->sel--;
+		(*sel)--;
 		break;
 	case KEY_DOWN:
 		if (u->pane == P_FLUSHER && u->log_scroll > 0)
 			u->log_scroll--;
-		u->sel++;
+		(*sel)++;
 		break;
-	case KEY_PPAGE: u->sel -= page; break;
-	case KEY_NPAGE: u->sel += page; break;
-	case KEY_HOME: u->sel = 0; break;
-	case KEY_END: u->sel = u->nrows - 1; break;
+	case KEY_PPAGE: *sel -= page; break;
+	case KEY_NPAGE: *sel += page; break;
+	case KEY_HOME: *sel = 0; break;
+	case KEY_END: *sel = n - 1; break;
 	}
-	if (u->sel >= u->nrows)
-		u->sel = u->nrows - 1;
-	if (u->sel < 0)
-		u->sel = 0;
+	if (*sel >= n)
+		*sel = n - 1;
+	if (*sel < 0)
+		*sel = 0;
+	if (*sel == was && u->pane != P_FLUSHER) /* at an end: say so rather than nothing */
+		snprintf(u->status, sizeof(u->status), n ? "%s row of %d" : "no rows", was ? "last" : "first", n);
 }
 
 /* The Processes pane's columns (the catalogue's, as the pane shows them); how many. */
@@ -243,7 +249,10 @@ static void k_sort(struct ui *u, int ch)
 		if (ch == 'S')
 			u->proc_sort_desc = !u->proc_sort_desc;
 		else if (m) {
-			u->proc_sort_col = (u->proc_sort_col + 1) % (int)m;
+			int k = 0;
+			do /* the next column shown */
+				u->proc_sort_col = (u->proc_sort_col + 1) % (int)m;
+			while (ui_column_hidden(u, WB_TABLE_PROCS, u->proc_sort_col) && ++k < (int)m);
 			u->proc_sort_desc = !col[u->proc_sort_col]->left;
 		}
 		snprintf(u->status, sizeof(u->status), "processes sorted by %s %s",
@@ -253,7 +262,10 @@ static void k_sort(struct ui *u, int ch)
 	if (ch == 'S') {
 		u->sort_desc = !u->sort_desc;
 	} else {
-		u->sort_col = (u->sort_col + 1) % ui_dev_columns();
+		int k = 0;
+		do /* the next column shown */
+			u->sort_col = (u->sort_col + 1) % ui_dev_columns();
+		while (ui_column_hidden(u, WB_TABLE_DEVICES, u->sort_col) && ++k < ui_dev_columns());
 		/* numbers read best largest first, names A-Z */
 		u->sort_desc = u->sort_col > 1;
 	}
@@ -540,9 +552,10 @@ static void k_write(struct ui *u, int ch)
 		return;
 	}
 	if (u->cfg)
-		c = *u->cfg; /* hidden columns and anything the UI cannot change stay as read */
+		c = *u->cfg; /* anything the UI cannot change stays as read */
 	else
 		wb_config_init(&c);
+	ui_columns_to_config(u, &c);
 	snprintf(c.theme, sizeof(c.theme), "%s", u->theme.name);
 	c.warn = u->o->warn_pct;
 	c.crit = u->o->crit_pct;
@@ -556,7 +569,7 @@ static void k_write(struct ui *u, int ch)
 	snprintf(u->status, sizeof(u->status), "%s", msg);
 }
 
-/* The settings file's sort and hidden devices, when the UI starts. */
+/* The settings file's sort, hidden devices and hidden columns, when the UI starts. */
 static void apply_config(struct ui *u, const struct wb_config *c)
 {
 	if (!c)
@@ -570,6 +583,7 @@ static void apply_config(struct ui *u, const struct wb_config *c)
 		u->hide_idle = c->hide_idle;
 	if (c->hide_loop >= 0)
 		u->hide_loop = c->hide_loop;
+	ui_columns_from_config(u, c);
 }
 
 const char *ui_origin(const struct ui *u)
@@ -581,6 +595,7 @@ const char *ui_origin(const struct ui *u)
 #define K_GRAPH (K_ALL | UI_K_GRAPH)
 
 static void k_graph(struct ui *u, int ch) { ui_graph_key(u, ch); }
+static void k_columns(struct ui *u, int ch) { (void)ch; ui_columns_open(u); }
 static void k_mouse(struct ui *u, int ch);
 
 /* Every key binding once: its keys, its help, its footer word; help screen and footer are drawn from it. */
@@ -593,7 +608,7 @@ static const struct ui_binding bindings[] = {
 	{ { '<', '>' }, "< / >", "Graph: zoom out/in", "<>", "Zoom", 4, K_GRAPH, k_graph },
 	{ { 'f', 'F' }, "f / F", "Graph: pin/unpin fcast", "f", "Pin", 5, K_GRAPH, k_graph },
 	{ { 'b' }, "b", "Graph: glyph set", NULL, NULL, 0, K_GRAPH, k_graph },
-	{ { KEY_UP, KEY_DOWN }, "Up/Down", "select a device", NULL, NULL, 0, K_ALL, k_move },
+	{ { KEY_UP, KEY_DOWN }, "Up/Down", "select a row", NULL, NULL, 0, K_ALL, k_move },
 	{ { KEY_PPAGE, KEY_NPAGE }, "PgUp/PgDn", "page", NULL, NULL, 0, K_ALL, k_move },
 	{ { KEY_HOME, KEY_END }, "Home/End", "first/last (replay: ends)", NULL, NULL, 0, K_ALL, k_move },
 	{ { 's', 'S' }, "s / S", "sort this pane/reverse", "s", "Sort", 3, K_ALL, k_sort },
@@ -608,6 +623,7 @@ static const struct ui_binding bindings[] = {
 	{ { 't' }, "t", "next theme", "t", "Theme", 9, K_ALL, k_theme },
 	{ { 'W' }, "W", "write the settings file", NULL, NULL, 0, K_ALL, k_write },
 	{ { 'e' }, "e", "edit the device's knobs", NULL, NULL, 0, K_ALL, k_edit },
+	{ { 'c', KEY_F(2) }, "c, F2", "show/hide columns", NULL, NULL, 0, K_ALL, k_columns },
 	{ { KEY_MOUSE }, "mouse", "tab/sort/select/scroll", NULL, NULL, 0, K_ALL,
 	  k_mouse },
 	{ { ' ' }, "space", "pause / resume", "Spc", "Pause", 3, UI_K_REPLAY, k_freeze },
@@ -685,6 +701,8 @@ void ui_mouse(struct ui *u, const MEVENT *m)
 		k_sort(u, 's');
 	else if (e.y > u->tab_y + 1 && u->pane == P_DEVICES && u->scroll + e.y - u->tab_y - 2 < u->nrows)
 		u->sel = u->scroll + e.y - u->tab_y - 2;
+	else if (e.y > u->tab_y + 1 && u->pane == P_PROCS && u->proc_scroll + e.y - u->tab_y - 2 < ui_table_rows(u))
+		u->proc_sel = u->proc_scroll + e.y - u->tab_y - 2;
 }
 
 /* Typing a filter: printable characters, Backspace, Enter keeps, Esc clears. */
@@ -807,6 +825,8 @@ void ui_handle_key(struct ui *u, int ch)
 		return;
 	}
 	u->status[0] = '\0';
+	if (u->choosing && ui_columns_key(u, ch))
+		return;
 	if (u->filtering) {
 		filter_key(u, ch);
 		return;

@@ -49,6 +49,11 @@ struct ui {
 	bool proc_sort_desc;
 	char proc_filter[64];
 	size_t *proc_idx, proc_cap;       /* ui_proc_rows()'s order */
+	int zone_sel, zone_scroll;        /* the Zones and Processes tables' cursors and first rows shown */
+	int proc_sel, proc_scroll;
+	uint32_t hidden[WB_TABLE_COUNT];  /* columns not shown: bit c is wb_config_columns()' column c */
+	bool choosing;                    /* c / F2: the column chooser of the current pane */
+	int choose_sel;
 	bool quit;                        /* q pressed */
 	bool procs_on;                    /* the source reads the process table (its pane shown) */
 	bool mouse;                       /* the terminal reports mouse events */
@@ -169,7 +174,25 @@ void ui_meter(const struct ui *u, int y, int x, int w, double dirty, double wb, 
 /* The newest sample, or NULL before one (and right after a seek). */
 const struct wb_sample *ui_cur(const struct ui *u);
 void ui_sparkline(const struct ui *u, const char *bdi, bool wakes, char *out, size_t n, int w);
+/* columns.c: the column chooser (c, F2) and the hidden columns */
+/* The table pane p shows, or -1. */
+int ui_pane_table(enum pane p);
+/* Is column c of table t hidden? */
+bool ui_column_hidden(const struct ui *u, enum wb_table t, int c);
+/* Table t's columns that show (wb_config_columns() less the hidden ones); how many. */
+size_t ui_table_columns(const struct ui *u, enum wb_table t, const struct wb_field **col, size_t max);
+/* c / F2: open the chooser on the current pane's table, or say why not. */
+void ui_columns_open(struct ui *u);
+/* A key while the chooser is open: true when it took it (another key closes it: false). */
+bool ui_columns_key(struct ui *u, int ch);
+/* The chooser in place of the pane's table. */
+void ui_draw_columns(struct ui *u, int y, int h);
+/* The settings file's hidden_columns into u, and u's into c (W). */
+void ui_columns_from_config(struct ui *u, const struct wb_config *c);
+void ui_columns_to_config(const struct ui *u, struct wb_config *c);
 /* panes.c */
+/* The rows of the current pane's table (Zones and Processes their own; else the Devices rows). */
+int ui_table_rows(struct ui *u);
 void ui_draw_devices(struct ui *u, int y, int h);
 void ui_draw_zones(struct ui *u, int y, int h);
 void ui_draw_flusher(struct ui *u, int y, int h);

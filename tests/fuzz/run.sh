@@ -21,8 +21,8 @@ pkgs=$(for p in libproc2 libtracefs libtraceevent libzstd inih libmicrohttpd zli
 CFLAGS=(-std=c17 -g -O1 -D_GNU_SOURCE -DWBTOP_VERSION='"fuzz"' -DFIXTURES="\"$PWD/tests/fixtures\""
 	-Iinclude $(pkg-config --cflags $pkgs))
 LIBS=$(pkg-config --libs $pkgs)
-core="$(sed -n '/^core_src = files(/,/)/p' meson.build | grep -o "'src/[^']*\.c'" | tr -d "'") src/ui/theme.c"
-[ -n "${core% src/ui/theme.c}" ] || { echo "no core_src in meson.build"; exit 1; }
+core="$(sed -n '/^core_src = files(/,/)/p' meson.build | grep -o "'src/[^']*\.c'" | tr -d "'") src/ui/theme.c src/ui/config.c src/ui/layout.c"
+[ -n "${core% src/ui/theme.c src/ui/config.c src/ui/layout.c}" ] || { echo "no core_src in meson.build"; exit 1; }
 
 # the core library, keyed by the sources' contents; one builder at a time
 key=$(cat $core include/wbtop/*.h src/*/*.h tests/fuzz/run.sh | sha1sum | cut -c1-12)

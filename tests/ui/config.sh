@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The settings file through the real UI in tmux: W writes it and says where; a
-# restart shows the same view; a malformed file is named with its line (status
-# line and stderr) and the defaults hold.
+# restart shows the same view (columns hidden with c / F2 too); a malformed file
+# is named with its line (status line and stderr) and the defaults hold; an
+# unknown column name is named with its line and left out.
 set -u
 W=${WBTOP:?} F=${FIXTURES:?}
 command -v tmux >/dev/null || { echo "SKIP: no tmux"; exit 77; }
@@ -26,10 +27,10 @@ poll() {
 	return 1
 }
 rates_shown() { capture | grep -q 'dirtied .*/s'; } # a second sample: rates known, the view settled
-status_moved() { [ "$(capture | tail -1)" != "$1" ]; }
+screen_moved() { [ "$(capture)" != "$1" ]; } # the key's answer: the pane or the status line
 
 # run NAME key... : start wbtop with XDG_CONFIG_HOME=$T, send keys (each answered on
-# the status line before the next), capture to $T/NAME
+# the screen before the next), capture to $T/NAME
 run() {
 	local name=$1 k last
 	shift
@@ -39,9 +40,9 @@ run() {
 		"env XDG_CONFIG_HOME=$T LANG=C.UTF-8 TERM=tmux-256color $W --root $F/6.18-writing -d 0.3 --theme mono 2>$T/$name.err; sleep 5"
 	poll rates_shown || not_ok "$name: wbtop did not show a second sample"
 	for k in "$@"; do
-		last=$(capture | tail -1)
+		last=$(capture)
 		tmux -L $SOCK send-keys "$k"
-		poll status_moved "$last" || not_ok "$name: key $k not answered"
+		poll screen_moved "$last" || not_ok "$name: key $k not answered"
 	done
 	capture >"$T/$name"
 }
@@ -57,6 +58,29 @@ if diff <(body "$T/written") <(body "$T/again") >"$T/diff"; then
 else
 	not_ok "restart shows another view"; cat "$T/diff"
 fi
+
+# hidden columns: hidden from the chooser (c; F2 on Zones), written by W, hidden after a restart
+rm "$T/wbtop/wbtoprc"
+run cols c Down Space Enter 2 F2 Down Space Enter 1 W
+grep -q '^hidden_columns = DIRTY, Zones:FREE$' "$T/wbtop/wbtoprc" ||
+	{ not_ok "hidden columns not written"; grep hidden_columns "$T/wbtop/wbtoprc"; }
+grep -q '^DEVICE .* MOUNT  *WRITEBK ' "$T/cols" || { not_ok "DIRTY still shown after c, space"; cat "$T/cols"; }
+run cols-again
+if diff <(body "$T/cols") <(body "$T/cols-again") >"$T/diff"; then
+	echo "ok - hidden columns: W, restart, the same columns"
+else
+	not_ok "restart shows other columns"; cat "$T/diff"
+fi
+run cols-zones 2
+grep -q 'NODE ZONE  *MIN ' "$T/cols-zones" || { not_ok "Zones:FREE not hidden after a restart"; cat "$T/cols-zones"; }
+# a name no table has: a warning with its line, the rest of the file holds
+printf '[display]\nhide_loop = true\n\nhidden_columns = DIRTY, bogus\n' >"$T/wbtop/wbtoprc"
+run unknown
+grep -q 'wbtoprc:4: hidden_columns: no column "bogus"' "$T/unknown" ||
+	{ not_ok "no line-numbered warning for an unknown column"; tail -1 "$T/unknown"; }
+grep -q 'wbtoprc:4: hidden_columns: no column "bogus"' "$T/unknown.err" || not_ok "unknown column: nothing on stderr"
+grep -q '^DEVICE .* MOUNT  *WRITEBK ' "$T/unknown" || not_ok "DIRTY shown: the known name was dropped with the unknown"
+grep -q '^.loop' "$T/unknown" && not_ok "hide_loop dropped: the file was ignored for one unknown column"
 
 printf '[display]\nhide_loop = true\nwarn = lots\n' >"$T/wbtop/wbtoprc"
 run bad

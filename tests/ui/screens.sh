@@ -21,7 +21,7 @@ mask() { sed -E 's/[0-9]{2}:[0-9]{2}:[0-9]{2}/HH:MM:SS/; s/[▁▂▃▄▅▆�
 screen() {
 	local name=$1 cols=$2 lines=$3 args=$4 src="--root $F/6.18-writing -d 0.3"
 	shift 4
-	case $args in --replay*) src= ;; esac # a shipped recording instead of the fixture
+	case $args in --replay*|*--root*) src= ;; esac # a shipped recording or another tree instead of the fixture
 	# shellcheck disable=SC2086 # the arguments are words
 	if ! "$S" "${cols}x$lines" $src $args -- "$@" 2> "$T/$name.err" | mask > "$T/$name.txt" ||
 	   [ -s "$T/$name.err" ]; then
@@ -74,6 +74,15 @@ screen tune-bdi-edit 100 34 "--theme mono" Down e Enter 5 0 % Enter
 screen tune-step 100 34 "--theme mono" 5 + + + -
 # the shipped scenario recordings, paused at a moment that shows the effect
 EX=$(cd "$(dirname "$0")/../.." && pwd)/examples/scenarios
+# c opens the column chooser on the pane's table; space hid DIRTY
+screen columns-chooser 80 24 "--theme mono" c Down Space
+# more zones than fit at 80x24 (the fixture's node as four): the table scrolls with its cursor
+mkdir -p "$T/numa" && cp -r "$F/6.18-writing/." "$T/numa/"
+for n in 0 1 2 3; do sed "s/^Node 0,/Node $n,/" "$F/6.18-writing/proc/zoneinfo"; done >"$T/numa/proc/zoneinfo"
+screen zones-scroll 80 24 "--theme mono --root $T/numa -d 0.3" 2 Down Down Down Down Down Down
+# 16 writers at 80x24: the process table scrolls; throttled writers name their device
+screen procs-scroll 80 24 "--replay $F/many-writers.wbrec --theme mono" Space g 4 Enter 4 NPage NPage
+screen procs-throttled 80 24 "--replay $EX/bdp-many-writers.wbrec --theme mono" Space g 2 0 Enter 4
 screen scenario-per-device 100 30 "--replay $EX/per-device.wbrec --theme mono" Space g 3 0 Enter
 screen scenario-bdp-flusher 100 30 "--replay $EX/bdp-many-writers.wbrec --theme mono" Space g 2 0 Enter 3
 screen scenario-zone-fair 100 30 "--replay $EX/zone-fair-btrfs.wbrec --theme mono" Space g 2 0 Enter 2

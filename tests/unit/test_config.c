@@ -66,6 +66,52 @@ static void round_trip(void **st)
 	assert_string_equal(d.hidden[1], "MOUNT");
 }
 
+/* Unknown column names: a warning naming the line, the rest of the file (and list) kept. */
+static void unknown_columns_warned(void **st)
+{
+	struct wb_config c;
+	char path[128], msg[256];
+	enum wb_table t;
+	int col;
+	(void)st;
+	snprintf(path, sizeof(path), "%s/cols", dir);
+	write_file(path, "[display]\ntheme = mono\n; a comment\nhidden_columns = mount, nope, zones:free, Processes:PID\n");
+	assert_int_equal(wb_config_load(&c, path, msg, sizeof(msg)), 1);
+	if (!strstr(msg, "cols:4: hidden_columns: no column \"nope\", \"Processes:PID\""))
+		fail_msg("got \"%s\"", msg);
+	assert_string_equal(c.theme, "mono");
+	assert_int_equal(c.nhidden, 2);
+	assert_string_equal(c.hidden[0], "MOUNT"); /* as the table spells it */
+	assert_string_equal(c.hidden[1], "Zones:FREE");
+	assert_int_equal(wb_config_column("Processes:WRITE/s", &t, &col), 0);
+	assert_int_equal(t, WB_TABLE_PROCS);
+	assert_int_equal(col, 2);
+	assert_int_equal(wb_config_column("DEVICE", &t, &col), -1); /* names the rows: always shown */
+	assert_int_equal(wb_config_column("Tune:X", &t, &col), -1);
+}
+
+/* Every column of every table hidden: one long line that still reads back whole. */
+static void all_columns_round_trip(void **st)
+{
+	const struct wb_field *col[40];
+	struct wb_config c, d;
+	char path[128], msg[256];
+	(void)st;
+	snprintf(path, sizeof(path), "%s/all", dir);
+	wb_config_init(&c);
+	for (int t = 0; t < WB_TABLE_COUNT; t++) {
+		size_t n = wb_config_columns((enum wb_table)t, col, 40);
+		for (size_t k = 1; k < n; k++)
+			wb_config_column_name((enum wb_table)t, (int)k, c.hidden[c.nhidden++], WB_CONFIG_NAME);
+	}
+	assert_true(c.nhidden > 20);
+	assert_int_equal(wb_config_save(&c, path, msg, sizeof(msg)), 0);
+	assert_int_equal(wb_config_load(&d, path, msg, sizeof(msg)), 0);
+	assert_int_equal(d.nhidden, c.nhidden);
+	for (int i = 0; i < c.nhidden; i++)
+		assert_string_equal(d.hidden[i], c.hidden[i]);
+}
+
 static void missing_is_fine(void **st)
 {
 	struct wb_config c;
@@ -133,6 +179,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(missing_is_fine),
+		cmocka_unit_test(unknown_columns_warned),
+		cmocka_unit_test(all_columns_round_trip),
 		cmocka_unit_test(malformed_named_and_ignored),
 		cmocka_unit_test(not_a_file),
 		cmocka_unit_test(save_replaces_a_link_not_its_target),
