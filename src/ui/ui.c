@@ -574,9 +574,16 @@ static void apply_config(struct ui *u, const struct wb_config *c)
 {
 	if (!c)
 		return;
+	bool sort_found = !c->sort[0];
+
 	for (int k = 0; c->sort[0] && k < ui_dev_columns(); k++)
-		if (strcmp(ui_dev_column_name(k), c->sort) == 0)
+		if (strcmp(ui_dev_column_name(k), c->sort) == 0) {
 			u->sort_col = k;
+			sort_found = true;
+		}
+	if (!sort_found && !u->cfg_warn[0])
+		snprintf(u->cfg_warn, sizeof(u->cfg_warn), "%s: sort = %.40s: no such column; sorted by device",
+			 u->o->cfg_path ? u->o->cfg_path : "wbtoprc", c->sort);
 	if (c->sort_desc >= 0)
 		u->sort_desc = c->sort_desc;
 	if (c->hide_idle >= 0)
@@ -857,8 +864,16 @@ static int init_theme(struct ui *u, char *err, size_t errlen)
 
 	if (!want)
 		want = nc && *nc ? "mono" : "default";
-	if (wb_theme_load(&u->theme, want, u->o->theme_dirs, err, errlen))
-		return -1;
+	if (wb_theme_load(&u->theme, want, u->o->theme_dirs, err, errlen)) {
+		/* --theme is the user's word: an error; the settings file's is a warning, defaults hold */
+		if (!u->cfg || want != u->cfg->theme)
+			return -1;
+		snprintf(u->cfg_warn, sizeof(u->cfg_warn), "%s: theme = %.60s unusable, the default theme: %.120s",
+			 u->o->cfg_path ? u->o->cfg_path : "wbtoprc", want, err);
+		want = nc && *nc ? "mono" : "default";
+		if (wb_theme_load(&u->theme, want, u->o->theme_dirs, err, errlen))
+			return -1;
+	}
 	u->nthemes = wb_theme_list(u->o->theme_dirs, u->themes, 16);
 	for (int i = 0; i < u->nthemes; i++)
 		if (strcmp(u->themes[i], u->theme.name) == 0)
@@ -912,6 +927,8 @@ int ui_init(struct ui *u, const struct wb_ui_opts *o, struct wb_source *src, str
 		ui_resync(u);
 	if (o->notice)
 		snprintf(u->status, sizeof(u->status), "%.190s", o->notice);
+	if (u->cfg_warn[0]) /* shown first, and on stderr once the screen is gone */
+		snprintf(u->status, sizeof(u->status), "%.190s", u->cfg_warn);
 	return 0;
 }
 
@@ -1023,6 +1040,8 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	}
 	endwin();
 	curses_on = 0;
+	if (u.cfg_warn[0])
+		fprintf(stderr, "wbtop: %s\n", u.cfg_warn);
 	ui_finish(&u);
 	wb_grid_finish(&grid);
 	return 0;

@@ -67,6 +67,7 @@ struct ui {
 	char themes[16][64];
 	int nthemes, theme_idx;
 	char status[200];
+	char cfg_warn[240];              /* the settings file named what does not exist (theme, sort) */
 	/* tune pane */
 	double now;
 	int tune_sel;

@@ -37,7 +37,7 @@ run() {
 	tmux -L $SOCK kill-server >/dev/null 2>&1
 	SOCK=wbtop-cfg-$$-$name # a server per run: no race with the last one's exit
 	tmux -L $SOCK -f /dev/null new-session -d -x 120 -y 30 \
-		"env XDG_CONFIG_HOME=$T LANG=C.UTF-8 TERM=tmux-256color $W --root $F/6.18-writing -d 0.3 --theme mono 2>$T/$name.err; sleep 5"
+		"env XDG_CONFIG_HOME=$T LANG=C.UTF-8 TERM=tmux-256color $W --root $F/6.18-writing -d 0.3 ${THEME_ARG---theme mono} 2>$T/$name.err; sleep 5"
 	poll rates_shown || not_ok "$name: wbtop did not show a second sample"
 	for k in "$@"; do
 		last=$(capture)
@@ -81,6 +81,16 @@ grep -q 'wbtoprc:4: hidden_columns: no column "bogus"' "$T/unknown" ||
 grep -q 'wbtoprc:4: hidden_columns: no column "bogus"' "$T/unknown.err" || not_ok "unknown column: nothing on stderr"
 grep -q '^DEVICE .* MOUNT  *WRITEBK ' "$T/unknown" || not_ok "DIRTY shown: the known name was dropped with the unknown"
 grep -q '^.loop' "$T/unknown" && not_ok "hide_loop dropped: the file was ignored for one unknown column"
+
+# a theme or sort column that does not exist: a warning naming the file, the defaults, no exit
+printf '[display]\ntheme = nosuch\nsort = NOSUCH\n' >"$T/wbtop/wbtoprc"
+THEME_ARG= run notheme
+grep -q 'wbtoprc: theme = nosuch unusable, the default theme' "$T/notheme" ||
+	{ not_ok "theme = nosuch: no warning on screen"; tail -1 "$T/notheme"; }
+grep -q '^DEVICE' "$T/notheme" || not_ok "theme = nosuch: wbtop did not start"
+printf '[display]\nsort = NOSUCH\n' >"$T/wbtop/wbtoprc"
+run nosort
+grep -q 'wbtoprc: sort = NOSUCH: no such column' "$T/nosort" || { not_ok "sort = NOSUCH: no warning"; tail -1 "$T/nosort"; }
 
 printf '[display]\nhide_loop = true\nwarn = lots\n' >"$T/wbtop/wbtoprc"
 run bad
