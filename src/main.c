@@ -529,6 +529,8 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 		if (!told_hidden && o->fmt != FMT_TEXT) {
 			const char *h[4];
 			int nh = wb_level_hidden(cur.level, h, 4);
+			if (!o->trace && !src->replay && nh && cur.level == WB_LEVEL_DEBUGFS)
+				nh--; /* level 3 is off because --no-trace asked for it: no advice to give */
 			for (int j = 0; j < nh; j++)
 				fprintf(stderr, "wbtop: %s\n", h[j]);
 			told_hidden = true;

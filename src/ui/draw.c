@@ -382,6 +382,28 @@ static void draw_footer(struct ui *u)
 		}
 }
 
+/* text over as many rows as it needs, broken between words (a word longer than a row is cut). */
+static void put_wrapped(struct ui *u, int y, const char *text)
+{
+	int cols = ui_cols(u);
+	char row[256];
+
+	while (*text && y < ui_lines(u) && cols > 0) {
+		int len = (int)strlen(text), k = len <= cols ? len : cols;
+		if (k < len) { /* back to the last space that fits */
+			int sp = k;
+			while (sp > 0 && text[sp] != ' ')
+				sp--;
+			k = sp > 0 ? sp : k;
+		}
+		snprintf(row, sizeof(row), "%.*s", k < (int)sizeof(row) - 1 ? k : (int)sizeof(row) - 1, text);
+		wb_grid_put(u->grid, y++, 0, WB_R_NORMAL, row, -1);
+		text += k;
+		while (*text == ' ')
+			text++;
+	}
+}
+
 /* The whole screen into the grid: frame, the pane shown, footer; or help, or why there is nothing. */
 void ui_render(struct ui *u)
 {
@@ -392,7 +414,7 @@ void ui_render(struct ui *u)
 		char m[96];
 		snprintf(m, sizeof(m), "terminal too small (%dx%d): wbtop needs %dx%d", ui_cols(u), lines,
 			 WB_MIN_COLS, WB_MIN_LINES);
-		wb_grid_put(u->grid, 0, 0, WB_R_NORMAL, m, -1);
+		put_wrapped(u, 0, m);
 		return;
 	}
 	if (!ui_cur(u)) {

@@ -61,6 +61,9 @@ screen sort-dirty 120 30 "--theme mono" s s
 screen filter-btrfs 80 24 "--theme mono" / b t r Enter
 screen hide-loop 80 24 "--theme mono" l
 screen tiny 60 20 "--theme mono"
+# smaller still: the message wraps between words, nothing cut off
+screen tiny-40x10 40 10 "--theme mono"
+screen tiny-20x5 20 5 "--theme mono"
 screen resize-wide 80 24 "--theme mono" resize=200x60
 screen resize-tiny 80 24 "--theme mono" resize=70x20
 screen whatif 80 24 "--theme mono --set vm.dirty_bytes=100M"
