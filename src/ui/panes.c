@@ -196,6 +196,23 @@ static void dev_layout(const struct ui *u, const struct wb_field *const *col, in
 		}
 }
 
+/* Keep the cursor *sel of a table of n rows, rows of them shown from *first, in view. */
+static void scroll_to(int *sel, int *first, int n, int rows)
+{
+	if (*sel >= n)
+		*sel = n - 1;
+	if (*sel < 0)
+		*sel = 0;
+	if (*sel < *first)
+		*first = *sel;
+	if (*sel >= *first + rows)
+		*first = *sel - rows + 1;
+	if (*first > n - rows)
+		*first = n - rows;
+	if (*first < 0)
+		*first = 0;
+}
+
 void ui_draw_devices(struct ui *u, int y, int h)
 {
 	size_t n;
@@ -225,10 +242,8 @@ void ui_draw_devices(struct ui *u, int y, int h)
 						       : "n/a: /sys/class/bdi unreadable: no devices known");
 		return;
 	}
-	if (u->sel < u->scroll)
-		u->scroll = u->sel;
-	if (u->sel >= u->scroll + h)
-		u->scroll = u->sel - h + 1;
+	/* also when the list shrank (devices gone, a filter): no rows hidden above a short list */
+	scroll_to(&u->sel, &u->scroll, u->nrows, h);
 	for (int i = u->scroll; i < u->nrows && y < ui_lines(u) - 1 && i < u->scroll + h; i++, y++) {
 		const struct devrow *r = &u->rows[i];
 		enum wb_role role = r->hl == 2 ? WB_R_CRITICAL : r->hl == 1 ? WB_R_WARN
@@ -304,22 +319,6 @@ int ui_table_rows(struct ui *u)
 	return u->pane == P_PROCS ? (int)n : u->nrows;
 }
 
-/* Keep the cursor *sel of a table of n rows, rows of them shown from *first, in view. */
-static void scroll_to(int *sel, int *first, int n, int rows)
-{
-	if (*sel >= n)
-		*sel = n - 1;
-	if (*sel < 0)
-		*sel = 0;
-	if (*sel < *first)
-		*first = *sel;
-	if (*sel >= *first + rows)
-		*first = *sel - rows + 1;
-	if (*first > n - rows)
-		*first = n - rows;
-	if (*first < 0)
-		*first = 0;
-}
 
 /* A table's title, with "3-12/32" (the rows shown, of how many) when not every row fits. */
 static void title_line(const struct ui *u, int y, const char *title, int first, int rows, int n)
