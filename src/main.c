@@ -56,6 +56,7 @@ struct opts {
 	const char *sets[MAX_SETS];
 	int nsets;
 	const char *listen, *om_file; /* --listen [ADDR:]PORT, --openmetrics-file PATH */
+	unsigned typed;        /* F(O_...) of every option on the command line: it wins over the settings file */
 };
 
 static void usage(FILE *f)
@@ -345,6 +346,7 @@ static int check_values(struct opts *o, unsigned seen)
 	}
 	if (o->trial)
 		o->apply = true;
+	o->typed = seen;
 	o->has_to = seen & F(O_TO);
 	if (o->has_to && o->to < o->from) {
 		fprintf(stderr, "wbtop: --to %g is before --from %g\n", o->to, o->from);
@@ -600,9 +602,9 @@ static int check_terminal(char *err, size_t n)
 }
 
 /*
- * The settings file under the command line: a flag left at its default takes
- * the file's value. A malformed file: a warning (stderr and the status line)
- * and the defaults.
+ * The settings file under the command line: a setting whose flag was not
+ * typed takes the file's value (a typed one wins, even if it is the default).
+ * A malformed file: a warning (stderr and the status line) and the defaults.
  */
 static void ui_settings(struct wb_ui_opts *uo, const struct opts *o, struct wb_config *cfg, char *path,
 			size_t n, char *msg, size_t mn)
@@ -620,13 +622,17 @@ static void ui_settings(struct wb_ui_opts *uo, const struct opts *o, struct wb_c
 		}
 		uo->notice = msg;
 	}
-	if (!o->theme && cfg->theme[0])
+	if (!(o->typed & F(O_THEME)) && cfg->theme[0])
 		uo->theme = cfg->theme;
-	if (o->delay == 1.0 && cfg->delay > 0)
+	if (!(o->typed & F(O_DELAY)) && cfg->delay > 0)
 		uo->delay = cfg->delay;
-	if (o->warn == 75 && o->crit == 95 && cfg->warn > 0 && cfg->crit >= cfg->warn) {
+	if (!(o->typed & F(O_WARN)) && cfg->warn > 0)
 		uo->warn_pct = cfg->warn;
+	if (!(o->typed & F(O_CRIT)) && cfg->crit > 0)
 		uo->crit_pct = cfg->crit;
+	if (uo->warn_pct > uo->crit_pct) { /* the file's value against a typed one: the command line's pair */
+		uo->warn_pct = o->warn;
+		uo->crit_pct = o->crit;
 	}
 }
 
