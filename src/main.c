@@ -57,6 +57,8 @@ struct opts {
 	int nsets;
 	const char *listen, *om_file; /* --listen [ADDR:]PORT, --openmetrics-file PATH */
 	unsigned typed;        /* F(O_...) of every option on the command line: it wins over the settings file */
+	const struct wb_pipeline_sink *sinks; /* the pipeline's own sinks (the recorder), set up by main() */
+	size_t nsinks;
 };
 
 static void usage(FILE *f)
@@ -478,7 +480,7 @@ static void print_om(struct wb_om *om, const struct wb_view *v, bool per_sample)
 static int run_batch(const struct opts *o, struct wb_source *src)
 {
 	struct wb_pipeline_opts po = { .sets = o->sets, .nsets = o->nsets,
-				       .forecast_s = o->forecast };
+				       .forecast_s = o->forecast, .sinks = o->sinks, .nsinks = o->nsinks };
 	struct wb_pipeline *pl = wb_pipeline_create(&po);
 	struct wb_sample cur;
 	struct timespec next;
@@ -528,6 +530,8 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 			told_hidden = true;
 		}
 		rc = wb_pipeline_push(pl, &cur, err, sizeof(err));
+		for (int j = 0; j < wb_pipeline_diag(pl)->n; j++) /* a sink that stopped (the recorder) */
+			fprintf(stderr, "wbtop: %s\n", wb_pipeline_diag(pl)->msg[j]);
 		if (rc) {
 			fprintf(stderr, "wbtop: %s\n", rc == -ENOMEM ? "out of memory" : err);
 			rc = rc == -ENOMEM ? 1 : 2;
@@ -549,6 +553,10 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 				fprintf(stderr, "wbtop: writing the output: %s\n", strerror(errno));
 				rc = 1;
 			}
+			break;
+		}
+		if (wb_pipeline_diag(pl)->n) { /* a recorder that records nothing must not run on (wbtop(1), EXIT STATUS) */
+			rc = 1;
 			break;
 		}
 	}
@@ -645,7 +653,7 @@ static int run_ui(const struct opts *o, struct wb_source *src, const char *notic
 	struct wb_ui_opts uo = { .delay = o->delay, .theme = o->theme, .theme_dirs = dirs, .warn_pct = o->warn,
 				 .crit_pct = o->crit, .sets = o->sets, .nsets = o->nsets, .notice = notice,
 				 .can_apply = !src->replay && strcmp(o->root, "/") == 0,
-				 .origin = origin, .cfg = &cfg };
+				 .origin = origin, .cfg = &cfg, .sinks = o->sinks, .nsinks = o->nsinks };
 	int rc;
 
 	if (check_terminal(err, sizeof(err))) {
@@ -975,7 +983,8 @@ int main(int argc, char **argv)
 	struct wb_live *live;
 	struct wb_source src;
 	struct wb_rec_writer *writer = NULL;
-	struct wb_recording *recording = NULL;
+	struct wb_recorder *recorder = NULL;
+	struct wb_pipeline_sink rec_sink;
 	struct wb_http *http = NULL;
 	struct wb_om_tap *tap = NULL;
 	const char *notice;
@@ -1010,7 +1019,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "wbtop: %s\n", n->msg[i]);
 		notice = !o.batch && n->n ? n->msg[0] : NULL;
 	}
-	/* a recording always needs the process table (and would wrap ctx) */
+	/* a recording always needs the process table */
 	src = (struct wb_source){ .ctx = live, .read = live_read, .diag = live_diag,
 				  .need_procs = o.record ? NULL : live_need_procs };
 	if (o.record) {
@@ -1018,15 +1027,15 @@ int main(int argc, char **argv)
 
 		wb_rec_header_local(&h, o.delay);
 		writer = wb_rec_start(o.record, &h, o.max_size, o.force ? WB_REC_REPLACE : 0, err, sizeof(err));
-		if (!writer || !(recording = wb_recording_create(&src, writer))) {
+		if (!writer || !(recorder = wb_recorder_create(writer))) {
 			fprintf(stderr, "wbtop: --record: %s\n", writer ? "out of memory" : err);
 			wb_rec_close(writer);
 			wb_live_destroy(live);
 			return 1;
 		}
-		wb_recording_source(recording, &src);
-		if (o.batch) /* a recorder that records nothing must not run on (wbtop(1), EXIT STATUS) */
-			wb_recording_stop_on_error(recording);
+		wb_recorder_sink(recorder, &rec_sink);
+		o.sinks = &rec_sink;
+		o.nsinks = 1;
 	}
 	if (o.listen || o.om_file) { /* the endpoint and the textfile: one more sink on the source */
 		if (o.listen && !(http = wb_http_start(o.listen, err, sizeof(err)))) {
@@ -1046,15 +1055,15 @@ int main(int argc, char **argv)
 			notice = served;
 	}
 	rc = o.until ? run_until(&o, &src) : o.batch ? run_batch(&o, &src) : run_ui(&o, &src, notice, NULL);
-	if (wb_recording_error(recording)) { /* the UI went on sampling; batch has said it already */
+	if (wb_recorder_error(recorder)) { /* the UI went on sampling; batch has said it already */
 		if (!o.batch)
-			fprintf(stderr, "wbtop: recording stopped: %s\n", wb_recording_error(recording));
+			fprintf(stderr, "wbtop: %s\n", wb_recorder_error(recorder));
 		rc = rc ? rc : 1;
 	}
 out:
 	wb_http_stop(http); /* before the tap: no scrape outlives the sample it serves */
 	wb_om_tap_destroy(tap);
-	wb_recording_destroy(recording);
+	wb_recorder_destroy(recorder);
 	wb_rec_close(writer);
 	wb_live_destroy(live);
 	return rc;

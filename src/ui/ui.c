@@ -116,6 +116,8 @@ static int take_sample(struct ui *u, struct wb_source *src)
 	if (rc == 0 && ui_push(u, &s))
 		snprintf(u->status, sizeof(u->status), "out of memory");
 	wb_sample_finish(&s);
+	if (rc == 0 && wb_pipeline_diag(u->pl)->n && !u->status[0]) /* a sink that stopped: every frame */
+		snprintf(u->status, sizeof(u->status), "%.190s", wb_pipeline_diag(u->pl)->msg[0]);
 	u->diag = src->diag ? src->diag(src->ctx) : NULL;
 	if (u->diag && u->diag->n && !u->status[0])
 		snprintf(u->status, sizeof(u->status), "%.190s", u->diag->msg[0]);
@@ -887,7 +889,7 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 		return 1;
 	{
 		struct wb_pipeline_opts po = { .window = RING_SAMPLES, .sets = o->sets, .nsets = o->nsets,
-					       .timeline = GRAPH_POINTS };
+					       .timeline = GRAPH_POINTS, .sinks = o->sinks, .nsinks = o->nsinks };
 		u.pl = wb_pipeline_create(&po);
 	}
 	if (!u.pl) {
