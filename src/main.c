@@ -568,23 +568,6 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 	return rc;
 }
 
-/* The UI's source: the live collectors. */
-static int live_read(void *ctx, struct wb_sample *s)
-{
-	wb_live_read(ctx, s);
-	return s->level < 0 ? -1 : 0;
-}
-
-static const struct wb_diag *live_diag(void *ctx)
-{
-	return wb_live_diag(ctx);
-}
-
-static void live_need_procs(void *ctx, bool on)
-{
-	wb_live_need_procs(ctx, on);
-}
-
 /* The UI needs cursor addressing: refuse TERM=dumb and its kind before curses garbles the screen. */
 static int check_terminal(char *err, size_t n)
 {
@@ -976,19 +959,103 @@ static int run_replay(const struct opts *o)
 	return rc;
 }
 
-int main(int argc, char **argv)
+/* --record: the writer and the recorder, the pipeline's sink in o. 0, or 1 with a message. */
+static int start_recorder(struct opts *o, struct wb_rec_writer **w, struct wb_recorder **rec,
+			  struct wb_pipeline_sink *sink)
 {
-	struct opts o;
-	struct wb_live_opts lo;
-	struct wb_live *live;
+	struct wb_rec_header h;
+	char err[256];
+
+	wb_rec_header_local(&h, o->delay);
+	*w = wb_rec_start(o->record, &h, o->max_size, o->force ? WB_REC_REPLACE : 0, err, sizeof(err));
+	if (!*w || !(*rec = wb_recorder_create(*w))) {
+		fprintf(stderr, "wbtop: --record: %s\n", *w ? "out of memory" : err);
+		wb_rec_close(*w);
+		*w = NULL;
+		return 1;
+	}
+	wb_recorder_sink(*rec, sink);
+	o->sinks = sink;
+	o->nsinks = 1;
+	return 0;
+}
+
+/*
+ * --listen, --openmetrics-file: the endpoint and the textfile on the source;
+ * the "serving" line for stderr (batch) or the status line (*notice). 0, or
+ * the exit code with a message.
+ */
+static int start_metrics(const struct opts *o, struct wb_source *src, struct wb_http **http,
+			 struct wb_om_tap **tap, const char **notice, char *served, size_t n)
+{
+	char err[256];
+
+	if (o->listen && !(*http = wb_http_start(o->listen, err, sizeof(err)))) {
+		fprintf(stderr, "wbtop: %s\n", err);
+		return 2;
+	}
+	if (!(*tap = wb_om_tap_create(src, o->om_file, *http ? wb_http_publish : NULL, *http)))
+		return 1;
+	wb_om_tap_source(*tap, src);
+	snprintf(served, n, "serving http://%s/metrics", *http ? wb_http_address(*http) : "");
+	if (*http && o->batch)
+		fprintf(stderr, "wbtop: %s\n", served);
+	else if (*http && !*notice) /* the UI says it on its status line */
+		*notice = served;
+	return 0;
+}
+
+/* The live kernel as the source; the recorder and the metrics as more sinks; the UI or batch. */
+static int run_live(struct opts *o)
+{
+	struct wb_live_opts lo = { .root = o->root, .procs = o->procs, .mount_debugfs = o->mount_debugfs,
+				   .trace = o->trace };
 	struct wb_source src;
 	struct wb_rec_writer *writer = NULL;
 	struct wb_recorder *recorder = NULL;
 	struct wb_pipeline_sink rec_sink;
 	struct wb_http *http = NULL;
 	struct wb_om_tap *tap = NULL;
+	const struct wb_diag *notes;
 	const char *notice;
 	char err[256], served[96];
+	/* a recording always needs the process table */
+	struct wb_live *live = wb_live_source_open(&lo, o->record != NULL, &src, err, sizeof(err));
+	int rc;
+
+	if (!live) {
+		fprintf(stderr, "wbtop: %s\n", err);
+		return 1;
+	}
+	notes = wb_live_notes(live);
+	for (int i = 0; o->batch && i < notes->n; i++) /* in the UI the first one goes to the status line */
+		fprintf(stderr, "wbtop: %s\n", notes->msg[i]);
+	notice = !o->batch && notes->n ? notes->msg[0] : NULL;
+	if (o->record && start_recorder(o, &writer, &recorder, &rec_sink)) {
+		wb_live_destroy(live);
+		return 1;
+	}
+	if ((o->listen || o->om_file) &&
+	    (rc = start_metrics(o, &src, &http, &tap, &notice, served, sizeof(served))))
+		goto out;
+	rc = o->until ? run_until(o, &src) : o->batch ? run_batch(o, &src) : run_ui(o, &src, notice, NULL);
+	if (wb_recorder_error(recorder)) { /* the UI went on sampling; batch has said it already */
+		if (!o->batch)
+			fprintf(stderr, "wbtop: %s\n", wb_recorder_error(recorder));
+		rc = rc ? rc : 1;
+	}
+out:
+	wb_http_stop(http); /* before the tap: no scrape outlives the sample it serves */
+	wb_om_tap_destroy(tap);
+	wb_recorder_destroy(recorder);
+	wb_rec_close(writer);
+	wb_live_destroy(live);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc)
@@ -1003,68 +1070,5 @@ int main(int argc, char **argv)
 		return run_apply(&o);
 	if (o.replay && o.batch) /* exports write a lot: a larger buffer */
 		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
-	if (o.replay)
-		return run_replay(&o);
-	lo = (struct wb_live_opts){ .root = o.root, .procs = o.procs, .mount_debugfs = o.mount_debugfs,
-				    .trace = o.trace };
-	live = wb_live_create(&lo, err, sizeof(err));
-	if (!live) {
-		fprintf(stderr, "wbtop: %s\n", err);
-		return 1;
-	}
-	{
-		const struct wb_diag *n = wb_live_notes(live);
-		/* in the UI the first one goes to the status line instead */
-		for (int i = 0; o.batch && i < n->n; i++)
-			fprintf(stderr, "wbtop: %s\n", n->msg[i]);
-		notice = !o.batch && n->n ? n->msg[0] : NULL;
-	}
-	/* a recording always needs the process table */
-	src = (struct wb_source){ .ctx = live, .read = live_read, .diag = live_diag,
-				  .need_procs = o.record ? NULL : live_need_procs };
-	if (o.record) {
-		struct wb_rec_header h;
-
-		wb_rec_header_local(&h, o.delay);
-		writer = wb_rec_start(o.record, &h, o.max_size, o.force ? WB_REC_REPLACE : 0, err, sizeof(err));
-		if (!writer || !(recorder = wb_recorder_create(writer))) {
-			fprintf(stderr, "wbtop: --record: %s\n", writer ? "out of memory" : err);
-			wb_rec_close(writer);
-			wb_live_destroy(live);
-			return 1;
-		}
-		wb_recorder_sink(recorder, &rec_sink);
-		o.sinks = &rec_sink;
-		o.nsinks = 1;
-	}
-	if (o.listen || o.om_file) { /* the endpoint and the textfile: one more sink on the source */
-		if (o.listen && !(http = wb_http_start(o.listen, err, sizeof(err)))) {
-			fprintf(stderr, "wbtop: %s\n", err);
-			rc = 2;
-			goto out;
-		}
-		if (!(tap = wb_om_tap_create(&src, o.om_file, http ? wb_http_publish : NULL, http))) {
-			rc = 1;
-			goto out;
-		}
-		wb_om_tap_source(tap, &src);
-		snprintf(served, sizeof(served), "serving http://%s/metrics", http ? wb_http_address(http) : "");
-		if (http && o.batch)
-			fprintf(stderr, "wbtop: %s\n", served);
-		else if (http && !notice) /* the UI says it on its status line */
-			notice = served;
-	}
-	rc = o.until ? run_until(&o, &src) : o.batch ? run_batch(&o, &src) : run_ui(&o, &src, notice, NULL);
-	if (wb_recorder_error(recorder)) { /* the UI went on sampling; batch has said it already */
-		if (!o.batch)
-			fprintf(stderr, "wbtop: %s\n", wb_recorder_error(recorder));
-		rc = rc ? rc : 1;
-	}
-out:
-	wb_http_stop(http); /* before the tap: no scrape outlives the sample it serves */
-	wb_om_tap_destroy(tap);
-	wb_recorder_destroy(recorder);
-	wb_rec_close(writer);
-	wb_live_destroy(live);
-	return rc;
+	return o.replay ? run_replay(&o) : run_live(&o);
 }

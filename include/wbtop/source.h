@@ -36,6 +36,19 @@ struct wb_source {
 };
 
 struct wb_rec_reader;
+struct wb_live;
+struct wb_live_opts;
+
+/*
+ * The live kernel as a source (collect/live_source.c): the collectors of o
+ * behind src. The UI turns the process table off while its pane is hidden
+ * (src->need_procs) unless procs_always (a recording keeps every sample
+ * whole). The live state to free with wb_live_destroy() after the last read
+ * (its wb_live_notes() say what happened at the start), or NULL with a
+ * message in err.
+ */
+struct wb_live *wb_live_source_open(const struct wb_live_opts *o, bool procs_always, struct wb_source *src,
+				    char *err, size_t errlen);
 
 /* A replay source over an open reader, samples [from, to] in seconds from its start. */
 struct wb_replay;
