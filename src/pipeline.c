@@ -369,11 +369,11 @@ int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err
 	p->view.cur = wb_ring_get(p->ring, 0);
 	p->view.prev = wb_ring_get(p->ring, 1);
 	rc = run_model(p, err, errlen);
-	if (p->tl && wb_timeline_push(p->tl, p->view.prev, p->view.cur, p->view.lim))
-		return -ENOMEM;
 	if (rc == 0)
 		rc = derive(p);
 	else if (derive(p))
+		return -ENOMEM;
+	if (rc != -ENOMEM && p->tl && wb_timeline_push(p->tl, &p->view))
 		return -ENOMEM;
 	if (rc != -ENOMEM)
 		feed_sinks(p);
@@ -408,17 +408,23 @@ void wb_pipeline_set_forecast(struct wb_pipeline *p, double secs, double every, 
 	}
 }
 
-/* The timeline point of the ring's newest sample, as a push would have made it. */
+/*
+ * The timeline point of the ring's newest sample, from its view as a push
+ * makes it (the model and the derived figures; no what-if or forecast, which
+ * the timeline does not plot). Leaves no view, as wb_pipeline_clear did.
+ */
 static int timeline_refill(struct wb_pipeline *p)
 {
-	const struct wb_sample *cur = wb_ring_get(p->ring, 0), *prev = wb_ring_get(p->ring, 1);
-	struct wb_limits lim;
 	int rc;
 
-	if (wb_model_eval(prev, cur, NULL, NULL, 0, &lim) != 0)
-		return wb_timeline_push(p->tl, prev, cur, NULL);
-	rc = wb_timeline_push(p->tl, prev, cur, &lim);
-	wb_limits_finish(&lim);
+	view_finish(p);
+	p->have_view = true;
+	p->view.cur = wb_ring_get(p->ring, 0);
+	p->view.prev = wb_ring_get(p->ring, 1);
+	if (wb_model_eval(p->view.prev, p->view.cur, NULL, NULL, 0, &p->lim) == 0)
+		p->view.lim = &p->lim;
+	rc = derive(p) ? -ENOMEM : wb_timeline_push(p->tl, &p->view);
+	view_finish(p);
 	return rc;
 }
 
