@@ -159,12 +159,10 @@ static struct wb_value m_pause(const struct wb_fctx *c)
 	return controlled(c) ? KNOWN_U(c->bl->pause_ms) : UNKNOWN;
 }
 
-/* Write bandwidth, chosen one way (wb_bdi_write_bw). */
+/* Write bandwidth as the pipeline chose it (wb_bdi_write_bw), whole bytes/s. */
 static struct wb_value b_write_bw(const struct wb_fctx *c)
 {
-	uint64_t bw;
-
-	return wb_bdi_write_bw(c->b, &bw) ? KNOWN_U(wb_pages_to_bytes(c->s, bw)) : UNKNOWN;
+	return c->d->bw_ok ? KNOWN_U((uint64_t)c->d->bw) : UNKNOWN;
 }
 
 static struct wb_value d_dirtied(const struct wb_fctx *c) { return c->d->dirtied_ok ? KNOWN_D(c->d->dirtied) : UNKNOWN; }

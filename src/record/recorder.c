@@ -9,7 +9,7 @@
 #include "wbtop/pipeline.h"
 #include "wbtop/record.h"
 
-/* A knob wbtop wrote itself (the source's annotate): its change is noted once, by that note. */
+/* A knob wbtop wrote itself (the sink's annotate): its change is noted once, by that note. */
 struct own_change {
 	char bdi[WB_NAME_LEN];  /* as written in the key (name or device), "" for a sysctl */
 	int family;
