@@ -22,7 +22,7 @@ struct wb_pipeline {
 	struct wb_proc_derived *proc;
 	size_t proc_cap;
 	struct wb_timeline *tl;      /* NULL unless opts.timeline */
-	struct wb_pipeline_sink *sinks;       /* opts.sinks, copied */
+	struct wb_pipeline_sink *sinks; /* opts.sinks, copied */
 	struct wb_diag diag;         /* the sinks' problems at the last push */
 };
 
@@ -373,10 +373,11 @@ int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err
 		rc = derive(p);
 	else if (derive(p))
 		return -ENOMEM;
-	if (rc != -ENOMEM && p->tl && wb_timeline_push(p->tl, &p->view))
+	if (rc == -ENOMEM)
+		return rc;
+	feed_sinks(p); /* first: the recorder keeps the sample even if the timeline cannot grow */
+	if (p->tl && wb_timeline_push(p->tl, &p->view))
 		return -ENOMEM;
-	if (rc != -ENOMEM)
-		feed_sinks(p);
 	return rc;
 }
 

@@ -44,7 +44,8 @@ struct wb_pipeline_opts {
 	double forecast_every_s;     /* > 0: a new forecast only this often; the views between
 					 * carry the last one (view.forecast_mono says from when) */
 	int forecast_members;        /* > 0: the band's ensemble size (else the forecast's default) */
-	const struct wb_pipeline_sink *sinks; /* fed every view, in order (copied at create; may be NULL) */
+	const struct wb_pipeline_sink *sinks; /* fed every view a push makes (not on out of memory),
+					       * in order; copied at create; may be NULL */
 	size_t nsinks;
 };
 
