@@ -386,6 +386,58 @@ static const struct wb_field event_fields[] = {
 	{ "log", NULL, NULL, WB_U_COUNT, WB_J_HOOK, 0, 0, false, false, { 0 }, ge_known },
 };
 
+/* ---- the event log: one row per logged event (the getter context's i) ---- */
+
+static const char *const ev_kind_names[WB_EV_COUNT] = { "wake_background", "writeback_start",
+							 "pause", "reclaim_throttled" };
+
+static const struct wb_event *ev_of(const struct wb_fctx *c)
+{
+	return &c->s->events[c->i];
+}
+
+static struct wb_value l_t(const struct wb_fctx *c) { return KNOWN_D(ev_of(c)->t); }
+static struct wb_value l_kind(const struct wb_fctx *c)
+{
+	return KNOWN_S(ev_of(c)->kind < WB_EV_COUNT ? ev_kind_names[ev_of(c)->kind] : "?");
+}
+static struct wb_value l_bdi(const struct wb_fctx *c) { return ev_of(c)->bdi[0] ? KNOWN_S(ev_of(c)->bdi) : UNKNOWN; }
+static struct wb_value l_pid(const struct wb_fctx *c) { return (struct wb_value){ .known = true, .i = ev_of(c)->pid }; }
+static struct wb_value l_reason(const struct wb_fctx *c)
+{
+	const struct wb_event *e = ev_of(c);
+	return e->kind == WB_EV_START && e->reason < WB_REASONS ? KNOWN_S(c->s->reason_names[e->reason]) : UNKNOWN;
+}
+/* The event's value or extra (pages as bytes), for one kind only. */
+static struct wb_value l_of(const struct wb_fctx *c, enum wb_evkind k, bool extra)
+{
+	const struct wb_event *e = ev_of(c);
+
+	if (e->kind != k || (extra && e->extra == UINT64_MAX)) /* UINT64_MAX: a wakeup's unknown reclaimable */
+		return UNKNOWN;
+	return KNOWN_U(extra ? e->extra * c->s->page_size : e->value);
+}
+static struct wb_value l_pause_ms(const struct wb_fctx *c) { return l_of(c, WB_EV_PAUSE, false); }
+static struct wb_value l_wb_dirty(const struct wb_fctx *c) { return l_of(c, WB_EV_PAUSE, true); }
+static struct wb_value l_nr_pages(const struct wb_fctx *c) { return l_of(c, WB_EV_START, false); }
+static struct wb_value l_delayed(const struct wb_fctx *c) { return l_of(c, WB_EV_RECLAIM, false); }
+/* estimated: see wake_reclaimable() in collect/live.c */
+static struct wb_value l_reclaimable(const struct wb_fctx *c) { return l_of(c, WB_EV_WAKE_BG, true); }
+
+/*    key            csv   title unit        json        w pr left model {csv,text,ui,flusher} */
+static const struct wb_field log_fields[] = {
+	{ "t", NULL, NULL, WB_U_SECS, WB_J_REAL6, 0, 0, false, false, { 0 }, l_t },
+	{ "kind", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, false, { 0 }, l_kind },
+	{ "bdi", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, false, { 0 }, l_bdi },
+	{ "pid", NULL, NULL, WB_U_COUNT, WB_J_SINT, 0, 0, false, false, { 0 }, l_pid },
+	{ "reason", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, false, { 0 }, l_reason },
+	{ "pause_ms", NULL, NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0 }, l_pause_ms },
+	{ "wb_dirty", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 0 }, l_wb_dirty },
+	{ "nr_pages", NULL, NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0 }, l_nr_pages },
+	{ "delayed_us", NULL, NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0 }, l_delayed },
+	{ "reclaimable", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 0 }, l_reclaimable },
+};
+
 /* ---- the global entity ---- */
 
 static struct wb_value gpages(const struct wb_fctx *c, enum wb_gstat k)
@@ -561,6 +613,7 @@ TABLE(wb_catalog_zone, zone_fields)
 TABLE(wb_catalog_proc, proc_fields)
 TABLE(wb_catalog_bdi_events, bdi_event_fields)
 TABLE(wb_catalog_events, event_fields)
+TABLE(wb_catalog_event_log, log_fields)
 
 size_t wb_catalog_columns(const struct wb_field *t, size_t n, enum wb_sink k, const struct wb_field **out,
 			  size_t max)

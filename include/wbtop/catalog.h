@@ -91,6 +91,8 @@ const struct wb_field *wb_catalog_proc(size_t *n);
  */
 const struct wb_field *wb_catalog_bdi_events(size_t *n);
 const struct wb_field *wb_catalog_events(size_t *n);
+/* The event log's entries (JSON "log"): context { .v, .s, .i = the event's index in s->events }. */
+const struct wb_field *wb_catalog_event_log(size_t *n);
 
 /* The rows of table t shown by sink k, in its order; how many (<= max). */
 size_t wb_catalog_columns(const struct wb_field *t, size_t n, enum wb_sink k, const struct wb_field **out,

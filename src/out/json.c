@@ -175,35 +175,17 @@ static void reasons(struct js *j, const char *k, const struct wb_sample *s, cons
 	close_(j, '}');
 }
 
-static const char *const ev_kind_names[WB_EV_COUNT] = { "wake_background", "writeback_start",
-							 "pause", "reclaim_throttled" };
-
-/* The bounded event log. */
+/* The bounded event log: each entry a walk of the log's catalogue table. */
 static void h_log(struct js *j, const struct wb_fctx *c)
 {
-	const struct wb_sample *s = c->s;
+	size_t n;
+	const struct wb_field *t = wb_catalog_event_log(&n);
 
 	open_(j, "log", '[');
-	for (size_t i = 0; i < s->nevents; i++) {
-		const struct wb_event *e = &s->events[i];
+	for (size_t i = 0; i < c->s->nevents; i++) {
+		struct wb_fctx e = { .v = c->v, .s = c->s, .l = c->l, .i = i };
 		open_(j, NULL, '{');
-		dblp(j, "t", e->t, 6);
-		sval(j, "kind", e->kind < WB_EV_COUNT ? ev_kind_names[e->kind] : "?");
-		if (e->bdi[0])
-			sval(j, "bdi", e->bdi);
-		i64(j, "pid", e->pid);
-		if (e->kind == WB_EV_START && e->reason < WB_REASONS)
-			sval(j, "reason", s->reason_names[e->reason]);
-		if (e->kind == WB_EV_PAUSE) {
-			u64(j, "pause_ms", e->value);
-			u64(j, "wb_dirty", e->extra * s->page_size);
-		} else if (e->kind == WB_EV_START) {
-			u64(j, "nr_pages", e->value);
-		} else if (e->kind == WB_EV_RECLAIM) {
-			u64(j, "delayed_us", e->value);
-		} else if (e->kind == WB_EV_WAKE_BG && e->extra != UINT64_MAX) {
-			u64(j, "reclaimable", e->extra * s->page_size); /* estimated: see wake_reclaimable() */
-		}
+		fields(j, t, n, &e, false);
 		close_(j, '}');
 	}
 	close_(j, ']');
