@@ -51,6 +51,32 @@ static struct wb_value b_label(const struct wb_fctx *c)
 	return x;
 }
 
+/* The Flusher pane's DEVICE: the label and, when it fits in 13, the mount's last
+ * component, so that a stick and a disk on two loop devices differ. */
+static struct wb_value b_flabel(const struct wb_fctx *c)
+{
+	struct wb_value x = b_label(c);
+	const char *tail = c->b->nmounts ? strrchr(c->b->mounts[0], '/') : NULL;
+	size_t len = strlen(x.tmp);
+
+	if (tail && tail[1] && len + 1 + strlen(tail + 1) <= 13)
+		snprintf(x.tmp + len, sizeof(x.tmp) - len, " %s", tail + 1);
+	return x;
+}
+
+/* The flusher thread: "running" (writeback under way) or "idle", from the debugfs state bits. */
+static struct wb_value b_flusher(const struct wb_fctx *c)
+{
+	if (!WB_HAS(c->b->st_valid, WB_B_STATE))
+		return UNKNOWN;
+	return KNOWN_S(c->b->st[WB_B_STATE] & 2 ? "running" : "idle");
+}
+
+static struct wb_value b_bio(const struct wb_fctx *c)
+{
+	return WB_HAS(c->b->st_valid, WB_B_B_IO) ? KNOWN_U(c->b->st[WB_B_B_IO]) : UNKNOWN;
+}
+
 static struct wb_value m_thresh(const struct wb_fctx *c)
 {
 	return model_ok(c) ? KNOWN_U(wb_pages_to_bytes(c->s, c->bl->thresh)) : UNKNOWN;
@@ -102,6 +128,12 @@ static struct wb_value m_state_held(const struct wb_fctx *c)
 	return x;
 }
 
+/* Past its background threshold: the flusher writes it back now. */
+static struct wb_value m_over_bg(const struct wb_fctx *c)
+{
+	return model_ok(c) ? KNOWN_U(c->bl->over_bg ? 1 : 0) : UNKNOWN;
+}
+
 static struct wb_value m_drain(const struct wb_fctx *c)
 {
 	return model_ok(c) && c->bl->drain_s >= 0 ? KNOWN_D(c->bl->drain_s) : UNKNOWN;
@@ -127,12 +159,10 @@ static struct wb_value m_pause(const struct wb_fctx *c)
 	return controlled(c) ? KNOWN_U(c->bl->pause_ms) : UNKNOWN;
 }
 
-/* Write bandwidth, chosen one way (wb_bdi_write_bw). */
+/* Write bandwidth as the pipeline chose it (wb_bdi_write_bw), whole bytes/s. */
 static struct wb_value b_write_bw(const struct wb_fctx *c)
 {
-	uint64_t bw;
-
-	return wb_bdi_write_bw(c->b, &bw) ? KNOWN_U(wb_pages_to_bytes(c->s, bw)) : UNKNOWN;
+	return c->d->bw_ok ? KNOWN_U((uint64_t)c->d->bw) : UNKNOWN;
 }
 
 static struct wb_value d_dirtied(const struct wb_fctx *c) { return c->d->dirtied_ok ? KNOWN_D(c->d->dirtied) : UNKNOWN; }
@@ -140,6 +170,7 @@ static struct wb_value d_written(const struct wb_fctx *c) { return c->d->written
 static struct wb_value d_disk(const struct wb_fctx *c) { return c->d->disk_ok ? KNOWN_D(c->d->disk_write) : UNKNOWN; }
 static struct wb_value d_pct(const struct wb_fctx *c) { return c->d->pct_ok ? KNOWN_D(c->d->pct) : UNKNOWN; }
 static struct wb_value d_wake(const struct wb_fctx *c) { return c->d->wake_pm >= 0 ? KNOWN_D(c->d->wake_pm) : UNKNOWN; }
+static struct wb_value d_throttle(const struct wb_fctx *c) { return c->d->throttle_pm >= 0 ? KNOWN_D(c->d->throttle_pm) : UNKNOWN; }
 
 /* Time to clean: 0 when nothing is dirty, else the model's drain time. */
 static struct wb_value d_clean(const struct wb_fctx *c)
@@ -176,6 +207,7 @@ static struct wb_value b_inodes(const struct wb_fctx *c)
 }
 
 static struct wb_value b_events(const struct wb_fctx *c) { return c->s->ev_valid ? KNOWN_U(0) : UNKNOWN; }
+static struct wb_value e_wakeups(const struct wb_fctx *c) { return c->s->ev_valid ? KNOWN_U(c->b->ev.wake_bg) : UNKNOWN; }
 static struct wb_value b_stale(const struct wb_fctx *c) { return c->b->stats_skipped ? KNOWN_U(1) : UNKNOWN; }
 static struct wb_value b_strip(const struct wb_fctx *c) { (void)c; return KNOWN_U(0); }
 
@@ -205,18 +237,21 @@ static struct wb_value w_state(const struct wb_fctx *c)
 	return w ? KNOWN_S(wb_bdi_state_names[w->state]) : UNKNOWN;
 }
 
-/*    key                  csv             title        unit         json          w  pr left model  {csv,text,ui} */
+/*    key                  csv             title        unit         json          w  pr left model  {csv,text,ui,flusher} */
 static const struct wb_field bdi_fields[] = {
 	{ "bdi", "bdi", "BDI", WB_U_TEXT, WB_J_STR, 10, 0, true, false, { 1, 1, 0 }, b_name },
 	{ NULL, NULL, "DEVICE", WB_U_TEXT, WB_J_STR, 13, 0, true, false, { 0, 0, 1 }, b_label },
+	{ NULL, NULL, "DEV-MOUNT", WB_U_TEXT, WB_J_STR, 13, 0, true, false, { 0, 0, 0, 1 }, b_flabel },
+	{ NULL, "flusher", "FLUSHER", WB_U_TEXT, WB_J_STR, 7, 0, true, false, { 24, 0, 0, 2 }, b_flusher },
+	{ NULL, "over_bg", "OVER-BG", WB_U_FLAG, WB_J_BOOL, 7, 0, true, false, { 25, 0, 0, 3 }, m_over_bg },
 	{ "dev", "dev", "DEV", WB_U_TEXT, WB_J_STR, 8, 0, true, false, { 2, 2, 0 }, b_dev },
 	{ "fstype", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, false, { 0, 0, 0 }, b_fstype },
 	{ "mounts", NULL, NULL, WB_U_TEXT, WB_J_HOOK, 0, 0, true, false, { 0, 0, 0 }, b_mounts },
-	{ NULL, "mount", "MOUNT", WB_U_TEXT, WB_J_STR, 8, 1, true, false, { 3, 11, 2 }, b_mount },
-	{ "reclaimable", "reclaimable", "DIRTY", WB_U_BYTES, WB_J_INT, 7, 0, false, false, { 4, 3, 3 }, b_reclaimable },
+	{ NULL, "mount", "MOUNT", WB_U_TEXT, WB_J_STR, 8, 1, true, false, { 3, 13, 2 }, b_mount },
+	{ "reclaimable", "reclaimable", "DIRTY", WB_U_BYTES, WB_J_INT, 7, 0, false, false, { 4, 3, 3, 6 }, b_reclaimable },
 	{ "writeback", "writeback", "WRITEBK", WB_U_BYTES, WB_J_INT, 7, 0, false, false, { 5, 4, 4 }, b_writeback },
 	{ "thresh", "thresh", "THRESH", WB_U_BYTES, WB_J_INT, 7, 0, false, true, { 6, 5, 5 }, m_thresh },
-	{ "bg_thresh", "bg_thresh", "BG", WB_U_BYTES, WB_J_INT, 7, 3, false, true, { 7, 0, 7 }, m_bg_thresh },
+	{ "bg_thresh", "bg_thresh", "BG", WB_U_BYTES, WB_J_INT, 7, 3, false, true, { 7, 0, 7, 7 }, m_bg_thresh },
 	{ "share", NULL, "SHARE", WB_U_REAL, WB_J_REAL6, 8, 0, false, true, { 0, 0, 0 }, m_share },
 	{ "share_src", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, false, true, { 0, 0, 0 }, m_share_src },
 	{ "state", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, true, { 0, 0, 0 }, m_state },
@@ -241,8 +276,11 @@ static const struct wb_field bdi_fields[] = {
 	{ NULL, NULL, "MAX%", WB_U_TEXT, WB_J_STR, 4, 4, false, false, { 0, 8, 14 }, k_max_shown },
 	{ NULL, NULL, "%LIM", WB_U_PCT, WB_J_REAL1, 5, 0, false, false, { 0, 0, 8 }, d_pct },
 	{ NULL, NULL, "CLEAN-IN", WB_U_SECS, WB_J_REAL3, 8, 0, false, false, { 0, 0, 12 }, d_clean },
-	{ NULL, NULL, "WAKE/m", WB_U_PER_MIN, WB_J_REAL1, 6, 5, false, false, { 0, 0, 16 }, d_wake },
-	{ "dirty_inodes", NULL, NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0, 0, 0 }, b_inodes },
+	{ NULL, "wake_per_min", "WAKE/m", WB_U_PER_MIN, WB_J_REAL1, 6, 5, false, false, { 29, 11, 16, 8 }, d_wake },
+	{ NULL, "throttle_per_min", "THROTTLE/m", WB_U_PER_MIN, WB_J_REAL1, 10, 5, false, false, { 30, 12, 0, 9 }, d_throttle },
+	{ "dirty_inodes", "dirty_inodes", "INODES", WB_U_COUNT, WB_J_INT, 6, 0, false, false, { 26, 0, 0, 4 }, b_inodes },
+	{ NULL, "b_io", "B_IO", WB_U_COUNT, WB_J_INT, 5, 0, false, false, { 27, 0, 0, 5 }, b_bio },
+	{ "wakeups", "wakeups", NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 28, 0, 0 }, e_wakeups },
 	{ "events", NULL, NULL, WB_U_COUNT, WB_J_HOOK, 0, 0, false, false, { 0, 0, 0 }, b_events },
 	{ "stats_stale", NULL, NULL, WB_U_FLAG, WB_J_TRUE, 0, 0, false, false, { 0, 0, 0 }, b_stale },
 	{ NULL, "if_thresh", "IF-THRESH", WB_U_BYTES, WB_J_INT, 9, 0, false, false, { 20, 10, 17 }, w_thresh },
@@ -256,6 +294,149 @@ const struct wb_field *wb_catalog_bdi(size_t *n)
 	*n = sizeof(bdi_fields) / sizeof(bdi_fields[0]);
 	return bdi_fields;
 }
+
+/* ---- tracepoint figures: a BDI's "events" object and the system's ---- */
+
+#define EV(c, x) ((c)->s->ev_valid ? KNOWN_U(x) : UNKNOWN)
+
+/* Pages/s of a rate limit as bytes/s, shown only when cond. */
+static struct wb_value ev_rate(const struct wb_fctx *c, bool cond, uint64_t pages_s)
+{
+	return c->s->ev_valid && cond ? KNOWN_U(pages_s * c->s->page_size) : UNKNOWN;
+}
+
+static struct wb_value be_wake(const struct wb_fctx *c) { return EV(c, c->b->ev.wake_bg); }
+static struct wb_value be_known(const struct wb_fctx *c) { return EV(c, 0); }
+static struct wb_value be_pauses(const struct wb_fctx *c) { return EV(c, c->b->ev.pauses); }
+static struct wb_value be_pause_total(const struct wb_fctx *c) { return EV(c, c->b->ev.pause_ms_total); }
+static struct wb_value be_pause_max(const struct wb_fctx *c) { return EV(c, c->b->ev.pause_ms_max); }
+/* The task and dirty rate limits of the last pause (while throttling: shown as the kernel logged them). */
+static struct wb_value be_task_rl(const struct wb_fctx *c)
+{
+	return ev_rate(c, c->b->ev.pauses || c->b->ev.task_ratelimit, c->b->ev.task_ratelimit);
+}
+static struct wb_value be_dirty_rl(const struct wb_fctx *c)
+{
+	return ev_rate(c, c->b->ev.pauses || c->b->ev.task_ratelimit, c->b->ev.dirty_ratelimit);
+}
+static struct wb_value be_balanced(const struct wb_fctx *c)
+{
+	return ev_rate(c, c->b->ev.balanced_ratelimit != 0, c->b->ev.balanced_ratelimit);
+}
+static struct wb_value be_dirtied_max(const struct wb_fctx *c)
+{
+	return c->s->ev_valid && c->b->ev.dirtied_max ? KNOWN_U((uint64_t)c->b->ev.dirtied_max * c->s->page_size)
+						      : UNKNOWN;
+}
+
+/*    key                         csv               title  unit        json       w pr left model {csv,text,ui,flusher} */
+static const struct wb_field bdi_event_fields[] = {
+	{ "wake_background", NULL, NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0 }, be_wake },
+	{ "writeback_start", NULL, NULL, WB_U_COUNT, WB_J_HOOK, 0, 0, false, false, { 0 }, be_known },
+	{ "pauses", "pauses", NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 31 }, be_pauses },
+	{ "pause_ms_total", "pause_ms_total", NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 32 }, be_pause_total },
+	{ "pause_ms_max", "pause_ms_max", NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 33 }, be_pause_max },
+	{ "task_ratelimit", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 0 }, be_task_rl },
+	{ "dirty_ratelimit", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 0 }, be_dirty_rl },
+	{ "balanced_ratelimit", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 0 }, be_balanced },
+	{ "dirtied_before_pause_max", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 0 }, be_dirtied_max },
+};
+
+static uint32_t ev_wake(const struct wb_bdi_events *e) { return e->wake_bg; }
+static uint32_t ev_pauses(const struct wb_bdi_events *e) { return e->pauses; }
+static uint32_t ev_pause_max(const struct wb_bdi_events *e) { return e->pause_ms_max; }
+
+/* The sum (or the largest) of one per-BDI event count over the sample's BDIs. */
+static struct wb_value ev_sum(const struct wb_fctx *c, uint32_t (*get)(const struct wb_bdi_events *), bool max)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < c->s->nbdis; i++) {
+		uint32_t x = get(&c->s->bdis[i].ev);
+		v = max ? (x > v ? x : v) : v + x;
+	}
+	return EV(c, v);
+}
+
+static struct wb_value ge_wake(const struct wb_fctx *c) { return ev_sum(c, ev_wake, false); }
+static struct wb_value ge_known(const struct wb_fctx *c) { return EV(c, 0); }
+static struct wb_value ge_throttled(const struct wb_fctx *c) { return ev_sum(c, ev_pauses, false); }
+static struct wb_value ge_pause_max(const struct wb_fctx *c) { return ev_sum(c, ev_pause_max, true); }
+static struct wb_value ge_reclaim_us(const struct wb_fctx *c) { return EV(c, c->s->reclaim_delay_us); }
+static struct wb_value ge_dirty_limit(const struct wb_fctx *c)
+{
+	return c->s->ev_valid && c->s->dirty_limit_valid ? KNOWN_U(c->s->dirty_limit * c->s->page_size) : UNKNOWN;
+}
+static struct wb_value ge_handled(const struct wb_fctx *c) { return EV(c, c->s->ev_total); }
+static struct wb_value ge_dropped(const struct wb_fctx *c) { return EV(c, c->s->ev_dropped); }
+static struct wb_value ge_not_logged(const struct wb_fctx *c) { return EV(c, c->s->ev_lost_log); }
+
+/*    key                  csv   title            unit        json       w pr left model {csv,text,ui,flusher} */
+static const struct wb_field event_fields[] = {
+	{ "wake_background", NULL, "Wakeups", WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0, 1 }, ge_wake },
+	{ "writeback_start", NULL, NULL, WB_U_COUNT, WB_J_HOOK, 0, 0, false, false, { 0 }, ge_known },
+	{ "throttled", NULL, "Throttled", WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0, 2 }, ge_throttled },
+	{ "pause_ms_max", NULL, "Pause-max-ms", WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0, 3 }, ge_pause_max },
+	{ "reclaim_throttled", NULL, NULL, WB_U_COUNT, WB_J_HOOK, 0, 0, false, false, { 0 }, ge_known },
+	{ "reclaim_delay_us", NULL, "Reclaim-delay-us", WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0, 4 }, ge_reclaim_us },
+	{ "dirty_limit", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 0 }, ge_dirty_limit },
+	{ "handled", NULL, "Handled", WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0, 5 }, ge_handled },
+	{ "dropped", NULL, "Dropped", WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0, 6 }, ge_dropped },
+	{ "not_logged", NULL, NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0 }, ge_not_logged },
+	{ "log", NULL, NULL, WB_U_COUNT, WB_J_HOOK, 0, 0, false, false, { 0 }, ge_known },
+};
+
+/* ---- the event log: one row per logged event (the getter context's i) ---- */
+
+static const char *const ev_kind_names[WB_EV_COUNT] = { "wake_background", "writeback_start",
+							 "pause", "reclaim_throttled" };
+
+static const struct wb_event *ev_of(const struct wb_fctx *c)
+{
+	return &c->s->events[c->i];
+}
+
+static struct wb_value l_t(const struct wb_fctx *c) { return KNOWN_D(ev_of(c)->t); }
+static struct wb_value l_kind(const struct wb_fctx *c)
+{
+	return KNOWN_S(ev_of(c)->kind < WB_EV_COUNT ? ev_kind_names[ev_of(c)->kind] : "?");
+}
+static struct wb_value l_bdi(const struct wb_fctx *c) { return ev_of(c)->bdi[0] ? KNOWN_S(ev_of(c)->bdi) : UNKNOWN; }
+static struct wb_value l_pid(const struct wb_fctx *c) { return (struct wb_value){ .known = true, .i = ev_of(c)->pid }; }
+static struct wb_value l_reason(const struct wb_fctx *c)
+{
+	const struct wb_event *e = ev_of(c);
+	return e->kind == WB_EV_START && e->reason < WB_REASONS ? KNOWN_S(c->s->reason_names[e->reason]) : UNKNOWN;
+}
+/* The event's value or extra (pages as bytes), for one kind only. */
+static struct wb_value l_of(const struct wb_fctx *c, enum wb_evkind k, bool extra)
+{
+	const struct wb_event *e = ev_of(c);
+
+	if (e->kind != k || (extra && e->extra == UINT64_MAX)) /* UINT64_MAX: a wakeup's unknown reclaimable */
+		return UNKNOWN;
+	return KNOWN_U(extra ? e->extra * c->s->page_size : e->value);
+}
+static struct wb_value l_pause_ms(const struct wb_fctx *c) { return l_of(c, WB_EV_PAUSE, false); }
+static struct wb_value l_wb_dirty(const struct wb_fctx *c) { return l_of(c, WB_EV_PAUSE, true); }
+static struct wb_value l_nr_pages(const struct wb_fctx *c) { return l_of(c, WB_EV_START, false); }
+static struct wb_value l_delayed(const struct wb_fctx *c) { return l_of(c, WB_EV_RECLAIM, false); }
+/* estimated: see wake_reclaimable() in collect/live.c */
+static struct wb_value l_reclaimable(const struct wb_fctx *c) { return l_of(c, WB_EV_WAKE_BG, true); }
+
+/*    key            csv   title unit        json        w pr left model {csv,text,ui,flusher} */
+static const struct wb_field log_fields[] = {
+	{ "t", NULL, NULL, WB_U_SECS, WB_J_REAL6, 0, 0, false, false, { 0 }, l_t },
+	{ "kind", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, false, { 0 }, l_kind },
+	{ "bdi", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, false, { 0 }, l_bdi },
+	{ "pid", NULL, NULL, WB_U_COUNT, WB_J_SINT, 0, 0, false, false, { 0 }, l_pid },
+	{ "reason", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, false, { 0 }, l_reason },
+	{ "pause_ms", NULL, NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0 }, l_pause_ms },
+	{ "wb_dirty", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 0 }, l_wb_dirty },
+	{ "nr_pages", NULL, NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0 }, l_nr_pages },
+	{ "delayed_us", NULL, NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0 }, l_delayed },
+	{ "reclaimable", NULL, NULL, WB_U_BYTES, WB_J_INT, 0, 0, false, false, { 0 }, l_reclaimable },
+};
 
 /* ---- the global entity ---- */
 
@@ -430,6 +611,9 @@ static const struct wb_field proc_fields[] = {
 TABLE(wb_catalog_node, node_fields)
 TABLE(wb_catalog_zone, zone_fields)
 TABLE(wb_catalog_proc, proc_fields)
+TABLE(wb_catalog_bdi_events, bdi_event_fields)
+TABLE(wb_catalog_events, event_fields)
+TABLE(wb_catalog_event_log, log_fields)
 
 size_t wb_catalog_columns(const struct wb_field *t, size_t n, enum wb_sink k, const struct wb_field **out,
 			  size_t max)
@@ -442,6 +626,30 @@ size_t wb_catalog_columns(const struct wb_field *t, size_t n, enum wb_sink k, co
 			if (t[i].pos[k] == pos)
 				out[m++] = &t[i];
 	return m;
+}
+
+/* Where a sink heads a field its own way: the Flusher pane's headings, older than the catalogue
+ * (titles are unique within a table: DEVICE is the Devices pane's label). */
+static const struct {
+	struct wb_value (*get)(const struct wb_fctx *c);
+	enum wb_sink sink;
+	const char *title;
+	int width;
+} own_titles[] = {
+	{ b_flabel, WB_SINK_FLUSHER, "DEVICE", 13 },
+	{ b_reclaimable, WB_SINK_FLUSHER, "RECLAIM", 7 },
+	{ m_bg_thresh, WB_SINK_FLUSHER, "BG-THRESH", 9 },
+};
+
+const char *wb_catalog_title(const struct wb_field *f, enum wb_sink k, int *width)
+{
+	for (size_t i = 0; i < sizeof(own_titles) / sizeof(own_titles[0]); i++)
+		if (own_titles[i].get == f->get && own_titles[i].sink == k) {
+			*width = own_titles[i].width;
+			return own_titles[i].title;
+		}
+	*width = f->width;
+	return f->title;
 }
 
 void wb_catalog_ctx(struct wb_fctx *c, const struct wb_view *v, const struct wb_limits *l, size_t i)
@@ -476,15 +684,15 @@ const char *wb_catalog_show(const struct wb_field *f, const struct wb_value *x, 
 	case WB_U_TEXT: snprintf(buf, n, "%s", wb_value_text(x)); break;
 	case WB_U_BYTES: wb_fmt_bytes(buf, n, (double)x->u); break;
 	case WB_U_RATE: wb_fmt_bytes(buf, n, x->d); break;
-	case WB_U_COUNT:
+	case WB_U_COUNT: /* counts abbreviated, never cut (1.2k) */
 		if (f->json == WB_J_SINT)
 			snprintf(buf, n, "%lld", (long long)x->i);
 		else
-			snprintf(buf, n, "%llu", (unsigned long long)x->u);
+			wb_fmt_count(buf, n, (double)x->u);
 		break;
 	case WB_U_PCT: snprintf(buf, n, "%.0f%%", x->d); break;
 	case WB_U_SECS: return secs(buf, n, x->d);
-	case WB_U_PER_MIN: snprintf(buf, n, "%.0f", x->d); break;
+	case WB_U_PER_MIN: wb_fmt_count(buf, n, x->d); break;
 	case WB_U_REAL: snprintf(buf, n, "%.4g", x->d); break;
 	case WB_U_FLAG: snprintf(buf, n, "%s", x->u ? "yes" : "no"); break;
 	}

@@ -3,38 +3,31 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <sys/select.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "wbtop/forecast.h"
+#include "wbtop/apply.h"
+#include "wbtop/headless.h"
 #include "wbtop/http.h"
 #include "wbtop/live.h"
-#include "wbtop/model.h"
 #include "wbtop/openmetrics.h"
-#include "wbtop/out.h"
 #include "wbtop/pipeline.h"
 #include "wbtop/record.h"
 #include "wbtop/signals.h"
 #include "wbtop/source.h"
-#include "wbtop/tune.h"
 #include "wbtop/ui.h"
 #include "wbtop/until.h"
-#include "wbtop/whatif.h"
 
 #include <curses.h> /* last: term.h's capability macros (lines, columns...) would rename our words */
 #include <term.h>
 
-#define MAX_SETS 64
-
-enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_OM };
+#define MAX_SETS WB_APPLY_MAX_SETS
 
 struct opts {
 	bool batch;
-	enum fmt fmt;
+	enum wb_fmt fmt;
 	long count;            /* -n; 0 = forever */
 	double delay;          /* -d seconds */
 	const char *root;
@@ -57,6 +50,9 @@ struct opts {
 	int nsets;
 	const char *listen, *om_file; /* --listen [ADDR:]PORT, --openmetrics-file PATH */
 	bool csv_units;        /* --csv-units: a units row under the CSV header */
+	unsigned typed;        /* F(O_...) of every option on the command line: it wins over the settings file */
+	const struct wb_pipeline_sink *sinks; /* the pipeline's own sinks (the recorder), set up by main() */
+	size_t nsinks;
 };
 
 static void usage(FILE *f)
@@ -290,8 +286,8 @@ static bool take_opt(int c, const char *arg, struct opts *o)
 	case O_BATCH: o->batch = true; return true;
 	case O_ITER: return count_arg(arg, &o->count);
 	case O_DELAY: return num_arg(c, arg, 0.05, 86400, "seconds between 0.05 and 86400", &o->delay);
-	case O_JSON: o->fmt = FMT_JSON; return true;
-	case O_CSV: o->fmt = FMT_CSV; return true;
+	case O_JSON: o->fmt = WB_FMT_JSON; return true;
+	case O_CSV: o->fmt = WB_FMT_CSV; return true;
 	case O_CSV_UNITS: o->csv_units = true; return true;
 	case O_SET:
 		if (o->nsets >= MAX_SETS) {
@@ -325,7 +321,7 @@ static bool take_opt(int c, const char *arg, struct opts *o)
 	case O_CRIT: return num_arg(c, arg, 1e-9, 1000, "a percentage above 0", &o->crit);
 	case O_FORCE: o->force = true; return true;
 	case O_UNTIL: o->until = arg; return true;
-	case O_OM: o->fmt = FMT_OM; return true;
+	case O_OM: o->fmt = WB_FMT_OM; return true;
 	case O_OMFILE: o->om_file = arg; return true;
 	case O_LISTEN: {
 		struct sockaddr_storage ss;
@@ -351,6 +347,7 @@ static int check_values(struct opts *o, unsigned seen)
 	}
 	if (o->trial)
 		o->apply = true;
+	o->typed = seen;
 	o->has_to = seen & F(O_TO);
 	if (o->has_to && o->to < o->from) {
 		fprintf(stderr, "wbtop: --to %g is before --from %g\n", o->to, o->from);
@@ -427,162 +424,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 }
 
 
-/* Print collector problems, once per distinct set. */
-static void report_diag(const struct wb_diag *d, unsigned long *last_hash)
-{
-	unsigned long h = 5381;
-
-	for (int i = 0; i < d->n; i++)
-		for (const char *p = d->msg[i]; *p; p++)
-			h = h * 33 + (unsigned char)*p;
-	if (h == *last_hash)
-		return;
-	*last_hash = h;
-	for (int i = 0; i < d->n; i++)
-		fprintf(stderr, "wbtop: %s\n", d->msg[i]);
-	if (d->dropped)
-		fprintf(stderr, "wbtop: (%d more problems not shown)\n", d->dropped);
-}
-
-static void sleep_until(struct timespec *next, double delay)
-{
-	long ns = (long)((delay - floor(delay)) * 1e9);
-
-	next->tv_sec += (time_t)floor(delay);
-	next->tv_nsec += ns;
-	if (next->tv_nsec >= 1000000000L) {
-		next->tv_sec++;
-		next->tv_nsec -= 1000000000L;
-	}
-	while (!wb_stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
-		;
-}
-
-/*
- * --openmetrics: live, one exposition per sample (v); a replay collects every
- * sample with its time and prints one exposition at the end (v NULL).
- */
-static void print_om(struct wb_om *om, const struct wb_view *v, bool per_sample)
-{
-	size_t len;
-	char *buf;
-
-	if (v && per_sample)
-		wb_om_clear(om);
-	if (v && wb_om_add(om, v))
-		fprintf(stderr, "wbtop: --openmetrics: out of memory\n");
-	if (v && !per_sample)
-		return;
-	if ((buf = wb_om_render(om, WB_OM_OPENMETRICS, &len)))
-		fwrite(buf, 1, len, stdout);
-	free(buf);
-}
-
-/* Headless loop: sample, pipeline, print the view. */
+/* --batch: the headless loop with this command line's choices. */
 static int run_batch(const struct opts *o, struct wb_source *src)
 {
-	struct wb_pipeline_opts po = { .sets = o->sets, .nsets = o->nsets,
-				       .forecast_s = o->forecast };
-	struct wb_pipeline *pl = wb_pipeline_create(&po);
-	struct wb_sample cur;
-	struct timespec next;
-	unsigned long dh = 0;
-	bool told_hidden = false;
-	int rc = 0;
-	char err[256];
-	struct wb_om *om = o->fmt == FMT_OM ? wb_om_create(src->replay) : NULL;
+	struct wb_headless_opts ho = { .fmt = o->fmt, .count = o->count, .delay = o->delay, .root = o->root,
+				       .quiet_text = o->listen || o->om_file, .sets = o->sets, .nsets = o->nsets,
+				       .forecast = o->forecast, .sinks = o->sinks, .nsinks = o->nsinks,
+				       .csv_units = o->csv_units, .no_trace = !o->trace };
 
-	if (!pl) {
-		fprintf(stderr, "wbtop: out of memory\n");
-		return 1;
-	}
-	wb_sample_init(&cur);
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	if (o->fmt == FMT_CSV)
-		wb_out_csv_header(stdout);
-	if (o->csv_units)
-		wb_out_csv_units(stdout);
-	/* a replay from --from: the window the full export had there (rates, forecast) */
-	if (src->replay && wb_pipeline_resync(pl, src))
-		fprintf(stderr, "wbtop: the recording before --from could not be read\n");
-	if (src->warmup && src->read(src->ctx, &cur) == 0) /* context for the first sample's rates */
-		wb_pipeline_push(pl, &cur, err, sizeof(err));
-	for (long i = 0; !wb_stop && (o->count == 0 || i < o->count); i++) {
-		const struct wb_view *v;
-
-		if (i > 0 && !src->replay)
-			sleep_until(&next, o->delay);
-		if (wb_stop)
-			break;
-		if (src->read(src->ctx, &cur) != 0) {
-			if (src->diag)
-				report_diag(src->diag(src->ctx), &dh);
-			if (!src->replay) {
-				if (i == 0) /* later, the diagnostics above say what ended it */
-					fprintf(stderr, "wbtop: no usable kernel files under %s: nothing to show\n", o->root);
-				rc = 1;
-			}
-			break;
-		}
-		if (src->diag)
-			report_diag(src->diag(src->ctx), &dh);
-		if (!told_hidden && o->fmt != FMT_TEXT) {
-			const char *h[4];
-			int nh = wb_level_hidden(cur.level, h, 4);
-			if (!o->trace && !src->replay && nh && cur.level == WB_LEVEL_DEBUGFS)
-				nh--; /* level 3 is off because --no-trace asked for it: no advice to give */
-			for (int j = 0; j < nh; j++)
-				fprintf(stderr, "wbtop: %s\n", h[j]);
-			told_hidden = true;
-		}
-		rc = wb_pipeline_push(pl, &cur, err, sizeof(err));
-		if (rc) {
-			fprintf(stderr, "wbtop: %s\n", rc == -ENOMEM ? "out of memory" : err);
-			rc = rc == -ENOMEM ? 1 : 2;
-			break;
-		}
-		v = wb_pipeline_view(pl);
-		if (o->fmt == FMT_JSON)
-			wb_out_json(stdout, v);
-		else if (o->fmt == FMT_CSV)
-			wb_out_csv(stdout, v);
-		else if (o->fmt == FMT_OM && om)
-			print_om(om, v, !src->replay);
-		else if (!o->listen && !o->om_file) /* serving: stdout stays quiet unless asked */
-			wb_out_text(stdout, v);
-		if (!src->replay)
-			fflush(stdout); /* live: each sample as it comes */
-		if (ferror(stdout)) {
-			if (errno != EPIPE) { /* a closed pipe is the reader's way to say enough */
-				fprintf(stderr, "wbtop: writing the output: %s\n", strerror(errno));
-				rc = 1;
-			}
-			break;
-		}
-	}
-	if (om && src->replay)
-		print_om(om, NULL, false);
-	wb_om_destroy(om);
-	wb_sample_finish(&cur);
-	wb_pipeline_destroy(pl);
-	return rc;
-}
-
-/* The UI's source: the live collectors. */
-static int live_read(void *ctx, struct wb_sample *s)
-{
-	wb_live_read(ctx, s);
-	return s->level < 0 ? -1 : 0;
-}
-
-static const struct wb_diag *live_diag(void *ctx)
-{
-	return wb_live_diag(ctx);
-}
-
-static void live_need_procs(void *ctx, bool on)
-{
-	wb_live_need_procs(ctx, on);
+	return wb_headless_run(&ho, src);
 }
 
 /* The UI needs cursor addressing: refuse TERM=dumb and its kind before curses garbles the screen. */
@@ -610,9 +460,9 @@ static int check_terminal(char *err, size_t n)
 }
 
 /*
- * The settings file under the command line: a flag left at its default takes
- * the file's value. A malformed file: a warning (stderr and the status line)
- * and the defaults.
+ * The settings file under the command line: a setting whose flag was not
+ * typed takes the file's value (a typed one wins, even if it is the default).
+ * A malformed file: a warning (stderr and the status line) and the defaults.
  */
 static void ui_settings(struct wb_ui_opts *uo, const struct opts *o, struct wb_config *cfg, char *path,
 			size_t n, char *msg, size_t mn)
@@ -630,13 +480,17 @@ static void ui_settings(struct wb_ui_opts *uo, const struct opts *o, struct wb_c
 		}
 		uo->notice = msg;
 	}
-	if (!o->theme && cfg->theme[0])
+	if (!(o->typed & F(O_THEME)) && cfg->theme[0])
 		uo->theme = cfg->theme;
-	if (o->delay == 1.0 && cfg->delay > 0)
+	if (!(o->typed & F(O_DELAY)) && cfg->delay > 0)
 		uo->delay = cfg->delay;
-	if (o->warn == 75 && o->crit == 95 && cfg->warn > 0 && cfg->crit >= cfg->warn) {
+	if (!(o->typed & F(O_WARN)) && cfg->warn > 0)
 		uo->warn_pct = cfg->warn;
+	if (!(o->typed & F(O_CRIT)) && cfg->crit > 0)
 		uo->crit_pct = cfg->crit;
+	if (uo->warn_pct > uo->crit_pct) { /* the file's value against a typed one: the command line's pair */
+		uo->warn_pct = o->warn;
+		uo->crit_pct = o->crit;
 	}
 }
 
@@ -649,7 +503,7 @@ static int run_ui(const struct opts *o, struct wb_source *src, const char *notic
 	struct wb_ui_opts uo = { .delay = o->delay, .theme = o->theme, .theme_dirs = dirs, .warn_pct = o->warn,
 				 .crit_pct = o->crit, .sets = o->sets, .nsets = o->nsets, .notice = notice,
 				 .can_apply = !src->replay && strcmp(o->root, "/") == 0,
-				 .origin = origin, .cfg = &cfg };
+				 .origin = origin, .cfg = &cfg, .sinks = o->sinks, .nsinks = o->nsinks };
 	int rc;
 
 	if (check_terminal(err, sizeof(err))) {
@@ -667,264 +521,6 @@ static int run_ui(const struct opts *o, struct wb_source *src, const char *notic
 	return rc;
 }
 
-/*
- * Parse every --set and check it as the kernel would take the writes, in
- * order, on k: one line per bad value (with tail), so all are seen at once.
- * 0, or 2 (a bad value).
- */
-static int check_sets(const struct opts *o, const struct wb_sample *s, const struct wb_limits *lim,
-		      struct wb_settings *k, struct wb_setop *ops, const char *tail)
-{
-	char err[256];
-	int bad = 0;
-
-	for (int i = 0; i < o->nsets; i++)
-		if (wb_setop_parse(o->sets[i], s, &ops[i], err, sizeof(err)) ||
-		    wb_settings_apply(k, lim, s->page_size, &ops[i], err, sizeof(err))) {
-			fprintf(stderr, "wbtop: %s%s\n", err, tail);
-			bad++;
-		}
-	return bad ? 2 : 0;
-}
-
-/* The knobs as files a person can install: sysctl.d for vm.*, udev rules for BDIs; only if all are valid. */
-static int export_sysctl(const struct opts *o, const struct wb_sample *s, const struct wb_limits *lim)
-{
-	struct wb_setop ops[MAX_SETS];
-	struct wb_settings k;
-	int rc;
-
-	if (wb_settings_from_sample(&k, s))
-		return 1;
-	rc = check_sets(o, s, lim, &k, ops, "");
-	wb_settings_finish(&k);
-	if (rc)
-		return rc;
-	printf("# wbtop --export-sysctl: install as /etc/sysctl.d/90-writeback.conf\n");
-	for (int i = 0; i < o->nsets; i++)
-		if (!ops[i].is_bdi)
-			printf("%s = %llu\n", ops[i].key, (unsigned long long)ops[i].value);
-	printf("\n# per-device knobs: install as /etc/udev/rules.d/90-writeback.rules\n");
-	for (int i = 0; i < o->nsets; i++) {
-		const struct wb_setop *op = &ops[i];
-		const struct wb_bdi *b = op->is_bdi ? wb_sample_bdi(s, op->bdi) : NULL;
-		const char *attr = strrchr(op->key, '.') + 1;
-
-		if (!op->is_bdi)
-			continue;
-		if (b && b->dev[0] && strchr(b->name, ':'))
-			printf("ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"%s\", ATTR{bdi/%s}=\"%llu\"\n",
-			       b->dev, attr, (unsigned long long)op->value);
-		else /* a filesystem's own BDI: no block device to match, a boot-time write instead */
-			printf("# %s has no block device: echo %llu > /sys/class/bdi/%s/%s after mounting\n", op->bdi,
-			       (unsigned long long)op->value, op->bdi, attr);
-	}
-	return 0;
-}
-
-/* One live sample with the model (no tracing, no process table). */
-static int one_sample(const struct opts *o, struct wb_sample *s, struct wb_limits *lim, char *err, size_t n)
-{
-	struct wb_live_opts lo = { .root = o->root };
-	struct wb_live *l = wb_live_create(&lo, err, n);
-
-	if (!l)
-		return -1;
-	wb_live_read(l, s);
-	wb_live_destroy(l);
-	if (s->level < 0 || wb_model_eval(NULL, s, NULL, NULL, 0, lim) || !lim->valid) {
-		snprintf(err, n, "cannot read the kernel's writeback state under %s", o->root);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Print each threshold, global and per BDI, before -> predicted (-> the
- * kernel's, and the error of the model on the read-back sample's own inputs,
- * which excludes memory drift).
- */
-static void report(const struct wb_sample *s, const struct wb_limits *now, const struct wb_limits *pred,
-		   const struct wb_sample *after, const struct wb_limits *got)
-{
-	char a[16], b[16], c[16];
-	double P = s->page_size;
-
-	printf("%-16s %10s %10s", "", "now", "predicted");
-	if (after)
-		printf(" %10s %8s", "kernel", "error");
-	printf("\n%-16s %10s %10s", "dirty thresh", wb_fmt_bytes(a, 16, now->thresh * P), wb_fmt_bytes(b, 16, pred->thresh * P));
-	if (after)
-		printf(" %10s %8lld", wb_fmt_bytes(c, 16, after->g.v[WB_G_DIRTY_THRESH] * P),
-		       (long long)(got->thresh - after->g.v[WB_G_DIRTY_THRESH])); /* wraps, never overflows */
-	printf("\n%-16s %10s %10s", "background", wb_fmt_bytes(a, 16, now->bg * P), wb_fmt_bytes(b, 16, pred->bg * P));
-	if (after)
-		printf(" %10s %8lld", wb_fmt_bytes(c, 16, after->g.v[WB_G_BG_THRESH] * P),
-		       (long long)(got->bg - after->g.v[WB_G_BG_THRESH]));
-	printf("\n");
-	for (size_t i = 0; i < pred->nbdis && i < now->nbdis; i++) {
-		const struct wb_bdi_limits *x = &now->bdis[i], *y = &pred->bdis[i];
-		const struct wb_bdi *k = after ? wb_sample_bdi(after, y->name) : NULL;
-		if (x->thresh == y->thresh && !(k && WB_HAS(k->st_valid, WB_B_THRESH) && k->st[WB_B_THRESH] != y->thresh))
-			continue;
-		printf("%-16s %10s %10s", y->name, wb_fmt_bytes(a, 16, x->thresh * P), wb_fmt_bytes(b, 16, y->thresh * P));
-		if (k && WB_HAS(k->st_valid, WB_B_THRESH))
-			printf(" %10s %8lld", wb_fmt_bytes(c, 16, k->st[WB_B_THRESH] * P),
-			       (long long)(y->thresh - k->st[WB_B_THRESH]));
-		if (x->frac_src == WB_FRAC_CAPPED)
-			printf("  (its share was hidden by max_ratio: at least this)");
-		else if (y->dirty_known && y->wb_dirty >= y->thresh)
-			printf("  (more than that is dirty now: its writers will stall)");
-		printf("\n");
-	}
-	if (after)
-		printf("(errors in pages, of the model on the read-back inputs; per device the prediction made\n"
-		       " before writing, where shares and the kernel's per-CPU counters allow about 32 pages)\n");
-}
-
-/* Wait the trial out: keep on "keep", revert on timeout or a signal. */
-static bool trial_keep(double secs)
-{
-	struct timespec end;
-	bool tty = isatty(STDIN_FILENO);
-
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += (time_t)secs;
-	printf("trial: the old values come back in %.0f s%s (Ctrl-C: now)\n", secs,
-	       tty ? " unless you type keep and Enter" : "");
-	fflush(stdout);
-	while (!wb_stop) {
-		struct timespec now;
-		fd_set fds;
-		struct timeval tv = { 0, 200000 };
-		char line[64];
-
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
-			return false;
-		if (!tty) {
-			nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
-			continue;
-		}
-		FD_ZERO(&fds);
-		FD_SET(STDIN_FILENO, &fds);
-		if (select(STDIN_FILENO + 1, &fds, NULL, NULL, &tv) > 0 && fgets(line, sizeof(line), stdin) &&
-		    strncmp(line, "keep", 4) == 0)
-			return true;
-	}
-	return false;
-}
-
-/* --set ... --apply [--trial SEC]: validate, predict, journal, write, read back. */
-static int run_apply(const struct opts *o)
-{
-	struct wb_sample s, after;
-	struct wb_limits lim, pred, got;
-	struct wb_settings k;
-	struct wb_setop ops[MAX_SETS];
-	struct wb_tune t;
-	char err[256];
-	int rc = 1;
-
-	wb_sample_init(&s);
-	wb_sample_init(&after);
-	memset(&pred, 0, sizeof(pred));
-	if (one_sample(o, &s, &lim, err, sizeof(err))) {
-		fprintf(stderr, "wbtop: %s\n", err);
-		return 1;
-	}
-	if (o->export_sysctl) {
-		rc = export_sysctl(o, &s, &lim);
-		goto out;
-	}
-	if (wb_settings_from_sample(&k, &s))
-		goto out;
-	if (check_sets(o, &s, &lim, &k, ops, "; nothing written")) {
-		wb_settings_finish(&k);
-		rc = 2;
-		goto out;
-	}
-	wb_model_eval(NULL, &s, &k, &lim, 0, &pred);
-	wb_settings_finish(&k);
-	if (!o->apply) {
-		report(&s, &lim, &pred, NULL, NULL);
-		rc = 0;
-		goto out;
-	}
-	if (geteuid() != 0) {
-		report(&s, &lim, &pred, NULL, NULL);
-		fprintf(stderr, "wbtop: --apply needs root (this is the prediction only); nothing written\n");
-		rc = 1;
-		goto out;
-	}
-	if (wb_tune_apply(&t, o->root, ops, o->nsets, err, sizeof(err))) {
-		fprintf(stderr, "wbtop: %s\n", err);
-		goto out;
-	}
-	if (one_sample(o, &after, &got, err, sizeof(err)) == 0) {
-		report(&s, &lim, &pred, &after, &got);
-		wb_limits_finish(&got);
-	}
-	if (o->trial && !trial_keep(o->trial)) {
-		if (wb_tune_revert(&t, err, sizeof(err))) {
-			fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, t.journal);
-			goto out;
-		}
-		printf("reverted: the previous values are back\n");
-	} else {
-		wb_tune_confirm(&t);
-		printf("applied%s\n", o->trial ? " and kept" : "");
-	}
-	rc = 0;
-out:
-	wb_limits_finish(&lim);
-	wb_limits_finish(&pred);
-	wb_sample_finish(&s);
-	wb_sample_finish(&after);
-	return rc;
-}
-
-/*
- * Changes a killed wbtop left unconfirmed: revert, keep, or ask. -1 if a
- * --recover the user asked for could not be done (a damaged journal, a
- * failed revert).
- */
-static int recover(const struct opts *o)
-{
-	struct wb_tune t;
-	char err[512], line[16] = "";
-	int st = wb_tune_find_stale(&t, err, sizeof(err));
-	bool revert;
-
-	if (st < 0)
-		fprintf(stderr, "wbtop: %s\n", err);
-	if (st <= 0)
-		return st < 0 && o->recover ? -1 : 0;
-	fprintf(stderr, "wbtop found unconfirmed changes from a previous run (pid %d):\n", t.pid);
-	for (int i = 0; i < t.n; i++)
-		fprintf(stderr, "  %s: %s (was %s)\n", t.e[i].key, t.e[i].want, t.e[i].orig);
-	if (o->recover) {
-		revert = strcmp(o->recover, "revert") == 0;
-	} else if (isatty(STDIN_FILENO)) {
-		fprintf(stderr, "revert? y/n ");
-		revert = fgets(line, sizeof(line), stdin) && (line[0] == 'y' || line[0] == 'Y');
-	} else {
-		fprintf(stderr, "wbtop: left as they are; run with --recover revert or --recover keep\n");
-		return 0;
-	}
-	if (!revert) {
-		wb_tune_confirm(&t);
-		fprintf(stderr, "wbtop: kept\n");
-	} else if (wb_tune_revert(&t, err, sizeof(err)) == 0) {
-		fprintf(stderr, "wbtop: reverted\n");
-	} else {
-		fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, t.journal);
-		return o->recover ? -1 : 0;
-	}
-	return 0;
-}
-
-/* --replay: the recording as a source, for the UI or an export. */
 /* --until-clean: follow one device until it is clean. */
 static int run_until(const struct opts *o, struct wb_source *src)
 {
@@ -934,6 +530,7 @@ static int run_until(const struct opts *o, struct wb_source *src)
 	return wb_until_clean(&uo, src, stdout);
 }
 
+/* --replay: the recording as a source, for the UI or an export. */
 static int run_replay(const struct opts *o)
 {
 	char err[256], warn[256];
@@ -972,99 +569,124 @@ static int run_replay(const struct opts *o)
 	return rc;
 }
 
-int main(int argc, char **argv)
+/* --record: the writer and the recorder, the pipeline's sink in o. 0, or 1 with a message. */
+static int start_recorder(struct opts *o, struct wb_rec_writer **w, struct wb_recorder **rec,
+			  struct wb_pipeline_sink *sink)
 {
-	struct opts o;
-	struct wb_live_opts lo;
-	struct wb_live *live;
+	struct wb_rec_header h;
+	char err[256];
+
+	wb_rec_header_local(&h, o->delay);
+	*w = wb_rec_start(o->record, &h, o->max_size, o->force ? WB_REC_REPLACE : 0, err, sizeof(err));
+	if (!*w || !(*rec = wb_recorder_create(*w))) {
+		fprintf(stderr, "wbtop: --record: %s\n", *w ? "out of memory" : err);
+		wb_rec_close(*w);
+		*w = NULL;
+		return 1;
+	}
+	wb_recorder_sink(*rec, sink);
+	o->sinks = sink;
+	o->nsinks = 1;
+	return 0;
+}
+
+/*
+ * --listen, --openmetrics-file: the endpoint and the textfile on the source;
+ * the "serving" line for stderr (batch) or the status line (*notice). 0, or
+ * the exit code with a message.
+ */
+static int start_metrics(const struct opts *o, struct wb_source *src, struct wb_http **http,
+			 struct wb_om_tap **tap, const char **notice, char *served, size_t n)
+{
+	char err[256];
+
+	if (o->listen && !(*http = wb_http_start(o->listen, err, sizeof(err)))) {
+		fprintf(stderr, "wbtop: %s\n", err);
+		return 2;
+	}
+	if (!(*tap = wb_om_tap_create(src, o->om_file, *http ? wb_http_publish : NULL, *http)))
+		return 1;
+	wb_om_tap_source(*tap, src);
+	snprintf(served, n, "serving http://%s/metrics", *http ? wb_http_address(*http) : "");
+	if (*http && o->batch)
+		fprintf(stderr, "wbtop: %s\n", served);
+	else if (*http && !*notice) /* the UI says it on its status line */
+		*notice = served;
+	return 0;
+}
+
+/* The live kernel as the source; the recorder and the metrics as more sinks; the UI or batch. */
+static int run_live(struct opts *o)
+{
+	struct wb_live_opts lo = { .root = o->root, .procs = o->procs, .mount_debugfs = o->mount_debugfs,
+				   .trace = o->trace };
 	struct wb_source src;
 	struct wb_rec_writer *writer = NULL;
-	struct wb_recording *recording = NULL;
+	struct wb_recorder *recorder = NULL;
+	struct wb_pipeline_sink rec_sink;
 	struct wb_http *http = NULL;
 	struct wb_om_tap *tap = NULL;
+	const struct wb_diag *notes;
 	const char *notice;
 	char err[256], served[96];
-	int rc = parse_args(argc, argv, &o);
+	/* a recording always needs the process table */
+	struct wb_live *live = wb_live_source_open(&lo, o->record != NULL, &src, err, sizeof(err));
+	int rc;
 
-	if (rc)
-		return rc < 0 ? 0 : rc;
-	/* a closed pipe (wbtop -b | head) ends the loop through its cleanup;
-	 * a crash removes our trace instance (the UI adds the terminal) */
-	wb_signals_install();
-	wb_signals_at_crash(wb_live_crash_cleanup);
-	if (!o.replay && strcmp(o.root, "/") == 0 && geteuid() == 0 && recover(&o))
-		return 1;
-	if (o.apply || o.export_sysctl)
-		return run_apply(&o);
-	if (o.replay && o.batch) /* exports write a lot: a larger buffer */
-		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
-	if (o.replay)
-		return run_replay(&o);
-	lo = (struct wb_live_opts){ .root = o.root, .procs = o.procs, .mount_debugfs = o.mount_debugfs,
-				    .trace = o.trace };
-	live = wb_live_create(&lo, err, sizeof(err));
 	if (!live) {
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 1;
 	}
-	{
-		const struct wb_diag *n = wb_live_notes(live);
-		/* in the UI the first one goes to the status line instead */
-		for (int i = 0; o.batch && i < n->n; i++)
-			fprintf(stderr, "wbtop: %s\n", n->msg[i]);
-		notice = !o.batch && n->n ? n->msg[0] : NULL;
+	notes = wb_live_notes(live);
+	for (int i = 0; o->batch && i < notes->n; i++) /* in the UI the first one goes to the status line */
+		fprintf(stderr, "wbtop: %s\n", notes->msg[i]);
+	notice = !o->batch && notes->n ? notes->msg[0] : NULL;
+	if (o->record && start_recorder(o, &writer, &recorder, &rec_sink)) {
+		wb_live_destroy(live);
+		return 1;
 	}
-	/* a recording always needs the process table (and would wrap ctx) */
-	src = (struct wb_source){ .ctx = live, .read = live_read, .diag = live_diag,
-				  .need_procs = o.record ? NULL : live_need_procs };
-	if (o.record) {
-		struct wb_rec_header h;
-
-		wb_rec_header_local(&h, o.delay);
-		writer = wb_rec_start(o.record, &h, o.max_size, o.force ? WB_REC_REPLACE : 0, err, sizeof(err));
-		if (!writer || !(recording = wb_recording_create(&src, writer))) {
-			fprintf(stderr, "wbtop: --record: %s\n", writer ? "out of memory" : err);
-			wb_rec_close(writer);
-			wb_live_destroy(live);
-			return 1;
-		}
-		wb_recording_source(recording, &src);
-		if (o.batch) /* a recorder that records nothing must not run on (wbtop(1), EXIT STATUS) */
-			wb_recording_stop_on_error(recording);
-	}
-	if (o.om_file && wb_om_file_check(o.om_file, err, sizeof(err))) {
+	if (o->om_file && wb_om_file_check(o->om_file, err, sizeof(err))) {
 		fprintf(stderr, "wbtop: --openmetrics-file %s\n", err);
 		rc = 2;
 		goto out;
 	}
-	if (o.listen || o.om_file) { /* the endpoint and the textfile: one more sink on the source */
-		if (o.listen && !(http = wb_http_start(o.listen, err, sizeof(err)))) {
-			fprintf(stderr, "wbtop: %s\n", err);
-			rc = 2;
-			goto out;
-		}
-		if (!(tap = wb_om_tap_create(&src, o.om_file, http ? wb_http_publish : NULL, http))) {
-			rc = 1;
-			goto out;
-		}
-		wb_om_tap_source(tap, &src);
-		snprintf(served, sizeof(served), "serving http://%s/metrics", http ? wb_http_address(http) : "");
-		if (http && o.batch)
-			fprintf(stderr, "wbtop: %s\n", served);
-		else if (http && !notice) /* the UI says it on its status line */
-			notice = served;
-	}
-	rc = o.until ? run_until(&o, &src) : o.batch ? run_batch(&o, &src) : run_ui(&o, &src, notice, NULL);
-	if (wb_recording_error(recording)) { /* the UI went on sampling; batch has said it already */
-		if (!o.batch)
-			fprintf(stderr, "wbtop: recording stopped: %s\n", wb_recording_error(recording));
+	if ((o->listen || o->om_file) &&
+	    (rc = start_metrics(o, &src, &http, &tap, &notice, served, sizeof(served))))
+		goto out;
+	rc = o->until ? run_until(o, &src) : o->batch ? run_batch(o, &src) : run_ui(o, &src, notice, NULL);
+	if (wb_recorder_error(recorder)) { /* the UI went on sampling; batch has said it already */
+		if (!o->batch)
+			fprintf(stderr, "wbtop: %s\n", wb_recorder_error(recorder));
 		rc = rc ? rc : 1;
 	}
 out:
 	wb_http_stop(http); /* before the tap: no scrape outlives the sample it serves */
 	wb_om_tap_destroy(tap);
-	wb_recording_destroy(recording);
+	wb_recorder_destroy(recorder);
 	wb_rec_close(writer);
 	wb_live_destroy(live);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	struct wb_apply_opts ao;
+	int rc = parse_args(argc, argv, &o);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	ao = (struct wb_apply_opts){ .root = o.root, .sets = o.sets, .nsets = o.nsets, .apply = o.apply,
+				     .export_sysctl = o.export_sysctl, .trial = o.trial, .recover = o.recover };
+	/* a closed pipe (wbtop -b | head) ends the loop through its cleanup;
+	 * a crash removes our trace instance (the UI adds the terminal) */
+	wb_signals_install();
+	wb_signals_at_crash(wb_live_crash_cleanup);
+	if (!o.replay && strcmp(o.root, "/") == 0 && geteuid() == 0 && wb_apply_recover(&ao))
+		return 1;
+	if (o.apply || o.export_sysctl)
+		return wb_apply_run(&ao);
+	if (o.replay && o.batch) /* exports write a lot: a larger buffer */
+		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	return o.replay ? run_replay(&o) : run_live(&o);
 }

@@ -22,6 +22,8 @@ struct wb_pipeline {
 	struct wb_proc_derived *proc;
 	size_t proc_cap;
 	struct wb_timeline *tl;      /* NULL unless opts.timeline */
+	struct wb_pipeline_sink *sinks; /* opts.sinks, copied */
+	struct wb_diag diag;         /* the sinks' problems at the last push */
 };
 
 struct wb_pipeline *wb_pipeline_create(const struct wb_pipeline_opts *o)
@@ -35,11 +37,17 @@ struct wb_pipeline *wb_pipeline_create(const struct wb_pipeline_opts *o)
 		p->o.window = WB_PIPELINE_WINDOW;
 	p->ring = wb_ring_create(p->o.window);
 	p->tl = p->o.timeline ? wb_timeline_create(p->o.timeline) : NULL;
-	if (!p->ring || (p->o.timeline && !p->tl)) {
+	p->sinks = o->nsinks ? calloc(o->nsinks, sizeof(*p->sinks)) : NULL;
+	if (!p->ring || (p->o.timeline && !p->tl) || (o->nsinks && !p->sinks)) {
 		wb_ring_destroy(p->ring);
+		wb_timeline_destroy(p->tl);
+		free(p->sinks);
 		free(p);
 		return NULL;
 	}
+	if (o->nsinks)
+		memcpy(p->sinks, o->sinks, o->nsinks * sizeof(*p->sinks));
+	p->o.sinks = p->sinks;
 	return p;
 }
 
@@ -78,6 +86,7 @@ void wb_pipeline_destroy(struct wb_pipeline *p)
 	wb_timeline_destroy(p->tl);
 	free(p->bdi);
 	free(p->proc);
+	free(p->sinks);
 	free(p);
 }
 
@@ -334,10 +343,25 @@ static int derive(struct wb_pipeline *p)
 	return 0;
 }
 
+/* The new view to every sink; a sink that failed says why in p->diag. */
+static void feed_sinks(struct wb_pipeline *p)
+{
+	for (size_t i = 0; i < p->o.nsinks; i++) {
+		const struct wb_pipeline_sink *k = &p->sinks[i];
+		const char *why;
+
+		if (k->take(k->ctx, &p->view) == 0)
+			continue;
+		why = k->error ? k->error(k->ctx) : NULL;
+		wb_diag_add(&p->diag, "%s", why ? why : "an output stopped");
+	}
+}
+
 int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err, size_t errlen)
 {
 	int rc;
 
+	wb_diag_clear(&p->diag);
 	view_finish(p);
 	if (wb_ring_push(p->ring, s))
 		return -ENOMEM;
@@ -345,13 +369,28 @@ int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err
 	p->view.cur = wb_ring_get(p->ring, 0);
 	p->view.prev = wb_ring_get(p->ring, 1);
 	rc = run_model(p, err, errlen);
-	if (p->tl && wb_timeline_push(p->tl, p->view.prev, p->view.cur, p->view.lim))
-		return -ENOMEM;
 	if (rc == 0)
 		rc = derive(p);
 	else if (derive(p))
 		return -ENOMEM;
+	if (rc == -ENOMEM)
+		return rc;
+	feed_sinks(p); /* first: the recorder keeps the sample even if the timeline cannot grow */
+	if (p->tl && wb_timeline_push(p->tl, &p->view))
+		return -ENOMEM;
 	return rc;
+}
+
+const struct wb_diag *wb_pipeline_diag(const struct wb_pipeline *p)
+{
+	return &p->diag;
+}
+
+void wb_pipeline_annotate(struct wb_pipeline *p, const char *text)
+{
+	for (size_t i = 0; i < p->o.nsinks; i++)
+		if (p->sinks[i].annotate)
+			p->sinks[i].annotate(p->sinks[i].ctx, text);
 }
 
 void wb_pipeline_set_forecast(struct wb_pipeline *p, double secs, double every, int members)
@@ -370,17 +409,23 @@ void wb_pipeline_set_forecast(struct wb_pipeline *p, double secs, double every, 
 	}
 }
 
-/* The timeline point of the ring's newest sample, as a push would have made it. */
+/*
+ * The timeline point of the ring's newest sample, from its view as a push
+ * makes it (the model and the derived figures; no what-if or forecast, which
+ * the timeline does not plot). Leaves no view, as wb_pipeline_clear did.
+ */
 static int timeline_refill(struct wb_pipeline *p)
 {
-	const struct wb_sample *cur = wb_ring_get(p->ring, 0), *prev = wb_ring_get(p->ring, 1);
-	struct wb_limits lim;
 	int rc;
 
-	if (wb_model_eval(prev, cur, NULL, NULL, 0, &lim) != 0)
-		return wb_timeline_push(p->tl, prev, cur, NULL);
-	rc = wb_timeline_push(p->tl, prev, cur, &lim);
-	wb_limits_finish(&lim);
+	view_finish(p);
+	p->have_view = true;
+	p->view.cur = wb_ring_get(p->ring, 0);
+	p->view.prev = wb_ring_get(p->ring, 1);
+	if (wb_model_eval(p->view.prev, p->view.cur, NULL, NULL, 0, &p->lim) == 0)
+		p->view.lim = &p->lim;
+	rc = derive(p) ? -ENOMEM : wb_timeline_push(p->tl, &p->view);
+	view_finish(p);
 	return rc;
 }
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wbtop/pipeline.h" /* wb_bdi_write_bw: one choice of write bandwidth */
+#include "wbtop/out.h"
 #include "wbtop/timeline.h"
 
 struct tl_dev {
@@ -159,13 +159,14 @@ static void push_global(struct wb_timeline *t, const struct wb_sample *s, const 
 	t->g[WB_TL_G_KTHRESH][i] = pages(s, WB_HAS(g->valid, WB_G_DIRTY_THRESH), g->v[WB_G_DIRTY_THRESH]);
 }
 
-static int push_bdi(struct wb_timeline *t, const struct wb_sample *prev, const struct wb_sample *s,
-		    const struct wb_limits *l, const struct wb_bdi *b, size_t i)
+/* BDI j of the view's sample at point i: levels from the sample, rates from the view's derived figures. */
+static int push_bdi(struct wb_timeline *t, const struct wb_view *v, size_t j, size_t i)
 {
+	const struct wb_sample *s = v->cur;
+	const struct wb_bdi *b = &s->bdis[j];
+	const struct wb_bdi_derived *dv = v->bdi ? &v->bdi[j] : NULL;
 	struct tl_dev *d = dev_of(t, b->name);
-	const struct wb_bdi_limits *bl = l ? wb_limits_bdi(l, b->name) : NULL;
-	double r;
-	uint64_t bw;
+	const struct wb_bdi_limits *bl = v->lim ? wb_limits_bdi(v->lim, b->name) : NULL;
 	uint32_t starts = 0;
 
 	if (!d)
@@ -175,8 +176,8 @@ static int push_bdi(struct wb_timeline *t, const struct wb_sample *prev, const s
 	d->v[WB_TL_B_LEVEL][i] = d->v[WB_TL_B_DIRTY][i] + d->v[WB_TL_B_WRITEBACK][i];
 	d->v[WB_TL_B_THRESH][i] = bl && bl->valid ? (double)bl->thresh * s->page_size : NAN;
 	d->v[WB_TL_B_KTHRESH][i] = pages(s, WB_HAS(b->st_valid, WB_B_THRESH), b->st[WB_B_THRESH]);
-	d->v[WB_TL_B_BW][i] = wb_bdi_write_bw(b, &bw) ? (double)bw * s->page_size : NAN; /* as BW/s shows it */
-	d->v[WB_TL_B_WRITER][i] = prev && wb_rate_bdi(prev, s, b->name, WB_B_DIRTIED, &r) ? r * s->page_size : NAN;
+	d->v[WB_TL_B_BW][i] = dv && dv->bw_ok ? dv->bw : NAN;                /* as BW/s shows it */
+	d->v[WB_TL_B_WRITER][i] = dv && dv->dirtied_ok ? dv->dirtied : NAN;  /* as DIRTIED/s */
 	for (int k = 0; k < WB_REASONS; k++)
 		starts += b->ev.start[k];
 	d->v[WB_TL_B_PAUSES][i] = s->ev_valid ? b->ev.pauses : NAN;
@@ -184,9 +185,9 @@ static int push_bdi(struct wb_timeline *t, const struct wb_sample *prev, const s
 	return 0;
 }
 
-int wb_timeline_push(struct wb_timeline *t, const struct wb_sample *prev, const struct wb_sample *s,
-		     const struct wb_limits *l)
+int wb_timeline_push(struct wb_timeline *t, const struct wb_view *v)
 {
+	const struct wb_sample *s = v->cur;
 	size_t i;
 
 	if (!isfinite(s->mono) || (t->n && s->mono <= t->mono[t->n - 1]))
@@ -196,12 +197,12 @@ int wb_timeline_push(struct wb_timeline *t, const struct wb_sample *prev, const 
 	i = t->n;
 	t->mono[i] = s->mono;
 	t->wall[i] = s->wall;
-	push_global(t, s, l, i);
+	push_global(t, s, v->lim, i);
 	for (size_t d = 0; d < t->ndevs; d++)
 		for (int k = 0; k < WB_TL_B_COUNT; k++)
 			t->devs[d].v[k][i] = NAN;
 	for (size_t b = 0; b < s->nbdis; b++)
-		if (push_bdi(t, prev, s, l, &s->bdis[b], i))
+		if (push_bdi(t, v, b, i))
 			return -ENOMEM;
 	t->n++;
 	return 0;

@@ -305,6 +305,58 @@ static void check_bdis(const char *path, size_t si, const struct wb_view *v, con
 	}
 }
 
+/*
+ * The tracepoint figures: a BDI's, in its JSON "events" object and in CSV;
+ * the system's, in the top-level "events" object and the text's events line.
+ */
+static void check_events(const char *path, size_t si, const struct wb_view *v, const char *json, const char *csv,
+			 const char *text)
+{
+	size_t n;
+	const struct wb_field *t = wb_catalog_bdi_events(&n);
+	const char *tev = strstr(text, "\nevents: ");
+	static char ev[1 << 16];
+
+	for (size_t i = 0; i < v->cur->nbdis; i++) {
+		const char *obj = element(json, "bdis", i), *row = nth_line(csv, i + 1);
+		bool has = obj && member(obj, "events", ev, sizeof(ev));
+		for (size_t r = 0; r < n; r++) {
+			const struct wb_field *f = &t[r];
+			struct shown s[2] = { { .sink = "json", .has = f->json != WB_J_HOOK }, { .sink = "csv" } };
+			if (s[0].has)
+				s[0].known = has && member(ev, f->key, s[0].v, CELL);
+			if (f->pos[WB_SINK_CSV] && row) {
+				int k = csv_index(csv, f->csv);
+				s[1].has = k >= 0;
+				csv_cell(row, (size_t)k, s[1].v, CELL);
+				s[1].known = s[1].v[0] != '\0';
+			}
+			compare(path, si, v->cur->bdis[i].name, f, s, 2);
+		}
+	}
+	t = wb_catalog_events(&n);
+	const char *g = NULL; /* the system's object: the last "events" (after the BDIs' and the processes) */
+	for (const char *p = json; (p = strstr(p, "\"events\":{")); p++)
+		g = p;
+	for (size_t r = 0; r < n; r++) {
+		const struct wb_field *f = &t[r];
+		struct shown s[2] = { { .sink = "json", .has = f->json != WB_J_HOOK }, { .sink = "text" } };
+		char pat[64];
+		if (s[0].has)
+			s[0].known = g && v->cur->ev_valid && member(g + 9, f->key, s[0].v, CELL);
+		if (f->pos[WB_SINK_TEXT]) {
+			const char *p;
+			snprintf(pat, sizeof(pat), " %s ", f->title);
+			p = tev ? strstr(tev, pat) : NULL;
+			s[1].has = true;
+			s[1].known = p != NULL;
+			if (p)
+				snprintf(s[1].v, CELL, "%.*s", (int)strcspn(p + strlen(pat), " \n"), p + strlen(pat));
+		}
+		compare(path, si, "events", f, s, 2);
+	}
+}
+
 static void check_global(const char *path, size_t si, const char *json, const char *csv, const char *text)
 {
 	size_t n;
@@ -356,6 +408,7 @@ static void one_recording(const char *path)
 		render(wb_pipeline_view(pl), &json, &csv, &text);
 		check_bdis(path, si, wb_pipeline_view(pl), json, csv, text);
 		check_global(path, si, json, csv, text);
+		check_events(path, si, wb_pipeline_view(pl), json, csv, text);
 		free(json);
 		free(csv);
 		free(text);

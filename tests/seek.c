@@ -6,6 +6,7 @@
  *   seek SRCDIR        (recordings: SRCDIR/examples/{,scenarios/}*.wbrec)
  */
 #include <glob.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,39 @@
 
 static int failures;
 
-/* Everything a sink can show of the view, as text: JSON plus the derived figures and strips. */
+/* A hash of a timeline series (NaN as one value), to compare whole series cheaply. */
+static unsigned long long series_hash(const double *v, size_t n)
+{
+	unsigned long long h = 1469598103934665603ULL;
+
+	for (size_t i = 0; v && i < n; i++) {
+		double x = isnan(v[i]) ? NAN : v[i];
+		unsigned char b[sizeof(double)];
+		memcpy(b, &x, sizeof(b));
+		for (size_t k = 0; k < sizeof(b); k++)
+			h = (h ^ b[k]) * 1099511628211ULL;
+	}
+	return h;
+}
+
+/* The Graph pane's timeline (when kept): its length and every device's series, hashed. */
+static void dump_timeline(FILE *f, const struct wb_pipeline *pl, const struct wb_sample *cur)
+{
+	const struct wb_timeline *tl = wb_pipeline_timeline(pl);
+	size_t n = tl ? wb_timeline_len(tl) : 0;
+
+	if (!tl)
+		return;
+	fprintf(f, "timeline %zu %llx\n", n, series_hash(wb_timeline_mono(tl), n));
+	for (int k = 0; k < WB_TL_G_COUNT; k++)
+		fprintf(f, "tg%d %llx\n", k, series_hash(wb_timeline_global(tl, (enum wb_tl_g)k), n));
+	for (size_t i = 0; i < cur->nbdis; i++)
+		for (int k = 0; k < WB_TL_B_COUNT; k++)
+			fprintf(f, "t %s %d %llx\n", cur->bdis[i].name, k,
+				series_hash(wb_timeline_bdi(tl, cur->bdis[i].name, (enum wb_tl_b)k), n));
+}
+
+/* Everything a sink can show of the view, as text: JSON plus the derived figures, strips and timeline. */
 static char *dump(const struct wb_pipeline *pl)
 {
 	const struct wb_view *v = wb_pipeline_view(pl);
@@ -44,6 +77,7 @@ static char *dump(const struct wb_pipeline *pl)
 			fputc('\n', f);
 		}
 	}
+	dump_timeline(f, pl, v->cur);
 	fclose(f);
 	return buf;
 }
@@ -88,7 +122,8 @@ static void one_recording(const char *path, unsigned seed, size_t window)
 {
 	char err[256], warn[256];
 	struct wb_rec_reader *r = wb_rec_open(path, err, sizeof(err), warn, sizeof(warn));
-	struct wb_pipeline_opts po = { .window = window };
+	/* the full window with the Graph pane's timeline, as the UI keeps them */
+	struct wb_pipeline_opts po = { .window = window, .timeline = window == WB_PIPELINE_WINDOW ? 4096 : 0 };
 	struct wb_pipeline *pl;
 	struct wb_replay *p;
 	struct wb_source src;

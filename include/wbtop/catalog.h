@@ -32,8 +32,11 @@ enum wb_unit {
 enum wb_jfmt { WB_J_INT, WB_J_SINT, WB_J_REAL1, WB_J_REAL3, WB_J_REAL4, WB_J_REAL6, WB_J_STR, WB_J_TRUE,
 	       WB_J_BOOL, WB_J_HOOK };
 
-/* Sinks that walk the catalogue, each with its own column order. */
-enum wb_sink { WB_SINK_CSV, WB_SINK_TEXT, WB_SINK_UI, WB_SINK_COUNT };
+/* Sinks that walk the catalogue, each with its own column order (UI: the Devices pane). */
+enum wb_sink { WB_SINK_CSV, WB_SINK_TEXT, WB_SINK_UI, WB_SINK_FLUSHER, WB_SINK_COUNT };
+
+/* CSV: time_iso is written at this position; columns after it were added later (their old ones keep place). */
+#define WB_CSV_POS_TIME_ISO 23
 
 struct wb_value {
 	bool known;
@@ -80,10 +83,26 @@ const struct wb_field *wb_catalog_global(size_t *n);
 const struct wb_field *wb_catalog_node(size_t *n);
 const struct wb_field *wb_catalog_zone(size_t *n);
 const struct wb_field *wb_catalog_proc(size_t *n);
+/*
+ * Tracepoint figures (level 3), unknown without them: a BDI's, inside its
+ * JSON "events" object (getter context as for the BDI table), and the
+ * whole system's, the top-level "events" object (context of the global
+ * entity). Nested parts (counts by reason, the event log) are JSON hooks.
+ */
+const struct wb_field *wb_catalog_bdi_events(size_t *n);
+const struct wb_field *wb_catalog_events(size_t *n);
+/* The event log's entries (JSON "log"): context { .v, .s, .i = the event's index in s->events }. */
+const struct wb_field *wb_catalog_event_log(size_t *n);
 
 /* The rows of table t shown by sink k, in its order; how many (<= max). */
 size_t wb_catalog_columns(const struct wb_field *t, size_t n, enum wb_sink k, const struct wb_field **out,
 			  size_t max);
+
+/*
+ * f's column title and width in sink k: its own, or the sink's heading for
+ * it (the Flusher pane's RECLAIM and BG-THRESH, older than the catalogue).
+ */
+const char *wb_catalog_title(const struct wb_field *f, enum wb_sink k, int *width);
 
 /* A getter context for BDI i of the view under limits l, or for the global entity (i >= nbdis).
  * Nodes, zones and processes take { .v, .s, .l, .i } alone. */

@@ -20,6 +20,21 @@
 #define WB_PIPELINE_WINDOW 600   /* samples kept: 10 minutes at 1 Hz */
 #define WB_PER_MINUTE_SPAN 60.5  /* seconds of whole intervals counted per minute */
 
+/*
+ * A sink the pipeline feeds itself, after every push, with the new view (the
+ * recorder): the batch outputs and the UI render the view they ask for; a
+ * sink like this one takes every view, wherever the samples come from.
+ */
+struct wb_pipeline_sink {
+	void *ctx;
+	/* The new view (v->cur: the sample as the source gave it). 0, or -1 once the sink has failed. */
+	int (*take)(void *ctx, const struct wb_view *v);
+	/* Why it failed, a whole sentence (owned by the sink); may be NULL. */
+	const char *(*error)(void *ctx);
+	/* A note that belongs with the samples (wbtop wrote a knob); may be NULL. */
+	void (*annotate)(void *ctx, const char *text);
+};
+
 struct wb_pipeline_opts {
 	size_t window;               /* samples of history kept; 0: WB_PIPELINE_WINDOW */
 	const char *const *sets;     /* --set list for the what-if (may be NULL) */
@@ -29,6 +44,9 @@ struct wb_pipeline_opts {
 	double forecast_every_s;     /* > 0: a new forecast only this often; the views between
 					 * carry the last one (view.forecast_mono says from when) */
 	int forecast_members;        /* > 0: the band's ensemble size (else the forecast's default) */
+	const struct wb_pipeline_sink *sinks; /* fed every view a push makes (not on out of memory),
+					       * in order; copied at create; may be NULL */
+	size_t nsinks;
 };
 
 struct wb_pipeline;
@@ -43,6 +61,13 @@ void wb_pipeline_destroy(struct wb_pipeline *p);
  * then has no what-if).
  */
 int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err, size_t errlen);
+/*
+ * Problems of the sinks at the last push, one line each ("recording
+ * stopped: ..."), or none; owned by the pipeline.
+ */
+const struct wb_diag *wb_pipeline_diag(const struct wb_pipeline *p);
+/* Hand a note to every sink that keeps notes (e.g. "set vm.dirty_ratio=10"). */
+void wb_pipeline_annotate(struct wb_pipeline *p, const char *text);
 /* The newest sample's view, owned by the pipeline until the next push; NULL before one. */
 const struct wb_view *wb_pipeline_view(const struct wb_pipeline *p);
 /* The history window, newest first (owned by the pipeline). */

@@ -102,6 +102,22 @@ void wb_rec_close(struct wb_rec_writer *w);
 /* Fill a header for this machine (host, kernel, boot id, page size, version). */
 void wb_rec_header_local(struct wb_rec_header *h, double interval);
 
+/* ---- recorder (recorder.c): the pipeline's sink that writes to a writer ---- */
+struct wb_recorder;
+struct wb_pipeline_sink;
+/*
+ * A recorder of every sample the pipeline takes into w (which the caller
+ * keeps and closes after wb_recorder_destroy), with a note for each knob
+ * changed between two samples by someone other than wbtop. NULL on out of
+ * memory; free with wb_recorder_destroy() (NULL-safe).
+ */
+struct wb_recorder *wb_recorder_create(struct wb_rec_writer *w);
+void wb_recorder_destroy(struct wb_recorder *r);
+/* The recorder as a pipeline sink (wb_pipeline_opts.sinks); sink is filled, r stays the owner. */
+void wb_recorder_sink(struct wb_recorder *r, struct wb_pipeline_sink *sink);
+/* "recording stopped: <the file and the error>" once writing failed, else NULL (also for r NULL). */
+const char *wb_recorder_error(const struct wb_recorder *r);
+
 /* ---- reader (reader.c) ---- */
 struct wb_rec_reader;
 /*

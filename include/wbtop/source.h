@@ -31,14 +31,24 @@ struct wb_source {
 	/* Move the next read back by up to n samples (not before the recording's
 	 * start); how many it moved. For the pipeline to rebuild its window. */
 	size_t (*rewind)(void *ctx, size_t n);
-	/* Record a note (a knob change) when recording; NULL otherwise. */
-	void (*annotate)(void *ctx, const char *text);
 	/* The newest note (e.g. a knob change) up to the last sample read, or NULL. */
 	const char *(*note)(void *ctx, double *t_rel);
 };
 
 struct wb_rec_reader;
-struct wb_rec_writer;
+struct wb_live;
+struct wb_live_opts;
+
+/*
+ * The live kernel as a source (collect/live_source.c): the collectors of o
+ * behind src. The UI turns the process table off while its pane is hidden
+ * (src->need_procs) unless procs_always (a recording keeps every sample
+ * whole). The live state to free with wb_live_destroy() after the last read
+ * (its wb_live_notes() say what happened at the start), or NULL with a
+ * message in err.
+ */
+struct wb_live *wb_live_source_open(const struct wb_live_opts *o, bool procs_always, struct wb_source *src,
+				    char *err, size_t errlen);
 
 /* A replay source over an open reader, samples [from, to] in seconds from its start. */
 struct wb_replay;
@@ -47,15 +57,5 @@ struct wb_replay *wb_replay_create(struct wb_rec_reader *r, double from, double 
 int wb_replay_check(struct wb_replay *p, char *err, size_t errlen);
 void wb_replay_destroy(struct wb_replay *p);
 void wb_replay_source(struct wb_replay *p, struct wb_source *src);
-
-/* Wrap a source so that every sample it yields is also recorded. */
-struct wb_recording;
-struct wb_recording *wb_recording_create(const struct wb_source *inner, struct wb_rec_writer *w);
-void wb_recording_destroy(struct wb_recording *r);
-void wb_recording_source(struct wb_recording *r, struct wb_source *src);
-/* Batch: end the run (read fails) once the file cannot be written. By default sampling goes on. */
-void wb_recording_stop_on_error(struct wb_recording *r);
-/* Why recording stopped (the file and the error), or NULL (also for r NULL). */
-const char *wb_recording_error(const struct wb_recording *r);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The figures the Graph pane plots, kept per sample over a long span: global
+ * The figures the Graph pane plots, kept per sample over a long span (the
+ * pipeline pushes each view, so nothing here is derived a second time): global
  * dirty, writeback and thresholds; per device its level, thresholds (model
  * and kernel), write bandwidth, writer throughput, throttling pauses and
  * flusher wakeups. Bytes, bytes/s and counts; NaN where unknown. When full,
@@ -13,6 +14,7 @@
 #include <stddef.h>
 
 #include "wbtop/model.h"
+#include "wbtop/out.h"
 #include "wbtop/sample.h"
 
 enum wb_tl_g {
@@ -34,12 +36,12 @@ struct wb_timeline *wb_timeline_create(size_t cap);
 void wb_timeline_destroy(struct wb_timeline *t);
 void wb_timeline_clear(struct wb_timeline *t);
 /*
- * Add sample s (prev, the one before it, for rates; l the model's limits
- * for s; either may be NULL). A sample not newer than the last point is
- * ignored. 0 or -ENOMEM.
+ * Add the pipeline's view of a sample: its levels from v->cur, thresholds
+ * from v->lim, rates and bandwidth from v->bdi (the figures the other sinks
+ * show; NULL lim or bdi: unknown). A sample not newer than the last point
+ * is ignored. 0 or -ENOMEM.
  */
-int wb_timeline_push(struct wb_timeline *t, const struct wb_sample *prev, const struct wb_sample *s,
-		     const struct wb_limits *l);
+int wb_timeline_push(struct wb_timeline *t, const struct wb_view *v);
 size_t wb_timeline_len(const struct wb_timeline *t);
 /* Point times, oldest first: CLOCK_MONOTONIC and wall seconds (length len). */
 const double *wb_timeline_mono(const struct wb_timeline *t);

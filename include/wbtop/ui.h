@@ -15,6 +15,8 @@
 #include "wbtop/sample.h"
 #include "wbtop/source.h"
 
+struct wb_pipeline_sink;
+
 struct wb_ui_opts {
 	double delay;                 /* seconds between samples */
 	const char *theme;            /* name or path; NULL = default (mono with NO_COLOR) */
@@ -27,6 +29,8 @@ struct wb_ui_opts {
 	const char *origin;           /* replay: the recorded host and kernel ("" or NULL unknown) */
 	const struct wb_config *cfg;  /* the settings file read at start (sort, hidden); may be NULL */
 	const char *cfg_path;         /* where W writes it; NULL: W says it cannot */
+	const struct wb_pipeline_sink *sinks;  /* fed every view the UI's pipeline makes (the recorder); may be NULL */
+	size_t nsinks;
 };
 
 /* The Devices pane's columns (catalogue rows with a screen position), in order; how many. */

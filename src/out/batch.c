@@ -52,6 +52,10 @@ static void text_global(FILE *f, const struct wb_view *v)
 		if (WB_HAS(s->sys_valid, i))
 			fprintf(f, " %s=%llu", wb_sysctl_names[i], (unsigned long long)s->sys[i]);
 	fputc('\n', f);
+	if (s->ev_valid) { /* tracepoints (level 3): the system's counts since the previous sample */
+		t = wb_catalog_events(&n);
+		text_pairs(f, t, n, &ctx, false, "events: ");
+	}
 	t = wb_catalog_node(&n);
 	for (size_t i = 0; i < s->nnodes; i++) {
 		struct wb_fctx nc = { .v = v, .s = s, .l = v->lim, .i = i };
@@ -167,30 +171,49 @@ void wb_out_text(FILE *f, const struct wb_view *v)
 	fputc('\n', f);
 }
 
-/* The CSV columns: the BDI's and the global entity's, merged by position. */
+/* The CSV columns: the BDI's, its events' and the global entity's, merged by position. */
 static size_t csv_columns(const struct wb_field **col)
 {
-	const struct wb_field *a[MAX_COLS], *b[MAX_COLS];
-	size_t na, nb, n, i = 0, j = 0, m = 0;
-	const struct wb_field *t = wb_catalog_bdi(&n);
+	const struct wb_field *(*const tables[])(size_t *) = { wb_catalog_bdi, wb_catalog_bdi_events,
+								wb_catalog_global };
+	size_t m = 0, n;
 
-	na = wb_catalog_columns(t, n, WB_SINK_CSV, a, MAX_COLS);
-	t = wb_catalog_global(&n);
-	nb = wb_catalog_columns(t, n, WB_SINK_CSV, b, MAX_COLS);
-	while (i < na || j < nb)
-		col[m++] = j >= nb || (i < na && a[i]->pos[WB_SINK_CSV] < b[j]->pos[WB_SINK_CSV]) ? a[i++] : b[j++];
+	for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]); k++) {
+		const struct wb_field *t = tables[k](&n);
+		m += wb_catalog_columns(t, n, WB_SINK_CSV, col + m, MAX_COLS);
+	}
+	for (size_t i = 1; i < m; i++) /* by position: insertion sort of a few dozen */
+		for (size_t j = i; j > 0 && col[j - 1]->pos[WB_SINK_CSV] > col[j]->pos[WB_SINK_CSV]; j--) {
+			const struct wb_field *x = col[j];
+			col[j] = col[j - 1];
+			col[j - 1] = x;
+		}
 	return m;
+}
+
+/* Where time_iso goes among the m columns: before the first one added after it. */
+static size_t csv_iso_at(const struct wb_field *const *col, size_t m)
+{
+	size_t k = 0;
+
+	while (k < m && col[k]->pos[WB_SINK_CSV] < WB_CSV_POS_TIME_ISO)
+		k++;
+	return k;
 }
 
 void wb_out_csv_header(FILE *f)
 {
-	const struct wb_field *col[2 * MAX_COLS];
-	size_t m = csv_columns(col);
+	const struct wb_field *col[3 * MAX_COLS];
+	size_t m = csv_columns(col), iso = csv_iso_at(col, m);
 
 	fputs("time", f);
-	for (size_t k = 0; k < m; k++)
-		fprintf(f, ",%s", col[k]->csv);
-	fputs(",time_iso\n", f); /* last: the older columns keep their positions */
+	for (size_t k = 0; k <= m; k++) {
+		if (k == iso)
+			fputs(",time_iso", f); /* where it was added: the older columns keep their positions */
+		if (k < m)
+			fprintf(f, ",%s", col[k]->csv);
+	}
+	fputc('\n', f);
 }
 
 /*
@@ -202,6 +225,7 @@ static const char *csv_unit(const struct wb_field *f)
 {
 	static const struct { const char *csv, *unit; } held[] = {
 		{ "write_bw", "B/s" }, { "min_ratio", "%" }, { "max_ratio", "%" }, { "strict_limit", "0/1" },
+		{ "pause_ms_total", "ms" }, { "pause_ms_max", "ms" },
 	};
 	static const char *const of_unit[] = {
 		[WB_U_TEXT] = "", [WB_U_BYTES] = "B", [WB_U_RATE] = "B/s", [WB_U_COUNT] = "", [WB_U_PCT] = "%",
@@ -216,13 +240,17 @@ static const char *csv_unit(const struct wb_field *f)
 
 void wb_out_csv_units(FILE *f)
 {
-	const struct wb_field *col[2 * MAX_COLS];
-	size_t m = csv_columns(col);
+	const struct wb_field *col[3 * MAX_COLS];
+	size_t m = csv_columns(col), iso = csv_iso_at(col, m);
 
 	fputs("s", f); /* time: seconds since the epoch */
-	for (size_t k = 0; k < m; k++)
-		fprintf(f, ",%s", csv_unit(col[k]));
-	fputs(",UTC\n", f);
+	for (size_t k = 0; k <= m; k++) { /* the header's order, time_iso included */
+		if (k == iso)
+			fputs(",UTC", f);
+		if (k < m)
+			fprintf(f, ",%s", csv_unit(col[k]));
+	}
+	fputc('\n', f);
 }
 
 void wb_out_csv_text(FILE *f, const char *s)
@@ -262,20 +290,24 @@ static void csv_time_iso(FILE *f, double wall)
 
 void wb_out_csv(FILE *f, const struct wb_view *v)
 {
-	const struct wb_field *col[2 * MAX_COLS];
-	size_t m = csv_columns(col);
+	const struct wb_field *col[3 * MAX_COLS];
+	size_t m = csv_columns(col), iso = csv_iso_at(col, m);
 
 	for (size_t i = 0; i < v->cur->nbdis; i++) {
 		struct wb_fctx c;
 		wb_catalog_ctx(&c, v, v->lim, i);
 		if (isfinite(v->cur->wall)) /* a damaged recording's time is unknown: empty */
 			fprintf(f, "%.3f", v->cur->wall);
-		for (size_t k = 0; k < m; k++) {
-			struct wb_value x = col[k]->get(&c);
+		for (size_t k = 0; k <= m; k++) {
+			struct wb_value x;
+			if (k == iso)
+				csv_time_iso(f, v->cur->wall);
+			if (k == m)
+				break;
+			x = col[k]->get(&c);
 			fputc(',', f);
 			wb_catalog_csv(f, col[k], &x);
 		}
-		csv_time_iso(f, v->cur->wall);
 		fputc('\n', f);
 	}
 }

@@ -101,7 +101,7 @@ static void bval(struct js *j, const char *k, bool v)
 	j->need_comma = true;
 }
 
-static void bdi_events(struct js *j, const struct wb_sample *s, const struct wb_bdi_events *e);
+static void hook(struct js *j, const struct wb_field *f, const struct wb_fctx *c);
 
 /* One catalogue field: absent when unknown; hooks are the nested parts. */
 static void field(struct js *j, const struct wb_field *f, const struct wb_fctx *c)
@@ -123,16 +123,7 @@ static void field(struct js *j, const struct wb_field *f, const struct wb_fctx *
 	case WB_J_REAL6: dblp(j, f->key, x.d, 6); break;
 	case WB_J_STR: sval(j, f->key, wb_value_text(&x)); break;
 	case WB_J_TRUE: bval(j, f->key, true); break;
-	case WB_J_HOOK:
-		if (strcmp(f->key, "events") == 0) {
-			bdi_events(j, c->s, &c->b->ev);
-		} else if (strcmp(f->key, "mounts") == 0) {
-			open_(j, "mounts", '[');
-			for (int m = 0; m < c->b->nmounts; m++)
-				sval(j, NULL, c->b->mounts[m]);
-			close_(j, ']');
-		}
-		break;
+	case WB_J_HOOK: hook(j, f, c); break;
 	}
 }
 
@@ -184,87 +175,78 @@ static void reasons(struct js *j, const char *k, const struct wb_sample *s, cons
 	close_(j, '}');
 }
 
-/* Per-BDI tracepoint figures since the previous sample. */
-static void bdi_events(struct js *j, const struct wb_sample *s, const struct wb_bdi_events *e)
+/* The bounded event log: each entry a walk of the log's catalogue table. */
+static void h_log(struct js *j, const struct wb_fctx *c)
 {
-	uint64_t P = s->page_size;
+	size_t n;
+	const struct wb_field *t = wb_catalog_event_log(&n);
 
-	u64(j, "wakeups", e->wake_bg);
-	open_(j, "events", '{');
-	u64(j, "wake_background", e->wake_bg);
-	reasons(j, "writeback_start", s, e->start);
-	u64(j, "pauses", e->pauses);
-	u64(j, "pause_ms_total", e->pause_ms_total);
-	u64(j, "pause_ms_max", e->pause_ms_max);
-	if (e->pauses || e->task_ratelimit) {
-		u64(j, "task_ratelimit", e->task_ratelimit * P);
-		u64(j, "dirty_ratelimit", e->dirty_ratelimit * P);
-	}
-	if (e->balanced_ratelimit)
-		u64(j, "balanced_ratelimit", e->balanced_ratelimit * P);
-	if (e->dirtied_max)
-		u64(j, "dirtied_before_pause_max", (uint64_t)e->dirtied_max * P);
-	close_(j, '}');
-}
-
-static const char *const ev_kind_names[WB_EV_COUNT] = { "wake_background", "writeback_start",
-							 "pause", "reclaim_throttled" };
-
-/* Global tracepoint figures and the bounded event log. */
-static void events_obj(struct js *j, const struct wb_sample *s)
-{
-	uint32_t start[WB_REASONS] = { 0 }, wake = 0, pauses = 0, pmax = 0;
-
-	for (size_t i = 0; i < s->nbdis; i++) {
-		const struct wb_bdi_events *e = &s->bdis[i].ev;
-		wake += e->wake_bg;
-		pauses += e->pauses;
-		if (e->pause_ms_max > pmax)
-			pmax = e->pause_ms_max;
-		for (int r = 0; r < WB_REASONS; r++)
-			start[r] += e->start[r];
-	}
-	open_(j, "events", '{');
-	u64(j, "wake_background", wake);
-	reasons(j, "writeback_start", s, start);
-	u64(j, "throttled", pauses);
-	u64(j, "pause_ms_max", pmax);
-	open_(j, "reclaim_throttled", '{');
-	for (int r = 0; r < WB_RECLAIM_REASONS; r++)
-		if (s->reclaim_names[r][0])
-			u64(j, s->reclaim_names[r], s->reclaim_throttled[r]);
-	close_(j, '}');
-	u64(j, "reclaim_delay_us", s->reclaim_delay_us);
-	if (s->dirty_limit_valid)
-		u64(j, "dirty_limit", s->dirty_limit * s->page_size);
-	u64(j, "handled", s->ev_total);
-	u64(j, "dropped", s->ev_dropped);
-	u64(j, "not_logged", s->ev_lost_log);
 	open_(j, "log", '[');
-	for (size_t i = 0; i < s->nevents; i++) {
-		const struct wb_event *e = &s->events[i];
+	for (size_t i = 0; i < c->s->nevents; i++) {
+		struct wb_fctx e = { .v = c->v, .s = c->s, .l = c->l, .i = i };
 		open_(j, NULL, '{');
-		dblp(j, "t", e->t, 6);
-		sval(j, "kind", e->kind < WB_EV_COUNT ? ev_kind_names[e->kind] : "?");
-		if (e->bdi[0])
-			sval(j, "bdi", e->bdi);
-		i64(j, "pid", e->pid);
-		if (e->kind == WB_EV_START && e->reason < WB_REASONS)
-			sval(j, "reason", s->reason_names[e->reason]);
-		if (e->kind == WB_EV_PAUSE) {
-			u64(j, "pause_ms", e->value);
-			u64(j, "wb_dirty", e->extra * s->page_size);
-		} else if (e->kind == WB_EV_START) {
-			u64(j, "nr_pages", e->value);
-		} else if (e->kind == WB_EV_RECLAIM) {
-			u64(j, "delayed_us", e->value);
-		} else if (e->kind == WB_EV_WAKE_BG && e->extra != UINT64_MAX) {
-			u64(j, "reclaimable", e->extra * s->page_size); /* estimated: see wake_reclaimable() */
-		}
+		fields(j, t, n, &e, false);
 		close_(j, '}');
 	}
 	close_(j, ']');
+}
+
+/* Writeback starts by reason: the BDI's, or (global entity) summed over the BDIs. */
+static void h_starts(struct js *j, const struct wb_fctx *c)
+{
+	uint32_t start[WB_REASONS] = { 0 };
+
+	for (size_t i = 0; i < c->s->nbdis; i++)
+		if (!c->b || &c->s->bdis[i] == c->b)
+			for (int r = 0; r < WB_REASONS; r++)
+				start[r] += c->s->bdis[i].ev.start[r];
+	reasons(j, "writeback_start", c->s, start);
+}
+
+/* Reclaim throttling by reason. */
+static void h_reclaim(struct js *j, const struct wb_fctx *c)
+{
+	open_(j, "reclaim_throttled", '{');
+	for (int r = 0; r < WB_RECLAIM_REASONS; r++)
+		if (c->s->reclaim_names[r][0])
+			u64(j, c->s->reclaim_names[r], c->s->reclaim_throttled[r]);
 	close_(j, '}');
+}
+
+/* A BDI's "events" object, or the system's: a walk of its catalogue table. */
+static void h_events(struct js *j, const struct wb_fctx *c)
+{
+	size_t n;
+	const struct wb_field *t = c->b ? wb_catalog_bdi_events(&n) : wb_catalog_events(&n);
+
+	open_(j, "events", '{');
+	for (size_t k = 0; k < n; k++)
+		field(j, &t[k], c);
+	close_(j, '}');
+}
+
+static void h_mounts(struct js *j, const struct wb_fctx *c)
+{
+	open_(j, "mounts", '[');
+	for (int m = 0; m < c->b->nmounts; m++)
+		sval(j, NULL, c->b->mounts[m]);
+	close_(j, ']');
+}
+
+/* The nested parts of the catalogue, by key. */
+static const struct {
+	const char *key;
+	void (*put)(struct js *j, const struct wb_fctx *c);
+} hooks[] = {
+	{ "events", h_events }, { "mounts", h_mounts }, { "writeback_start", h_starts },
+	{ "reclaim_throttled", h_reclaim }, { "log", h_log },
+};
+
+static void hook(struct js *j, const struct wb_field *f, const struct wb_fctx *c)
+{
+	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
+		if (strcmp(hooks[i].key, f->key) == 0)
+			hooks[i].put(j, c);
 }
 
 static void bdi_obj(struct js *j, const struct wb_view *v, size_t i)
@@ -389,8 +371,11 @@ void wb_out_json(FILE *f, const struct wb_view *v)
 	close_(&j, ']');
 	if (s->procs_valid)
 		entity_arr(&j, "procs", v, s->nprocs, wb_catalog_proc);
-	if (s->ev_valid)
-		events_obj(&j, s);
+	if (s->ev_valid) {
+		struct wb_fctx c;
+		wb_catalog_ctx(&c, v, v->lim, SIZE_MAX);
+		h_events(&j, &c);
+	}
 	if (v->whatif)
 		whatif_obj(&j, v);
 	if (v->forecast)

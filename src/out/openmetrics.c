@@ -781,19 +781,10 @@ static const struct wb_diag *tap_diag(void *ctx)
 	return &((struct wb_om_tap *)ctx)->diag;
 }
 
-static void tap_annotate(void *ctx, const char *text)
-{
-	struct wb_om_tap *t = ctx;
-
-	if (t->inner.annotate)
-		t->inner.annotate(t->inner.ctx, text);
-}
-
 void wb_om_tap_source(struct wb_om_tap *t, struct wb_source *src)
 {
 	*src = t->inner;
 	src->ctx = t;
 	src->read = tap_read;
 	src->diag = tap_diag;
-	src->annotate = t->inner.annotate ? tap_annotate : NULL;
 }

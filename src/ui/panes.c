@@ -422,14 +422,6 @@ void ui_draw_zones(struct ui *u, int y, int h)
 
 /* ---- flusher pane ---- */
 
-/* A count from the debugfs stats, or "-" (unknown). */
-static const char *count(char *buf, size_t n, const struct wb_bdi *b, enum wb_bstat k)
-{
-	if (!WB_HAS(b->st_valid, k))
-		return "-";
-	return wb_fmt_count(buf, n, (double)b->st[k]);
-}
-
 /* One line of the event log. */
 static void log_line(const struct ui *u, const struct wb_event *e, char *line, size_t n)
 {
@@ -460,53 +452,71 @@ static void log_line(const struct ui *u, const struct wb_event *e, char *line, s
 	}
 }
 
-/* The Flusher pane's DEVICE: the label and, when it fits, the mount's last
- * component, so that a stick and a disk on two loop devices differ. */
-static const char *flusher_label(const struct wb_bdi *b, char *buf, size_t n)
+/* The Flusher pane's columns (catalogue rows), in order; how many. */
+static size_t flusher_columns(const struct wb_field **col, size_t max)
 {
-	const char *tail = b->nmounts ? strrchr(b->mounts[0], '/') : NULL;
-	size_t len;
+	size_t n;
+	const struct wb_field *t = wb_catalog_bdi(&n);
 
-	ui_dev_label(b, buf, n);
-	len = strlen(buf);
-	if (tail && tail[1] && len + 1 + strlen(tail + 1) <= 13)
-		snprintf(buf + len, n - len, " %s", tail + 1);
-	return buf;
+	return wb_catalog_columns(t, n, WB_SINK_FLUSHER, col, max);
 }
 
-#define FLUSHER_TITLE "DEVICE         FLUSHER OVER-BG INODES  B_IO RECLAIM BG-THRESH WAKE/m THROTTLE/m"
-#define FLUSHER_ROW_W ((int)sizeof(FLUSHER_TITLE) - 1)
+/*
+ * The title line (titles == true) or BDI i's row of the Flusher pane: each
+ * column at its catalogue width, a space before each (the row's first one
+ * is the selection marker's); the row's width.
+ */
+static int flusher_line(const struct ui *u, const struct wb_field *const *col, size_t m, bool titles, size_t i,
+			char *line, size_t n)
+{
+	struct wb_fctx c;
+	int x = 0;
+
+	if (!titles)
+		wb_catalog_ctx(&c, u->view, u->view->lim, i);
+	for (size_t k = 0; k < m && x < (int)n; k++) {
+		const struct wb_field *f = col[k];
+		char buf[96];
+		struct wb_value v;
+		int w;
+		const char *txt = wb_catalog_title(f, WB_SINK_FLUSHER, &w);
+		if (!titles) {
+			v = f->get(&c);
+			txt = wb_catalog_show(f, &v, buf, sizeof(buf));
+		}
+		if (titles && k == 0) /* the title starts in the marker's column */
+			x += snprintf(line + x, n - (size_t)x, "%-*s", w + 1, txt);
+		else
+			x += snprintf(line + x, n - (size_t)x, f->left ? " %-*.*s" : " %*.*s", w,
+				      f->left ? w : (int)strlen(txt), txt);
+	}
+	return x;
+}
 
 void ui_draw_flusher(struct ui *u, int y, int h)
 {
 	const struct wb_sample *s = ui_cur(u);
 	int end = y + h, cap = (int)(sizeof(u->log) / sizeof(u->log[0]));
+	const struct wb_field *col[16];
+	size_t m = flusher_columns(col, 16);
+	char title[320];
+	int row_w = flusher_line(u, col, m, true, 0, title, sizeof(title));
 
 	/* what the row leaves of the width: a strip of wakeups per interval */
-	int strip = ui_cols(u) - FLUSHER_ROW_W - 2;
-	char title[320];
+	int strip = ui_cols(u) - row_w - 2;
 
-	snprintf(title, sizeof(title), "%s%s", FLUSHER_TITLE, strip >= 8 ? "  WAKEUPS/SAMPLE" : "");
+	if (strip >= 8)
+		snprintf(title + row_w, sizeof(title) - (size_t)row_w, "  WAKEUPS/SAMPLE");
 	ui_put(u, y++, 0, WB_R_TITLE, title);
 	/* the Devices pane's rows, in its order and filter, scrolled to keep the selection in view */
 	int rows = end - 4 - y, first = u->sel >= rows && rows > 0 ? u->sel - rows + 1 : 0;
 	for (int r = first; r < u->nrows && y < end - 4; r++) {
-		size_t i = u->rows[r].i;
 		const struct wb_bdi *x = u->rows[r].b;
 		const struct wb_bdi_limits *bl = u->rows[r].bl;
-		bool st = WB_HAS(x->st_valid, WB_B_STATE), running = st && (x->st[WB_B_STATE] & 2);
-		double wk = u->view->bdi[i].wake_pm, th = u->view->bdi[i].throttle_pm;
-		char line[1400], c0[2 * WB_NAME_LEN + 2], c1[16], c2[16], c4[16], c5[16], c6[16], c7[16];
+		bool running = WB_HAS(x->st_valid, WB_B_STATE) && (x->st[WB_B_STATE] & 2);
+		char line[1400];
 
-		wb_fmt_count(c6, 16, wk); /* abbreviated, never cut: at most 4 characters */
-		wb_fmt_count(c7, 16, th);
-		snprintf(line, sizeof(line), " %-13.13s %-7s %-7s %6s %5s %7s %9s %6s %10s",
-			 flusher_label(x, c0, sizeof(c0)), st ? (running ? "running" : "idle") : "-",
-			 bl ? (bl->over_bg ? "yes" : "no") : "-", count(c1, 16, x, WB_B_B_DIRTY),
-			 count(c2, 16, x, WB_B_B_IO),
-			 ui_bytes(c4, 16, WB_HAS(x->st_valid, WB_B_RECLAIMABLE),
-			       (double)x->st[WB_B_RECLAIMABLE] * s->page_size),
-			 ui_bytes(c5, 16, bl, bl ? (double)bl->bg_thresh * s->page_size : 0), c6, c7);
+		flusher_line(u, col, m, false, u->rows[r].i, line, sizeof(line));
 		if (strip >= 8 && s->ev_valid) {
 			size_t l = strlen(line);
 			line[l++] = ' ';
@@ -575,16 +585,24 @@ static const struct wb_event *last_pause(const struct ui *u, const struct wb_sam
 	return best;
 }
 
-/* Where e's writer is throttled: the device as the Flusher pane names it, and the pause. */
-static void pause_text(const struct wb_sample *s, const struct wb_event *e, char *buf, size_t n)
+/* Where e's writer is throttled: the device as the Flusher pane names it (the catalogue's DEV-MOUNT), and the pause. */
+static void pause_text(const struct ui *u, const struct wb_event *e, char *buf, size_t n)
 {
-	char dev[2 * WB_NAME_LEN + 2];
-	const char *name = e->bdi;
+	const struct wb_sample *s = ui_cur(u);
+	size_t nf;
+	const struct wb_field *t = wb_catalog_bdi(&nf), *f = NULL;
+	struct wb_value x = { .known = false };
 
-	for (size_t b = 0; b < s->nbdis; b++)
-		if (strcmp(s->bdis[b].name, e->bdi) == 0)
-			name = flusher_label(&s->bdis[b], dev, sizeof(dev));
-	snprintf(buf, n, "%s %llums", name, (unsigned long long)e->value);
+	for (size_t k = 0; k < nf && !f; k++)
+		if (t[k].title && strcmp(t[k].title, "DEV-MOUNT") == 0)
+			f = &t[k];
+	for (size_t b = 0; f && b < s->nbdis && !x.known; b++)
+		if (strcmp(s->bdis[b].name, e->bdi) == 0) {
+			struct wb_fctx c;
+			wb_catalog_ctx(&c, u->view, u->view->lim, b);
+			x = f->get(&c);
+		}
+	snprintf(buf, n, "%s %llums", x.known ? wb_value_text(&x) : e->bdi, (unsigned long long)e->value);
 }
 
 /* Is pid a row of the process table? */
@@ -597,7 +615,7 @@ static bool proc_listed(const struct wb_sample *s, int pid)
 }
 
 /* Writers paused in this sample that the table does not list, on one line; false when none. */
-static bool unlisted_pauses(const struct wb_sample *s, char *line, size_t n)
+static bool unlisted_pauses(const struct ui *u, const struct wb_sample *s, char *line, size_t n)
 {
 	size_t o = (size_t)snprintf(line, n, "also throttled:");
 	int found = 0;
@@ -605,14 +623,14 @@ static bool unlisted_pauses(const struct wb_sample *s, char *line, size_t n)
 	for (size_t i = 0; s->ev_valid && i < s->nevents && o < n; i++) {
 		const struct wb_event *e = &s->events[i];
 		bool dup = false;
-		char t[64];
+		char t[96];
 		if (e->kind != WB_EV_PAUSE || proc_listed(s, e->pid))
 			continue;
 		for (size_t j = 0; j < i; j++)
 			dup |= s->events[j].kind == WB_EV_PAUSE && s->events[j].pid == e->pid;
 		if (dup)
 			continue;
-		pause_text(s, e, t, sizeof(t));
+		pause_text(u, e, t, sizeof(t));
 		o += (size_t)snprintf(line + o, n - o, "%s pid %d on %s", found++ ? "," : "", e->pid, t);
 	}
 	return found > 0;
@@ -638,7 +656,7 @@ void ui_draw_procs(struct ui *u, int y, int h)
 	m = ui_table_columns(u, WB_TABLE_PROCS, col, 8);
 	const size_t *row = ui_proc_rows(u, s, &nrow); /* the pane's filter and sort */
 	n = (int)nrow;
-	more = unlisted_pauses(s, also, sizeof(also));
+	more = unlisted_pauses(u, s, also, sizeof(also));
 	rows = h - 1 - (n == 0) - more - procs_partial(u);
 	rows = rows < 1 ? 1 : rows;
 	scroll_to(&u->proc_sel, &u->proc_scroll, n, rows);
@@ -654,9 +672,9 @@ void ui_draw_procs(struct ui *u, int y, int h)
 		const struct wb_proc *x = &s->procs[row[r]];
 		const struct wb_event *e = last_pause(u, s, x->pid);
 		struct wb_fctx c = { .v = u->view, .s = s, .l = u->view->lim, .i = row[r] };
-		char where[64];
+		char where[96];
 		if (e)
-			pause_text(s, e, where, sizeof(where));
+			pause_text(u, e, where, sizeof(where));
 		table_line(col, m, &c, line, sizeof(line));
 		/* throttled now: the device it waits on (the last pause traced), '-' when no trace says */
 		snprintf(line + strlen(line), sizeof(line) - strlen(line), "  %c  %s", x->state ? x->state : '?',

@@ -515,8 +515,7 @@ static void apply(struct ui *u)
 	u->tune_nstack++;
 	snprintf(u->tune_applied, sizeof(u->tune_applied), "%s=%s", u->tune_op.key, u->tune_buf);
 	u->tune_trial_end = u->now + TRIAL_S;
-	if (u->src && u->src->annotate)
-		u->src->annotate(u->src->ctx, u->tune_applied);
+	wb_pipeline_annotate(u->pl, u->tune_applied); /* the recorder notes it */
 	u->tune_buf[0] = '\0';
 	u->tune_ok = false;
 	u->tune_verify = u->tune_pred_ok; /* the prediction stays, beside the kernel's figures */

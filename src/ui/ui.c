@@ -117,6 +117,8 @@ int ui_take_sample(struct ui *u)
 	if (rc == 0 && ui_push(u, &s))
 		snprintf(u->status, sizeof(u->status), "out of memory");
 	wb_sample_finish(&s);
+	if (rc == 0 && wb_pipeline_diag(u->pl)->n && !u->status[0]) /* a sink that stopped: every frame */
+		snprintf(u->status, sizeof(u->status), "%.190s", wb_pipeline_diag(u->pl)->msg[0]);
 	u->diag = src->diag ? src->diag(src->ctx) : NULL;
 	if (u->diag && u->diag->n && !u->status[0])
 		snprintf(u->status, sizeof(u->status), "%.190s", u->diag->msg[0]);
@@ -909,7 +911,7 @@ int ui_init(struct ui *u, const struct wb_ui_opts *o, struct wb_source *src, str
 {
 	const char *cs = nl_langinfo(CODESET);
 	struct wb_pipeline_opts po = { .window = RING_SAMPLES, .sets = o->sets, .nsets = o->nsets,
-				       .timeline = GRAPH_POINTS };
+				       .timeline = GRAPH_POINTS, .sinks = o->sinks, .nsinks = o->nsinks };
 
 	*u = (struct ui){ .o = o, .grid = g, .delay = src->replay ? src->interval : o->delay, .sort_col = 0,
 			  .src = src, .speed = 1, .cfg = o->cfg, .tab_y = -1, .procs_on = true };

@@ -11,6 +11,7 @@
  * forecast's errors (wb_graph_errors) instead of the screen; --roles: a
  * second grid with each cell's theme role as a letter.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "wbtop/forecast.h"
 #include "wbtop/graph.h"
 #include "wbtop/model.h"
+#include "wbtop/pipeline.h"
 #include "wbtop/record.h"
 #include "wbtop/source.h"
 #include "wbtop/timeline.h"
@@ -151,7 +153,9 @@ int main(int argc, char **argv)
 	struct wb_source src;
 	struct wb_sample cur, prev;
 	struct wb_ring *hist = wb_ring_create(WB_FORECAST_HIST);
-	struct wb_timeline *tl = wb_timeline_create(4096);
+	/* the pipeline's timeline, as the UI keeps it: each view pushed once */
+	struct wb_pipeline *pl = wb_pipeline_create(&(struct wb_pipeline_opts){ .window = 2, .timeline = 4096 });
+	const struct wb_timeline *tl = pl ? wb_pipeline_timeline(pl) : NULL;
 	struct wb_forecast fc = { 0 }, pin = { 0 };
 	static struct grid g;
 	double t0 = NAN, pin_t = 0;
@@ -170,15 +174,12 @@ int main(int argc, char **argv)
 	wb_sample_init(&cur);
 	wb_sample_init(&prev);
 	while (src.read(src.ctx, &cur) == 0) {
-		struct wb_limits lim;
 		if (isnan(t0))
 			t0 = cur.mono;
 		if (a.at >= 0 && cur.mono - t0 > a.at + 1e-6)
 			break;
-		if (wb_model_eval(have ? &prev : NULL, &cur, NULL, NULL, 0, &lim) == 0) {
-			wb_timeline_push(tl, have ? &prev : NULL, &cur, &lim);
-			wb_limits_finish(&lim);
-		}
+		if (wb_pipeline_push(pl, &cur, err, sizeof(err)) == -ENOMEM)
+			return 1;
 		if (a.pin >= 0 && !pinned && cur.mono - t0 >= a.pin - 1e-6) {
 			pinned = forecast_at(have ? &prev : NULL, &cur, hist, &pin) == 0;
 			pin_t = cur.mono;
@@ -219,7 +220,7 @@ int main(int argc, char **argv)
 	wb_forecast_finish(&pin);
 	wb_sample_finish(&cur);
 	wb_sample_finish(&prev);
-	wb_timeline_destroy(tl);
+	wb_pipeline_destroy(pl);
 	wb_ring_destroy(hist);
 	wb_replay_destroy(p);
 	wb_rec_close_reader(r);

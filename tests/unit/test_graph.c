@@ -96,7 +96,7 @@ static void timeline_merges(void **st)
 	(void)st;
 	for (int i = 0; i < 16; i++) {
 		sample(&s, i, i < 4 ? "7:0" : "7:1", (uint64_t)i, 1);
-		assert_int_equal(wb_timeline_push(t, NULL, &s, NULL), 0);
+		assert_int_equal(wb_timeline_push(t, &(struct wb_view){ .cur = &s }), 0);
 		wb_sample_finish(&s);
 	}
 	assert_int_equal(wb_timeline_len(t), 16);
@@ -104,11 +104,11 @@ static void timeline_merges(void **st)
 	assert_true(isnan(d1[0]) && d1[4] == 4 * 4096.0); /* unknown before it appeared */
 	assert_null(wb_timeline_bdi(t, "7:9", WB_TL_B_DIRTY));
 	sample(&s, 15, "7:1", 99, 0); /* not newer: ignored */
-	wb_timeline_push(t, NULL, &s, NULL);
+	wb_timeline_push(t, &(struct wb_view){ .cur = &s });
 	wb_sample_finish(&s);
 	assert_int_equal(wb_timeline_len(t), 16);
 	sample(&s, 16, "7:1", 16, 1); /* full: the older half merges pairwise */
-	wb_timeline_push(t, NULL, &s, NULL);
+	wb_timeline_push(t, &(struct wb_view){ .cur = &s });
 	wb_sample_finish(&s);
 	assert_int_equal(wb_timeline_len(t), 4 + 8 + 1);
 	const double *m = wb_timeline_mono(t), *g = wb_timeline_global(t, WB_TL_G_DIRTY);

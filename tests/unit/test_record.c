@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "wbtop/pipeline.h"
 #include "wbtop/record.h"
 #include "wbtop/source.h"
 #include "../../src/record/wbrec_internal.h" /* the format's test hook and key-frame schema */
@@ -765,10 +766,12 @@ static void knob_changes_become_notes(void **st)
 {
 	char path[] = "/tmp/wbtop-rec-XXXXXX", err[256], warn[256];
 	int fd = mkstemp(path), i = 0;
-	struct wb_source inner = { .ctx = &i, .read = story_read }, src, rp;
+	struct wb_source src = { .ctx = &i, .read = story_read }, rp;
 	struct wb_rec_header h;
 	struct wb_rec_writer *w;
-	struct wb_recording *rec;
+	struct wb_recorder *rec;
+	struct wb_pipeline_sink sink;
+	struct wb_pipeline *pl;
 	struct wb_rec_reader *r;
 	struct wb_replay *p;
 	struct wb_sample s;
@@ -778,15 +781,21 @@ static void knob_changes_become_notes(void **st)
 	wb_rec_header_local(&h, 1.0);
 	w = wb_rec_create(path, &h, 0, err, sizeof(err));
 	assert_non_null(w);
-	rec = wb_recording_create(&inner, w);
-	wb_recording_source(rec, &src);
+	rec = wb_recorder_create(w);
+	assert_non_null(rec);
+	wb_recorder_sink(rec, &sink);
+	pl = wb_pipeline_create(&(struct wb_pipeline_opts){ .sinks = &sink, .nsinks = 1 });
+	assert_non_null(pl);
 	wb_sample_init(&s);
-	for (int k = 0; k < 5; k++) {
+	for (int k = 0; k < 5; k++) { /* the recorder as a sink: what the pipeline takes is recorded */
 		if (k == 2)
-			src.annotate(src.ctx, "bdi.8:0.min_ratio=5");
+			wb_pipeline_annotate(pl, "bdi.8:0.min_ratio=5");
 		assert_int_equal(src.read(src.ctx, &s), 0);
+		assert_int_equal(wb_pipeline_push(pl, &s, err, sizeof(err)), 0);
+		assert_int_equal(wb_pipeline_diag(pl)->n, 0);
 	}
-	wb_recording_destroy(rec);
+	wb_pipeline_destroy(pl);
+	wb_recorder_destroy(rec);
 	wb_rec_close(w);
 	r = wb_rec_open(path, err, sizeof(err), warn, sizeof(warn));
 	assert_non_null(r);

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* --set with --apply, --trial or --export-sysctl, and --recover: the one-shot tuning modes of the CLI. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/select.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wbtop/apply.h"
+#include "wbtop/live.h"
+#include "wbtop/model.h"
+#include "wbtop/signals.h"
+#include "wbtop/tune.h"
+#include "wbtop/whatif.h"
+
+/*
+ * Parse every --set and check it as the kernel would take the writes, in
+ * order, on k: one line per bad value (with tail), so all are seen at once.
+ * 0, or 2 (a bad value).
+ */
+static int check_sets(const struct wb_apply_opts *o, const struct wb_sample *s, const struct wb_limits *lim,
+		      struct wb_settings *k, struct wb_setop *ops, const char *tail)
+{
+	char err[256];
+	int bad = 0;
+
+	for (int i = 0; i < o->nsets; i++)
+		if (wb_setop_parse(o->sets[i], s, &ops[i], err, sizeof(err)) ||
+		    wb_settings_apply(k, lim, s->page_size, &ops[i], err, sizeof(err))) {
+			fprintf(stderr, "wbtop: %s%s\n", err, tail);
+			bad++;
+		}
+	return bad ? 2 : 0;
+}
+
+/* The knobs as files a person can install: sysctl.d for vm.*, udev rules for BDIs; only if all are valid. */
+static int export_sysctl(const struct wb_apply_opts *o, const struct wb_sample *s, const struct wb_limits *lim)
+{
+	struct wb_setop ops[WB_APPLY_MAX_SETS];
+	struct wb_settings k;
+	int rc;
+
+	if (wb_settings_from_sample(&k, s))
+		return 1;
+	rc = check_sets(o, s, lim, &k, ops, "");
+	wb_settings_finish(&k);
+	if (rc)
+		return rc;
+	printf("# wbtop --export-sysctl: install as /etc/sysctl.d/90-writeback.conf\n");
+	for (int i = 0; i < o->nsets; i++)
+		if (!ops[i].is_bdi)
+			printf("%s = %llu\n", ops[i].key, (unsigned long long)ops[i].value);
+	printf("\n# per-device knobs: install as /etc/udev/rules.d/90-writeback.rules\n");
+	for (int i = 0; i < o->nsets; i++) {
+		const struct wb_setop *op = &ops[i];
+		const struct wb_bdi *b = op->is_bdi ? wb_sample_bdi(s, op->bdi) : NULL;
+		const char *attr = strrchr(op->key, '.') + 1;
+
+		if (!op->is_bdi)
+			continue;
+		if (b && b->dev[0] && strchr(b->name, ':'))
+			printf("ACTION==\"add|change\", SUBSYSTEM==\"block\", KERNEL==\"%s\", ATTR{bdi/%s}=\"%llu\"\n",
+			       b->dev, attr, (unsigned long long)op->value);
+		else /* a filesystem's own BDI: no block device to match, a boot-time write instead */
+			printf("# %s has no block device: echo %llu > /sys/class/bdi/%s/%s after mounting\n", op->bdi,
+			       (unsigned long long)op->value, op->bdi, attr);
+	}
+	return 0;
+}
+
+/* One live sample with the model (no tracing, no process table). */
+static int one_sample(const struct wb_apply_opts *o, struct wb_sample *s, struct wb_limits *lim, char *err, size_t n)
+{
+	struct wb_live_opts lo = { .root = o->root };
+	struct wb_live *l = wb_live_create(&lo, err, n);
+
+	if (!l)
+		return -1;
+	wb_live_read(l, s);
+	wb_live_destroy(l);
+	if (s->level < 0 || wb_model_eval(NULL, s, NULL, NULL, 0, lim) || !lim->valid) {
+		snprintf(err, n, "cannot read the kernel's writeback state under %s", o->root);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Print each threshold, global and per BDI, before -> predicted (-> the
+ * kernel's, and the error of the model on the read-back sample's own inputs,
+ * which excludes memory drift).
+ */
+static void report(const struct wb_sample *s, const struct wb_limits *now, const struct wb_limits *pred,
+		   const struct wb_sample *after, const struct wb_limits *got)
+{
+	char a[16], b[16], c[16];
+	double P = s->page_size;
+
+	printf("%-16s %10s %10s", "", "now", "predicted");
+	if (after)
+		printf(" %10s %8s", "kernel", "error");
+	printf("\n%-16s %10s %10s", "dirty thresh", wb_fmt_bytes(a, 16, now->thresh * P), wb_fmt_bytes(b, 16, pred->thresh * P));
+	if (after)
+		printf(" %10s %8lld", wb_fmt_bytes(c, 16, after->g.v[WB_G_DIRTY_THRESH] * P),
+		       (long long)(got->thresh - after->g.v[WB_G_DIRTY_THRESH])); /* wraps, never overflows */
+	printf("\n%-16s %10s %10s", "background", wb_fmt_bytes(a, 16, now->bg * P), wb_fmt_bytes(b, 16, pred->bg * P));
+	if (after)
+		printf(" %10s %8lld", wb_fmt_bytes(c, 16, after->g.v[WB_G_BG_THRESH] * P),
+		       (long long)(got->bg - after->g.v[WB_G_BG_THRESH]));
+	printf("\n");
+	for (size_t i = 0; i < pred->nbdis && i < now->nbdis; i++) {
+		const struct wb_bdi_limits *x = &now->bdis[i], *y = &pred->bdis[i];
+		const struct wb_bdi *k = after ? wb_sample_bdi(after, y->name) : NULL;
+		if (x->thresh == y->thresh && !(k && WB_HAS(k->st_valid, WB_B_THRESH) && k->st[WB_B_THRESH] != y->thresh))
+			continue;
+		printf("%-16s %10s %10s", y->name, wb_fmt_bytes(a, 16, x->thresh * P), wb_fmt_bytes(b, 16, y->thresh * P));
+		if (k && WB_HAS(k->st_valid, WB_B_THRESH))
+			printf(" %10s %8lld", wb_fmt_bytes(c, 16, k->st[WB_B_THRESH] * P),
+			       (long long)(y->thresh - k->st[WB_B_THRESH]));
+		if (x->frac_src == WB_FRAC_CAPPED)
+			printf("  (its share was hidden by max_ratio: at least this)");
+		else if (y->dirty_known && y->wb_dirty >= y->thresh)
+			printf("  (more than that is dirty now: its writers will stall)");
+		printf("\n");
+	}
+	if (after)
+		printf("(errors in pages, of the model on the read-back inputs; per device the prediction made\n"
+		       " before writing, where shares and the kernel's per-CPU counters allow about 32 pages)\n");
+}
+
+/* Wait the trial out: keep on "keep", revert on timeout or a signal. */
+static bool trial_keep(double secs)
+{
+	struct timespec end;
+	bool tty = isatty(STDIN_FILENO);
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += (time_t)secs;
+	printf("trial: the old values come back in %.0f s%s (Ctrl-C: now)\n", secs,
+	       tty ? " unless you type keep and Enter" : "");
+	fflush(stdout);
+	while (!wb_stop) {
+		struct timespec now;
+		fd_set fds;
+		struct timeval tv = { 0, 200000 };
+		char line[64];
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+			return false;
+		if (!tty) {
+			nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
+			continue;
+		}
+		FD_ZERO(&fds);
+		FD_SET(STDIN_FILENO, &fds);
+		if (select(STDIN_FILENO + 1, &fds, NULL, NULL, &tv) > 0 && fgets(line, sizeof(line), stdin) &&
+		    strncmp(line, "keep", 4) == 0)
+			return true;
+	}
+	return false;
+}
+
+int wb_apply_run(const struct wb_apply_opts *o)
+{
+	struct wb_sample s, after;
+	struct wb_limits lim, pred, got;
+	struct wb_settings k;
+	struct wb_setop ops[WB_APPLY_MAX_SETS];
+	struct wb_tune t;
+	char err[256];
+	int rc = 1;
+
+	wb_sample_init(&s);
+	wb_sample_init(&after);
+	memset(&pred, 0, sizeof(pred));
+	if (one_sample(o, &s, &lim, err, sizeof(err))) {
+		fprintf(stderr, "wbtop: %s\n", err);
+		return 1;
+	}
+	if (o->export_sysctl) {
+		rc = export_sysctl(o, &s, &lim);
+		goto out;
+	}
+	if (wb_settings_from_sample(&k, &s))
+		goto out;
+	if (check_sets(o, &s, &lim, &k, ops, "; nothing written")) {
+		wb_settings_finish(&k);
+		rc = 2;
+		goto out;
+	}
+	wb_model_eval(NULL, &s, &k, &lim, 0, &pred);
+	wb_settings_finish(&k);
+	if (!o->apply) {
+		report(&s, &lim, &pred, NULL, NULL);
+		rc = 0;
+		goto out;
+	}
+	if (geteuid() != 0) {
+		report(&s, &lim, &pred, NULL, NULL);
+		fprintf(stderr, "wbtop: --apply needs root (this is the prediction only); nothing written\n");
+		rc = 1;
+		goto out;
+	}
+	if (wb_tune_apply(&t, o->root, ops, o->nsets, err, sizeof(err))) {
+		fprintf(stderr, "wbtop: %s\n", err);
+		goto out;
+	}
+	if (one_sample(o, &after, &got, err, sizeof(err)) == 0) {
+		report(&s, &lim, &pred, &after, &got);
+		wb_limits_finish(&got);
+	}
+	if (o->trial && !trial_keep(o->trial)) {
+		if (wb_tune_revert(&t, err, sizeof(err))) {
+			fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, t.journal);
+			goto out;
+		}
+		printf("reverted: the previous values are back\n");
+	} else {
+		wb_tune_confirm(&t);
+		printf("applied%s\n", o->trial ? " and kept" : "");
+	}
+	rc = 0;
+out:
+	wb_limits_finish(&lim);
+	wb_limits_finish(&pred);
+	wb_sample_finish(&s);
+	wb_sample_finish(&after);
+	return rc;
+}
+
+int wb_apply_recover(const struct wb_apply_opts *o)
+{
+	struct wb_tune t;
+	char err[512], line[16] = "";
+	int st = wb_tune_find_stale(&t, err, sizeof(err));
+	bool revert;
+
+	if (st < 0)
+		fprintf(stderr, "wbtop: %s\n", err);
+	if (st <= 0)
+		return st < 0 && o->recover ? -1 : 0;
+	fprintf(stderr, "wbtop found unconfirmed changes from a previous run (pid %d):\n", t.pid);
+	for (int i = 0; i < t.n; i++)
+		fprintf(stderr, "  %s: %s (was %s)\n", t.e[i].key, t.e[i].want, t.e[i].orig);
+	if (o->recover) {
+		revert = strcmp(o->recover, "revert") == 0;
+	} else if (isatty(STDIN_FILENO)) {
+		fprintf(stderr, "revert? y/n ");
+		revert = fgets(line, sizeof(line), stdin) && (line[0] == 'y' || line[0] == 'Y');
+	} else {
+		fprintf(stderr, "wbtop: left as they are; run with --recover revert or --recover keep\n");
+		return 0;
+	}
+	if (!revert) {
+		wb_tune_confirm(&t);
+		fprintf(stderr, "wbtop: kept\n");
+	} else if (wb_tune_revert(&t, err, sizeof(err)) == 0) {
+		fprintf(stderr, "wbtop: reverted\n");
+	} else {
+		fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, t.journal);
+		return o->recover ? -1 : 0;
+	}
+	return 0;
+}

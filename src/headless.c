@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The headless loop (--batch): samples from a source through the pipeline, each view printed. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "wbtop/headless.h"
+#include "wbtop/openmetrics.h"
+#include "wbtop/out.h"
+#include "wbtop/pipeline.h"
+#include "wbtop/signals.h"
+
+/* Print collector problems, once per distinct set. */
+static void report_diag(const struct wb_diag *d, unsigned long *last_hash)
+{
+	unsigned long h = 5381;
+
+	for (int i = 0; i < d->n; i++)
+		for (const char *p = d->msg[i]; *p; p++)
+			h = h * 33 + (unsigned char)*p;
+	if (h == *last_hash)
+		return;
+	*last_hash = h;
+	for (int i = 0; i < d->n; i++)
+		fprintf(stderr, "wbtop: %s\n", d->msg[i]);
+	if (d->dropped)
+		fprintf(stderr, "wbtop: (%d more problems not shown)\n", d->dropped);
+}
+
+static void sleep_until(struct timespec *next, double delay)
+{
+	long ns = (long)((delay - floor(delay)) * 1e9);
+
+	next->tv_sec += (time_t)floor(delay);
+	next->tv_nsec += ns;
+	if (next->tv_nsec >= 1000000000L) {
+		next->tv_sec++;
+		next->tv_nsec -= 1000000000L;
+	}
+	while (!wb_stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
+		;
+}
+
+/*
+ * --openmetrics: live, one exposition per sample (v); a replay collects every
+ * sample with its time and prints one exposition at the end (v NULL).
+ */
+static void print_om(struct wb_om *om, const struct wb_view *v, bool per_sample)
+{
+	size_t len;
+	char *buf;
+
+	if (v && per_sample)
+		wb_om_clear(om);
+	if (v && wb_om_add(om, v))
+		fprintf(stderr, "wbtop: --openmetrics: out of memory\n");
+	if (v && !per_sample)
+		return;
+	if ((buf = wb_om_render(om, WB_OM_OPENMETRICS, &len)))
+		fwrite(buf, 1, len, stdout);
+	free(buf);
+}
+
+int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
+{
+	struct wb_pipeline_opts po = { .sets = o->sets, .nsets = o->nsets,
+				       .forecast_s = o->forecast, .sinks = o->sinks, .nsinks = o->nsinks };
+	struct wb_pipeline *pl = wb_pipeline_create(&po);
+	struct wb_sample cur;
+	struct timespec next;
+	unsigned long dh = 0;
+	bool told_hidden = false;
+	int rc = 0;
+	char err[256];
+	struct wb_om *om = o->fmt == WB_FMT_OM ? wb_om_create(src->replay) : NULL;
+
+	if (!pl) {
+		fprintf(stderr, "wbtop: out of memory\n");
+		return 1;
+	}
+	wb_sample_init(&cur);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	if (o->fmt == WB_FMT_CSV)
+		wb_out_csv_header(stdout);
+	if (o->csv_units)
+		wb_out_csv_units(stdout);
+	/* a replay from --from: the window the full export had there (rates, forecast) */
+	if (src->replay && wb_pipeline_resync(pl, src))
+		fprintf(stderr, "wbtop: the recording before --from could not be read\n");
+	if (src->warmup && src->read(src->ctx, &cur) == 0) /* context for the first sample's rates */
+		wb_pipeline_push(pl, &cur, err, sizeof(err));
+	for (long i = 0; !wb_stop && (o->count == 0 || i < o->count); i++) {
+		const struct wb_view *v;
+
+		if (i > 0 && !src->replay)
+			sleep_until(&next, o->delay);
+		if (wb_stop)
+			break;
+		if (src->read(src->ctx, &cur) != 0) {
+			if (src->diag)
+				report_diag(src->diag(src->ctx), &dh);
+			if (!src->replay) {
+				if (i == 0) /* later, the diagnostics above say what ended it */
+					fprintf(stderr, "wbtop: no usable kernel files under %s: nothing to show\n", o->root);
+				rc = 1;
+			}
+			break;
+		}
+		if (src->diag)
+			report_diag(src->diag(src->ctx), &dh);
+		if (!told_hidden && o->fmt != WB_FMT_TEXT) {
+			const char *h[4];
+			int nh = wb_level_hidden(cur.level, h, 4);
+			if (o->no_trace && !src->replay && nh && cur.level == WB_LEVEL_DEBUGFS)
+				nh--; /* level 3 is off because --no-trace asked for it: no advice to give */
+			for (int j = 0; j < nh; j++)
+				fprintf(stderr, "wbtop: %s\n", h[j]);
+			told_hidden = true;
+		}
+		rc = wb_pipeline_push(pl, &cur, err, sizeof(err));
+		for (int j = 0; j < wb_pipeline_diag(pl)->n; j++) /* a sink that stopped (the recorder) */
+			fprintf(stderr, "wbtop: %s\n", wb_pipeline_diag(pl)->msg[j]);
+		if (rc) {
+			fprintf(stderr, "wbtop: %s\n", rc == -ENOMEM ? "out of memory" : err);
+			rc = rc == -ENOMEM ? 1 : 2;
+			break;
+		}
+		v = wb_pipeline_view(pl);
+		if (o->fmt == WB_FMT_JSON)
+			wb_out_json(stdout, v);
+		else if (o->fmt == WB_FMT_CSV)
+			wb_out_csv(stdout, v);
+		else if (o->fmt == WB_FMT_OM && om)
+			print_om(om, v, !src->replay);
+		else if (!o->quiet_text) /* serving: stdout stays quiet unless asked */
+			wb_out_text(stdout, v);
+		if (!src->replay)
+			fflush(stdout); /* live: each sample as it comes */
+		if (ferror(stdout)) {
+			if (errno != EPIPE) { /* a closed pipe is the reader's way to say enough */
+				fprintf(stderr, "wbtop: writing the output: %s\n", strerror(errno));
+				rc = 1;
+			}
+			break;
+		}
+		if (wb_pipeline_diag(pl)->n) { /* a recorder that records nothing must not run on (wbtop(1), EXIT STATUS) */
+			rc = 1;
+			break;
+		}
+	}
+	if (om && src->replay)
+		print_om(om, NULL, false);
+	wb_om_destroy(om);
+	wb_sample_finish(&cur);
+	wb_pipeline_destroy(pl);
+	return rc;
+}
