@@ -77,14 +77,24 @@ static struct wb_value b_bio(const struct wb_fctx *c)
 	return WB_HAS(c->b->st_valid, WB_B_B_IO) ? KNOWN_U(c->b->st[WB_B_B_IO]) : UNKNOWN;
 }
 
+/*
+ * A device's thresholds need its writeout share, which only debugfs shows:
+ * without it the model has a lower bound (reserve and idle floor), not the
+ * figure, so the figure is unknown rather than a guess.
+ */
+static bool share_ok(const struct wb_fctx *c)
+{
+	return model_ok(c) && c->bl->frac_src != WB_FRAC_NONE;
+}
+
 static struct wb_value m_thresh(const struct wb_fctx *c)
 {
-	return model_ok(c) ? KNOWN_U(wb_pages_to_bytes(c->s, c->bl->thresh)) : UNKNOWN;
+	return share_ok(c) ? KNOWN_U(wb_pages_to_bytes(c->s, c->bl->thresh)) : UNKNOWN;
 }
 
 static struct wb_value m_bg_thresh(const struct wb_fctx *c)
 {
-	return model_ok(c) ? KNOWN_U(wb_pages_to_bytes(c->s, c->bl->bg_thresh)) : UNKNOWN;
+	return share_ok(c) ? KNOWN_U(wb_pages_to_bytes(c->s, c->bl->bg_thresh)) : UNKNOWN;
 }
 
 /* The writeout share, and how it is known (capped: at least this). */
@@ -106,9 +116,10 @@ static struct wb_value m_share_src(const struct wb_fctx *c)
 	return KNOWN_S(src[c->bl->frac_src]);
 }
 
+/* The state needs the device's dirty pages and its thresholds: unknown without either. */
 static struct wb_value m_state(const struct wb_fctx *c)
 {
-	return model_ok(c) ? KNOWN_S(wb_bdi_state_names[c->bl->state]) : UNKNOWN;
+	return share_ok(c) && c->bl->dirty_known ? KNOWN_S(wb_bdi_state_names[c->bl->state]) : UNKNOWN;
 }
 
 /* The state with the limit that holds the writers: "throttled:global" (text, CSV, pane;

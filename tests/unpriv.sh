@@ -21,6 +21,9 @@ for l in open(sys.argv[1]):
     assert d["global"]["kernel_thresh"] > 0
     for b in d["bdis"]:
         assert "reclaimable" not in b, b  # debugfs is root-only: absent, not 0
+        # without the device's share (debugfs) its thresholds and state are not known: absent, not a guess
+        for k in ("thresh", "bg_thresh", "state", "kernel_thresh"):
+            assert k not in b, (k, b)
 PY
 grep -q "level 2 hidden:.*run as root" "$T/err" || { echo "FAIL: no explanation"; cat "$T/err"; exit 1; }
 "${run[@]}" "$W" --batch -n 1 --mount-debugfs >/dev/null 2>"$T/err"
