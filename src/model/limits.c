@@ -178,8 +178,15 @@ enum wb_frac_src wb_frac_invert(uint64_t K, uint64_t T, uint64_t D, uint64_t sum
 	*den = 1;
 	if (K + FLOOR_SLACK >= mx && mx <= T) {
 		src = max_ppm < WB_RATIO_FULL ? WB_FRAC_CAPPED : WB_FRAC_DEBUGFS;
+		/*
+		 * The floor alone reaches the cap, so the kernel's figure says
+		 * nothing of the share: take the smallest that reaches the cap
+		 * by itself (a capped device is one being written; taking 0
+		 * predicted a collapse under strict_limit or a lower limit that
+		 * the kernel did not show: 1.9M against its 15M).
+		 */
 		if (src == WB_FRAC_CAPPED && fl >= mx)
-			return src; /* the floor alone reaches the cap: share unknown, take 0 */
+			K = mx;
 	} else if (K <= fl + FLOOR_SLACK) {
 		return WB_FRAC_FLOOR;
 	}
