@@ -572,8 +572,6 @@ static void step(struct ui *u, int ch)
 /* Keys of the tune pane; true when the key was used. */
 bool ui_tune_key(struct ui *u, int ch)
 {
-	size_t n = strlen(u->tune_buf);
-
 	if (u->tune_confirm) {
 		if (ch == 'y' || ch == 'Y')
 			apply(u);
@@ -582,19 +580,19 @@ bool ui_tune_key(struct ui *u, int ch)
 		return true;
 	}
 	if (u->tune_editing) {
-		if (ch == 27) {
+		switch (ui_line_edit(u->tune_buf, sizeof(u->tune_buf), ch, false)) {
+		case UI_EDIT_CANCEL:
 			u->tune_editing = false;
 			u->tune_buf[0] = '\0';
 			u->tune_err[0] = '\0';
 			u->tune_ok = false;
-		} else if (ch == '\n' || ch == KEY_ENTER) {
+			break;
+		case UI_EDIT_DONE:
 			u->tune_editing = false;
 			preview(u);
-		} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n) {
-			u->tune_buf[n - 1] = '\0';
-		} else if (ch > 32 && ch < 127 && n + 1 < sizeof(u->tune_buf)) {
-			u->tune_buf[n] = (char)ch;
-			u->tune_buf[n + 1] = '\0';
+			break;
+		default:
+			break;
 		}
 		return true;
 	}

@@ -718,18 +718,11 @@ void ui_mouse(struct ui *u, const MEVENT *m)
 static void filter_key(struct ui *u, int ch)
 {
 	char *f = ui_filter(u);
-	size_t n = strlen(f);
 
-	if (ch == 27) {
-		f[0] = '\0';
-		u->filtering = false;
-	} else if (ch == '\n' || ch == KEY_ENTER) {
-		u->filtering = false;
-	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n) {
-		f[n - 1] = '\0';
-	} else if (ch >= 32 && ch < 127 && n + 1 < sizeof(u->filter)) {
-		f[n] = (char)ch;
-		f[n + 1] = '\0';
+	switch (ui_line_edit(f, sizeof(u->filter), ch, true)) {
+	case UI_EDIT_CANCEL: f[0] = '\0'; u->filtering = false; break;
+	case UI_EDIT_DONE: u->filtering = false; break;
+	default: break;
 	}
 }
 
@@ -772,12 +765,12 @@ static int jump_target(const struct ui *u, const char *text, double *t_rel)
 /* Typing a time to jump to (seconds from the recording's start, or a clock time). */
 static void jump_key(struct ui *u, int ch)
 {
-	size_t n = strlen(u->jump);
 	double t;
+	enum ui_edit e = ui_line_edit(u->jump, sizeof(u->jump), ch, false);
 
-	if (ch == 27) {
+	if (e == UI_EDIT_CANCEL) {
 		u->jumping = false;
-	} else if (ch == '\n' || ch == KEY_ENTER) {
+	} else if (e == UI_EDIT_DONE) {
 		u->jumping = false;
 		if (jump_target(u, u->jump, &t)) {
 			snprintf(u->status, sizeof(u->status),
@@ -787,11 +780,6 @@ static void jump_key(struct ui *u, int ch)
 		u->src->seek(u->src->ctx, t);
 		replay_show(u);
 		snprintf(u->status, sizeof(u->status), "jumped to %.1f s", t);
-	} else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n) {
-		u->jump[n - 1] = '\0';
-	} else if (((ch >= '0' && ch <= '9') || ch == '.' || ch == ':') && n + 1 < sizeof(u->jump)) {
-		u->jump[n] = (char)ch;
-		u->jump[n + 1] = '\0';
 	}
 }
 

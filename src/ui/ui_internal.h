@@ -219,4 +219,13 @@ bool ui_tick(struct ui *u, double t, double *next);
 /* The row the tabs were drawn on (the mouse's reference), read from the grid; -1 none. */
 int ui_tabs_row(const struct ui *u);
 
+/* What a key did to a prompt's line. */
+enum ui_edit { UI_EDIT_TYPED, UI_EDIT_DONE, UI_EDIT_CANCEL, UI_EDIT_IGNORED };
+/*
+ * The one line editor: printable characters (spaces if asked), Backspace,
+ * ^U clears, Enter is DONE, Esc is CANCEL (the caller decides what the line
+ * then keeps); anything else IGNORED.
+ */
+enum ui_edit ui_line_edit(char *buf, size_t cap, int ch, bool spaces);
+
 #endif
