@@ -71,7 +71,7 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 	struct wb_pipeline *pl = wb_pipeline_create(&po);
 	struct wb_sample cur;
 	struct timespec next;
-	unsigned long dh = 0;
+	unsigned long dh = 0, wh = 0;
 	bool told_hidden = false;
 	int rc = 0;
 	char err[256];
@@ -123,6 +123,7 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 		rc = wb_pipeline_push(pl, &cur, err, sizeof(err));
 		for (int j = 0; j < wb_pipeline_diag(pl)->n; j++) /* a sink that stopped (the recorder) */
 			fprintf(stderr, "wbtop: %s\n", wb_pipeline_diag(pl)->msg[j]);
+		report_diag(wb_pipeline_warnings(pl), &wh); /* a textfile it could not write: once a problem */
 		if (rc) {
 			fprintf(stderr, "wbtop: %s\n", rc == -ENOMEM ? "out of memory" : err);
 			rc = rc == -ENOMEM ? 1 : 2;

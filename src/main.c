@@ -570,7 +570,7 @@ static int run_replay(const struct opts *o)
 }
 
 /* --record: the writer and the recorder, the pipeline's sink in o. 0, or 1 with a message. */
-static int start_recorder(struct opts *o, struct wb_rec_writer **w, struct wb_recorder **rec,
+static int start_recorder(const struct opts *o, struct wb_rec_writer **w, struct wb_recorder **rec,
 			  struct wb_pipeline_sink *sink)
 {
 	struct wb_rec_header h;
@@ -585,8 +585,6 @@ static int start_recorder(struct opts *o, struct wb_rec_writer **w, struct wb_re
 		return 1;
 	}
 	wb_recorder_sink(*rec, sink);
-	o->sinks = sink;
-	o->nsinks = 1;
 	return 0;
 }
 
@@ -595,18 +593,24 @@ static int start_recorder(struct opts *o, struct wb_rec_writer **w, struct wb_re
  * the "serving" line for stderr (batch) or the status line (*notice). 0, or
  * the exit code with a message.
  */
-static int start_metrics(const struct opts *o, struct wb_source *src, struct wb_http **http,
-			 struct wb_om_tap **tap, const char **notice, char *served, size_t n)
+static int start_metrics(const struct opts *o, struct wb_http **http, struct wb_om_sink **om,
+			 struct wb_pipeline_sink *sink, const char **notice, char *served, size_t n)
 {
 	char err[256];
 
+	if (o->om_file && wb_om_file_check(o->om_file, err, sizeof(err))) {
+		fprintf(stderr, "wbtop: --openmetrics-file %s\n", err);
+		return 2;
+	}
 	if (o->listen && !(*http = wb_http_start(o->listen, err, sizeof(err)))) {
 		fprintf(stderr, "wbtop: %s\n", err);
 		return 2;
 	}
-	if (!(*tap = wb_om_tap_create(src, o->om_file, *http ? wb_http_publish : NULL, *http)))
+	if (!(*om = wb_om_sink_create(o->om_file, *http ? wb_http_publish : NULL, *http))) {
+		fprintf(stderr, "wbtop: out of memory\n");
 		return 1;
-	wb_om_tap_source(*tap, src);
+	}
+	wb_om_sink_bind(*om, sink);
 	snprintf(served, n, "serving http://%s/metrics", *http ? wb_http_address(*http) : "");
 	if (*http && o->batch)
 		fprintf(stderr, "wbtop: %s\n", served);
@@ -623,9 +627,10 @@ static int run_live(struct opts *o)
 	struct wb_source src;
 	struct wb_rec_writer *writer = NULL;
 	struct wb_recorder *recorder = NULL;
-	struct wb_pipeline_sink rec_sink;
 	struct wb_http *http = NULL;
-	struct wb_om_tap *tap = NULL;
+	struct wb_om_sink *om = NULL;
+	struct wb_pipeline_sink sinks[2]; /* the recorder, the metrics */
+	size_t nsinks = 0;
 	const struct wb_diag *notes;
 	const char *notice;
 	char err[256], served[96];
@@ -641,18 +646,15 @@ static int run_live(struct opts *o)
 	for (int i = 0; o->batch && i < notes->n; i++) /* in the UI the first one goes to the status line */
 		fprintf(stderr, "wbtop: %s\n", notes->msg[i]);
 	notice = !o->batch && notes->n ? notes->msg[0] : NULL;
-	if (o->record && start_recorder(o, &writer, &recorder, &rec_sink)) {
+	if (o->record && start_recorder(o, &writer, &recorder, &sinks[nsinks++])) {
 		wb_live_destroy(live);
 		return 1;
 	}
-	if (o->om_file && wb_om_file_check(o->om_file, err, sizeof(err))) {
-		fprintf(stderr, "wbtop: --openmetrics-file %s\n", err);
-		rc = 2;
-		goto out;
-	}
 	if ((o->listen || o->om_file) &&
-	    (rc = start_metrics(o, &src, &http, &tap, &notice, served, sizeof(served))))
+	    (rc = start_metrics(o, &http, &om, &sinks[nsinks++], &notice, served, sizeof(served))))
 		goto out;
+	o->sinks = sinks;
+	o->nsinks = nsinks;
 	rc = o->until ? run_until(o, &src) : o->batch ? run_batch(o, &src) : run_ui(o, &src, notice, NULL);
 	if (wb_recorder_error(recorder)) { /* the UI went on sampling; batch has said it already */
 		if (!o->batch)
@@ -660,8 +662,8 @@ static int run_live(struct opts *o)
 		rc = rc ? rc : 1;
 	}
 out:
-	wb_http_stop(http); /* before the tap: no scrape outlives the sample it serves */
-	wb_om_tap_destroy(tap);
+	wb_http_stop(http); /* before the sink: no scrape outlives the sample it serves */
+	wb_om_sink_destroy(om);
 	wb_recorder_destroy(recorder);
 	wb_rec_close(writer);
 	wb_live_destroy(live);

@@ -24,6 +24,7 @@ struct wb_pipeline {
 	struct wb_timeline *tl;      /* NULL unless opts.timeline */
 	struct wb_pipeline_sink *sinks; /* opts.sinks, copied */
 	struct wb_diag diag;         /* the sinks' problems at the last push */
+	struct wb_diag warn;         /* and their passing ones */
 };
 
 struct wb_pipeline *wb_pipeline_create(const struct wb_pipeline_opts *o)
@@ -348,9 +349,13 @@ static void feed_sinks(struct wb_pipeline *p)
 {
 	for (size_t i = 0; i < p->o.nsinks; i++) {
 		const struct wb_pipeline_sink *k = &p->sinks[i];
+		const struct wb_diag *w;
 		const char *why;
+		int rc = k->take(k->ctx, &p->view);
 
-		if (k->take(k->ctx, &p->view) == 0)
+		for (int j = 0; k->warnings && (w = k->warnings(k->ctx)) && j < w->n; j++)
+			wb_diag_add(&p->warn, "%s", w->msg[j]);
+		if (rc == 0)
 			continue;
 		why = k->error ? k->error(k->ctx) : NULL;
 		wb_diag_add(&p->diag, "%s", why ? why : "an output stopped");
@@ -362,6 +367,7 @@ int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err
 	int rc;
 
 	wb_diag_clear(&p->diag);
+	wb_diag_clear(&p->warn);
 	view_finish(p);
 	if (wb_ring_push(p->ring, s))
 		return -ENOMEM;
@@ -384,6 +390,11 @@ int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err
 const struct wb_diag *wb_pipeline_diag(const struct wb_pipeline *p)
 {
 	return &p->diag;
+}
+
+const struct wb_diag *wb_pipeline_warnings(const struct wb_pipeline *p)
+{
+	return &p->warn;
 }
 
 void wb_pipeline_annotate(struct wb_pipeline *p, const char *text)

@@ -196,7 +196,16 @@ for p in "$T/fifo" "$T/adir" "$T/link"; do
 	[ $rc = 2 ] && [ "$(wc -l <"$T/err")" = 1 ] || fail "--openmetrics-file $p: rc=$rc: $(cat "$T/err")"
 done
 [ -p "$T/fifo" ] && [ -d "$T/adir" ] && [ -L "$T/link" ] || fail "a path that is not a regular file was replaced"
-check "--openmetrics-file: atomic rewrite, lint-clean; unwritable or not a regular file: one line, exit 2, left alone"
+# a directory that goes while it runs: said once, retried each sample, not fatal
+mkdir "$T/gone"
+"$W" --root "$F/6.18-idle" --batch -n 12 -d 0.2 --openmetrics-file "$T/gone/x.prom" >/dev/null 2>"$T/err" &
+pid=$!
+for _ in $(seq 100); do [ -s "$T/gone/x.prom" ] && break; sleep 0.1; done
+rm -rf "$T/gone"
+wait $pid; rc=$?
+[ $rc = 0 ] && [ "$(grep -c 'openmetrics-file' "$T/err")" = 1 ] ||
+	fail "textfile directory removed mid-run: rc=$rc, said $(grep -c openmetrics-file "$T/err") times: $(cat "$T/err")"
+check "--openmetrics-file: atomic rewrite, lint-clean; unwritable or not a regular file: one line, exit 2, left alone; lost mid-run: said once"
 
 # ---- label values from mount points are untrusted ----
 cp -r "$F/6.18-writing" "$T/evil"

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "wbtop/out.h"
+#include "wbtop/pipeline.h"
 #include "wbtop/source.h"
 
 enum wb_om_fmt {
@@ -54,17 +55,16 @@ int wb_om_write_file(const char *path, const char *buf, size_t len, char *err, s
 size_t wb_om_escape(char *buf, size_t size, const char *value);
 
 /*
- * A source that passes every sample of `inner` through and, for each, renders
- * both formats and hands them to publish(cls, text, tlen, om, olen), which
- * takes the buffers; with a file, also rewrites it (Prometheus text, for
- * node_exporter's textfile collector). Runs the model for the view's limits.
- * Caller frees with wb_om_tap_destroy(); NULL on out of memory.
+ * A sink of the pipeline: for each view, renders both formats and hands them
+ * to publish(cls, text, tlen, om, olen), which takes the buffers; with a file,
+ * also rewrites it (Prometheus text, for node_exporter's textfile collector).
+ * A failed write is a warning of the sink (retried at the next view).
+ * Free with wb_om_sink_destroy(); NULL on out of memory.
  */
 typedef void (*wb_om_publish_fn)(void *cls, char *text, size_t tlen, char *om, size_t olen);
-struct wb_om_tap;
-struct wb_om_tap *wb_om_tap_create(const struct wb_source *inner, const char *file,
-				   wb_om_publish_fn publish, void *cls);
-void wb_om_tap_destroy(struct wb_om_tap *t);
-void wb_om_tap_source(struct wb_om_tap *t, struct wb_source *src);
+struct wb_om_sink;
+struct wb_om_sink *wb_om_sink_create(const char *file, wb_om_publish_fn publish, void *cls);
+void wb_om_sink_destroy(struct wb_om_sink *t);
+void wb_om_sink_bind(struct wb_om_sink *t, struct wb_pipeline_sink *k);
 
 #endif

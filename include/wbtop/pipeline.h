@@ -33,6 +33,8 @@ struct wb_pipeline_sink {
 	const char *(*error)(void *ctx);
 	/* A note that belongs with the samples (wbtop wrote a knob); may be NULL. */
 	void (*annotate)(void *ctx, const char *text);
+	/* Problems of the last take that do not stop the sink (a write it retries); may be NULL. */
+	const struct wb_diag *(*warnings)(void *ctx);
 };
 
 struct wb_pipeline_opts {
@@ -66,6 +68,8 @@ int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err
  * stopped: ..."), or none; owned by the pipeline.
  */
 const struct wb_diag *wb_pipeline_diag(const struct wb_pipeline *p);
+/* The sinks' passing problems at the last push (shown, not fatal). */
+const struct wb_diag *wb_pipeline_warnings(const struct wb_pipeline *p);
 /* Hand a note to every sink that keeps notes (e.g. "set vm.dirty_ratio=10"). */
 void wb_pipeline_annotate(struct wb_pipeline *p, const char *text);
 /* The newest sample's view, owned by the pipeline until the next push; NULL before one. */

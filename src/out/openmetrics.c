@@ -698,93 +698,66 @@ int wb_om_write_file(const char *path, const char *buf, size_t len, char *err, s
 	return rc;
 }
 
-/* ---- the tap: a live source whose samples are also published ---- */
+/* ---- the sink: each view of the pipeline published to the endpoint and the textfile ---- */
 
-struct wb_om_tap {
-	struct wb_source inner;
+struct wb_om_sink {
 	struct wb_om *om;
 	const char *file;
 	wb_om_publish_fn publish;
 	void *cls;
-	struct wb_sample prev;
-	bool have_prev;
-	struct wb_diag diag;
+	struct wb_diag warn;  /* the textfile's problem at the last view: retried, never fatal */
 };
 
-struct wb_om_tap *wb_om_tap_create(const struct wb_source *inner, const char *file,
-				   wb_om_publish_fn publish, void *cls)
+struct wb_om_sink *wb_om_sink_create(const char *file, wb_om_publish_fn publish, void *cls)
 {
-	struct wb_om_tap *t = calloc(1, sizeof(*t));
+	struct wb_om_sink *t = calloc(1, sizeof(*t));
 
 	if (!t || !(t->om = wb_om_create(false))) {
 		free(t);
 		return NULL;
 	}
-	t->inner = *inner;
 	t->file = file;
 	t->publish = publish;
 	t->cls = cls;
-	wb_sample_init(&t->prev);
 	return t;
 }
 
-void wb_om_tap_destroy(struct wb_om_tap *t)
+void wb_om_sink_destroy(struct wb_om_sink *t)
 {
 	if (!t)
 		return;
 	wb_om_destroy(t->om);
-	wb_sample_finish(&t->prev);
 	free(t);
 }
 
-/* Render s (with the model) and hand it to the endpoint and the file. */
-static void tap_emit(struct wb_om_tap *t, const struct wb_sample *s)
+/* Render the pipeline's view (its limits and derived figures: nothing computed here) in both formats. */
+static int sink_take(void *ctx, const struct wb_view *v)
 {
-	struct wb_view v = { .prev = t->have_prev ? &t->prev : NULL, .cur = s };
-	struct wb_limits lim;
+	struct wb_om_sink *t = ctx;
 	size_t tl = 0, ol = 0;
 	char *text, *om = NULL, err[256];
 
-	memset(&lim, 0, sizeof(lim));
-	if (wb_model_eval(v.prev, s, NULL, NULL, 0, &lim) == 0)
-		v.lim = &lim;
+	wb_diag_clear(&t->warn);
 	wb_om_clear(t->om);
-	if (wb_om_add(t->om, &v) == 0 && (text = wb_om_render(t->om, WB_OM_TEXT, &tl))) {
-		if (t->file && wb_om_write_file(t->file, text, tl, err, sizeof(err)))
-			wb_diag_add(&t->diag, "--openmetrics-file %s", err); /* shown once per distinct problem */
-		if (t->publish && (om = wb_om_render(t->om, WB_OM_OPENMETRICS, &ol)))
-			t->publish(t->cls, text, tl, om, ol);
-		else
-			free(text);
+	if (wb_om_add(t->om, v) != 0 || !(text = wb_om_render(t->om, WB_OM_TEXT, &tl))) {
+		wb_diag_add(&t->warn, "--listen/--openmetrics-file: out of memory for this sample");
+		return 0;
 	}
-	wb_limits_finish(&lim);
-	t->have_prev = wb_sample_copy(&t->prev, s) == 0;
+	if (t->file && wb_om_write_file(t->file, text, tl, err, sizeof(err)))
+		wb_diag_add(&t->warn, "--openmetrics-file %s", err);
+	if (t->publish && (om = wb_om_render(t->om, WB_OM_OPENMETRICS, &ol)))
+		t->publish(t->cls, text, tl, om, ol);
+	else
+		free(text);
+	return 0;
 }
 
-static int tap_read(void *ctx, struct wb_sample *s)
+static const struct wb_diag *sink_warnings(void *ctx)
 {
-	struct wb_om_tap *t = ctx;
-	const struct wb_diag *d;
-	int rc = t->inner.read(t->inner.ctx, s);
-
-	wb_diag_clear(&t->diag);
-	d = t->inner.diag ? t->inner.diag(t->inner.ctx) : NULL;
-	for (int i = 0; d && i < d->n; i++)
-		wb_diag_add(&t->diag, "%s", d->msg[i]);
-	if (rc == 0)
-		tap_emit(t, s);
-	return rc;
+	return &((struct wb_om_sink *)ctx)->warn;
 }
 
-static const struct wb_diag *tap_diag(void *ctx)
+void wb_om_sink_bind(struct wb_om_sink *t, struct wb_pipeline_sink *k)
 {
-	return &((struct wb_om_tap *)ctx)->diag;
-}
-
-void wb_om_tap_source(struct wb_om_tap *t, struct wb_source *src)
-{
-	*src = t->inner;
-	src->ctx = t;
-	src->read = tap_read;
-	src->diag = tap_diag;
+	*k = (struct wb_pipeline_sink){ .ctx = t, .take = sink_take, .warnings = sink_warnings };
 }

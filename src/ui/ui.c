@@ -119,6 +119,8 @@ int ui_take_sample(struct ui *u)
 	wb_sample_finish(&s);
 	if (rc == 0 && wb_pipeline_diag(u->pl)->n && !u->status[0]) /* a sink that stopped: every frame */
 		snprintf(u->status, sizeof(u->status), "%.190s", wb_pipeline_diag(u->pl)->msg[0]);
+	if (rc == 0 && wb_pipeline_warnings(u->pl)->n && !u->status[0]) /* one it retries (the textfile) */
+		snprintf(u->status, sizeof(u->status), "%.190s", wb_pipeline_warnings(u->pl)->msg[0]);
 	u->diag = src->diag ? src->diag(src->ctx) : NULL;
 	if (u->diag && u->diag->n && !u->status[0])
 		snprintf(u->status, sizeof(u->status), "%.190s", u->diag->msg[0]);
