@@ -19,7 +19,11 @@ struct wb_procs;
 /* NULL on failure (message in d). Free with wb_procs_destroy(). */
 struct wb_procs *wb_procs_create(struct wb_diag *d);
 void wb_procs_destroy(struct wb_procs *p);
-/* Replace s->procs with the top writers since the previous call. */
+/*
+ * Replace s->procs with the top writers since the previous call. Call it
+ * after wb_procs_read_disks() and with s's global counters read: when
+ * neither they nor /proc/diskstats moved, no process is read.
+ */
 void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d);
 /* After a pause: the next read only takes new counters (procs_valid false). */
 void wb_procs_restart(struct wb_procs *p);

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Process table (top writers) and /proc/diskstats, incrementally: /proc is
- * listed every sample, but only new PIDs are looked at (kernel threads are
- * skipped for good); the /proc/PID/io of every user process is kept open and
- * re-read with one pread; /proc/PID/stat is read only for the tasks that
- * wrote since the last sample (their state, name and wchan).
+ * listed only when a task was created since the last sample (the last PID in
+ * /proc/loadavg moved), and then only new PIDs are looked at (kernel threads
+ * are skipped for good); the /proc/PID/io of every user process is kept open
+ * and re-read with one pread; /proc/PID/stat is read only for the tasks that
+ * wrote since the last sample (their state, name and wchan). When nothing
+ * can have been written since the last sample (see quiet()), no process is
+ * read at all.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +27,7 @@ struct task {
 	int pid;
 	int io_fd;      /* kept /proc/PID/io, -1 when not kept */
 	bool skip;      /* a kernel thread, or its io is not readable to us */
+	bool unreadable; /* skipped because its io is not readable to us */
 	bool have;      /* wb and cb hold a reading */
 	uint64_t wb, cb;
 	unsigned wrote; /* the sample it last wrote in (wb_procs.tick), 0 never */
@@ -35,6 +39,15 @@ struct wb_procs {
 	size_t nt;
 	unsigned kept;        /* io descriptors open */
 	struct wb_kvfile diskstats;
+	struct wb_kvfile loadavg;  /* its last field: the last PID handed out */
+	long last_pid;             /* at the last listing of /proc, -1 unknown */
+	char *disks;               /* /proc/diskstats at the last sample, for quiet() */
+	size_t disks_len, disks_cap;
+	bool disks_same;           /* this sample's text is the last one's */
+	uint64_t g[3];             /* nr_dirtied, nr_dirty, nr_writeback at the last sample */
+	bool g_ok;
+	bool listed_other;         /* the last sample listed a task other than us */
+	int self;                  /* our PID */
 	bool have_prev;
 	bool restarted;       /* the next read only takes new counters: rates unknown */
 	unsigned tick;        /* samples read */
@@ -49,10 +62,13 @@ struct wb_procs *wb_procs_create(struct wb_diag *d)
 	p->proc = opendir("/proc");
 	if (!p->proc)
 		wb_diag_add(d, "/proc: %s: top writers unknown", strerror(errno));
-	if (wb_kvfile_init(&p->diskstats, "/proc/diskstats")) {
+	if (wb_kvfile_init(&p->diskstats, "/proc/diskstats") || wb_kvfile_init(&p->loadavg, "/proc/loadavg")) {
 		wb_procs_destroy(p);
 		return NULL;
 	}
+	p->loadavg.one_shot = true; /* a single_open seq file */
+	p->last_pid = -1;
+	p->self = getpid();
 	return p;
 }
 
@@ -75,6 +91,8 @@ void wb_procs_destroy(struct wb_procs *p)
 	if (p->proc)
 		closedir(p->proc);
 	wb_kvfile_finish(&p->diskstats);
+	wb_kvfile_finish(&p->loadavg);
+	free(p->disks);
 	free(p);
 }
 
@@ -152,6 +170,7 @@ static void task_probe(struct wb_procs *p, struct task *t)
 	unsigned long flags;
 
 	t->io_fd = -1;
+	t->unreadable = false;
 	if (!read_stat(t->pid, NULL, 0, &state, &flags) || (flags & PF_KTHREAD_FLAG)) {
 		t->skip = true;
 		return;
@@ -163,7 +182,7 @@ static void task_probe(struct wb_procs *p, struct task *t)
 			p->kept++;
 	}
 	t->have = read_io(p, t, &t->wb, &t->cb);
-	t->skip = !t->have && t->io_fd < 0; /* not ours to read (unprivileged) */
+	t->skip = t->unreadable = !t->have && t->io_fd < 0; /* not ours to read (unprivileged) */
 }
 
 static int pid_cmp(const void *a, const void *b)
@@ -304,33 +323,93 @@ static bool writer_details(struct wb_proc *x)
 	return true;
 }
 
-void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
+/* The last PID the kernel handed out (/proc/loadavg's last field), or -1. */
+static long last_pid(struct wb_procs *p)
 {
-	size_t n, nw = 0;
-	int *pids;
-	bool *fresh;
-	struct wb_proc *w;
+	const char *sp;
+	uint64_t v;
 
-	free(s->procs);
-	s->procs = NULL;
-	s->nprocs = 0;
-	s->procs_valid = false;
-	if (!p->proc)
-		return;
+	if (wb_kvfile_read(&p->loadavg, NULL) != 0)
+		return -1;
+	sp = strrchr(p->loadavg.buf, '/');
+	sp = sp ? strchr(sp, ' ') : NULL;
+	return sp && wb_parse_u64(sp + 1, NULL, &v) && v <= 0x7fffffff ? (long)v : -1;
+}
+
+/*
+ * List /proc and merge it into the table if a task was created since the
+ * last listing (a new task takes a new PID: the last PID moves); tasks that
+ * ended meanwhile fail their next read (or wait in the table, skipped, for
+ * the next listing). *fresh marks the new ones, NULL when not listed (the
+ * caller frees it). False if out of memory.
+ */
+static bool relist(struct wb_procs *p, bool **fresh)
+{
+	long lp = last_pid(p);
+	size_t n;
+	int *pids;
+
+	*fresh = NULL;
+	if (lp >= 0 && lp == p->last_pid)
+		return true;
 	pids = list_pids(p, &n);
-	fresh = calloc(n + 1, sizeof(*fresh));
-	w = calloc(n + 1, sizeof(*w));
-	if (!fresh || !w || !merge(p, pids, n, fresh)) {
-		wb_diag_add(d, "out of memory reading the process table: top writers unknown");
+	*fresh = calloc(n + 1, sizeof(**fresh));
+	if (!*fresh || !merge(p, pids, n, *fresh)) {
 		free(pids);
-		free(fresh);
-		free(w);
-		return;
+		free(*fresh);
+		*fresh = NULL;
+		p->last_pid = -1;
+		return false;
 	}
-	p->tick++;
-	for (size_t i = 0; i < n; i++) {
+	free(pids);
+	p->last_pid = lp;
+	return true;
+}
+
+/* The global figures quiet() compares, from this sample; false if unknown. */
+static bool quiet_figures(const struct wb_sample *s, uint64_t g[3])
+{
+	static const int k[3] = { WB_G_DIRTIED, WB_G_DIRTY, WB_G_WRITEBACK };
+
+	for (int i = 0; i < 3; i++) {
+		if (!WB_HAS(s->g.valid, k[i]))
+			return false;
+		g[i] = s->g.v[k[i]];
+	}
+	return true;
+}
+
+/*
+ * Can no task have written (or had writes cancelled) since the last sample?
+ * The kernel adds to a task's write_bytes when it dirties a page cache page
+ * (folio_account_dirtied: nr_dirtied and nr_dirty move with it), to its
+ * cancelled_write_bytes when a dirty page is dropped (nr_dirty moves), and
+ * for direct I/O when it submits the bios (a block device's in-flight
+ * count, then its written sectors in /proc/diskstats move). If none of
+ * these moved, and the last sample listed no task but us (a task held in
+ * balance_dirty_pages was listed while it wrote), there is nothing to read.
+ * Approximate in two ways: nr_dirtied and nr_dirty are summed from per-CPU
+ * counters about once a second, so a write of a few pages can be seen a
+ * sample or two late (its bytes then count in that later sample); direct
+ * I/O that reaches no block device (NFS, FUSE) is not seen until something
+ * else moves.
+ */
+static bool quiet(struct wb_procs *p, const struct wb_sample *s)
+{
+	uint64_t g[3];
+
+	return p->have_prev && !p->restarted && !p->listed_other && p->g_ok && p->disks_same &&
+	       quiet_figures(s, g) && memcmp(g, p->g, sizeof(g)) == 0;
+}
+
+/* Read the table's tasks into w: writers since the last sample, then tasks held; how many. */
+static size_t scan(struct wb_procs *p, const bool *fresh, struct wb_proc *w)
+{
+	size_t nw = 0;
+
+	for (size_t i = 0; i < p->nt; i++) {
 		struct task *t = &p->t[i];
-		if (fresh[i]) {
+		if (fresh && fresh[i]) {
 			task_probe(p, t);
 		} else if (task_update(p, t, &w[nw])) {
 			t->wrote = p->tick;
@@ -339,15 +418,19 @@ void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 			nw++;
 		}
 	}
-	p->have_prev = true;
-	if (p->restarted) { /* after a pause: no rates yet, and none is not "no writer" */
-		p->restarted = false;
-		free(pids);
-		free(fresh);
-		free(w);
-		return;
-	}
-	qsort(w, nw, sizeof(*w), proc_cmp);
+	return nw;
+}
+
+/* The top writers of w (n of them, w freed or kept) into s, and how many tasks we may not read. */
+static void publish(struct wb_procs *p, struct wb_sample *s, struct wb_proc *w, size_t nw)
+{
+	uint64_t unreadable = 0;
+
+	p->listed_other = false;
+	for (size_t i = 0; i < nw; i++)
+		p->listed_other |= w[i].pid != p->self;
+	if (nw > 1)
+		qsort(w, nw, sizeof(*w), proc_cmp);
 	if (nw > WB_TOP_PROCS)
 		nw = WB_TOP_PROCS;
 	s->procs = nw ? realloc(w, nw * sizeof(*w)) : NULL;
@@ -355,8 +438,41 @@ void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 		free(w);
 	s->nprocs = s->procs ? nw : 0;
 	s->procs_valid = true;
-	free(pids);
+	for (size_t i = 0; i < p->nt; i++)
+		unreadable += p->t[i].unreadable;
+	s->g.v[WB_G_PROCS_UNREADABLE] = unreadable;
+	s->g.valid |= WB_BIT(WB_G_PROCS_UNREADABLE);
+}
+
+void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
+{
+	bool *fresh = NULL, ok = true;
+	struct wb_proc *w = NULL;
+
+	free(s->procs);
+	s->procs = NULL;
+	s->nprocs = 0;
+	s->procs_valid = false;
+	if (!p->proc)
+		return;
+	p->tick++;
+	if (quiet(p, s)) { /* nothing to read: no writer, none held */
+		publish(p, s, NULL, 0);
+	} else if (!relist(p, &fresh) || !(w = calloc(p->nt + 1, sizeof(*w)))) {
+		wb_diag_add(d, "out of memory reading the process table: top writers unknown");
+		ok = false;
+	} else {
+		size_t nw = scan(p, fresh, w);
+		p->have_prev = true;
+		if (!p->restarted) /* after a pause: no rates yet, and none is not "no writer" */
+			publish(p, s, w, nw);
+		else
+			free(w);
+		p->listed_other |= p->restarted; /* unknown: the next sample reads */
+	}
 	free(fresh);
+	p->restarted = false;
+	p->g_ok = ok && quiet_figures(s, p->g);
 }
 
 void wb_procs_restart(struct wb_procs *p)
@@ -403,14 +519,37 @@ static void disk_line(const char *line, struct wb_sample *s)
 	}
 }
 
+/* Keep this sample's /proc/diskstats text, noting whether it changed (for quiet()). */
+static void keep_disks(struct wb_procs *p)
+{
+	size_t len = p->diskstats.len;
+	char *nd;
+
+	p->disks_same = p->disks && len == p->disks_len && memcmp(p->disks, p->diskstats.buf, len) == 0;
+	if (p->disks_same)
+		return;
+	nd = len > p->disks_cap ? realloc(p->disks, len) : p->disks;
+	if (!nd) {
+		p->disks_len = 0;
+		return;
+	}
+	p->disks = nd;
+	p->disks_cap = len > p->disks_cap ? len : p->disks_cap;
+	memcpy(p->disks, p->diskstats.buf, len);
+	p->disks_len = len;
+}
+
 void wb_procs_read_disks(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 {
 	const char *line;
 
+	p->disks_same = false;
 	if (wb_kvfile_read(&p->diskstats, d) != 0) {
 		wb_diag_add(d, "/proc/diskstats unreadable: device-side figures unknown");
+		p->disks_len = 0;
 		return;
 	}
+	keep_disks(p);
 	for (line = p->diskstats.buf; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
 		disk_line(line, s);
 }

@@ -478,13 +478,13 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 /* ---- processes pane ---- */
 
 /*
- * Are other users' processes missing from the table? Live and unprivileged,
- * their /proc/PID/io is not readable. The sample carries no flag for it, so a
- * replay cannot tell and says nothing.
+ * Are other users' processes missing from the table? Unprivileged, their
+ * /proc/PID/io is not readable; the sample counts them, so a replay of such
+ * a recording says it too.
  */
-static bool procs_partial(const struct ui *u)
+static bool procs_partial(const struct wb_sample *s)
 {
-	return !(u->src && u->src->replay) && geteuid() != 0;
+	return WB_HAS(s->g.valid, WB_G_PROCS_UNREADABLE) && s->g.v[WB_G_PROCS_UNREADABLE] > 0;
 }
 
 void ui_draw_procs(struct ui *u, int y, int h)
@@ -504,7 +504,7 @@ void ui_draw_procs(struct ui *u, int y, int h)
 	snprintf(line + strlen(line), sizeof(line) - strlen(line), "  S  THROTTLED");
 	ui_put(u, y++, 0, WB_R_TITLE, line);
 	if (s->nprocs == 0)
-		ui_put(u, y, 0, WB_R_IDLE, procs_partial(u) ? "none of your processes wrote since the last sample"
+		ui_put(u, y, 0, WB_R_IDLE, procs_partial(s) ? "none of your processes wrote since the last sample"
 							  : "no process wrote since the last sample");
 	if (s->ev_valid) { /* tasks paused in balance_dirty_pages since the last sample */
 		int shown = 0;
@@ -531,6 +531,6 @@ void ui_draw_procs(struct ui *u, int y, int h)
 			 x->throttled ? "balance_dirty_pages" : "");
 		ui_put(u, y++, 0, x->throttled ? WB_R_CRITICAL : WB_R_NORMAL, line);
 	}
-	if (procs_partial(u))
+	if (procs_partial(s))
 		ui_put(u, y + (s->nprocs == 0), 0, WB_R_NA, "other users' processes cannot be read: run as root");
 }

@@ -148,6 +148,20 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		failed=$((failed + 1)); echo "not ok - unprivileged Processes pane"; tmux -L $SOCK capture-pane -p
 	fi
 	tmux -L $SOCK kill-server >/dev/null 2>&1
+	# a replay of a recording made so says it too (the sample carries it)
+	chmod 711 "$T" && mkdir -m 1777 "$T/nobody"
+	setpriv --reuid=65534 --regid=65534 --clear-groups $W --batch -n 4 -d 0.2 --record "$T/nobody/u.wbrec" >/dev/null 2>&1
+	SOCK=wbtop-ui-$$-unpriv-replay
+	tmux -L $SOCK -f /dev/null new-session -d -x 80 -y 24 \
+		"env LANG=C.UTF-8 TERM=tmux-256color $W --replay $T/nobody/u.wbrec --theme mono"
+	sleep 1.5
+	tmux -L $SOCK send-keys 4; sleep 0.8
+	if tmux -L $SOCK capture-pane -p | grep -q "other users' processes cannot be read: run as root"; then
+		pass=$((pass + 1)); echo "ok - replay of an unprivileged recording: Processes pane says the same"
+	else
+		failed=$((failed + 1)); echo "not ok - replay of an unprivileged recording"; tmux -L $SOCK capture-pane -p
+	fi
+	tmux -L $SOCK kill-server >/dev/null 2>&1
 	SOCK=
 fi
 
