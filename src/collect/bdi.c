@@ -375,6 +375,56 @@ static int bdi_cmp(const void *a, const void *b)
 	return wb_bdi_name_cmp(((const struct wb_bdi *)a)->name, ((const struct wb_bdi *)b)->name);
 }
 
+/*
+ * Knobs the kernel shows as another knob's value in other units
+ * (mm/backing-dev.c, mm/page-writeback.c, since the _fine knobs came in 6.2):
+ * min_ratio is min_ratio_fine / BDI_RATIO_SCALE (10000), max_ratio likewise,
+ * and min_bytes is 0 when min_ratio_fine is (it is that ratio of the dirty
+ * threshold). Where the source knob was read, the file is not: exact, and
+ * three files fewer a BDI on most devices (min_bytes is read when the ratio
+ * is not 0: its value follows the threshold). Read in this order.
+ */
+static const struct derived_knob {
+	enum wb_knob k, from;
+	uint64_t div;   /* k = from / div */
+	bool zero_only; /* only when from is 0 (then k is 0) */
+} derived_knobs[] = {
+	{ WB_K_MIN_RATIO, WB_K_MIN_RATIO_FINE, 10000, false },
+	{ WB_K_MAX_RATIO, WB_K_MAX_RATIO_FINE, 10000, false },
+	{ WB_K_MIN_BYTES, WB_K_MIN_RATIO_FINE, 1, true },
+};
+
+static const enum wb_knob knob_order[WB_K_COUNT] = {
+	WB_K_MIN_RATIO_FINE, WB_K_MAX_RATIO_FINE, WB_K_MAX_BYTES, WB_K_STRICT_LIMIT,
+	WB_K_MIN_RATIO, WB_K_MAX_RATIO, WB_K_MIN_BYTES,
+};
+
+/* Knob k's value from a knob already read (derived_knobs); false if it must be read. */
+static bool derive_knob(const struct wb_bdi *x, enum wb_knob k, uint64_t *v)
+{
+	for (size_t i = 0; i < NELEM(derived_knobs); i++) {
+		const struct derived_knob *r = &derived_knobs[i];
+		if (r->k != k || !WB_HAS(x->knob_valid, r->from) || (r->zero_only && x->knob[r->from]))
+			continue;
+		*v = x->knob[r->from] / r->div;
+		return true;
+	}
+	return false;
+}
+
+/* A BDI's knobs: each read from its file, or derived from one read. */
+static void read_knobs(struct wb_bdi_files *st, struct wb_bdi *x, struct wb_diag *d)
+{
+	for (int i = 0; i < WB_K_COUNT; i++) {
+		enum wb_knob k = knob_order[i];
+		uint64_t v;
+		if (derive_knob(x, k, &v) || wb_kvfile_u64(&st->knob[k], d, &v) == 0) {
+			x->knob[k] = v;
+			x->knob_valid |= WB_BIT(k);
+		}
+	}
+}
+
 /* Fill one sample BDI from its state. */
 static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *x,
 		     uint32_t page_size, struct wb_diag *d)
@@ -388,13 +438,7 @@ static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *
 			resolve_dev(b, st);
 	}
 	snprintf(x->dev, sizeof(x->dev), "%s", st->dev);
-	for (int k = 0; k < WB_K_COUNT; k++) {
-		uint64_t v;
-		if (wb_kvfile_u64(&st->knob[k], d, &v) == 0) {
-			x->knob[k] = v;
-			x->knob_valid |= WB_BIT(k);
-		}
-	}
+	read_knobs(st, x, d);
 	bool skipped = st->skip > 0;
 	if (read_debugfs(st, page_size, d)) {
 		b->debugfs_ok = true;
