@@ -4,6 +4,8 @@
 #include <getopt.h>
 #include <math.h>
 #include <sys/select.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -473,6 +475,14 @@ static void print_om(struct wb_om *om, const struct wb_view *v, bool per_sample)
 }
 
 /* Headless loop: sample, pipeline, print the view. */
+/* Is standard output /dev/null (a headless recorder's usual one: wbtop(1))? Then text, JSON and CSV go unformatted. */
+static bool stdout_null(void)
+{
+	struct stat st;
+
+	return fstat(STDOUT_FILENO, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3);
+}
+
 static int run_batch(const struct opts *o, struct wb_source *src)
 {
 	struct wb_pipeline_opts po = { .sets = o->sets, .nsets = o->nsets,
@@ -485,6 +495,7 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 	int rc = 0;
 	char err[256];
 	struct wb_om *om = o->fmt == FMT_OM ? wb_om_create(src->replay) : NULL;
+	bool null_out = stdout_null();
 
 	if (!pl) {
 		fprintf(stderr, "wbtop: out of memory\n");
@@ -532,7 +543,9 @@ static int run_batch(const struct opts *o, struct wb_source *src)
 			break;
 		}
 		v = wb_pipeline_view(pl);
-		if (o->fmt == FMT_JSON)
+		if (null_out && o->fmt != FMT_OM)
+			; /* thrown away: not formatted */
+		else if (o->fmt == FMT_JSON)
 			wb_out_json(stdout, v);
 		else if (o->fmt == FMT_CSV)
 			wb_out_csv(stdout, v);
