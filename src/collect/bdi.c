@@ -2,6 +2,7 @@
 /* Backing devices: enumeration, knobs, names, mounts, debugfs stats. */
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,10 @@ struct wb_bdi_files {
 	uint64_t st_valid;
 	uint32_t cost_us;
 	unsigned skip;             /* samples left before the next stats read */
+	bool mounts_known;         /* the fields below hold this BDI's mounts */
+	char fstype[16];
+	char mounts[WB_MAX_MOUNTS][WB_PATH_LEN];
+	int nmounts;
 };
 
 static const struct wb_kv_key stats_keys[] = {
@@ -94,6 +99,7 @@ int wb_bdis_open(struct wb_bdis *b, const char *root)
 	}
 	err = wb_kvfile_init(&b->mountinfo, mi);
 	free(mi);
+	b->mounts_live = strcmp(root, "/") == 0;
 	return err;
 }
 
@@ -241,11 +247,52 @@ static void resolve_btrfs(struct wb_bdis *b, struct wb_bdi_files *st)
 	free(dir);
 }
 
-/* Attach mount points and fs type from mountinfo to each BDI. */
+/*
+ * Can the mounts kept for each BDI be used again? Only for the live
+ * mountinfo, whose poll() reports any mount or unmount in our namespace
+ * since the last poll as POLLPRI (fs/proc_namespace.c), and only when
+ * every BDI has them (a new BDI has none).
+ */
+static bool mounts_unchanged(const struct wb_bdis *b)
+{
+	struct pollfd p = { .fd = b->mountinfo.fd, .events = POLLPRI };
+
+	if (!b->mounts_live || b->mountinfo.fd < 0)
+		return false;
+	for (size_t i = 0; i < b->nst; i++)
+		if (!b->st[i].mounts_known)
+			return false;
+	return poll(&p, 1, 0) == 1 && !(p.revents & (POLLPRI | POLLERR | POLLNVAL));
+}
+
+/* Copy a BDI's mounts between the sample and its state (to_state: keep them). */
+static void mounts_copy(struct wb_bdi_files *st, struct wb_bdi *x, bool to_state)
+{
+	if (to_state) {
+		memcpy(st->mounts, x->mounts, sizeof(st->mounts));
+		memcpy(st->fstype, x->fstype, sizeof(st->fstype));
+		st->nmounts = x->nmounts;
+		st->mounts_known = true;
+	} else {
+		memcpy(x->mounts, st->mounts, sizeof(x->mounts));
+		memcpy(x->fstype, st->fstype, sizeof(x->fstype));
+		x->nmounts = st->nmounts;
+	}
+}
+
+/* Attach mount points and fs type from mountinfo to each BDI (kept from the last sample when no mount changed). */
 static void attach_mounts(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 {
-	if (wb_kvfile_read(&b->mountinfo, d) == 0)
+	bool same = mounts_unchanged(b);
+
+	if (!same && wb_kvfile_read(&b->mountinfo, d) != 0)
+		return;
+	if (!same)
 		wb_mountinfo_attach(b->mountinfo.buf, s);
+	for (size_t i = 0; i < s->nbdis; i++)
+		for (size_t k = 0; k < b->nst; k++)
+			if (strcmp(b->st[k].name, s->bdis[i].name) == 0)
+				mounts_copy(&b->st[k], &s->bdis[i], !same);
 }
 
 void wb_mountinfo_attach(char *p, struct wb_sample *s)
