@@ -20,9 +20,8 @@ struct wb_procs;
 struct wb_procs *wb_procs_create(struct wb_diag *d);
 void wb_procs_destroy(struct wb_procs *p);
 /*
- * Replace s->procs with the top writers since the previous call. Call it
- * after wb_procs_read_disks() and with s's global counters read: when
- * neither they nor /proc/diskstats moved, no process is read.
+ * Replace s->procs with the top writers since the previous call, and set
+ * s->g's WB_G_PROCS_UNREADABLE (processes whose io we may not read).
  */
 void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d);
 /* After a pause: the next read only takes new counters (procs_valid false). */

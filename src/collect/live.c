@@ -189,10 +189,10 @@ void wb_live_read(struct wb_live *l, struct wb_sample *s)
 	wb_procfs_read(&l->procfs, s, &l->diag);
 	wb_zoneinfo_read(&l->zones, s, &l->diag);
 	wb_bdis_read(&l->bdis, s, &l->diag);
-	if (l->procs) { /* the disks first: the process table looks at whether they moved */
-		wb_procs_read_disks(l->procs, s, &l->diag);
+	if (l->procs) {
 		if (!l->procs_off)
 			wb_procs_read(l->procs, s, &l->diag);
+		wb_procs_read_disks(l->procs, s, &l->diag);
 	}
 	if (l->trace && wb_trace_drain(l->trace, s, &l->diag) >= 0)
 		wake_reclaimable(l, s);

@@ -5,9 +5,7 @@
  * /proc/loadavg moved), and then only new PIDs are looked at (kernel threads
  * are skipped for good); the /proc/PID/io of every user process is kept open
  * and re-read with one pread; /proc/PID/stat is read only for the tasks that
- * wrote since the last sample (their state, name and wchan). When nothing
- * can have been written since the last sample (see quiet()), no process is
- * read at all.
+ * wrote since the last sample (their state, name and wchan).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -41,13 +39,6 @@ struct wb_procs {
 	struct wb_kvfile diskstats;
 	struct wb_kvfile loadavg;  /* its last field: the last PID handed out */
 	long last_pid;             /* at the last listing of /proc, -1 unknown */
-	char *disks;               /* /proc/diskstats at the last sample, for quiet() */
-	size_t disks_len, disks_cap;
-	bool disks_same;           /* this sample's text is the last one's */
-	uint64_t g[3];             /* nr_dirtied, nr_dirty, nr_writeback at the last sample */
-	bool g_ok;
-	bool listed_other;         /* the last sample listed a task other than us */
-	int self;                  /* our PID */
 	bool have_prev;
 	bool restarted;       /* the next read only takes new counters: rates unknown */
 	unsigned tick;        /* samples read */
@@ -68,7 +59,6 @@ struct wb_procs *wb_procs_create(struct wb_diag *d)
 	}
 	p->loadavg.one_shot = true; /* a single_open seq file */
 	p->last_pid = -1;
-	p->self = getpid();
 	return p;
 }
 
@@ -92,7 +82,6 @@ void wb_procs_destroy(struct wb_procs *p)
 		closedir(p->proc);
 	wb_kvfile_finish(&p->diskstats);
 	wb_kvfile_finish(&p->loadavg);
-	free(p->disks);
 	free(p);
 }
 
@@ -366,42 +355,6 @@ static bool relist(struct wb_procs *p, bool **fresh)
 	return true;
 }
 
-/* The global figures quiet() compares, from this sample; false if unknown. */
-static bool quiet_figures(const struct wb_sample *s, uint64_t g[3])
-{
-	static const int k[3] = { WB_G_DIRTIED, WB_G_DIRTY, WB_G_WRITEBACK };
-
-	for (int i = 0; i < 3; i++) {
-		if (!WB_HAS(s->g.valid, k[i]))
-			return false;
-		g[i] = s->g.v[k[i]];
-	}
-	return true;
-}
-
-/*
- * Can no task have written (or had writes cancelled) since the last sample?
- * The kernel adds to a task's write_bytes when it dirties a page cache page
- * (folio_account_dirtied: nr_dirtied and nr_dirty move with it), to its
- * cancelled_write_bytes when a dirty page is dropped (nr_dirty moves), and
- * for direct I/O when it submits the bios (a block device's in-flight
- * count, then its written sectors in /proc/diskstats move). If none of
- * these moved, and the last sample listed no task but us (a task held in
- * balance_dirty_pages was listed while it wrote), there is nothing to read.
- * Approximate in two ways: nr_dirtied and nr_dirty are summed from per-CPU
- * counters about once a second, so a write of a few pages can be seen a
- * sample or two late (its bytes then count in that later sample); direct
- * I/O that reaches no block device (NFS, FUSE) is not seen until something
- * else moves.
- */
-static bool quiet(struct wb_procs *p, const struct wb_sample *s)
-{
-	uint64_t g[3];
-
-	return p->have_prev && !p->restarted && !p->listed_other && p->g_ok && p->disks_same &&
-	       quiet_figures(s, g) && memcmp(g, p->g, sizeof(g)) == 0;
-}
-
 /* Read the table's tasks into w: writers since the last sample, then tasks held; how many. */
 static size_t scan(struct wb_procs *p, const bool *fresh, struct wb_proc *w)
 {
@@ -426,9 +379,6 @@ static void publish(struct wb_procs *p, struct wb_sample *s, struct wb_proc *w, 
 {
 	uint64_t unreadable = 0;
 
-	p->listed_other = false;
-	for (size_t i = 0; i < nw; i++)
-		p->listed_other |= w[i].pid != p->self;
 	if (nw > 1)
 		qsort(w, nw, sizeof(*w), proc_cmp);
 	if (nw > WB_TOP_PROCS)
@@ -446,8 +396,9 @@ static void publish(struct wb_procs *p, struct wb_sample *s, struct wb_proc *w, 
 
 void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 {
-	bool *fresh = NULL, ok = true;
+	bool *fresh = NULL;
 	struct wb_proc *w = NULL;
+	size_t nw;
 
 	free(s->procs);
 	s->procs = NULL;
@@ -455,24 +406,21 @@ void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 	s->procs_valid = false;
 	if (!p->proc)
 		return;
-	p->tick++;
-	if (quiet(p, s)) { /* nothing to read: no writer, none held */
-		publish(p, s, NULL, 0);
-	} else if (!relist(p, &fresh) || !(w = calloc(p->nt + 1, sizeof(*w)))) {
+	if (!relist(p, &fresh) || !(w = calloc(p->nt + 1, sizeof(*w)))) {
 		wb_diag_add(d, "out of memory reading the process table: top writers unknown");
-		ok = false;
-	} else {
-		size_t nw = scan(p, fresh, w);
-		p->have_prev = true;
-		if (!p->restarted) /* after a pause: no rates yet, and none is not "no writer" */
-			publish(p, s, w, nw);
-		else
-			free(w);
-		p->listed_other |= p->restarted; /* unknown: the next sample reads */
+		free(fresh);
+		return;
 	}
+	p->tick++;
+	nw = scan(p, fresh, w);
 	free(fresh);
-	p->restarted = false;
-	p->g_ok = ok && quiet_figures(s, p->g);
+	p->have_prev = true;
+	if (p->restarted) { /* after a pause: no rates yet, and none is not "no writer" */
+		p->restarted = false;
+		free(w);
+		return;
+	}
+	publish(p, s, w, nw);
 }
 
 void wb_procs_restart(struct wb_procs *p)
@@ -519,37 +467,14 @@ static void disk_line(const char *line, struct wb_sample *s)
 	}
 }
 
-/* Keep this sample's /proc/diskstats text, noting whether it changed (for quiet()). */
-static void keep_disks(struct wb_procs *p)
-{
-	size_t len = p->diskstats.len;
-	char *nd;
-
-	p->disks_same = p->disks && len == p->disks_len && memcmp(p->disks, p->diskstats.buf, len) == 0;
-	if (p->disks_same)
-		return;
-	nd = len > p->disks_cap ? realloc(p->disks, len) : p->disks;
-	if (!nd) {
-		p->disks_len = 0;
-		return;
-	}
-	p->disks = nd;
-	p->disks_cap = len > p->disks_cap ? len : p->disks_cap;
-	memcpy(p->disks, p->diskstats.buf, len);
-	p->disks_len = len;
-}
-
 void wb_procs_read_disks(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 {
 	const char *line;
 
-	p->disks_same = false;
 	if (wb_kvfile_read(&p->diskstats, d) != 0) {
 		wb_diag_add(d, "/proc/diskstats unreadable: device-side figures unknown");
-		p->disks_len = 0;
 		return;
 	}
-	keep_disks(p);
 	for (line = p->diskstats.buf; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "")
 		disk_line(line, s);
 }
