@@ -24,6 +24,7 @@
 struct task {
 	int pid;
 	int io_fd;      /* kept /proc/PID/io, -1 when not kept */
+	int stat_fd;    /* kept /proc/PID/stat while it wrote lately (RECENT), else -1 */
 	bool skip;      /* a kernel thread, or its io is not readable to us */
 	bool unreadable; /* skipped because its io is not readable to us */
 	bool have;      /* wb and cb hold a reading */
@@ -62,13 +63,20 @@ struct wb_procs *wb_procs_create(struct wb_diag *d)
 	return p;
 }
 
-static void task_drop(struct wb_procs *p, struct task *t)
+/* Close a kept descriptor (*fd = -1 after). */
+static void fd_drop(struct wb_procs *p, int *fd)
 {
-	if (t->io_fd >= 0) {
-		close(t->io_fd);
+	if (*fd >= 0) {
+		close(*fd);
 		p->kept--;
 	}
-	t->io_fd = -1;
+	*fd = -1;
+}
+
+static void task_drop(struct wb_procs *p, struct task *t)
+{
+	fd_drop(p, &t->io_fd);
+	fd_drop(p, &t->stat_fd);
 }
 
 void wb_procs_destroy(struct wb_procs *p)
@@ -104,13 +112,11 @@ static ssize_t read_small(int pid, const char *name, char *buf, size_t len)
 	return n;
 }
 
-/* Name, state and flags from /proc/PID/stat; false if it cannot be read. */
-static bool read_stat(int pid, char *comm, size_t clen, char *state, unsigned long *flags)
+/* Name, state and flags from /proc/PID/stat text; false if it is not that. */
+static bool parse_stat(char *buf, char *comm, size_t clen, char *state, unsigned long *flags)
 {
-	char buf[512], *open_p, *close_p, *q;
+	char *open_p, *close_p, *q;
 
-	if (read_small(pid, "stat", buf, sizeof(buf)) <= 0)
-		return false;
 	open_p = strchr(buf, '(');
 	close_p = strrchr(buf, ')'); /* the name may hold ')' itself */
 	if (!open_p || !close_p || close_p < open_p || close_p[1] != ' ')
@@ -123,6 +129,41 @@ static bool read_stat(int pid, char *comm, size_t clen, char *state, unsigned lo
 		q = strchr(q + 1, ' ');
 	*flags = q ? strtoul(q + 1, NULL, 10) : 0;
 	return true;
+}
+
+/* Name, state and flags from /proc/PID/stat; false if it cannot be read. */
+static bool read_stat(int pid, char *comm, size_t clen, char *state, unsigned long *flags)
+{
+	char buf[512];
+
+	return read_small(pid, "stat", buf, sizeof(buf)) > 0 && parse_stat(buf, comm, clen, state, flags);
+}
+
+/*
+ * The same for a task that wrote lately: its /proc/PID/stat is kept open and
+ * re-read with one pread while it stays a writer (writers are looked at
+ * every sample). False if it cannot be read (the task has gone).
+ */
+static bool task_stat(struct wb_procs *p, struct task *t, char *comm, size_t clen, char *state,
+		      unsigned long *flags)
+{
+	char buf[512], path[64];
+	ssize_t n;
+
+	if (t->stat_fd < 0 && p->kept < MAX_KEPT_FDS) {
+		snprintf(path, sizeof(path), "/proc/%d/stat", t->pid);
+		t->stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+		p->kept += t->stat_fd >= 0;
+	}
+	if (t->stat_fd < 0)
+		return read_stat(t->pid, comm, clen, state, flags);
+	n = pread(t->stat_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0) {
+		fd_drop(p, &t->stat_fd);
+		return false;
+	}
+	buf[n] = '\0';
+	return parse_stat(buf, comm, clen, state, flags);
 }
 
 /* write_bytes and cancelled_write_bytes from /proc/PID/io text. */
@@ -226,7 +267,7 @@ static bool merge(struct wb_procs *p, const int *pids, size_t n, bool *fresh)
 		if (!fresh[k])
 			nt[k] = p->t[i++];
 		else
-			nt[k] = (struct task){ .pid = pids[k], .io_fd = -1 };
+			nt[k] = (struct task){ .pid = pids[k], .io_fd = -1, .stat_fd = -1 };
 	}
 	while (i < p->nt)
 		task_drop(p, &p->t[i++]);
@@ -288,25 +329,27 @@ static bool task_update(struct wb_procs *p, struct task *t, struct wb_proc *out)
  */
 #define RECENT 30
 
-static bool held_writer(const struct wb_procs *p, const struct task *t, struct wb_proc *x)
+static bool held_writer(struct wb_procs *p, struct task *t, struct wb_proc *x)
 {
 	unsigned long flags;
 
-	if (t->skip || !t->wrote || p->tick - t->wrote > RECENT)
+	if (t->skip || !t->wrote || p->tick - t->wrote > RECENT) {
+		fd_drop(p, &t->stat_fd); /* no longer a writer */
 		return false;
+	}
 	*x = (struct wb_proc){ .pid = t->pid, .write_bytes = t->wb, .cancelled_write_bytes = t->cb };
-	if (!read_stat(x->pid, x->comm, sizeof(x->comm), &x->state, &flags) || x->state != 'D')
+	if (!task_stat(p, t, x->comm, sizeof(x->comm), &x->state, &flags) || x->state != 'D')
 		return false;
 	x->throttled = in_bdp(x->pid);
 	return x->throttled;
 }
 
 /* Name, state and throttling of a writer; false if it has gone meanwhile. */
-static bool writer_details(struct wb_proc *x)
+static bool writer_details(struct wb_procs *p, struct task *t, struct wb_proc *x)
 {
 	unsigned long flags;
 
-	if (!read_stat(x->pid, x->comm, sizeof(x->comm), &x->state, &flags))
+	if (!task_stat(p, t, x->comm, sizeof(x->comm), &x->state, &flags))
 		return false;
 	x->throttled = x->state == 'D' && in_bdp(x->pid);
 	return true;
@@ -366,7 +409,7 @@ static size_t scan(struct wb_procs *p, const bool *fresh, struct wb_proc *w)
 			task_probe(p, t);
 		} else if (task_update(p, t, &w[nw])) {
 			t->wrote = p->tick;
-			nw += p->have_prev && writer_details(&w[nw]);
+			nw += p->have_prev && writer_details(p, t, &w[nw]);
 		} else if (p->have_prev && held_writer(p, t, &w[nw])) {
 			nw++;
 		}
