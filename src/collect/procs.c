@@ -19,6 +19,8 @@
 
 #define PF_KTHREAD_FLAG 0x00200000u /* include/linux/sched.h PF_KTHREAD */
 #define MAX_KEPT_FDS 4096           /* above this, /proc/PID/io is opened each sample */
+#define PROBE_MAX 32                /* up to this many new PIDs are looked at one by one... */
+#define LIST_EVERY 64               /* ...and /proc is listed at least every LIST_EVERY times */
 
 /* One process as last seen. */
 struct task {
@@ -40,6 +42,7 @@ struct wb_procs {
 	struct wb_kvfile diskstats;
 	struct wb_kvfile loadavg;  /* its last field: the last PID handed out */
 	long last_pid;             /* at the last listing of /proc, -1 unknown */
+	unsigned probed;           /* new PIDs looked at one by one since the last listing */
 	bool have_prev;
 	bool restarted;       /* the next read only takes new counters: rates unknown */
 	unsigned tick;        /* samples read */
@@ -193,15 +196,30 @@ static bool read_io(struct wb_procs *p, struct task *t, uint64_t *wb, uint64_t *
 	return parse_io(buf, wb, cb);
 }
 
-/* First look at a new PID: skip kernel threads and unreadable tasks for good. */
+/*
+ * Is this /proc/PID/stat text a thread's other than its group leader? Its
+ * exit_signal (field 38) is -1 (kernel/fork.c: CLONE_THREAD); a process's
+ * is a signal number or 0. /proc/TID is there for any thread, unlisted.
+ */
+static bool stat_is_thread(const char *buf)
+{
+	const char *q = strrchr(buf, ')');
+
+	for (int field = 2; field < 38 && q; field++) /* q: the blank before field + 1 */
+		q = strchr(q + 1, ' ');
+	return q && strncmp(q + 1, "-1 ", 3) == 0;
+}
+
+/* First look at a new PID: skip kernel threads, other threads and unreadable tasks for good. */
 static void task_probe(struct wb_procs *p, struct task *t)
 {
-	char state, path[64];
+	char state, path[64], buf[1024];
 	unsigned long flags;
 
 	t->io_fd = -1;
 	t->unreadable = false;
-	if (!read_stat(t->pid, NULL, 0, &state, &flags) || (flags & PF_KTHREAD_FLAG)) {
+	if (read_small(t->pid, "stat", buf, sizeof(buf)) <= 0 || !parse_stat(buf, NULL, 0, &state, &flags) ||
+	    (flags & PF_KTHREAD_FLAG) || stat_is_thread(buf)) {
 		t->skip = true;
 		return;
 	}
@@ -368,24 +386,46 @@ static long last_pid(struct wb_procs *p)
 	return sp && wb_parse_u64(sp + 1, NULL, &v) && v <= 0x7fffffff ? (long)v : -1;
 }
 
+/* The table's PIDs and every PID in (from, to], ascending, into *n; NULL if out of memory. Caller frees. */
+static int *probe_pids(const struct wb_procs *p, long from, long to, size_t *n)
+{
+	int *v = malloc((p->nt + (size_t)(to - from) + 1) * sizeof(*v));
+	size_t i = 0, k = 0;
+	long q = from + 1;
+
+	while (v && (q <= to || i < p->nt)) {
+		if (i < p->nt && (q > to || p->t[i].pid < q)) {
+			v[k++] = p->t[i++].pid;
+		} else {
+			i += i < p->nt && p->t[i].pid == q; /* an old task under a new PID: gone */
+			v[k++] = (int)q++;
+		}
+	}
+	*n = k;
+	return v;
+}
+
 /*
- * List /proc and merge it into the table if a task was created since the
- * last listing (a new task takes a new PID: the last PID moves); tasks that
- * ended meanwhile fail their next read (or wait in the table, skipped, for
- * the next listing). *fresh marks the new ones, NULL when not listed (the
- * caller frees it). False if out of memory.
+ * Bring the table up to date when a task was created since the last look (a
+ * new task takes a new PID: the last PID handed out moves). PIDs are handed
+ * out upwards, so when few were, each new one is looked at (PROBE_MAX); else,
+ * after a wrap, or every LIST_EVERY times, /proc is listed. Tasks that ended
+ * meanwhile fail their next read (or wait in the table, skipped, for the next
+ * listing). *fresh marks the new ones, NULL when none (the caller frees it).
+ * False if out of memory.
  */
 static bool relist(struct wb_procs *p, bool **fresh)
 {
-	long lp = last_pid(p);
+	long lp = last_pid(p), from = p->last_pid;
+	bool probe = lp > from && from >= 0 && lp - from <= PROBE_MAX && p->probed < LIST_EVERY;
 	size_t n;
 	int *pids;
 
 	*fresh = NULL;
-	if (lp >= 0 && lp == p->last_pid)
+	if (lp >= 0 && lp == from)
 		return true;
-	pids = list_pids(p, &n);
-	*fresh = calloc(n + 1, sizeof(**fresh));
+	pids = probe ? probe_pids(p, from, lp, &n) : list_pids(p, &n);
+	*fresh = (pids || !probe) ? calloc(n + 1, sizeof(**fresh)) : NULL;
 	if (!*fresh || !merge(p, pids, n, *fresh)) {
 		free(pids);
 		free(*fresh);
@@ -393,6 +433,13 @@ static bool relist(struct wb_procs *p, bool **fresh)
 		p->last_pid = -1;
 		return false;
 	}
+	for (size_t k = 0; probe && k < n; k++)
+		if (pids[k] > from && pids[k] <= lp && !(*fresh)[k]) { /* a PID handed out anew */
+			task_drop(p, &p->t[k]);
+			p->t[k] = (struct task){ .pid = pids[k], .io_fd = -1, .stat_fd = -1 };
+			(*fresh)[k] = true;
+		}
+	p->probed = probe ? p->probed + 1 : 0;
 	free(pids);
 	p->last_pid = lp;
 	return true;
