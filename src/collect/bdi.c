@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +27,9 @@ struct wb_bdi_files {
 	uint64_t st_valid;
 	uint32_t cost_us;
 	unsigned skip;             /* samples left before the next stats read */
+	int wd[WB_K_COUNT];        /* inotify watches on the knob files, -1 none */
+	bool knobs_known;          /* kval[] below is what the files hold (no write since) */
+	uint64_t kval[WB_K_COUNT], kval_valid;
 	bool mounts_known;         /* the fields below hold this BDI's mounts */
 	char fstype[16];
 	char mounts[WB_MAX_MOUNTS][WB_PATH_LEN];
@@ -89,6 +93,7 @@ int wb_bdis_open(struct wb_bdis *b, const char *root)
 	int err;
 
 	memset(b, 0, sizeof(*b));
+	b->knob_watch = -1;
 	b->root = strdup(root);
 	b->debugfs = wb_path_join(root, "/sys/kernel/debug/bdi");
 	mi = wb_path_join(root, "/proc/self/mountinfo");
@@ -100,11 +105,15 @@ int wb_bdis_open(struct wb_bdis *b, const char *root)
 	err = wb_kvfile_init(&b->mountinfo, mi);
 	free(mi);
 	b->mounts_live = strcmp(root, "/") == 0;
+	b->knob_watch = b->mounts_live ? inotify_init1(IN_NONBLOCK | IN_CLOEXEC) : -1;
 	return err;
 }
 
-static void state_finish(struct wb_bdi_files *st)
+static void state_finish(struct wb_bdis *b, struct wb_bdi_files *st)
 {
+	for (int k = 0; k < WB_K_COUNT && b->knob_watch >= 0; k++)
+		if (st->wd[k] >= 0)
+			inotify_rm_watch(b->knob_watch, st->wd[k]);
 	for (int k = 0; k < WB_K_COUNT; k++)
 		wb_kvfile_finish(&st->knob[k]);
 	wb_kvfile_finish(&st->stats);
@@ -114,12 +123,15 @@ static void state_finish(struct wb_bdi_files *st)
 void wb_bdis_close(struct wb_bdis *b)
 {
 	for (size_t i = 0; i < b->nst; i++)
-		state_finish(&b->st[i]);
+		state_finish(b, &b->st[i]);
+	if (b->knob_watch >= 0)
+		close(b->knob_watch);
 	free(b->st);
 	free(b->root);
 	free(b->debugfs);
 	wb_kvfile_finish(&b->mountinfo);
 	memset(b, 0, sizeof(*b));
+	b->knob_watch = -1;
 }
 
 /* Set up the files of a newly seen BDI. */
@@ -129,6 +141,8 @@ static int state_init(struct wb_bdis *b, struct wb_bdi_files *st, const char *na
 
 	memset(st, 0, sizeof(*st));
 	snprintf(st->name, sizeof(st->name), "%s", name);
+	for (int k = 0; k < WB_K_COUNT; k++)
+		st->wd[k] = -1;
 	for (int k = 0; k < WB_K_COUNT; k++) {
 		snprintf(rel, sizeof(rel), "/sys/class/bdi/%s/%s", name, knob_files[k]);
 		p = wb_path_join(b->root, rel);
@@ -149,7 +163,7 @@ static int state_init(struct wb_bdis *b, struct wb_bdi_files *st, const char *na
 	return 0;
 nomem:
 	free(p);
-	state_finish(st);
+	state_finish(b, st);
 	return -ENOMEM;
 }
 
@@ -177,7 +191,7 @@ static void state_prune(struct wb_bdis *b)
 
 	for (size_t i = 0; i < b->nst; i++) {
 		if (!b->st[i].seen) {
-			state_finish(&b->st[i]);
+			state_finish(b, &b->st[i]);
 			continue;
 		}
 		b->st[w++] = b->st[i];
@@ -459,16 +473,89 @@ static bool derive_knob(const struct wb_bdi *x, enum wb_knob k, uint64_t *v)
 	return false;
 }
 
-/* A BDI's knobs: each read from its file, or derived from one read. */
-static void read_knobs(struct wb_bdi_files *st, struct wb_bdi *x, struct wb_diag *d)
+/* min_bytes and max_bytes: the kernel works them out from the dirty threshold at each read, so they move without a write. */
+static bool knob_follows_thresh(enum wb_knob k)
 {
+	return k == WB_K_MIN_BYTES || k == WB_K_MAX_BYTES;
+}
+
+/*
+ * Watch a BDI's knob files for writes: the VFS reports every write(2) to a
+ * file, sysfs attributes included, as IN_MODIFY (fsnotify_modify()). A
+ * file this kernel lacks needs no watch. False if one could not be set.
+ */
+static bool knobs_watch(struct wb_bdis *b, struct wb_bdi_files *st)
+{
+	bool ok = true;
+
+	for (int k = 0; k < WB_K_COUNT; k++) {
+		if (st->wd[k] < 0)
+			st->wd[k] = inotify_add_watch(b->knob_watch, st->knob[k].path, IN_MODIFY);
+		ok &= st->wd[k] >= 0 || errno == ENOENT;
+	}
+	return ok;
+}
+
+/* A watch's event: that BDI's kept knobs are stale (every BDI's if events were lost). */
+static void knobs_forget(struct wb_bdis *b, int wd, uint32_t mask)
+{
+	for (size_t i = 0; i < b->nst; i++)
+		for (int k = 0; k < WB_K_COUNT; k++) {
+			if (b->st[i].wd[k] != wd && !(mask & IN_Q_OVERFLOW))
+				continue;
+			b->st[i].knobs_known = false;
+			if (b->st[i].wd[k] == wd && (mask & IN_IGNORED)) /* the file went (the BDI did) */
+				b->st[i].wd[k] = -1;
+		}
+}
+
+/* Take the writes to knob files since the last sample. */
+static void knobs_drain(struct wb_bdis *b)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+
+	while ((n = read(b->knob_watch, buf, sizeof(buf))) > 0)
+		for (char *q = buf; q + sizeof(struct inotify_event) <= buf + n;) {
+			const struct inotify_event *ev = (const struct inotify_event *)(void *)q;
+			knobs_forget(b, ev->wd, ev->mask);
+			q += sizeof(*ev) + ev->len;
+		}
+	if (n < 0 && errno != EAGAIN)
+		knobs_forget(b, -1, IN_Q_OVERFLOW); /* cannot tell: read them all */
+}
+
+/*
+ * A BDI's knobs: each read from its file, or derived from one read. Live,
+ * a knob no one wrote since it was read is kept, not read again (its file
+ * is watched), but for the two that follow the threshold.
+ */
+static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *x, struct wb_diag *d)
+{
+	bool kept = b->knob_watch >= 0 && st->knobs_known, watched = false;
+
+	if (kept) {
+		memcpy(x->knob, st->kval, sizeof(x->knob));
+		x->knob_valid = st->kval_valid;
+	} else if (b->knob_watch >= 0) {
+		watched = knobs_watch(b, st); /* before reading: a write after this is seen next time */
+	}
 	for (int i = 0; i < WB_K_COUNT; i++) {
 		enum wb_knob k = knob_order[i];
 		uint64_t v;
+		if (kept && !knob_follows_thresh(k))
+			continue;
+		x->knob_valid &= ~WB_BIT(k);
 		if (derive_knob(x, k, &v) || wb_kvfile_u64(&st->knob[k], d, &v) == 0) {
 			x->knob[k] = v;
 			x->knob_valid |= WB_BIT(k);
 		}
+		watched &= x->knob_valid >> k & 1 || st->wd[k] < 0; /* keep only what was read */
+	}
+	if (watched) {
+		memcpy(st->kval, x->knob, sizeof(st->kval));
+		st->kval_valid = x->knob_valid;
+		st->knobs_known = true;
 	}
 }
 
@@ -485,7 +572,7 @@ static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *
 			resolve_dev(b, st);
 	}
 	snprintf(x->dev, sizeof(x->dev), "%s", st->dev);
-	read_knobs(st, x, d);
+	read_knobs(b, st, x, d);
 	bool skipped = st->skip > 0;
 	if (read_debugfs(st, page_size, d)) {
 		b->debugfs_ok = true;
@@ -517,6 +604,8 @@ void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 	}
 	for (size_t i = 0; i < b->nst; i++)
 		b->st[i].seen = false;
+	if (b->knob_watch >= 0)
+		knobs_drain(b);
 	while ((e = readdir(dh))) {
 		struct wb_bdi_files *st;
 
