@@ -29,6 +29,7 @@ struct wb_bdi_files {
 	unsigned skip;             /* samples left before the next stats read */
 	int wd[WB_K_COUNT];        /* inotify watches on the knob files, -1 none */
 	bool knobs_known;          /* kval[] below is what the files hold (no write since) */
+	unsigned kept_for;         /* samples kval[] has been used for */
 	uint64_t kval[WB_K_COUNT], kval_valid;
 	bool mounts_known;         /* the fields below hold this BDI's mounts */
 	char fstype[16];
@@ -455,6 +456,13 @@ static const struct derived_knob {
 	{ WB_K_MIN_BYTES, WB_K_MIN_RATIO_FINE, 1, true },
 };
 
+/*
+ * Kept knobs are read again after this many samples anyway: a write made
+ * through another mount of sysfs (a container's, with its own network
+ * namespace, has inodes of its own) reaches no watch of ours.
+ */
+#define KNOB_REFRESH 16
+
 static const enum wb_knob knob_order[WB_K_COUNT] = {
 	WB_K_MIN_RATIO_FINE, WB_K_MAX_RATIO_FINE, WB_K_MAX_BYTES, WB_K_STRICT_LIMIT,
 	WB_K_MIN_RATIO, WB_K_MAX_RATIO, WB_K_MIN_BYTES,
@@ -532,7 +540,7 @@ static void knobs_drain(struct wb_bdis *b)
  */
 static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *x, struct wb_diag *d)
 {
-	bool kept = b->knob_watch >= 0 && st->knobs_known, watched = false;
+	bool kept = b->knob_watch >= 0 && st->knobs_known && ++st->kept_for < KNOB_REFRESH, watched = false;
 
 	if (kept) {
 		memcpy(x->knob, st->kval, sizeof(x->knob));
@@ -556,6 +564,7 @@ static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi
 		memcpy(st->kval, x->knob, sizeof(st->kval));
 		st->kval_valid = x->knob_valid;
 		st->knobs_known = true;
+		st->kept_for = 0;
 	}
 }
 
