@@ -502,6 +502,10 @@ static struct wb_value g_thr_written(const struct wb_fctx *c) { return grate(c, 
 static struct wb_value g_pgscan(const struct wb_fctx *c) { return grate(c, WB_G_PGSCAN, false); }
 static struct wb_value g_pgsteal(const struct wb_fctx *c) { return grate(c, WB_G_PGSTEAL, false); }
 static struct wb_value g_allocstall(const struct wb_fctx *c) { return grate(c, WB_G_ALLOCSTALL, false); }
+static struct wb_value g_unreadable(const struct wb_fctx *c)
+{
+	return WB_HAS(c->s->g.valid, WB_G_PROCS_UNREADABLE) ? KNOWN_U(c->s->g.v[WB_G_PROCS_UNREADABLE]) : UNKNOWN;
+}
 
 /*    key                  csv                    title        unit         json         w  pr left model {csv,text,ui} */
 static const struct wb_field global_fields[] = {
@@ -527,6 +531,7 @@ static const struct wb_field global_fields[] = {
 	{ "pgscan_per_s", NULL, NULL, WB_U_REAL, WB_J_REAL1, 0, 0, false, false, { 0, 0, 0 }, g_pgscan },
 	{ "pgsteal_per_s", NULL, NULL, WB_U_REAL, WB_J_REAL1, 0, 0, false, false, { 0, 0, 0 }, g_pgsteal },
 	{ "allocstall_per_s", NULL, NULL, WB_U_REAL, WB_J_REAL1, 0, 0, false, false, { 0, 0, 0 }, g_allocstall },
+	{ "procs_unreadable", NULL, NULL, WB_U_COUNT, WB_J_INT, 0, 0, false, false, { 0, 0, 0 }, g_unreadable },
 };
 
 const struct wb_field *wb_catalog_global(size_t *n)

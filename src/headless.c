@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "wbtop/headless.h"
 #include "wbtop/openmetrics.h"
@@ -28,6 +31,14 @@ static void report_diag(const struct wb_diag *d, unsigned long *last_hash)
 		fprintf(stderr, "wbtop: %s\n", d->msg[i]);
 	if (d->dropped)
 		fprintf(stderr, "wbtop: (%d more problems not shown)\n", d->dropped);
+}
+
+/* Is standard output /dev/null (a headless recorder's usual one: wbtop(1))? Then text, JSON and CSV go unformatted. */
+static bool stdout_null(void)
+{
+	struct stat st;
+
+	return fstat(STDOUT_FILENO, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3);
 }
 
 static void sleep_until(struct timespec *next, double delay)
@@ -72,6 +83,7 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 	struct wb_sample cur;
 	struct timespec next;
 	unsigned long dh = 0, wh = 0;
+	bool null_out = stdout_null();
 	bool told_hidden = false;
 	int rc = 0;
 	char err[256];
@@ -130,7 +142,9 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 			break;
 		}
 		v = wb_pipeline_view(pl);
-		if (o->fmt == WB_FMT_JSON)
+		if (null_out && o->fmt != WB_FMT_OM)
+			; /* thrown away: not formatted */
+		else if (o->fmt == WB_FMT_JSON)
 			wb_out_json(stdout, v);
 		else if (o->fmt == WB_FMT_CSV)
 			wb_out_csv(stdout, v);

@@ -25,6 +25,21 @@ for l in open(sys.argv[1]):
         for k in ("thresh", "bg_thresh", "state", "kernel_thresh"):
             assert k not in b, (k, b)
 PY
+# other users' processes cannot be read: the sample says how many, and so
+# does a replay of a recording made so (the Processes pane shows it)
+mkdir -m 1777 "$T/u"
+"${run[@]}" "$W" --batch -n 3 -d 0.2 --record "$T/u/u.wbrec" >/dev/null 2>&1 || { echo "FAIL: --record as nobody"; exit 1; }
+"$W" --replay "$T/u/u.wbrec" --batch --json >"$T/replay" 2>"$T/rerr" || { echo "FAIL: replay"; cat "$T/rerr"; exit 1; }
+python3 - "$T/out" "$T/replay" <<'PY' || exit 1
+import json, sys
+for f in sys.argv[1:]:
+    for l in open(f):
+        d = json.loads(l)
+        if "procs" in d:
+            assert d["global"]["procs_unreadable"] > 0, (f, d["global"])
+        else:
+            assert "procs_unreadable" not in d["global"], (f, d["global"])
+PY
 grep -q "level 2 hidden:.*run as root" "$T/err" || { echo "FAIL: no explanation"; cat "$T/err"; exit 1; }
 "${run[@]}" "$W" --batch -n 1 --mount-debugfs >/dev/null 2>"$T/err"
 if [ "$(id -u)" = 0 ] && ! grep -qs ' /sys/kernel/debug ' /proc/self/mountinfo; then

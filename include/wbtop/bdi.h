@@ -19,6 +19,8 @@ struct wb_bdis {
 	char *root;                   /* owned */
 	char *debugfs;                /* root + /sys/kernel/debug/bdi, owned */
 	struct wb_kvfile mountinfo;
+	bool mounts_live;             /* mountinfo is the live one: poll() says when it changed */
+	int knob_watch;               /* inotify on the live knob files (-1: none, read every sample) */
 	struct wb_bdi_files *st;      /* one per known BDI, owned */
 	size_t nst;
 	bool debugfs_ok;              /* last sample read some debugfs stats */

@@ -19,7 +19,10 @@ struct wb_procs;
 /* NULL on failure (message in d). Free with wb_procs_destroy(). */
 struct wb_procs *wb_procs_create(struct wb_diag *d);
 void wb_procs_destroy(struct wb_procs *p);
-/* Replace s->procs with the top writers since the previous call. */
+/*
+ * Replace s->procs with the top writers since the previous call, and set
+ * s->g's WB_G_PROCS_UNREADABLE (processes whose io we may not read).
+ */
 void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d);
 /* After a pause: the next read only takes new counters (procs_valid false). */
 void wb_procs_restart(struct wb_procs *p);

@@ -66,6 +66,7 @@ enum wb_gstat {
 	WB_G_PGSCAN,          /* sum of pgscan_* (events) */
 	WB_G_PGSTEAL,         /* sum of pgsteal_* (events) */
 	WB_G_ALLOCSTALL,      /* sum of allocstall_* (events) */
+	WB_G_PROCS_UNREADABLE, /* processes whose /proc/PID/io we may not read (other users'); valid with the process table */
 	WB_G_COUNT
 };
 

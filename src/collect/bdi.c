@@ -2,9 +2,11 @@
 /* Backing devices: enumeration, knobs, names, mounts, debugfs stats. */
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,6 +27,14 @@ struct wb_bdi_files {
 	uint64_t st_valid;
 	uint32_t cost_us;
 	unsigned skip;             /* samples left before the next stats read */
+	int wd[WB_K_COUNT];        /* inotify watches on the knob files, -1 none */
+	bool knobs_known;          /* kval[] below is what the files hold (no write since) */
+	unsigned kept_for;         /* samples kval[] has been used for */
+	uint64_t kval[WB_K_COUNT], kval_valid;
+	bool mounts_known;         /* the fields below hold this BDI's mounts */
+	char fstype[16];
+	char mounts[WB_MAX_MOUNTS][WB_PATH_LEN];
+	int nmounts;
 };
 
 static const struct wb_kv_key stats_keys[] = {
@@ -84,6 +94,7 @@ int wb_bdis_open(struct wb_bdis *b, const char *root)
 	int err;
 
 	memset(b, 0, sizeof(*b));
+	b->knob_watch = -1;
 	b->root = strdup(root);
 	b->debugfs = wb_path_join(root, "/sys/kernel/debug/bdi");
 	mi = wb_path_join(root, "/proc/self/mountinfo");
@@ -94,11 +105,16 @@ int wb_bdis_open(struct wb_bdis *b, const char *root)
 	}
 	err = wb_kvfile_init(&b->mountinfo, mi);
 	free(mi);
+	b->mounts_live = strcmp(root, "/") == 0;
+	b->knob_watch = b->mounts_live ? inotify_init1(IN_NONBLOCK | IN_CLOEXEC) : -1;
 	return err;
 }
 
-static void state_finish(struct wb_bdi_files *st)
+static void state_finish(struct wb_bdis *b, struct wb_bdi_files *st)
 {
+	for (int k = 0; k < WB_K_COUNT && b->knob_watch >= 0; k++)
+		if (st->wd[k] >= 0)
+			inotify_rm_watch(b->knob_watch, st->wd[k]);
 	for (int k = 0; k < WB_K_COUNT; k++)
 		wb_kvfile_finish(&st->knob[k]);
 	wb_kvfile_finish(&st->stats);
@@ -108,12 +124,15 @@ static void state_finish(struct wb_bdi_files *st)
 void wb_bdis_close(struct wb_bdis *b)
 {
 	for (size_t i = 0; i < b->nst; i++)
-		state_finish(&b->st[i]);
+		state_finish(b, &b->st[i]);
+	if (b->knob_watch >= 0)
+		close(b->knob_watch);
 	free(b->st);
 	free(b->root);
 	free(b->debugfs);
 	wb_kvfile_finish(&b->mountinfo);
 	memset(b, 0, sizeof(*b));
+	b->knob_watch = -1;
 }
 
 /* Set up the files of a newly seen BDI. */
@@ -123,6 +142,8 @@ static int state_init(struct wb_bdis *b, struct wb_bdi_files *st, const char *na
 
 	memset(st, 0, sizeof(*st));
 	snprintf(st->name, sizeof(st->name), "%s", name);
+	for (int k = 0; k < WB_K_COUNT; k++)
+		st->wd[k] = -1;
 	for (int k = 0; k < WB_K_COUNT; k++) {
 		snprintf(rel, sizeof(rel), "/sys/class/bdi/%s/%s", name, knob_files[k]);
 		p = wb_path_join(b->root, rel);
@@ -143,7 +164,7 @@ static int state_init(struct wb_bdis *b, struct wb_bdi_files *st, const char *na
 	return 0;
 nomem:
 	free(p);
-	state_finish(st);
+	state_finish(b, st);
 	return -ENOMEM;
 }
 
@@ -171,7 +192,7 @@ static void state_prune(struct wb_bdis *b)
 
 	for (size_t i = 0; i < b->nst; i++) {
 		if (!b->st[i].seen) {
-			state_finish(&b->st[i]);
+			state_finish(b, &b->st[i]);
 			continue;
 		}
 		b->st[w++] = b->st[i];
@@ -241,11 +262,52 @@ static void resolve_btrfs(struct wb_bdis *b, struct wb_bdi_files *st)
 	free(dir);
 }
 
-/* Attach mount points and fs type from mountinfo to each BDI. */
+/*
+ * Can the mounts kept for each BDI be used again? Only for the live
+ * mountinfo, whose poll() reports any mount or unmount in our namespace
+ * since the last poll as POLLPRI (fs/proc_namespace.c), and only when
+ * every BDI has them (a new BDI has none).
+ */
+static bool mounts_unchanged(const struct wb_bdis *b)
+{
+	struct pollfd p = { .fd = b->mountinfo.fd, .events = POLLPRI };
+
+	if (!b->mounts_live || b->mountinfo.fd < 0)
+		return false;
+	for (size_t i = 0; i < b->nst; i++)
+		if (!b->st[i].mounts_known)
+			return false;
+	return poll(&p, 1, 0) == 0; /* POLLIN is not asked: a change (POLLPRI) or an error returns 1 */
+}
+
+/* Copy a BDI's mounts between the sample and its state (to_state: keep them). */
+static void mounts_copy(struct wb_bdi_files *st, struct wb_bdi *x, bool to_state)
+{
+	if (to_state) {
+		memcpy(st->mounts, x->mounts, sizeof(st->mounts));
+		memcpy(st->fstype, x->fstype, sizeof(st->fstype));
+		st->nmounts = x->nmounts;
+		st->mounts_known = true;
+	} else {
+		memcpy(x->mounts, st->mounts, sizeof(x->mounts));
+		memcpy(x->fstype, st->fstype, sizeof(x->fstype));
+		x->nmounts = st->nmounts;
+	}
+}
+
+/* Attach mount points and fs type from mountinfo to each BDI (kept from the last sample when no mount changed). */
 static void attach_mounts(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 {
-	if (wb_kvfile_read(&b->mountinfo, d) == 0)
+	bool same = mounts_unchanged(b);
+
+	if (!same && wb_kvfile_read(&b->mountinfo, d) != 0)
+		return;
+	if (!same)
 		wb_mountinfo_attach(b->mountinfo.buf, s);
+	for (size_t i = 0; i < s->nbdis; i++)
+		for (size_t k = 0; k < b->nst; k++)
+			if (strcmp(b->st[k].name, s->bdis[i].name) == 0)
+				mounts_copy(&b->st[k], &s->bdis[i], !same);
 }
 
 void wb_mountinfo_attach(char *p, struct wb_sample *s)
@@ -375,6 +437,137 @@ static int bdi_cmp(const void *a, const void *b)
 	return wb_bdi_name_cmp(((const struct wb_bdi *)a)->name, ((const struct wb_bdi *)b)->name);
 }
 
+/*
+ * Knobs the kernel shows as another knob's value in other units
+ * (mm/backing-dev.c, mm/page-writeback.c, since the _fine knobs came in 6.2):
+ * min_ratio is min_ratio_fine / BDI_RATIO_SCALE (10000), max_ratio likewise,
+ * and min_bytes is 0 when min_ratio_fine is (it is that ratio of the dirty
+ * threshold). Where the source knob was read, the file is not: exact, and
+ * three files fewer a BDI on most devices (min_bytes is read when the ratio
+ * is not 0: its value follows the threshold). Read in this order.
+ */
+static const struct derived_knob {
+	enum wb_knob k, from;
+	uint64_t div;   /* k = from / div */
+	bool zero_only; /* only when from is 0 (then k is 0) */
+} derived_knobs[] = {
+	{ WB_K_MIN_RATIO, WB_K_MIN_RATIO_FINE, 10000, false },
+	{ WB_K_MAX_RATIO, WB_K_MAX_RATIO_FINE, 10000, false },
+	{ WB_K_MIN_BYTES, WB_K_MIN_RATIO_FINE, 1, true },
+};
+
+/*
+ * Kept knobs are read again after this many samples anyway: a write made
+ * through another mount of sysfs (a container's, with its own network
+ * namespace, has inodes of its own) reaches no watch of ours.
+ */
+#define KNOB_REFRESH 16
+
+static const enum wb_knob knob_order[WB_K_COUNT] = {
+	WB_K_MIN_RATIO_FINE, WB_K_MAX_RATIO_FINE, WB_K_MAX_BYTES, WB_K_STRICT_LIMIT,
+	WB_K_MIN_RATIO, WB_K_MAX_RATIO, WB_K_MIN_BYTES,
+};
+
+/* Knob k's value from a knob already read (derived_knobs); false if it must be read. */
+static bool derive_knob(const struct wb_bdi *x, enum wb_knob k, uint64_t *v)
+{
+	for (size_t i = 0; i < NELEM(derived_knobs); i++) {
+		const struct derived_knob *r = &derived_knobs[i];
+		if (r->k != k || !WB_HAS(x->knob_valid, r->from) || (r->zero_only && x->knob[r->from]))
+			continue;
+		*v = x->knob[r->from] / r->div;
+		return true;
+	}
+	return false;
+}
+
+/* min_bytes and max_bytes: the kernel works them out from the dirty threshold at each read, so they move without a write. */
+static bool knob_follows_thresh(enum wb_knob k)
+{
+	return k == WB_K_MIN_BYTES || k == WB_K_MAX_BYTES;
+}
+
+/*
+ * Watch a BDI's knob files for writes: the VFS reports every write(2) to a
+ * file, sysfs attributes included, as IN_MODIFY (fsnotify_modify()). A
+ * file this kernel lacks needs no watch. False if one could not be set.
+ */
+static bool knobs_watch(struct wb_bdis *b, struct wb_bdi_files *st)
+{
+	bool ok = true;
+
+	for (int k = 0; k < WB_K_COUNT; k++) {
+		if (st->wd[k] < 0)
+			st->wd[k] = inotify_add_watch(b->knob_watch, st->knob[k].path, IN_MODIFY);
+		ok &= st->wd[k] >= 0 || errno == ENOENT;
+	}
+	return ok;
+}
+
+/* A watch's event: that BDI's kept knobs are stale (every BDI's if events were lost). */
+static void knobs_forget(struct wb_bdis *b, int wd, uint32_t mask)
+{
+	for (size_t i = 0; i < b->nst; i++)
+		for (int k = 0; k < WB_K_COUNT; k++) {
+			if (b->st[i].wd[k] != wd && !(mask & IN_Q_OVERFLOW))
+				continue;
+			b->st[i].knobs_known = false;
+			if (b->st[i].wd[k] == wd && (mask & IN_IGNORED)) /* the file went (the BDI did) */
+				b->st[i].wd[k] = -1;
+		}
+}
+
+/* Take the writes to knob files since the last sample. */
+static void knobs_drain(struct wb_bdis *b)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+
+	while ((n = read(b->knob_watch, buf, sizeof(buf))) > 0)
+		for (char *q = buf; q + sizeof(struct inotify_event) <= buf + n;) {
+			const struct inotify_event *ev = (const struct inotify_event *)(void *)q;
+			knobs_forget(b, ev->wd, ev->mask);
+			q += sizeof(*ev) + ev->len;
+		}
+	if (n < 0 && errno != EAGAIN)
+		knobs_forget(b, -1, IN_Q_OVERFLOW); /* cannot tell: read them all */
+}
+
+/*
+ * A BDI's knobs: each read from its file, or derived from one read. Live,
+ * a knob no one wrote since it was read is kept, not read again (its file
+ * is watched), but for the two that follow the threshold.
+ */
+static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *x, struct wb_diag *d)
+{
+	bool kept = b->knob_watch >= 0 && st->knobs_known && ++st->kept_for < KNOB_REFRESH, watched = false;
+
+	if (kept) {
+		memcpy(x->knob, st->kval, sizeof(x->knob));
+		x->knob_valid = st->kval_valid;
+	} else if (b->knob_watch >= 0) {
+		watched = knobs_watch(b, st); /* before reading: a write after this is seen next time */
+	}
+	for (int i = 0; i < WB_K_COUNT; i++) {
+		enum wb_knob k = knob_order[i];
+		uint64_t v;
+		if (kept && !knob_follows_thresh(k))
+			continue;
+		x->knob_valid &= ~WB_BIT(k);
+		if (derive_knob(x, k, &v) || wb_kvfile_u64(&st->knob[k], d, &v) == 0) {
+			x->knob[k] = v;
+			x->knob_valid |= WB_BIT(k);
+		}
+		watched &= x->knob_valid >> k & 1 || st->wd[k] < 0; /* keep only what was read */
+	}
+	if (watched) {
+		memcpy(st->kval, x->knob, sizeof(st->kval));
+		st->kval_valid = x->knob_valid;
+		st->knobs_known = true;
+		st->kept_for = 0;
+	}
+}
+
 /* Fill one sample BDI from its state. */
 static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *x,
 		     uint32_t page_size, struct wb_diag *d)
@@ -388,13 +581,7 @@ static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *
 			resolve_dev(b, st);
 	}
 	snprintf(x->dev, sizeof(x->dev), "%s", st->dev);
-	for (int k = 0; k < WB_K_COUNT; k++) {
-		uint64_t v;
-		if (wb_kvfile_u64(&st->knob[k], d, &v) == 0) {
-			x->knob[k] = v;
-			x->knob_valid |= WB_BIT(k);
-		}
-	}
+	read_knobs(b, st, x, d);
 	bool skipped = st->skip > 0;
 	if (read_debugfs(st, page_size, d)) {
 		b->debugfs_ok = true;
@@ -426,6 +613,8 @@ void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 	}
 	for (size_t i = 0; i < b->nst; i++)
 		b->st[i].seen = false;
+	if (b->knob_watch >= 0)
+		knobs_drain(b);
 	while ((e = readdir(dh))) {
 		struct wb_bdi_files *st;
 

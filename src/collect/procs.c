@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Process table (top writers) and /proc/diskstats, incrementally: /proc is
- * listed every sample, but only new PIDs are looked at (kernel threads are
- * skipped for good); the /proc/PID/io of every user process is kept open and
- * re-read with one pread; /proc/PID/stat is read only for the tasks that
+ * listed only when a task was created since the last sample (the last PID in
+ * /proc/loadavg moved), and then only new PIDs are looked at (kernel threads
+ * are skipped for good); the /proc/PID/io of every user process is kept open
+ * and re-read with one pread; /proc/PID/stat is read only for the tasks that
  * wrote since the last sample (their state, name and wchan).
  */
 #include <dirent.h>
@@ -18,12 +19,16 @@
 
 #define PF_KTHREAD_FLAG 0x00200000u /* include/linux/sched.h PF_KTHREAD */
 #define MAX_KEPT_FDS 4096           /* above this, /proc/PID/io is opened each sample */
+#define PROBE_MAX 32                /* up to this many new PIDs are looked at one by one... */
+#define LIST_EVERY 64               /* ...and /proc is listed at least every LIST_EVERY times */
 
 /* One process as last seen. */
 struct task {
 	int pid;
 	int io_fd;      /* kept /proc/PID/io, -1 when not kept */
+	int stat_fd;    /* kept /proc/PID/stat while it wrote lately (RECENT), else -1 */
 	bool skip;      /* a kernel thread, or its io is not readable to us */
+	bool unreadable; /* skipped because its io is not readable to us */
 	bool have;      /* wb and cb hold a reading */
 	uint64_t wb, cb;
 	unsigned wrote; /* the sample it last wrote in (wb_procs.tick), 0 never */
@@ -35,6 +40,9 @@ struct wb_procs {
 	size_t nt;
 	unsigned kept;        /* io descriptors open */
 	struct wb_kvfile diskstats;
+	struct wb_kvfile loadavg;  /* its last field: the last PID handed out */
+	long last_pid;             /* at the last listing of /proc, -1 unknown */
+	unsigned probed;           /* new PIDs looked at one by one since the last listing */
 	bool have_prev;
 	bool restarted;       /* the next read only takes new counters: rates unknown */
 	unsigned tick;        /* samples read */
@@ -49,20 +57,29 @@ struct wb_procs *wb_procs_create(struct wb_diag *d)
 	p->proc = opendir("/proc");
 	if (!p->proc)
 		wb_diag_add(d, "/proc: %s: top writers unknown", strerror(errno));
-	if (wb_kvfile_init(&p->diskstats, "/proc/diskstats")) {
+	if (wb_kvfile_init(&p->diskstats, "/proc/diskstats") || wb_kvfile_init(&p->loadavg, "/proc/loadavg")) {
 		wb_procs_destroy(p);
 		return NULL;
 	}
+	p->loadavg.one_shot = true; /* a single_open seq file */
+	p->last_pid = -1;
 	return p;
+}
+
+/* Close a kept descriptor (*fd = -1 after). */
+static void fd_drop(struct wb_procs *p, int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		p->kept--;
+	}
+	*fd = -1;
 }
 
 static void task_drop(struct wb_procs *p, struct task *t)
 {
-	if (t->io_fd >= 0) {
-		close(t->io_fd);
-		p->kept--;
-	}
-	t->io_fd = -1;
+	fd_drop(p, &t->io_fd);
+	fd_drop(p, &t->stat_fd);
 }
 
 void wb_procs_destroy(struct wb_procs *p)
@@ -75,6 +92,7 @@ void wb_procs_destroy(struct wb_procs *p)
 	if (p->proc)
 		closedir(p->proc);
 	wb_kvfile_finish(&p->diskstats);
+	wb_kvfile_finish(&p->loadavg);
 	free(p);
 }
 
@@ -97,13 +115,11 @@ static ssize_t read_small(int pid, const char *name, char *buf, size_t len)
 	return n;
 }
 
-/* Name, state and flags from /proc/PID/stat; false if it cannot be read. */
-static bool read_stat(int pid, char *comm, size_t clen, char *state, unsigned long *flags)
+/* Name, state and flags from /proc/PID/stat text; false if it is not that. */
+static bool parse_stat(char *buf, char *comm, size_t clen, char *state, unsigned long *flags)
 {
-	char buf[512], *open_p, *close_p, *q;
+	char *open_p, *close_p, *q;
 
-	if (read_small(pid, "stat", buf, sizeof(buf)) <= 0)
-		return false;
 	open_p = strchr(buf, '(');
 	close_p = strrchr(buf, ')'); /* the name may hold ')' itself */
 	if (!open_p || !close_p || close_p < open_p || close_p[1] != ' ')
@@ -116,6 +132,41 @@ static bool read_stat(int pid, char *comm, size_t clen, char *state, unsigned lo
 		q = strchr(q + 1, ' ');
 	*flags = q ? strtoul(q + 1, NULL, 10) : 0;
 	return true;
+}
+
+/* Name, state and flags from /proc/PID/stat; false if it cannot be read. */
+static bool read_stat(int pid, char *comm, size_t clen, char *state, unsigned long *flags)
+{
+	char buf[512];
+
+	return read_small(pid, "stat", buf, sizeof(buf)) > 0 && parse_stat(buf, comm, clen, state, flags);
+}
+
+/*
+ * The same for a task that wrote lately: its /proc/PID/stat is kept open and
+ * re-read with one pread while it stays a writer (writers are looked at
+ * every sample). False if it cannot be read (the task has gone).
+ */
+static bool task_stat(struct wb_procs *p, struct task *t, char *comm, size_t clen, char *state,
+		      unsigned long *flags)
+{
+	char buf[512], path[64];
+	ssize_t n;
+
+	if (t->stat_fd < 0 && p->kept < MAX_KEPT_FDS) {
+		snprintf(path, sizeof(path), "/proc/%d/stat", t->pid);
+		t->stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+		p->kept += t->stat_fd >= 0;
+	}
+	if (t->stat_fd < 0)
+		return read_stat(t->pid, comm, clen, state, flags);
+	n = pread(t->stat_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0) {
+		fd_drop(p, &t->stat_fd);
+		return false;
+	}
+	buf[n] = '\0';
+	return parse_stat(buf, comm, clen, state, flags);
 }
 
 /* write_bytes and cancelled_write_bytes from /proc/PID/io text. */
@@ -145,14 +196,30 @@ static bool read_io(struct wb_procs *p, struct task *t, uint64_t *wb, uint64_t *
 	return parse_io(buf, wb, cb);
 }
 
-/* First look at a new PID: skip kernel threads and unreadable tasks for good. */
+/*
+ * Is this /proc/PID/stat text a thread's other than its group leader? Its
+ * exit_signal (field 38) is -1 (kernel/fork.c: CLONE_THREAD); a process's
+ * is a signal number or 0. /proc/TID is there for any thread, unlisted.
+ */
+static bool stat_is_thread(const char *buf)
+{
+	const char *q = strrchr(buf, ')');
+
+	for (int field = 2; field < 38 && q; field++) /* q: the blank before field + 1 */
+		q = strchr(q + 1, ' ');
+	return q && strncmp(q + 1, "-1 ", 3) == 0;
+}
+
+/* First look at a new PID: skip kernel threads, other threads and unreadable tasks for good. */
 static void task_probe(struct wb_procs *p, struct task *t)
 {
-	char state, path[64];
+	char state, path[64], buf[1024];
 	unsigned long flags;
 
 	t->io_fd = -1;
-	if (!read_stat(t->pid, NULL, 0, &state, &flags) || (flags & PF_KTHREAD_FLAG)) {
+	t->unreadable = false;
+	if (read_small(t->pid, "stat", buf, sizeof(buf)) <= 0 || !parse_stat(buf, NULL, 0, &state, &flags) ||
+	    (flags & PF_KTHREAD_FLAG) || stat_is_thread(buf)) {
 		t->skip = true;
 		return;
 	}
@@ -163,7 +230,7 @@ static void task_probe(struct wb_procs *p, struct task *t)
 			p->kept++;
 	}
 	t->have = read_io(p, t, &t->wb, &t->cb);
-	t->skip = !t->have && t->io_fd < 0; /* not ours to read (unprivileged) */
+	t->skip = t->unreadable = !t->have && t->io_fd < 0; /* not ours to read (unprivileged) */
 }
 
 static int pid_cmp(const void *a, const void *b)
@@ -218,7 +285,7 @@ static bool merge(struct wb_procs *p, const int *pids, size_t n, bool *fresh)
 		if (!fresh[k])
 			nt[k] = p->t[i++];
 		else
-			nt[k] = (struct task){ .pid = pids[k], .io_fd = -1 };
+			nt[k] = (struct task){ .pid = pids[k], .io_fd = -1, .stat_fd = -1 };
 	}
 	while (i < p->nt)
 		task_drop(p, &p->t[i++]);
@@ -280,74 +347,130 @@ static bool task_update(struct wb_procs *p, struct task *t, struct wb_proc *out)
  */
 #define RECENT 30
 
-static bool held_writer(const struct wb_procs *p, const struct task *t, struct wb_proc *x)
+static bool held_writer(struct wb_procs *p, struct task *t, struct wb_proc *x)
 {
 	unsigned long flags;
 
-	if (t->skip || !t->wrote || p->tick - t->wrote > RECENT)
+	if (t->skip || !t->wrote || p->tick - t->wrote > RECENT) {
+		fd_drop(p, &t->stat_fd); /* no longer a writer */
 		return false;
+	}
 	*x = (struct wb_proc){ .pid = t->pid, .write_bytes = t->wb, .cancelled_write_bytes = t->cb };
-	if (!read_stat(x->pid, x->comm, sizeof(x->comm), &x->state, &flags) || x->state != 'D')
+	if (!task_stat(p, t, x->comm, sizeof(x->comm), &x->state, &flags) || x->state != 'D')
 		return false;
 	x->throttled = in_bdp(x->pid);
 	return x->throttled;
 }
 
 /* Name, state and throttling of a writer; false if it has gone meanwhile. */
-static bool writer_details(struct wb_proc *x)
+static bool writer_details(struct wb_procs *p, struct task *t, struct wb_proc *x)
 {
 	unsigned long flags;
 
-	if (!read_stat(x->pid, x->comm, sizeof(x->comm), &x->state, &flags))
+	if (!task_stat(p, t, x->comm, sizeof(x->comm), &x->state, &flags))
 		return false;
 	x->throttled = x->state == 'D' && in_bdp(x->pid);
 	return true;
 }
 
-void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
+/* The last PID the kernel handed out (/proc/loadavg's last field), or -1. */
+static long last_pid(struct wb_procs *p)
 {
-	size_t n, nw = 0;
-	int *pids;
-	bool *fresh;
-	struct wb_proc *w;
+	const char *sp;
+	uint64_t v;
 
-	free(s->procs);
-	s->procs = NULL;
-	s->nprocs = 0;
-	s->procs_valid = false;
-	if (!p->proc)
-		return;
-	pids = list_pids(p, &n);
-	fresh = calloc(n + 1, sizeof(*fresh));
-	w = calloc(n + 1, sizeof(*w));
-	if (!fresh || !w || !merge(p, pids, n, fresh)) {
-		wb_diag_add(d, "out of memory reading the process table: top writers unknown");
-		free(pids);
-		free(fresh);
-		free(w);
-		return;
+	if (wb_kvfile_read(&p->loadavg, NULL) != 0)
+		return -1;
+	sp = strrchr(p->loadavg.buf, '/');
+	sp = sp ? strchr(sp, ' ') : NULL;
+	return sp && wb_parse_u64(sp + 1, NULL, &v) && v <= 0x7fffffff ? (long)v : -1;
+}
+
+/* The table's PIDs and every PID in (from, to], ascending, into *n; NULL if out of memory. Caller frees. */
+static int *probe_pids(const struct wb_procs *p, long from, long to, size_t *n)
+{
+	int *v = malloc((p->nt + (size_t)(to - from) + 1) * sizeof(*v));
+	size_t i = 0, k = 0;
+	long q = from + 1;
+
+	while (v && (q <= to || i < p->nt)) {
+		if (i < p->nt && (q > to || p->t[i].pid < q)) {
+			v[k++] = p->t[i++].pid;
+		} else {
+			i += i < p->nt && p->t[i].pid == q; /* an old task under a new PID: gone */
+			v[k++] = (int)q++;
+		}
 	}
-	p->tick++;
-	for (size_t i = 0; i < n; i++) {
+	*n = k;
+	return v;
+}
+
+/*
+ * Bring the table up to date when a task was created since the last look (a
+ * new task takes a new PID: the last PID handed out moves). PIDs are handed
+ * out upwards, so when few were, each new one is looked at (PROBE_MAX); else,
+ * after a wrap, or every LIST_EVERY times, /proc is listed. Tasks that ended
+ * meanwhile fail their next read (or wait in the table, skipped, for the next
+ * listing). *fresh marks the new ones, NULL when none (the caller frees it).
+ * False if out of memory.
+ */
+static bool relist(struct wb_procs *p, bool **fresh)
+{
+	long lp = last_pid(p), from = p->last_pid;
+	bool probe = lp > from && from >= 0 && lp - from <= PROBE_MAX && p->probed < LIST_EVERY;
+	size_t n;
+	int *pids;
+
+	*fresh = NULL;
+	if (lp >= 0 && lp == from)
+		return true;
+	pids = probe ? probe_pids(p, from, lp, &n) : list_pids(p, &n);
+	*fresh = (pids || !probe) ? calloc(n + 1, sizeof(**fresh)) : NULL;
+	if (!*fresh || !merge(p, pids, n, *fresh)) {
+		free(pids);
+		free(*fresh);
+		*fresh = NULL;
+		p->last_pid = -1;
+		return false;
+	}
+	for (size_t k = 0; probe && k < n; k++)
+		if (pids[k] > from && pids[k] <= lp && !(*fresh)[k]) { /* a PID handed out anew */
+			task_drop(p, &p->t[k]);
+			p->t[k] = (struct task){ .pid = pids[k], .io_fd = -1, .stat_fd = -1 };
+			(*fresh)[k] = true;
+		}
+	p->probed = probe ? p->probed + 1 : 0;
+	free(pids);
+	p->last_pid = lp;
+	return true;
+}
+
+/* Read the table's tasks into w: writers since the last sample, then tasks held; how many. */
+static size_t scan(struct wb_procs *p, const bool *fresh, struct wb_proc *w)
+{
+	size_t nw = 0;
+
+	for (size_t i = 0; i < p->nt; i++) {
 		struct task *t = &p->t[i];
-		if (fresh[i]) {
+		if (fresh && fresh[i]) {
 			task_probe(p, t);
 		} else if (task_update(p, t, &w[nw])) {
 			t->wrote = p->tick;
-			nw += p->have_prev && writer_details(&w[nw]);
+			nw += p->have_prev && writer_details(p, t, &w[nw]);
 		} else if (p->have_prev && held_writer(p, t, &w[nw])) {
 			nw++;
 		}
 	}
-	p->have_prev = true;
-	if (p->restarted) { /* after a pause: no rates yet, and none is not "no writer" */
-		p->restarted = false;
-		free(pids);
-		free(fresh);
-		free(w);
-		return;
-	}
-	qsort(w, nw, sizeof(*w), proc_cmp);
+	return nw;
+}
+
+/* The top writers of w (n of them, w freed or kept) into s, and how many tasks we may not read. */
+static void publish(struct wb_procs *p, struct wb_sample *s, struct wb_proc *w, size_t nw)
+{
+	uint64_t unreadable = 0;
+
+	if (nw > 1)
+		qsort(w, nw, sizeof(*w), proc_cmp);
 	if (nw > WB_TOP_PROCS)
 		nw = WB_TOP_PROCS;
 	s->procs = nw ? realloc(w, nw * sizeof(*w)) : NULL;
@@ -355,8 +478,39 @@ void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 		free(w);
 	s->nprocs = s->procs ? nw : 0;
 	s->procs_valid = true;
-	free(pids);
+	for (size_t i = 0; i < p->nt; i++)
+		unreadable += p->t[i].unreadable;
+	s->g.v[WB_G_PROCS_UNREADABLE] = unreadable;
+	s->g.valid |= WB_BIT(WB_G_PROCS_UNREADABLE);
+}
+
+void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
+{
+	bool *fresh = NULL;
+	struct wb_proc *w = NULL;
+	size_t nw;
+
+	free(s->procs);
+	s->procs = NULL;
+	s->nprocs = 0;
+	s->procs_valid = false;
+	if (!p->proc)
+		return;
+	if (!relist(p, &fresh) || !(w = calloc(p->nt + 1, sizeof(*w)))) {
+		wb_diag_add(d, "out of memory reading the process table: top writers unknown");
+		free(fresh);
+		return;
+	}
+	p->tick++;
+	nw = scan(p, fresh, w);
 	free(fresh);
+	p->have_prev = true;
+	if (p->restarted) { /* after a pause: no rates yet, and none is not "no writer" */
+		p->restarted = false;
+		free(w);
+		return;
+	}
+	publish(p, s, w, nw);
 }
 
 void wb_procs_restart(struct wb_procs *p)

@@ -558,13 +558,13 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 /* ---- processes pane ---- */
 
 /*
- * Are other users' processes missing from the table? Live and unprivileged,
- * their /proc/PID/io is not readable. The sample carries no flag for it, so a
- * replay cannot tell and says nothing.
+ * Are other users' processes missing from the table? Unprivileged, their
+ * /proc/PID/io is not readable; the sample counts them, so a replay of such
+ * a recording says it too.
  */
-static bool procs_partial(const struct ui *u)
+static bool procs_partial(const struct wb_sample *s)
 {
-	return !(u->src && u->src->replay) && geteuid() != 0;
+	return WB_HAS(s->g.valid, WB_G_PROCS_UNREADABLE) && s->g.v[WB_G_PROCS_UNREADABLE] > 0;
 }
 
 /* The newest pause of pid in this sample's events, else in the log; NULL when none is known. */
@@ -657,14 +657,14 @@ void ui_draw_procs(struct ui *u, int y, int h)
 	const size_t *row = ui_proc_rows(u, s, &nrow); /* the pane's filter and sort */
 	n = (int)nrow;
 	more = unlisted_pauses(u, s, also, sizeof(also));
-	rows = h - 1 - (n == 0) - more - procs_partial(u);
+	rows = h - 1 - (n == 0) - more - procs_partial(s);
 	rows = rows < 1 ? 1 : rows;
 	scroll_to(&u->proc_sel, &u->proc_scroll, n, rows);
 	table_line(col, m, NULL, line, sizeof(line));
 	snprintf(line + strlen(line), sizeof(line) - strlen(line), "  S  THROTTLED ON");
 	title_line(u, y++, line, u->proc_scroll, rows, n);
 	if (s->nprocs == 0)
-		ui_put(u, y++, 0, WB_R_IDLE, procs_partial(u) ? "none of your processes wrote since the last sample"
+		ui_put(u, y++, 0, WB_R_IDLE, procs_partial(s) ? "none of your processes wrote since the last sample"
 							    : "no process wrote since the last sample");
 	else if (n == 0)
 		ui_put(u, y++, 0, WB_R_IDLE, "no process matches the filter");
@@ -685,6 +685,6 @@ void ui_draw_procs(struct ui *u, int y, int h)
 	}
 	if (more && y < end)
 		ui_put(u, y++, 0, WB_R_CRITICAL, also);
-	if (procs_partial(u) && y < end)
+	if (procs_partial(s) && y < end)
 		ui_put(u, y, 0, WB_R_NA, "other users' processes cannot be read: run as root");
 }

@@ -152,6 +152,15 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	else
 		bad "unprivileged Processes pane"; cat "$T/unpriv.txt"
 	fi
+	# a replay of a recording made so says it too (the sample carries it)
+	chmod 711 "$T" && mkdir -m 1777 "$T/nobody"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$W" --batch -n 4 -d 0.2 --record "$T/nobody/u.wbrec" >/dev/null 2>&1
+	if "$S" 80x24 --replay "$T/nobody/u.wbrec" --theme mono -- 4 > "$T/unpriv-replay.txt" 2>&1 &&
+	   grep -q "other users' processes cannot be read: run as root" "$T/unpriv-replay.txt"; then
+		ok "replay of an unprivileged recording: the Processes pane says the same"
+	else
+		bad "replay of an unprivileged recording"; cat "$T/unpriv-replay.txt"
+	fi
 fi
 echo "$pass passed, $failed failed"
 [ $failed = 0 ]
