@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The screen's frame and widgets, drawn into the grid: safe text, meters,
- * sparklines, the header, tabs, help and footer (the panes' tables are in
- * panes.c). Everything drawn comes from the pipeline's view.
+ * sparklines, the header, tabs, help and footer (each pane is in its own
+ * *_pane.c). Everything drawn comes from the pipeline's view.
  */
 #include <math.h>
 #include <stdio.h>

@@ -123,7 +123,7 @@ void ui_mouse(struct ui *u, const MEVENT *e);
 char *ui_filter(struct ui *u);
 /*
  * The Processes pane's rows: indices into s->procs that match its filter, in
- * its sort order, *n of them (owned by u, valid until the next call). For panes.c.
+ * its sort order, *n of them (owned by u, valid until the next call). For procs_pane.c.
  */
 const size_t *ui_proc_rows(struct ui *u, const struct wb_sample *s, size_t *n);
 /* The replay's origin for the header ("host 5.15.0-91"), or NULL live / unknown. */
@@ -191,7 +191,7 @@ void ui_draw_columns(struct ui *u, int y, int h);
 /* The settings file's hidden_columns into u, and u's into c (W). */
 void ui_columns_from_config(struct ui *u, const struct wb_config *c);
 void ui_columns_to_config(const struct ui *u, struct wb_config *c);
-/* panes.c */
+/* the panes (devices_pane.c, zones_pane.c, flusher_pane.c, procs_pane.c) */
 /* The rows of the current pane's table (Zones and Processes their own; else the Devices rows). */
 int ui_table_rows(struct ui *u);
 void ui_draw_devices(struct ui *u, int y, int h);
@@ -218,6 +218,16 @@ int ui_take_sample(struct ui *u);
 bool ui_tick(struct ui *u, double t, double *next);
 /* The row the tabs were drawn on (the mouse's reference), read from the grid; -1 none. */
 int ui_tabs_row(const struct ui *u);
+
+/* The tables' shared parts (table.c). */
+/* Keep the cursor *sel of a table of n rows, rows of them shown from *first, in view. */
+void ui_scroll_to(int *sel, int *first, int n, int rows);
+/* One line of a pane's table from catalogue columns: the titles (c NULL) or an entity's values. */
+void ui_table_line(const struct wb_field *const *col, size_t m, const struct wb_fctx *c, char *line, size_t n);
+/* A table's title, with "3-12/32" (the rows shown, of how many) when not every row fits. */
+void ui_title_line(const struct ui *u, int y, const char *title, int first, int rows, int n);
+/* The zones the Zones table lists: those with managed pages. */
+int ui_zone_count(const struct wb_sample *s);
 
 /* What a key did to a prompt's line. */
 enum ui_edit { UI_EDIT_TYPED, UI_EDIT_DONE, UI_EDIT_CANCEL, UI_EDIT_IGNORED };

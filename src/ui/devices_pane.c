@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Devices pane: a row per BDI, columns from the catalogue, sorted and
+ * filtered, the selection kept in view.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui_internal.h"
+#include "wbtop/catalog.h"
+#include "wbtop/layout.h"
+#include "wbtop/util.h"
+
+/* ---- devices pane ---- */
+
+#define DEV_MAX_COLS 32
+
+/* The pane's columns from the catalogue (computed once). */
+static const struct wb_field *const *dev_cols(size_t *n)
+{
+	static const struct wb_field *col[DEV_MAX_COLS];
+	static size_t m;
+
+	if (!m)
+		m = wb_ui_dev_columns(col, DEV_MAX_COLS);
+	*n = m;
+	return col;
+}
+
+static bool is_col(const struct wb_field *f, const char *title)
+{
+	return strcmp(f->title, title) == 0;
+}
+
+int ui_dev_columns(void)
+{
+	size_t n;
+	const struct wb_field *const *col = dev_cols(&n);
+
+	return (int)n - (n && is_col(col[n - 1], "DIRTY HISTORY")); /* the sparkline is not sortable */
+}
+
+const char *ui_dev_column_name(int c)
+{
+	size_t n;
+	const struct wb_field *const *col = dev_cols(&n);
+
+	return c >= 0 && (size_t)c < n ? col[c]->title : "?";
+}
+
+static const struct ui *sort_ui;
+
+/* Sort key of a row for a numeric column: unknown sorts lowest. */
+static double key_of(const struct wb_value *x, const struct wb_field *f)
+{
+	if (!x->known)
+		return -1;
+	return f->unit == WB_U_BYTES || f->unit == WB_U_COUNT ? (double)x->u : x->d;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct devrow *x = a, *y = b;
+	size_t n;
+	const struct wb_field *f = dev_cols(&n)[sort_ui->sort_col];
+	int r;
+
+	if (sort_ui->sort_col == 0) {
+		r = wb_bdi_name_cmp(x->b->name, y->b->name);
+	} else {
+		struct wb_fctx cx, cy;
+		struct wb_value p, q;
+		wb_catalog_ctx(&cx, sort_ui->view, sort_ui->view->lim, x->i);
+		wb_catalog_ctx(&cy, sort_ui->view, sort_ui->view->lim, y->i);
+		p = f->get(&cx);
+		q = f->get(&cy);
+		if (f->unit == WB_U_TEXT) {
+			r = strcmp(p.known ? wb_value_text(&p) : "~", q.known ? wb_value_text(&q) : "~");
+		} else {
+			double kp = key_of(&p, f), kq = key_of(&q, f);
+			r = (kp > kq) - (kp < kq);
+		}
+	}
+	if (sort_ui->sort_desc)
+		r = -r;
+	return r ? r : wb_bdi_name_cmp(x->b->name, y->b->name);
+}
+
+static bool row_visible(const struct ui *u, const struct wb_bdi *b, const struct wb_bdi_limits *bl)
+{
+	if (u->hide_loop && strncmp(b->dev, "loop", 4) == 0)
+		return false;
+	if (u->hide_idle && (!bl || bl->state == WB_ST_IDLE))
+		return false;
+	if (u->filter[0] && !strstr(b->name, u->filter) && !strstr(b->dev, u->filter) &&
+	    !(b->nmounts && strstr(b->mounts[0], u->filter)) && !strstr(b->fstype, u->filter))
+		return false;
+	return true;
+}
+
+void ui_build_rows(struct ui *u)
+{
+	const struct wb_sample *s = ui_cur(u);
+	double P;
+
+	u->nrows = 0;
+	if (!s)
+		return;
+	P = s->page_size;
+	if ((int)s->nbdis > u->rows_cap) {
+		struct devrow *n = realloc(u->rows, s->nbdis * sizeof(*n));
+		if (!n)
+			return;
+		u->rows = n;
+		u->rows_cap = (int)s->nbdis;
+	}
+	for (size_t i = 0; i < s->nbdis; i++) {
+		const struct wb_bdi *b = &s->bdis[i];
+		const struct wb_bdi_limits *bl = u->lim_ok && i < u->lim.nbdis ? &u->lim.bdis[i] : NULL;
+		struct devrow *r = &u->rows[u->nrows];
+
+		if (!row_visible(u, b, bl))
+			continue;
+		memset(r, 0, sizeof(*r));
+		r->b = b;
+		r->bl = bl;
+		r->i = i;
+		r->d = &u->view->bdi[i];
+		if (r->d->pct_ok && bl) {
+			bool over_bg = r->d->dirty > (double)bl->bg_thresh * P;
+			r->hl = r->d->pct >= u->o->crit_pct || bl->state >= WB_ST_THROTTLED ? 2
+				: r->d->pct >= u->o->warn_pct || over_bg ? 1 : 0;
+		}
+		u->nrows++;
+	}
+	sort_ui = u;
+	qsort(u->rows, (size_t)u->nrows, sizeof(*u->rows), row_cmp);
+	if (u->sel >= u->nrows)
+		u->sel = u->nrows ? u->nrows - 1 : 0;
+}
+
+/* A path longer than the column keeps its end, where the distinguishing part
+ * is ("/tmp/x/y/stick" -> "…/y/stick"), cut at a '/' when one fits. */
+static int path_tail(char *p, int width, bool utf8)
+{
+	const char *ell = utf8 ? "\u2026" : "~"; /* one column either way */
+	size_t len = strlen(p), keep;
+	const char *t, *slash;
+
+	if (width <= 2 || len <= (size_t)width)
+		return 0;
+	keep = (size_t)width - 1;
+	t = p + len - keep;
+	slash = strchr(t, '/');
+	if (slash && slash[1])
+		t = slash;
+	memmove(p + strlen(ell), t, strlen(t) + 1);
+	memcpy(p, ell, strlen(ell));
+	return (int)strlen(ell) - 1; /* bytes beyond columns, for the padding */
+}
+
+/* One row's cell for column f into v: the catalogue's text, or the sparkline. */
+static int dev_cell(const struct ui *u, const struct devrow *r, const struct wb_field *f, int w, char *v, size_t n)
+{
+	if (is_col(f, "DIRTY HISTORY")) {
+		ui_sparkline(u, r->b->name, false, v, n, w);
+		return 0;
+	}
+	wb_ui_dev_cell(f, u->view, r->i, v, n);
+	return is_col(f, "MOUNT") ? path_tail(v, w, u->utf8) : 0;
+}
+
+/* Which columns fit, and their widths (the sparkline takes what is left). */
+static void dev_layout(const struct ui *u, const struct wb_field *const *col, int nc, int *width, bool *shown)
+{
+	int prio[DEV_MAX_COLS];
+
+	for (int c = 0; c < nc; c++) {
+		width[c] = col[c]->width;
+		/* the what-if column only with --set; hidden columns never */
+		prio[c] = (!u->whatif_ok && is_col(col[c], "IF-THRESH")) || ui_column_hidden(u, WB_TABLE_DEVICES, c)
+			  ? 99 : col[c]->prio;
+	}
+	wb_layout_columns(width, prio, nc, ui_cols(u) - 1, shown);
+	for (int c = 0; c < nc; c++)
+		if (shown[c] && is_col(col[c], "DIRTY HISTORY")) {
+			int used = 0;
+			for (int k = 0; k < nc; k++)
+				used += shown[k] ? width[k] + 1 : 0;
+			width[c] += ui_cols(u) - 1 - used;
+		}
+}
+
+void ui_draw_devices(struct ui *u, int y, int h)
+{
+	size_t n;
+	const struct wb_field *const *col = dev_cols(&n);
+	int nc = (int)n, width[DEV_MAX_COLS], x = 0;
+	bool shown[DEV_MAX_COLS];
+	char buf[1024];
+
+	if (u->choosing) {
+		ui_draw_columns(u, y, h);
+		return;
+	}
+	dev_layout(u, col, nc, width, shown);
+	wb_grid_hline(u->grid, y, 0, WB_R_TITLE, ui_cols(u));
+	for (int c = 0; c < nc; c++) {
+		if (!shown[c])
+			continue;
+		snprintf(buf, sizeof(buf), col[c]->left ? "%-*s%s" : "%*s%s", width[c] - (c == u->sort_col),
+			 col[c]->title, c == u->sort_col ? (u->sort_desc ? "v" : "^") : "");
+		wb_grid_put(u->grid, y, x, WB_R_TITLE, buf, width[c]);
+		x += width[c] + 1;
+	}
+	y++;
+	h--;
+	if (u->nrows == 0) {
+		ui_put(u, y, 1, WB_R_NA, ui_cur(u)->nbdis ? "no device matches the filter"
+						       : "n/a: /sys/class/bdi unreadable: no devices known");
+		return;
+	}
+	/* also when the list shrank (devices gone, a filter): no rows hidden above a short list */
+	ui_scroll_to(&u->sel, &u->scroll, u->nrows, h);
+	for (int i = u->scroll; i < u->nrows && y < ui_lines(u) - 1 && i < u->scroll + h; i++, y++) {
+		const struct devrow *r = &u->rows[i];
+		enum wb_role role = r->hl == 2 ? WB_R_CRITICAL : r->hl == 1 ? WB_R_WARN
+				  : (r->bl && r->bl->state == WB_ST_IDLE) ? WB_R_IDLE : WB_R_NORMAL;
+		bool sel = i == u->sel;
+		x = 0;
+		wb_grid_hline(u->grid, y, 0, role, ui_cols(u) - 1);
+		if (sel) /* the row keeps its state colour: the selection adds bold */
+			wb_grid_attrs(u->grid, WB_A_BOLD);
+		for (int c = 0; c < nc; c++) {
+			char v[512];
+			bool spark = is_col(col[c], "DIRTY HISTORY");
+			if (!shown[c])
+				continue;
+			int extra = dev_cell(u, r, col[c], width[c] - (c == 0), v, sizeof(v));
+			if (spark)
+				snprintf(buf, sizeof(buf), "%s", v);
+			else if (c == 0) /* the first column leads with the marker's cell */
+				snprintf(buf, sizeof(buf), " %-*.*s", width[c] - 1 + extra, width[c] - 1 + extra, v);
+			else
+				snprintf(buf, sizeof(buf), col[c]->left ? "%-*.*s" : "%*.*s", width[c] + extra,
+					 width[c] + extra, v);
+			ui_put(u, y, x, spark && role == WB_R_NORMAL ? WB_R_DIRTY : role, buf);
+			x += width[c] + 1;
+		}
+		if (sel) {
+			wb_grid_attrs(u->grid, 0);
+			ui_put(u, y, 0, WB_R_SELECTED, ">"); /* a marker, not a bar over the row's state */
+		}
+	}
+}
+

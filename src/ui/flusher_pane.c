@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Flusher pane: each device's flusher state and wakeups, and the event log.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui_internal.h"
+#include "wbtop/catalog.h"
+#include "wbtop/layout.h"
+#include "wbtop/util.h"
+
+/* ---- flusher pane ---- */
+
+/* One line of the event log. */
+static void log_line(const struct ui *u, const struct wb_event *e, char *line, size_t n)
+{
+	const struct wb_sample *s = ui_cur(u);
+	double P = s->page_size, ago = s->mono - e->t;
+	char a[16], b[16];
+
+	switch (e->kind) {
+	case WB_EV_WAKE_BG:
+		snprintf(line, n, "%7.1fs ago  wakeup     %-10s background  reclaimable ~%s", ago,
+			 e->bdi, e->extra == UINT64_MAX ? "-" : wb_fmt_bytes(a, 16, (double)e->extra * P));
+		break;
+	case WB_EV_START:
+		snprintf(line, n, "%7.1fs ago  writeback  %-10s %-12s %lld pages to write", ago, e->bdi,
+			 e->reason < WB_REASONS && u->log_names[e->reason][0] ? u->log_names[e->reason] : "?",
+			 (long long)e->value);
+		break;
+	case WB_EV_PAUSE:
+		snprintf(line, n, "%7.1fs ago  throttled  %-10s pid %-7d paused %llu ms, wb_dirty %s", ago, e->bdi,
+			 e->pid, (unsigned long long)e->value, wb_fmt_bytes(b, 16, (double)e->extra * P));
+		break;
+	case WB_EV_RECLAIM:
+		snprintf(line, n, "%7.1fs ago  reclaim    pid %-7d throttled %llu us (reason bits %u)", ago, e->pid,
+			 (unsigned long long)e->value, e->reason);
+		break;
+	default:
+		snprintf(line, n, "?");
+	}
+}
+
+/* The Flusher pane's columns (catalogue rows), in order; how many. */
+static size_t flusher_columns(const struct wb_field **col, size_t max)
+{
+	size_t n;
+	const struct wb_field *t = wb_catalog_bdi(&n);
+
+	return wb_catalog_columns(t, n, WB_SINK_FLUSHER, col, max);
+}
+
+/*
+ * The title line (titles == true) or BDI i's row of the Flusher pane: each
+ * column at its catalogue width, a space before each (the row's first one
+ * is the selection marker's); the row's width.
+ */
+static int flusher_line(const struct ui *u, const struct wb_field *const *col, size_t m, bool titles, size_t i,
+			char *line, size_t n)
+{
+	struct wb_fctx c;
+	int x = 0;
+
+	if (!titles)
+		wb_catalog_ctx(&c, u->view, u->view->lim, i);
+	for (size_t k = 0; k < m && x < (int)n; k++) {
+		const struct wb_field *f = col[k];
+		char buf[96];
+		struct wb_value v;
+		int w;
+		const char *txt = wb_catalog_title(f, WB_SINK_FLUSHER, &w);
+		if (!titles) {
+			v = f->get(&c);
+			txt = wb_catalog_show(f, &v, buf, sizeof(buf));
+		}
+		if (titles && k == 0) /* the title starts in the marker's column */
+			x += snprintf(line + x, n - (size_t)x, "%-*s", w + 1, txt);
+		else
+			x += snprintf(line + x, n - (size_t)x, f->left ? " %-*.*s" : " %*.*s", w,
+				      f->left ? w : (int)strlen(txt), txt);
+	}
+	return x;
+}
+
+void ui_draw_flusher(struct ui *u, int y, int h)
+{
+	const struct wb_sample *s = ui_cur(u);
+	int end = y + h, cap = (int)(sizeof(u->log) / sizeof(u->log[0]));
+	const struct wb_field *col[16];
+	size_t m = flusher_columns(col, 16);
+	char title[320];
+	int row_w = flusher_line(u, col, m, true, 0, title, sizeof(title));
+
+	/* what the row leaves of the width: a strip of wakeups per interval */
+	int strip = ui_cols(u) - row_w - 2;
+
+	if (strip >= 8)
+		snprintf(title + row_w, sizeof(title) - (size_t)row_w, "  WAKEUPS/SAMPLE");
+	ui_put(u, y++, 0, WB_R_TITLE, title);
+	/* the Devices pane's rows, in its order and filter, scrolled to keep the selection in view */
+	int rows = end - 4 - y, first = u->sel >= rows && rows > 0 ? u->sel - rows + 1 : 0;
+	for (int r = first; r < u->nrows && y < end - 4; r++) {
+		const struct wb_bdi *x = u->rows[r].b;
+		const struct wb_bdi_limits *bl = u->rows[r].bl;
+		bool running = WB_HAS(x->st_valid, WB_B_STATE) && (x->st[WB_B_STATE] & 2);
+		char line[1400];
+
+		flusher_line(u, col, m, false, u->rows[r].i, line, sizeof(line));
+		if (strip >= 8 && s->ev_valid) {
+			size_t l = strlen(line);
+			line[l++] = ' ';
+			line[l++] = ' ';
+			ui_sparkline(u, x->name, true, line + l, sizeof(line) - l, strip);
+		}
+		ui_put(u, y, 0, running ? WB_R_WRITEBACK : bl && bl->over_bg ? WB_R_WARN : WB_R_NORMAL, line);
+		if (r == u->sel) /* the Devices pane's selection, marked the same way */
+			ui_put(u, y, 0, WB_R_SELECTED, ">");
+		y++;
+	}
+	if (u->nrows == 0 && s->nbdis)
+		ui_put(u, y++, 0, WB_R_NA, "no device matches the filter");
+	y++;
+	if (!s->ev_valid) {
+		ui_put(u, y++, 0, WB_R_NA, "Event log: n/a - wakeups, throttling pauses and reclaim throttling come from");
+		ui_put(u, y, 0, WB_R_NA, "tracepoints (level 3: root and tracefs; --mount-debugfs mounts it).");
+		return;
+	}
+	{
+		char t[160];
+		snprintf(t, sizeof(t), "EVENTS (newest first; Up/Down scroll%s)  handled %llu, dropped %llu%s",
+			 u->frozen ? ", frozen" : ", space freezes", (unsigned long long)s->ev_total,
+			 (unsigned long long)s->ev_dropped, s->ev_lost_log ? ", some not logged" : "");
+		ui_put(u, y++, 0, s->ev_dropped ? WB_R_CRITICAL : WB_R_TITLE, t);
+	}
+	if (u->log_scroll > u->log_len - 1)
+		u->log_scroll = u->log_len > 0 ? u->log_len - 1 : 0;
+	if (u->log_len == 0)
+		ui_put(u, y, 0, WB_R_IDLE, "no flusher wakeups, throttling or reclaim throttling yet");
+	for (int k = u->log_len - 1 - u->log_scroll; k >= 0 && y < end; k--, y++) {
+		const struct wb_event *e = &u->log[(u->log_head + k) % cap];
+		char line[256];
+		log_line(u, e, line, sizeof(line));
+		ui_put(u, y, 0, e->kind == WB_EV_PAUSE || e->kind == WB_EV_RECLAIM ? WB_R_WARN : WB_R_NORMAL, line);
+	}
+}
+

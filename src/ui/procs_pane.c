@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Processes pane: the writers, what they write, and where the throttled
+ * ones are held.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ui_internal.h"
+#include "wbtop/catalog.h"
+#include "wbtop/layout.h"
+#include "wbtop/util.h"
+
+/* ---- processes pane ---- */
+
+/*
+ * Are other users' processes missing from the table? Unprivileged, their
+ * /proc/PID/io is not readable; the sample counts them, so a replay of such
+ * a recording says it too.
+ */
+static bool procs_partial(const struct wb_sample *s)
+{
+	return WB_HAS(s->g.valid, WB_G_PROCS_UNREADABLE) && s->g.v[WB_G_PROCS_UNREADABLE] > 0;
+}
+
+/* The newest pause of pid in this sample's events, else in the log; NULL when none is known. */
+static const struct wb_event *last_pause(const struct ui *u, const struct wb_sample *s, int pid)
+{
+	const struct wb_event *best = NULL;
+	int cap = (int)(sizeof(u->log) / sizeof(u->log[0]));
+
+	for (size_t i = 0; s->ev_valid && i < s->nevents; i++)
+		if (s->events[i].kind == WB_EV_PAUSE && s->events[i].pid == pid &&
+		    (!best || s->events[i].value > best->value))
+			best = &s->events[i];
+	for (int k = u->log_len - 1; !best && k >= 0; k--) {
+		const struct wb_event *e = &u->log[(u->log_head + k) % cap];
+		if (e->kind == WB_EV_PAUSE && e->pid == pid)
+			best = e;
+	}
+	return best;
+}
+
+/* Where e's writer is throttled: the device as the Flusher pane names it (the catalogue's DEV-MOUNT), and the pause. */
+static void pause_text(const struct ui *u, const struct wb_event *e, char *buf, size_t n)
+{
+	const struct wb_sample *s = ui_cur(u);
+	size_t nf;
+	const struct wb_field *t = wb_catalog_bdi(&nf), *f = NULL;
+	struct wb_value x = { .known = false };
+
+	for (size_t k = 0; k < nf && !f; k++)
+		if (t[k].title && strcmp(t[k].title, "DEV-MOUNT") == 0)
+			f = &t[k];
+	for (size_t b = 0; f && b < s->nbdis && !x.known; b++)
+		if (strcmp(s->bdis[b].name, e->bdi) == 0) {
+			struct wb_fctx c;
+			wb_catalog_ctx(&c, u->view, u->view->lim, b);
+			x = f->get(&c);
+		}
+	snprintf(buf, n, "%s %llums", x.known ? wb_value_text(&x) : e->bdi, (unsigned long long)e->value);
+}
+
+/* Is pid a row of the process table? */
+static bool proc_listed(const struct wb_sample *s, int pid)
+{
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (s->procs[i].pid == pid)
+			return true;
+	return false;
+}
+
+/* Writers paused in this sample that the table does not list, on one line; false when none. */
+static bool unlisted_pauses(const struct ui *u, const struct wb_sample *s, char *line, size_t n)
+{
+	size_t o = (size_t)snprintf(line, n, "also throttled:");
+	int found = 0;
+
+	for (size_t i = 0; s->ev_valid && i < s->nevents && o < n; i++) {
+		const struct wb_event *e = &s->events[i];
+		bool dup = false;
+		char t[96];
+		if (e->kind != WB_EV_PAUSE || proc_listed(s, e->pid))
+			continue;
+		for (size_t j = 0; j < i; j++)
+			dup |= s->events[j].kind == WB_EV_PAUSE && s->events[j].pid == e->pid;
+		if (dup)
+			continue;
+		pause_text(u, e, t, sizeof(t));
+		o += (size_t)snprintf(line + o, n - o, "%s pid %d on %s", found++ ? "," : "", e->pid, t);
+	}
+	return found > 0;
+}
+
+void ui_draw_procs(struct ui *u, int y, int h)
+{
+	const struct wb_sample *s = ui_cur(u);
+	const struct wb_field *col[8];
+	size_t m, nrow;
+	char line[512], also[512];
+	int end = y + h, rows, n;
+	bool more;
+
+	if (u->choosing) {
+		ui_draw_columns(u, y, h);
+		return;
+	}
+	if (!s->procs_valid) {
+		ui_put(u, y, 0, WB_R_NA, "n/a: the process table is read live only (not from fixture trees or --no-procs)");
+		return;
+	}
+	m = ui_table_columns(u, WB_TABLE_PROCS, col, 8);
+	const size_t *row = ui_proc_rows(u, s, &nrow); /* the pane's filter and sort */
+	n = (int)nrow;
+	more = unlisted_pauses(u, s, also, sizeof(also));
+	rows = h - 1 - (n == 0) - more - procs_partial(s);
+	rows = rows < 1 ? 1 : rows;
+	ui_scroll_to(&u->proc_sel, &u->proc_scroll, n, rows);
+	ui_table_line(col, m, NULL, line, sizeof(line));
+	snprintf(line + strlen(line), sizeof(line) - strlen(line), "  S  THROTTLED ON");
+	ui_title_line(u, y++, line, u->proc_scroll, rows, n);
+	if (s->nprocs == 0)
+		ui_put(u, y++, 0, WB_R_IDLE, procs_partial(s) ? "none of your processes wrote since the last sample"
+							    : "no process wrote since the last sample");
+	else if (n == 0)
+		ui_put(u, y++, 0, WB_R_IDLE, "no process matches the filter");
+	for (int r = u->proc_scroll; r < n && r < u->proc_scroll + rows && y < end; r++, y++) {
+		const struct wb_proc *x = &s->procs[row[r]];
+		const struct wb_event *e = last_pause(u, s, x->pid);
+		struct wb_fctx c = { .v = u->view, .s = s, .l = u->view->lim, .i = row[r] };
+		char where[96];
+		if (e)
+			pause_text(u, e, where, sizeof(where));
+		ui_table_line(col, m, &c, line, sizeof(line));
+		/* throttled now: the device it waits on (the last pause traced), '-' when no trace says */
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "  %c  %s", x->state ? x->state : '?',
+			 x->throttled ? (e ? where : "- (no trace)") : "");
+		ui_put(u, y, 0, x->throttled ? WB_R_CRITICAL : WB_R_NORMAL, line);
+		if (r == u->proc_sel)
+			ui_put(u, y, 0, WB_R_SELECTED, ">");
+	}
+	if (more && y < end)
+		ui_put(u, y++, 0, WB_R_CRITICAL, also);
+	if (procs_partial(s) && y < end)
+		ui_put(u, y, 0, WB_R_NA, "other users' processes cannot be read: run as root");
+}
+

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What the panes' tables share: the cursor kept in view, a line of catalogue
+ * columns, a title with the rows shown, how many rows the current table has.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ui_internal.h"
+#include "wbtop/catalog.h"
+#include "wbtop/layout.h"
+#include "wbtop/util.h"
+
+/* Keep the cursor *sel of a table of n rows, rows of them shown from *first, in view. */
+void ui_scroll_to(int *sel, int *first, int n, int rows)
+{
+	if (*sel >= n)
+		*sel = n - 1;
+	if (*sel < 0)
+		*sel = 0;
+	if (*sel < *first)
+		*first = *sel;
+	if (*sel >= *first + rows)
+		*first = *sel - rows + 1;
+	if (*first > n - rows)
+		*first = n - rows;
+	if (*first < 0)
+		*first = 0;
+}
+
+/* One line of a pane's table from catalogue columns: the titles (c NULL) or an entity's values. */
+void ui_table_line(const struct wb_field *const *col, size_t m, const struct wb_fctx *c, char *line, size_t n)
+{
+	size_t o = 0;
+
+	line[0] = '\0';
+	for (size_t k = 0; k < m && o < n; k++) {
+		char buf[256];
+		const char *txt = col[k]->title;
+		int w;
+		if (c) {
+			struct wb_value x = col[k]->get(c);
+			txt = wb_catalog_show(col[k], &x, buf, sizeof(buf));
+		}
+		w = snprintf(line + o, n - o, col[k]->left ? "%s%-*s" : "%s%*s", k ? " " : "", col[k]->width, txt);
+		o += w > 0 ? (size_t)w : 0;
+	}
+}
+
+/* The zones the table lists: those with managed pages. */
+int ui_zone_count(const struct wb_sample *s)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < s->nzones; i++)
+		n += s->zones[i].v[WB_Z_MANAGED] != 0;
+	return n;
+}
+
+int ui_table_rows(struct ui *u)
+{
+	const struct wb_sample *s = ui_cur(u);
+	size_t n = 0;
+
+	if (u->pane == P_ZONES)
+		return s ? ui_zone_count(s) : 0;
+	if (u->pane == P_PROCS && s && s->procs_valid)
+		ui_proc_rows(u, s, &n);
+	return u->pane == P_PROCS ? (int)n : u->nrows;
+}
+
+/* A table's title, with "3-12/32" (the rows shown, of how many) when not every row fits. */
+void ui_title_line(const struct ui *u, int y, const char *title, int first, int rows, int n)
+{
+	char line[600];
+
+	if (n > rows)
+		snprintf(line, sizeof(line), "%s  %d-%d/%d", title, first + 1, first + rows, n);
+	else
+		snprintf(line, sizeof(line), "%s", title);
+	ui_put(u, y, 0, WB_R_TITLE, line);
+}
+
