@@ -159,22 +159,21 @@ static bool bw_unmeasured(const struct wb_sample *s, const struct wb_bdi *b)
 	return s->page_size && wb_bdi_write_bw(b, &bw) && bw == (100u << 20) / s->page_size;
 }
 
-static struct eta eta(const struct wb_sample *cur, const struct wb_sample *prev, const struct wb_ring *hist,
-		      int idx)
+static struct eta eta(const struct wb_view *v, const struct wb_ring *hist, int idx)
 {
+	const struct wb_sample *cur = v->cur;
 	struct eta e = { -1, -1, false, 0, false };
-	struct wb_limits lim;
 	struct wb_forecast_in in;
 	size_t n = cur->nbdis;
 	struct backlog bl = backlog(cur, hist, cur->bdis[idx].name);
-	double *buf, *x, span = 0, d, bw = bl.secs >= 1 ? bl.pages / bl.secs : 0;
+	double *buf, *x, span = 0, bw = bl.secs >= 1 ? bl.pages / bl.secs : 0;
 
 	/* no rate to go by: say so rather than forecast with a figure nobody measured */
 	if (bl.secs >= 2 && bl.pages == 0)
 		e.stalled_s = bl.secs;
 	else if (bw == 0 && bw_unmeasured(cur, &cur->bdis[idx]))
 		e.unmeasured = true;
-	if (wb_model_eval(prev, cur, NULL, NULL, 0, &lim) != 0)
+	if (!v->lim)
 		return e;
 	buf = wb_forecast_prepare(cur, hist, ETA_HORIZON_S, 1.0, &in);
 	x = calloc(2 * (n ? n : 1), sizeof(*x));
@@ -184,28 +183,28 @@ static struct eta eta(const struct wb_sample *cur, const struct wb_sample *prev,
 		memcpy(x + n, in.age, n * sizeof(*x));
 		for (size_t i = 0; i < wb_ring_len(hist); i++)
 			span = fmax(span, cur->mono - wb_ring_get(hist, i)->mono);
-		e.writing = prev && wb_rate_bdi(prev, cur, cur->bdis[idx].name, WB_B_DIRTIED, &d) && d > 0;
+		/* the pipeline's rate: someone dirtied pages on it since the last sample */
+		e.writing = v->bdi && v->bdi[idx].dirtied_ok && v->bdi[idx].dirtied > 0;
 		if (!e.writing)
 			x[idx] = 0; /* nothing dirtied in the last sample: the writer is done */
 		in.dirty_rate = x;
 		in.age = x + n;
 		if (bw > 0)
 			((double *)in.bw)[idx] = bw; /* in.bw lives in buf, which is ours */
-		e.hi = clean_at(cur, &lim, &in, idx);
+		e.hi = clean_at(cur, v->lim, &in, idx);
 		if (e.hi < 0 && e.writing) {
 			x[idx] = 0; /* when the writer stops now */
 			in.tasks = NULL;
-			e.hi = clean_at(cur, &lim, &in, idx);
+			e.hi = clean_at(cur, v->lim, &in, idx);
 		}
 		e.lo = e.hi;
 		if (x[n + idx] >= span - 0.5 && cur->sys_valid & WB_BIT(WB_SYS_EXPIRE_CS)) {
 			x[n + idx] = fmax(x[n + idx], (double)cur->sys[WB_SYS_EXPIRE_CS] / 100.0);
-			e.lo = clean_at(cur, &lim, &in, idx);
+			e.lo = clean_at(cur, v->lim, &in, idx);
 		}
 	}
 	free(x);
 	free(buf);
-	wb_limits_finish(&lim);
 	return e;
 }
 
@@ -312,18 +311,20 @@ static int check_device(const struct wb_until_opts *o, const struct wb_sample *s
 
 int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *out)
 {
-	struct wb_sample cur, prev;
-	struct wb_ring *hist = wb_ring_create(WB_FORECAST_HIST);
+	struct wb_pipeline_opts po = { .window = WB_FORECAST_HIST };
+	struct wb_pipeline *pl = wb_pipeline_create(&po); /* the model and the rates, as every sink has them */
+	struct wb_sample cur;
 	uint64_t first = 0, last = UINT64_MAX;
 	int rc = WB_UNTIL_NOT_CLEAN, seen = 0;
-	char name[WB_NAME_LEN] = "";
+	char name[WB_NAME_LEN] = "", err[256];
 
 	wb_sample_init(&cur);
-	wb_sample_init(&prev);
-	for (long i = 0; hist && !wb_stop && (o->count == 0 || i < o->count); i++) {
+	if (!pl)
+		fprintf(stderr, "wbtop: out of memory\n");
+	for (long i = 0; pl && !wb_stop && (o->count == 0 || i < o->count); i++) {
 		if (i > 0 && !src->replay)
 			sleep_for(o->delay);
-		if (wb_stop || src->read(src->ctx, &cur) != 0)
+		if (wb_stop || src->read(src->ctx, &cur) != 0 || wb_pipeline_push(pl, &cur, err, sizeof(err)) == -ENOMEM)
 			break;
 		/* the BDI is looked up by the name found first: a mount may go */
 		int idx = wb_until_find(&cur, name[0] ? name : o->dev);
@@ -336,7 +337,7 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 		uint64_t pages = b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK];
 		bool slack, done = clean_enough(&cur, b, last, &slack);
 		char etabuf[160];
-		struct eta e = eta(&cur, seen ? &prev : NULL, hist, idx);
+		struct eta e = eta(wb_pipeline_view(pl), wb_pipeline_history(pl), idx);
 
 		memcpy(name, b->name, sizeof(name));
 		if (!first)
@@ -353,13 +354,10 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 			rc = WB_UNTIL_CLEAN;
 			break;
 		}
-		wb_ring_push(hist, &cur);
-		wb_sample_copy(&prev, &cur);
 	}
 	if (o->bar && seen)
 		fputc('\n', out);
 	wb_sample_finish(&cur);
-	wb_sample_finish(&prev);
-	wb_ring_destroy(hist);
+	wb_pipeline_destroy(pl);
 	return rc;
 }
