@@ -221,17 +221,18 @@ static bool over_bg(const struct wb_sample *s)
 }
 
 /*
- * Pages dirtied per background flusher wakeup over all of hist, in the
- * intervals that ended over the background level (the writer may have been
- * blocked or below it in the last seconds); an occasional writer that
- * dirtied a few hundred pages there without a wakeup counts as one. 0 when
- * too little was seen.
+ * Pages dirtied per background flusher wakeup in hist's intervals up to
+ * span seconds back that ended over the background level (the writer may
+ * have been blocked or below it in the last seconds); an occasional writer
+ * that dirtied a few hundred pages there without a wakeup counts as one.
+ * 0 when too little was seen.
  */
-static double wake_pages(const struct wb_sample *const *hist, size_t nhist, const char *name)
+static double wake_pages_in(const struct wb_sample *const *hist, size_t nhist, const char *name, double span)
 {
 	double wakes = 0, pages = 0, d;
 
-	for (size_t j = 0; j + 1 < nhist && hist[j]->ev_valid; j++) {
+	for (size_t j = 0; j + 1 < nhist && hist[j]->ev_valid && hist[0]->mono - hist[j + 1]->mono <= span;
+	     j++) {
 		const struct wb_bdi *x = wb_sample_bdi(hist[j], name);
 
 		if (x && over_bg(hist[j]) && wb_rate_bdi(hist[j + 1], hist[j], name, WB_B_DIRTIED, &d)) {
@@ -240,6 +241,20 @@ static double wake_pages(const struct wb_sample *const *hist, size_t nhist, cons
 		}
 	}
 	return wakes >= 3 || pages >= 8 * DIRTY_POLL_PAGES ? pages / fmax(wakes, 1) : 0;
+}
+
+/*
+ * Pages dirtied per background wakeup now: over the last window when it
+ * shows enough, else over all of hist. The whole history mixes regimes: a
+ * writer's first free-running second dirtied 48 MiB with 31 wakeups, and
+ * then, throttled, 30 pages a wakeup (scenario-gen run05) - averaged over
+ * 30 s that predicted a third of the wakeups.
+ */
+static double wake_pages(const struct wb_sample *const *hist, size_t nhist, const char *name)
+{
+	double p = wake_pages_in(hist, nhist, name, WB_FORECAST_WINDOW_S + 0.5);
+
+	return p > 0 ? p : wake_pages_in(hist, nhist, name, HUGE_VAL);
 }
 
 /*
@@ -557,6 +572,23 @@ static double throttled_rate(const struct sim_bdi *b, double pos)
 	return fabs(floor_rate - b->bw) < NEUTRAL * b->bw ? b->bw : floor_rate;
 }
 
+/*
+ * Background flusher wakeups a second from b's writers with the global level
+ * (dirty + writeback, as measured) past the background threshold: every
+ * balance_dirty_pages call wakes the flusher (writeback_wake_background), and
+ * a writer calls it once per wake_pages dirtied (measured) - but a writer the
+ * rate limit holds outright (task rate limit 0) dirties nothing and loops in
+ * it, one call a longest pause (200 ms) each; no writer, no wakeup.
+ */
+static double wakeups(const struct sim_bdi *b, double pos, double rate)
+{
+	if (b->demand <= 0)
+		return 0;
+	if (pos >= 0 && rate <= 0)
+		return b->n / MAX_PAUSE_S;
+	return rate / b->wake_pages;
+}
+
 /* One ensemble member's multipliers on what the model cannot observe exactly. */
 static void jitter_sim(struct sim_bdi *x, const struct wb_fc_jitter *j, size_t i)
 {
@@ -680,11 +712,8 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			bool over_bg = ndirty > bg || b->r > wbg;
 			double done, submit;
 
-			/* a writer's every balance_dirty_pages call with the global
-			 * level (dirty + writeback, as measured) past the background
-			 * threshold wakes its flusher; no writer, no wakeup */
 			if (dirty > bg)
-				b->wakeups += rate * DT / b->wake_pages;
+				b->wakeups += wakeups(b, pos, rate) * DT;
 			b->age = b->r > 0 ? b->age + DT : 0;
 			b->flushing = over_bg || (b->r > 0 && b->age >= expire && period > 0);
 			b->r += rate * DT;

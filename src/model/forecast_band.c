@@ -60,18 +60,34 @@ static void draw(unsigned m, size_t nb, double *mul)
  * with the lead: sigma of the log of each member's figure, a + b * lead (s),
  * for the level (dirty, writeback, dirty + writeback), the threshold and the
  * writers' rate; from the errors on bench/forecast-runs (fresh/run01..11,
- * s10/run01..05: the 80th percentile of the error 10-40 % at 5-30 s ahead).
+ * s10/run01..05: the 80th percentile of the error 10-40 % at 5-30 s ahead;
+ * the threshold's growth from those and bench/scenario-gen/runs/run01..04).
  */
-static const struct { double a, b; } MODEL_SD[3] = { { 0.07, 0.016 }, { 0.12, 0.0 }, { 0.18, 0.012 } };
+static const struct { double a, b; } MODEL_SD[3] = { { 0.07, 0.016 }, { 0.12, 0.004 }, { 0.18, 0.012 } };
 static const int GROUP[WB_FC_SERIES] = { 0, 0, 1, 2, 0 }; /* series -> MODEL_SD */
 /*
- * A writer seen for less than YOUNG_S: the error YOUNG_X times the above,
- * else OLD_X times (calibrated on the same runs: coverage 71-75 %, the
- * forecasts made 3-5 s after the writers started 38-42 %, later 79-86 %).
+ * Before the kernel has converged - a writer seen for YOUNG_S or less, its
+ * device's bandwidth estimate and every share still moving - the error is
+ * YOUNG_X times the above, falling linearly to OLD_X times at CONV_S; a
+ * device's threshold takes the newest writer's (its share moves with every
+ * other device's). Calibrated on the same runs: forecasts made 3-5 s after
+ * the writers started were off by -100 .. +340 % (level) and covered 29-43 %
+ * with 1.5x; with 3x 57-59 %, later 82-85 %, overall 77-79 %.
  */
-#define YOUNG_S 6.0
-#define YOUNG_X 1.5
+#define YOUNG_S 3.0
+#define YOUNG_X 3.0
+#define CONV_S 10.0
 #define OLD_X 0.5
+
+/* The spread's factor for a writer seen for s seconds (< 0: long). */
+static double youth(double s)
+{
+	if (s < 0 || s >= CONV_S)
+		return OLD_X;
+	if (s <= YOUNG_S)
+		return YOUNG_X;
+	return OLD_X + (YOUNG_X - OLD_X) * (CONV_S - s) / (CONV_S - YOUNG_S);
+}
 
 /* The value of series q of device i at step t. */
 static double series(const struct wb_forecast *f, size_t i, int q, size_t t)
@@ -90,23 +106,30 @@ static double series(const struct wb_forecast *f, size_t i, int q, size_t t)
 /*
  * Store member m (of n) of forecast f in vals: per (device, series, step) n
  * values; members past the first (the point forecast) with the model's
- * error drawn on top.
+ * error drawn on top, widened by youth() of the device's writer (rate: the
+ * writers' demand; the newest writer anywhere widens every threshold).
  */
-static void collect(const struct wb_forecast *f, const double *seen_s, unsigned m, unsigned n, double *vals)
+static void collect(const struct wb_forecast *f, const double *seen_s, const double *rate, unsigned m,
+		    unsigned n, double *vals)
 {
 	size_t ns = f->nsteps, k = 0;
 	uint64_t x = SEED ^ (0x2545f4914f6cdd1dull * (m + 1));
+	double newest = HUGE_VAL;
 
+	for (size_t i = 0; seen_s && rate && i < f->nbdis; i++)
+		if (rate[i] > 0 && seen_s[i] >= 0)
+			newest = fmin(newest, seen_s[i]);
 	for (size_t i = 0; i < f->nbdis; i++) {
 		double z[3] = { normal(&x), normal(&x), normal(&x) };
-		double young = seen_s && seen_s[i] >= 0 && seen_s[i] < YOUNG_S ? YOUNG_X : OLD_X;
+		double own = seen_s ? youth(seen_s[i]) : OLD_X;
+		double y[3] = { own, fmax(own, youth(isfinite(newest) ? newest : -1)), own };
 
 		for (int q = 0; q < WB_FC_SERIES; q++)
 			for (size_t t = 0; t < ns; t++) {
 				int g = GROUP[q];
 				double sd = MODEL_SD[g].a + MODEL_SD[g].b * (double)(t + 1) * f->step_s;
 
-				vals[k++ * n + m] = series(f, i, q, t) * (m ? exp(young * sd * z[g]) : 1);
+				vals[k++ * n + m] = series(f, i, q, t) * (m ? exp(y[g] * sd * z[g]) : 1);
 			}
 	}
 	for (size_t t = 0; t < ns; t++) {
@@ -179,14 +202,14 @@ int wb_forecast_band(const struct wb_sample *s, const struct wb_limits *l,
 	int rc = vals && mul ? alloc_band(out) : -ENOMEM;
 
 	if (rc == 0)
-		collect(out, in->seen_s, 0, n, vals);
+		collect(out, in->seen_s, in->dirty_rate, 0, n, vals);
 	for (unsigned m = 1; rc == 0 && m < n; m++) {
 		struct wb_forecast f;
 
 		draw(m, nb, mul);
 		rc = wb_forecast_sim(s, l, k, in, &j, &f);
 		if (rc == 0)
-			collect(&f, in->seen_s, m, n, vals);
+			collect(&f, in->seen_s, in->dirty_rate, m, n, vals);
 		wb_forecast_finish(&f);
 	}
 	if (rc == 0)

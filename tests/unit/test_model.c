@@ -692,6 +692,75 @@ static void forecast_write_quantum(void **st)
 	assert_int_equal((int)chunk, 32);
 }
 
+/*
+ * Background wakeups a writer held outright causes: it dirties nothing and
+ * loops in balance_dirty_pages, one call - one wakeup - a longest pause
+ * (200 ms): 300 a minute (the forecast said none: wakeups came only from
+ * pages dirtied). The device 10000 pages over the limit, completing 1 a second.
+ */
+static void forecast_wakeups_blocked(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b = { .name = "8:0" };
+	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 1 };
+	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct wb_forecast f;
+	double bw = 1, rate = 3000, wake = 250;
+	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, &wake, 0, NULL, NULL };
+	(void)st;
+	wb_sample_init(&s);
+	s.page_size = 4096;
+	b.st[WB_B_RECLAIMABLE] = 30000;
+	b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
+	s.bdis = &b;
+	s.nbdis = 1;
+	l.bdis = &bl;
+	l.dirty = 30000;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	for (size_t t = 0; t < f.nsteps; t++)
+		assert_true(f.bdis[0].write_rate[t] == 0);
+	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 290, 310);
+	wb_forecast_finish(&f);
+}
+
+/*
+ * Pages dirtied per background wakeup from the last 5 s, not the whole
+ * history: a writer's first second ran free (25600 pages, 8 wakeups), then
+ * throttled at 32 pages a wakeup (scenario-gen run05: averaged over 30 s it
+ * took 110 pages a wakeup, a third of the wakeups).
+ */
+static void forecast_wake_pages_recent(void **st)
+{
+	static struct wb_sample h[12];
+	static struct wb_bdi b[12];
+	const struct wb_sample *hist[12];
+	double bw, rate, chunk, tasks, wake;
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, &wake, NULL, NULL };
+	uint64_t dirtied = 100000;
+	(void)st;
+	one_bdi_history(h, b, 12, "7:201", 1);
+	for (int i = 0; i < 12; i++) {
+		hist[i] = &h[i];
+		h[i].ev_valid = true;
+		h[i].g.v[WB_G_DIRTY] = 30000;
+		h[i].g.v[WB_G_BG_THRESH] = 25600;
+		h[i].g.valid = WB_BIT(WB_G_DIRTY) | WB_BIT(WB_G_WRITEBACK) | WB_BIT(WB_G_BG_THRESH);
+		b[i].st[WB_B_DIRTIED] = dirtied;
+		b[i].st_valid = WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
+		/* sample i ends the interval since sample i + 1 */
+		b[i].ev.wake_bg = i == 10 ? 8 : 100;
+		dirtied -= i == 10 ? 25600 : 3200;
+	}
+	wb_forecast_inputs(hist, 12, &o);
+	assert_in_range((long)wake, 31, 33);
+	/* nothing over background in the last 6 s: the whole history, 4
+	 * throttled intervals and the free-running one, 38400 pages, 408 wakeups */
+	for (int i = 0; i < 6; i++)
+		h[i].g.v[WB_G_DIRTY] = 20000;
+	wb_forecast_inputs(hist, 12, &o);
+	assert_in_range((long)wake, 93, 95);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -712,6 +781,8 @@ int main(void)
 		cmocka_unit_test(forecast_bandwidth_from_backlog),
 		cmocka_unit_test(forecast_bandwidth_over_backlog),
 		cmocka_unit_test(forecast_write_quantum),
+		cmocka_unit_test(forecast_wakeups_blocked),
+		cmocka_unit_test(forecast_wake_pages_recent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
