@@ -178,15 +178,8 @@ enum wb_frac_src wb_frac_invert(uint64_t K, uint64_t T, uint64_t D, uint64_t sum
 	*den = 1;
 	if (K + FLOOR_SLACK >= mx && mx <= T) {
 		src = max_ppm < WB_RATIO_FULL ? WB_FRAC_CAPPED : WB_FRAC_DEBUGFS;
-		/*
-		 * The floor alone reaches the cap, so the kernel's figure says
-		 * nothing of the share: take the smallest that reaches the cap
-		 * by itself (a capped device is one being written; taking 0
-		 * predicted a collapse under strict_limit or a lower limit that
-		 * the kernel did not show: 1.9M against its 15M).
-		 */
 		if (src == WB_FRAC_CAPPED && fl >= mx)
-			K = mx;
+			return src; /* the floor alone reaches the cap: share unknown, take 0 (see wb_frac_held) */
 	} else if (K <= fl + FLOOR_SLACK) {
 		return WB_FRAC_FLOOR;
 	}
@@ -262,6 +255,28 @@ static void compute_nodes(const struct wb_sample *s, const struct wb_settings *k
 	out->nnodes = s->nnodes;
 }
 
+/*
+ * A device at its max_ratio cap whose idle floor alone reaches the cap: the
+ * kernel's figure says nothing of its share, which inverts to 0. When its own
+ * pages hold it there (half the cap or more dirty: someone writes it), take
+ * the smallest share that reaches the cap by itself: 0 predicted a collapse
+ * under strict_limit or a lower limit that the kernel did not show (1.2M
+ * against its 6.0M). An idle capped device keeps 0 (its share decays).
+ */
+static void frac_held(struct wb_bdi_limits *bl, const struct wb_bdi *b, const struct wb_limits *out,
+		      const struct wb_bdi_knobs *kn)
+{
+	uint64_t mx = out->thresh * kn->max_ppm / WB_RATIO_FULL, res = out->thresh * kn->min_ppm / WB_RATIO_FULL;
+	uint64_t U = unreserved(out->thresh, out->sum_min_ppm);
+	uint64_t own = WB_HAS(b->st_valid, WB_B_RECLAIMABLE) && WB_HAS(b->st_valid, WB_B_WRITEBACK)
+			       ? b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK] : 0;
+
+	if (bl->frac_src != WB_FRAC_CAPPED || bl->frac_num || !U || mx <= res || 2 * own < mx)
+		return;
+	bl->frac_num = mx - res < U ? mx - res : U;
+	bl->frac_den = U;
+}
+
 /* Per-BDI thresholds; fractions from the matching BDI of frac_from. */
 static void compute_bdi(const struct wb_sample *s, const struct wb_settings *k,
 			const struct wb_limits *frac_from, struct wb_limits *out, size_t i)
@@ -286,6 +301,7 @@ static void compute_bdi(const struct wb_sample *s, const struct wb_settings *k,
 		bl->frac_src = wb_frac_invert(b->st[WB_B_THRESH], b->st[WB_B_DIRTY_THRESH], out->dirty,
 					      out->sum_min_ppm, kn->min_ppm, kn->max_ppm, kn->strict,
 					      &bl->frac_num, &bl->frac_den);
+		frac_held(bl, b, out, kn);
 	} else {
 		bl->frac_src = WB_FRAC_NONE;
 		bl->frac_num = 0;
