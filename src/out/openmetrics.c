@@ -541,7 +541,10 @@ static void row_series(struct wb_om *m, size_t r, const struct om_in *in)
 			for (int k = 0; k < WB_REASONS; k++) {
 				if (!in->reason[k][0])
 					continue;
-				snprintf(lab, sizeof(lab), "%s,reason=\"%s\"", in->b[i].labels, in->reason[k]);
+				/* labels and a reason always fit (lab has room for both); checked, not assumed */
+				if (snprintf(lab, sizeof(lab), "%s,reason=\"%s\"", in->b[i].labels, in->reason[k]) >=
+				    (int)sizeof(lab))
+					continue;
 				put_series(m, b, f, lab, in->b[i].start[k], in->ts);
 			}
 		break;

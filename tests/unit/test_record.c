@@ -182,7 +182,7 @@ static void decoder_rejects_bad_values(void **st)
 		{ ev_many, "event count" },
 	};
 	char err[256];
-	size_t count;
+	size_t count = 0;
 	(void)st;
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
 		for (int k = 0; k < 10; k += 4) { /* the key frame, a delta frame, another */
