@@ -23,6 +23,7 @@
 #include "ui_internal.h"
 #include "wbtop/live.h"
 #include "wbtop/record.h"
+#include "wbtop/source.h"
 
 #define FIRST_KEY_S 1.2
 #define KEY_GAP_S 0.4
@@ -190,29 +191,13 @@ static int drive(const struct args *a, const struct wb_ui_opts *o, struct wb_sou
 	return rc;
 }
 
-static int live_read(void *ctx, struct wb_sample *s)
-{
-	wb_live_read(ctx, s);
-	return s->level < 0 ? -1 : 0;
-}
-
-static const struct wb_diag *live_diag(void *ctx)
-{
-	return wb_live_diag(ctx);
-}
-
-static void live_need_procs(void *ctx, bool on)
-{
-	wb_live_need_procs(ctx, on);
-}
-
 /* The live source on a root, as wbtop's UI has it (never tracing: the tests change nothing). */
 static int drive_live(const struct args *a, struct wb_ui_opts *o)
 {
 	struct wb_live_opts lo = { .root = a->root, .procs = true };
 	char err[256];
-	struct wb_live *l = wb_live_create(&lo, err, sizeof(err));
-	struct wb_source src = { .ctx = l, .read = live_read, .diag = live_diag, .need_procs = live_need_procs };
+	struct wb_source src;
+	struct wb_live *l = wb_live_source_open(&lo, false, &src, err, sizeof(err)); /* wbtop's own live source */
 	int rc;
 
 	if (!l) {
