@@ -714,6 +714,9 @@ void ui_mouse(struct ui *u, const MEVENT *m)
 		u->sel = u->scroll + e.y - u->tab_y - 2;
 	else if (e.y > u->tab_y + 1 && u->pane == P_PROCS && u->proc_scroll + e.y - u->tab_y - 2 < ui_table_rows(u))
 		u->proc_sel = u->proc_scroll + e.y - u->tab_y - 2;
+	else if (u->pane == P_ZONES && u->zone_y > 0 && e.y >= u->zone_y &&
+		 u->zone_scroll + e.y - u->zone_y < ui_table_rows(u))
+		u->zone_sel = u->zone_scroll + e.y - u->zone_y;
 }
 
 /* Typing a filter: printable characters, Backspace, Enter keeps, Esc clears. */

@@ -50,6 +50,7 @@ struct ui {
 	char proc_filter[64];
 	size_t *proc_idx, proc_cap;       /* ui_proc_rows()'s order */
 	int zone_sel, zone_scroll;        /* the Zones and Processes tables' cursors and first rows shown */
+	int zone_y;                       /* the screen row of the Zones table's first row (for the mouse) */
 	int proc_sel, proc_scroll;
 	uint32_t hidden[WB_TABLE_COUNT];  /* columns not shown: bit c is wb_config_columns()' column c */
 	bool choosing;                    /* c / F2: the column chooser of the current pane */

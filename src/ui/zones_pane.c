@@ -24,6 +24,7 @@ static int zone_table(struct ui *u, int y, int end)
 	ui_scroll_to(&u->zone_sel, &u->zone_scroll, n, rows);
 	ui_table_line(col, m, NULL, line, sizeof(line));
 	ui_title_line(u, y++, line, u->zone_scroll, rows, n);
+	u->zone_y = y;
 	for (size_t i = 0, k = 0; i < s->nzones && y < end; i++) {
 		const struct wb_zone *z = &s->zones[i];
 		struct wb_fctx c = { .v = u->view, .s = s, .l = u->view->lim, .i = i };

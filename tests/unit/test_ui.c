@@ -508,6 +508,13 @@ static void mouse_events(void **st)
 	g.u.proc_sel = 5;
 	ui_mouse(&g.u, &e);
 	assert_int_equal(g.u.proc_sel, ui_table_rows(&g.u) > 0 ? 0 : 5);
+	g.u.pane = P_ZONES; /* a zone row: its first row is wherever the node lines left it */
+	g.u.zone_y = 12;
+	g.u.zone_sel = 0;
+	g.u.zone_scroll = 0;
+	e.y = 13;
+	ui_mouse(&g.u, &e);
+	assert_int_equal(g.u.zone_sel, ui_table_rows(&g.u) > 1 ? 1 : 0);
 	g.u.pane = P_DEVICES;
 	for (int k = 0; k < 64; k++) { /* anything else: no crash, selection in range */
 		e.bstate = (mmask_t)1 << (k % 30);
