@@ -76,15 +76,31 @@ static bool freerun(const struct wb_limits *l, const struct wb_bdi_limits *b)
 	return l->dirty <= l->freerun;
 }
 
-static enum wb_bdi_state state_of(const struct wb_limits *l, const struct wb_bdi_limits *b,
-				  const struct wb_bdi *sb, bool is_free)
+/*
+ * Pages a device's counters may show with nothing dirty: they are per-CPU
+ * and read without summing, so up to their batch per CPU (8 * (1 + ilog2
+ * CPUs)) stays for good. A device holding no more is not flushing.
+ */
+static uint64_t counter_slack(const struct wb_sample *s)
 {
+	unsigned n = s->ncpus ? s->ncpus : 1, lg = 0;
+
+	while (lg < 31 && (2u << lg) <= n)
+		lg++;
+	return (uint64_t)n * 8 * (1 + lg);
+}
+
+static enum wb_bdi_state state_of(const struct wb_limits *l, const struct wb_bdi_limits *b,
+				  const struct wb_bdi *sb, bool is_free, uint64_t slack)
+{
+	bool pages = b->dirty_known && b->wb_dirty > slack;
+
 	if (l->dirty >= l->limit ||
 	    (b->dirty_known && b->wb_dirty >= b->thresh && b->wb_dirty > 0 && (b->strict || !is_free)))
 		return WB_ST_OVER;
-	if (!is_free && b->dirty_known && b->wb_dirty > 0)
+	if (!is_free && pages)
 		return WB_ST_THROTTLED;
-	if (b->over_bg || (b->dirty_known && b->wb_dirty > 0) ||
+	if (b->over_bg || pages ||
 	    (WB_HAS(sb->st_valid, WB_B_B_IO) && sb->st[WB_B_B_IO] > 0))
 		return WB_ST_FLUSHING;
 	return WB_ST_IDLE;
@@ -110,7 +126,7 @@ void wb_control_compute(struct wb_limits *l, const struct wb_sample *s,
 		b->bw = bw;
 		b->over_bg = s->g.v[WB_G_DIRTY] > l->bg ||
 			     (WB_HAS(sb->st_valid, WB_B_RECLAIMABLE) && sb->st[WB_B_RECLAIMABLE] > b->bg_thresh);
-		b->state = state_of(l, b, sb, is_free);
+		b->state = state_of(l, b, sb, is_free, counter_slack(s));
 		b->drain_s = (b->dirty_known && bw > 0) ? (double)b->wb_dirty / bw : -1;
 		if (is_free || !b->dirty_known || bw <= 0) {
 			b->pos_ratio = -1;
