@@ -317,13 +317,14 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 	uint64_t first = 0, last = UINT64_MAX;
 	int rc = WB_UNTIL_NOT_CLEAN, seen = 0;
 	char name[WB_NAME_LEN] = "", err[256];
+	bool confirm = false; /* within the counters' slack once: look again soon, not a whole interval later */
 
 	wb_sample_init(&cur);
 	if (!pl)
 		fprintf(stderr, "wbtop: out of memory\n");
 	for (long i = 0; pl && !wb_stop && (o->count == 0 || i < o->count); i++) {
 		if (i > 0 && !src->replay)
-			sleep_for(o->delay);
+			sleep_for(confirm ? fmin(o->delay, 0.25) : o->delay);
 		if (wb_stop || src->read(src->ctx, &cur) != 0 || wb_pipeline_push(pl, &cur, err, sizeof(err)) == -ENOMEM)
 			break;
 		/* the BDI is looked up by the name found first: a mount may go */
@@ -340,6 +341,7 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 		struct eta e = eta(wb_pipeline_view(pl), wb_pipeline_history(pl), idx);
 
 		memcpy(name, b->name, sizeof(name));
+		confirm = !done && pages <= drift_pages(&cur);
 		if (!first)
 			first = pages;
 		seen++;
