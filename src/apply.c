@@ -46,11 +46,18 @@ static int export_sysctl(const struct wb_apply_opts *o, const struct wb_sample *
 	wb_settings_finish(&k);
 	if (rc)
 		return rc;
-	printf("# wbtop --export-sysctl: install as /etc/sysctl.d/90-writeback.conf\n");
+	int nvm = 0, nbdi = 0;
+
+	for (int i = 0; i < o->nsets; i++)
+		ops[i].is_bdi ? nbdi++ : nvm++;
+	/* a section only for the kind of knob that was set: an empty one is nothing to install */
+	if (nvm)
+		printf("# wbtop --export-sysctl: install as /etc/sysctl.d/90-writeback.conf\n");
 	for (int i = 0; i < o->nsets; i++)
 		if (!ops[i].is_bdi)
 			printf("%s = %llu\n", ops[i].key, (unsigned long long)ops[i].value);
-	printf("\n# per-device knobs: install as /etc/udev/rules.d/90-writeback.rules\n");
+	if (nbdi)
+		printf("%s# per-device knobs: install as /etc/udev/rules.d/90-writeback.rules\n", nvm ? "\n" : "");
 	for (int i = 0; i < o->nsets; i++) {
 		const struct wb_setop *op = &ops[i];
 		const struct wb_bdi *b = op->is_bdi ? wb_sample_bdi(s, op->bdi) : NULL;

@@ -48,6 +48,13 @@ grep -q "^vm.dirty_writeback_centisecs = 2147483647$" "$T/out" && grep -q "^vm.d
 	grep -q 'ATTR{bdi/strict_limit}="1"' "$T/out" || { cat "$T/out"; fail "edges not exported"; }
 check "values at the edges exported"
 
+# a section only for the kind of knob set: no empty udev part for sysctls alone, nor the reverse
+$W $R --set vm.dirty_ratio=15 --export-sysctl >"$T/out" 2>"$T/err" || fail "sysctl alone: $(cat "$T/err")"
+grep -q "^vm.dirty_ratio = 15$" "$T/out" && ! grep -q "udev" "$T/out" || { cat "$T/out"; fail "sysctl alone"; }
+$W $R --set bdi.loop1.strict_limit=1 --export-sysctl >"$T/out" 2>"$T/err" || fail "bdi alone: $(cat "$T/err")"
+grep -q 'ATTR{bdi/strict_limit}="1"' "$T/out" && ! grep -q "sysctl.d" "$T/out" || { cat "$T/out"; fail "bdi alone"; }
+check "--export-sysctl prints only the sections it has knobs for"
+
 $W $R --set vm.dirty_ratio=30 --apply >/dev/null 2>"$T/err"; rc=$?
 [ $rc != 0 ] && grep -q "not under --root" "$T/err" || { cat "$T/err"; fail "--apply under --root: rc $rc"; }
 check "--apply under --root refused"
