@@ -294,6 +294,14 @@ static bool take_opt(int c, const char *arg, struct opts *o)
 			fprintf(stderr, "wbtop: at most %d --set options\n", MAX_SETS);
 			return false;
 		}
+		for (int i = 0; i < o->nsets; i++) { /* the same key twice is a slip: which one was meant? */
+			size_t k = strcspn(arg, "=");
+			if (strncmp(o->sets[i], arg, k) == 0 && o->sets[i][k] == '=' && arg[k] == '=') {
+				fprintf(stderr, "wbtop: --set %.*s given twice (%s, then %s): give it once\n", (int)k, arg,
+					o->sets[i] + k + 1, arg + k + 1);
+				return false;
+			}
+		}
 		o->sets[o->nsets++] = arg;
 		return true;
 	case O_MOUNT: o->mount_debugfs = true; return true;

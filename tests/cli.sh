@@ -60,6 +60,7 @@ done <<EOF2
 --set vm.dirty_ratio=5 --export-sysctl --theme mono|--theme and --export-sysctl
 --set vm.dirty_ratio=5 --apply --no-trace|--no-trace and --apply
 --trial 5|--trial needs --set
+-b --set vm.dirty_ratio=5 --set vm.dirty_ratio=6|--set vm.dirty_ratio given twice
 --recover keep --root /tmp|--recover and --root
 -b -n 1 --root / --mount-debugfs --replay $R|--mount-debugfs and --replay
 EOF2
