@@ -229,6 +229,8 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 {
 	struct ctx *x = user;
 
+	if (x->what[0]) /* inih goes on after an error but reports the first one's line: keep its text */
+		return 0;
 	if (strcmp(section, "display") != 0) {
 		snprintf(x->what, sizeof(x->what), "unknown section [%.40s] (only [display])", section);
 		return 0;

@@ -91,6 +91,23 @@ static void unknown_columns_warned(void **st)
 }
 
 /* Every column of every table hidden: one long line that still reads back whole. */
+/* Two bad lines: the message is the first one's, its number and its text together. */
+static void first_error_named(void **st)
+{
+	struct wb_config c;
+	char path[128], msg[256];
+	(void)st;
+	snprintf(path, sizeof(path), "%s/two", dir);
+	write_file(path, "[display]\ntheme = mono\n[other]\nfoo = 1\nwarn = lots\n");
+	assert_int_equal(wb_config_load(&c, path, msg, sizeof(msg)), -1);
+	if (!strstr(msg, "two:4: unknown section [other]"))
+		fail_msg("got: %s", msg);
+	write_file(path, "[display]\nwarn = lots\nbogus = 1\n");
+	assert_int_equal(wb_config_load(&c, path, msg, sizeof(msg)), -1);
+	if (!strstr(msg, "two:2: warn"))
+		fail_msg("got: %s", msg);
+}
+
 static void all_columns_round_trip(void **st)
 {
 	const struct wb_field *col[40];
@@ -180,6 +197,7 @@ int main(void)
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(missing_is_fine),
 		cmocka_unit_test(unknown_columns_warned),
+		cmocka_unit_test(first_error_named),
 		cmocka_unit_test(all_columns_round_trip),
 		cmocka_unit_test(malformed_named_and_ignored),
 		cmocka_unit_test(not_a_file),
