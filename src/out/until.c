@@ -166,7 +166,7 @@ static struct eta eta(const struct wb_view *v, const struct wb_ring *hist, int i
 	struct wb_forecast_in in;
 	size_t n = cur->nbdis;
 	struct backlog bl = backlog(cur, hist, cur->bdis[idx].name);
-	double *buf, *x, span = 0, bw = bl.secs >= 1 ? bl.pages / bl.secs : 0;
+	double *buf, *x, span = 0, age0, bw = bl.secs >= 1 ? bl.pages / bl.secs : 0;
 
 	/* no rate to go by: say so rather than forecast with a figure nobody measured */
 	if (bl.secs >= 2 && bl.pages == 0)
@@ -191,17 +191,29 @@ static struct eta eta(const struct wb_view *v, const struct wb_ring *hist, int i
 		in.age = x + n;
 		if (bw > 0)
 			((double *)in.bw)[idx] = bw; /* in.bw lives in buf, which is ours */
+		age0 = x[n + idx];
+		/*
+		 * hi: an expired page waits for the flusher's next periodic run,
+		 * dirty_writeback_centisecs apart at a phase nobody sees: as if
+		 * the pages were that much younger (CI: the stick paused 3 s at
+		 * 10M, clean 15.6 s after a first ETA of ~12 s)
+		 */
+		if (cur->sys_valid & WB_BIT(WB_SYS_WRITEBACK_CS))
+			x[n + idx] = fmax(0, age0 - (double)cur->sys[WB_SYS_WRITEBACK_CS] / 100.0);
 		e.hi = clean_at(cur, v->lim, &in, idx);
 		if (e.hi < 0 && e.writing) {
 			x[idx] = 0; /* when the writer stops now */
 			in.tasks = NULL;
 			e.hi = clean_at(cur, v->lim, &in, idx);
 		}
-		e.lo = e.hi;
-		if (x[n + idx] >= span - 0.5 && cur->sys_valid & WB_BIT(WB_SYS_EXPIRE_CS)) {
-			x[n + idx] = fmax(x[n + idx], (double)cur->sys[WB_SYS_EXPIRE_CS] / 100.0);
+		x[n + idx] = age0;
+		e.lo = clean_at(cur, v->lim, &in, idx);
+		if (age0 >= span - 0.5 && cur->sys_valid & WB_BIT(WB_SYS_EXPIRE_CS)) {
+			x[n + idx] = fmax(age0, (double)cur->sys[WB_SYS_EXPIRE_CS] / 100.0);
 			e.lo = clean_at(cur, v->lim, &in, idx);
 		}
+		if (e.lo < 0 || (e.hi >= 0 && e.lo > e.hi))
+			e.lo = e.hi;
 	}
 	free(x);
 	free(buf);
