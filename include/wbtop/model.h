@@ -141,6 +141,11 @@ const struct wb_bdi_limits *wb_limits_bdi(const struct wb_limits *l, const char 
 /* Cubic global control line: 1024 at setpoint, 0 at limit, up to 2048. */
 int64_t wb_pos_polynom(int64_t setpoint, int64_t dirty, int64_t limit);
 /*
+ * Pages a device's counters may show with nothing dirty: per-CPU counters
+ * read without summing keep up to their batch per CPU (8 * (1 + ilog2 CPUs)).
+ */
+uint64_t wb_counter_slack(const struct wb_sample *s);
+/*
  * Fill the control fields of every BDI of l: state, position ratio,
  * single-writer rate and pause, drain time. bw_pages_s[i] is the write
  * bandwidth of BDI i (pages/s, 0 = unknown); hz the kernel's HZ. The task

@@ -81,7 +81,7 @@ static bool freerun(const struct wb_limits *l, const struct wb_bdi_limits *b)
  * and read without summing, so up to their batch per CPU (8 * (1 + ilog2
  * CPUs)) stays for good. A device holding no more is not flushing.
  */
-static uint64_t counter_slack(const struct wb_sample *s)
+uint64_t wb_counter_slack(const struct wb_sample *s)
 {
 	unsigned n = s->ncpus ? s->ncpus : 1, lg = 0;
 
@@ -126,7 +126,7 @@ void wb_control_compute(struct wb_limits *l, const struct wb_sample *s,
 		b->bw = bw;
 		b->over_bg = s->g.v[WB_G_DIRTY] > l->bg ||
 			     (WB_HAS(sb->st_valid, WB_B_RECLAIMABLE) && sb->st[WB_B_RECLAIMABLE] > b->bg_thresh);
-		b->state = state_of(l, b, sb, is_free, counter_slack(s));
+		b->state = state_of(l, b, sb, is_free, wb_counter_slack(s));
 		b->drain_s = (b->dirty_known && bw > 0) ? (double)b->wb_dirty / bw : -1;
 		if (is_free || !b->dirty_known || bw <= 0) {
 			b->pos_ratio = -1;

@@ -44,20 +44,6 @@ int wb_until_find(const struct wb_sample *s, const char *dev)
 	return -1;
 }
 
-/*
- * The kernel's per-device page counts are per-CPU counters read without
- * summing, so a clean device may show a few pages: up to the counters'
- * batch per CPU (WB_STAT_BATCH, 8 * (1 + ilog2(CPUs))).
- */
-static uint64_t drift_pages(const struct wb_sample *s)
-{
-	unsigned n = s->ncpus ? s->ncpus : 1, lg = 0;
-
-	while ((2u << lg) <= n)
-		lg++;
-	return (uint64_t)n * 8 * (1 + lg);
-}
-
 static bool has_stats(const struct wb_bdi *b)
 {
 	return WB_HAS(b->st_valid, WB_B_WRITEBACK) && WB_HAS(b->st_valid, WB_B_RECLAIMABLE);
@@ -78,7 +64,7 @@ static bool clean_enough(const struct wb_sample *s, const struct wb_bdi *b, uint
 	*slack = false;
 	if (pages == 0)
 		return true;
-	if (pages > drift_pages(s) || pages != last)
+	if (pages > wb_counter_slack(s) || pages != last)
 		return false;
 	if (WB_HAS(b->disk_valid, WB_D_INFLIGHT) && b->disk[WB_D_INFLIGHT])
 		return false;
@@ -353,7 +339,7 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 		struct eta e = eta(wb_pipeline_view(pl), wb_pipeline_history(pl), idx);
 
 		memcpy(name, b->name, sizeof(name));
-		confirm = !done && pages <= drift_pages(&cur);
+		confirm = !done && pages <= wb_counter_slack(&cur);
 		if (!first)
 			first = pages;
 		seen++;
