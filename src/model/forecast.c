@@ -18,6 +18,8 @@
 #define MAX_PAUSE_S 0.2
 #define BW_PERIOD (1024.0 / HZ)  /* roundup_pow_of_two(3 * HZ) jiffies: write_bandwidth's memory */
 #define DIRTY_POLL_PAGES 32.0
+#define MIN_SEEN_PAGES 1024.0 /* completions (4 MiB) and shares (5 %) that measure the */
+#define MIN_SEEN_SHARE 0.05   /* shares' denominator */
 #define NEUTRAL 0.2          /* rates this close (relative) are equal within their noise:
 				* a 5 s bandwidth reading of a throttled device wanders 12 % */
 
@@ -278,6 +280,26 @@ static double seen_writing(const struct wb_sample *const *hist, size_t nhist, co
 	return hist[0]->mono - hist[last]->mono;
 }
 
+/*
+ * Pages the device completed over hist, each halved every FPROP_PERIOD s
+ * since, as the kernel's writeout shares count them (it halves the counts
+ * at each period's turn, at a phase not seen: a continuous decay, scaled
+ * so that a steady rate R gives the 2 R FPROP_PERIOD the simulation takes
+ * for steady). 0 when the history spans less than a period.
+ */
+static double completed(const struct wb_sample *const *hist, size_t nhist, const char *name)
+{
+	double sum = 0, r;
+
+	if (nhist < 2 || hist[0]->mono - hist[nhist - 1]->mono < FPROP_PERIOD)
+		return 0;
+	for (size_t j = 0; j + 1 < nhist; j++)
+		if (wb_rate_bdi(hist[j + 1], hist[j], name, WB_B_WRITTEN, &r))
+			sum += r * (hist[j]->mono - hist[j + 1]->mono) *
+			       exp2(-(hist[0]->mono - (hist[j]->mono + hist[j + 1]->mono) / 2) / FPROP_PERIOD);
+	return sum * 2 * M_LN2;
+}
+
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *o)
 {
@@ -377,6 +399,8 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->wake_pages[i] = traced ? wake_pages(hist, nhist, b->name) : 0;
 		if (o->seen_s)
 			o->seen_s[i] = seen_writing(hist, nhist, b->name);
+		if (o->completed)
+			o->completed[i] = completed(hist, nhist, b->name);
 		any = fmax(any, o->chunk[i]);
 	}
 	/* a writer blocked all along shows none: the largest seen elsewhere */
@@ -442,9 +466,9 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 			    double horizon_s, double step_s, struct wb_forecast_in *in)
 {
 	size_t n = cur->nbdis ? cur->nbdis : 1, nh = 0;
-	double *buf = calloc(7 * n, sizeof(double));
+	double *buf = calloc(8 * n, sizeof(double));
 	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n, buf + 5 * n,
-					     buf + 6 * n };
+					     buf + 6 * n, buf + 7 * n };
 	const struct wb_sample *h[WB_FORECAST_HIST], *x;
 
 	if (!buf)
@@ -456,7 +480,7 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 	nh = fresh_history(h, nh);
 	wb_forecast_inputs(h, nh, &io);
 	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, io.wake_pages,
-				       band_members(), io.seen_s, io.age };
+				       band_members(), io.seen_s, io.age, io.completed };
 	return buf;
 }
 
@@ -613,6 +637,22 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		sumbw += in->bw[i];
 	/* the share's denominator holds about two aging periods of completions */
 	*g = fmax(sumbw * FPROP_PERIOD * 2, 1);
+	/*
+	 * The denominator the kernel's shares have now: what the devices
+	 * completed lately over the shares it gives them. Right after writers
+	 * start it is far from steady and the shares move by the second; it
+	 * also holds completions no listed device shows (a device's first
+	 * 8 MiB gave it 8 %, scenario-gen run01).
+	 */
+	if (in->completed) {
+		double c = 0, f = 0;
+		for (size_t i = 0; i < s->nbdis; i++) {
+			c += in->completed[i];
+			f += l->bdis[i].frac_den ? (double)l->bdis[i].frac_num / (double)l->bdis[i].frac_den : 0;
+		}
+		if (c >= MIN_SEEN_PAGES && f >= MIN_SEEN_SHARE)
+			*g = fmax(c / fmin(f, 1), 1);
+	}
 	for (size_t i = 0; i < s->nbdis; i++) {
 		const struct wb_bdi *b = &s->bdis[i];
 		const struct wb_bdi_limits *bl = &l->bdis[i];
