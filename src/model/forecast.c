@@ -147,6 +147,43 @@ static bool backlogged(const struct wb_sample *s, const char *name, double pages
 }
 
 /*
+ * The flusher writes b out without a pause: `pages` / 2 or more in flight,
+ * or the kernel's background test holds (wb_over_bg_thresh: the global
+ * dirty count, writeback not counted, over the background threshold, or
+ * the device's reclaimable pages over its share of it, BdiDirtyThresh
+ * scaled by BackgroundThresh / DirtyThresh). Below both, its dirty pages
+ * wait for the next time it crosses its share, and what it completes is
+ * what its writers dirtied, not its speed (a 31 MiB/s device held by
+ * another's writeback completed 7 MiB/s with 60 MiB dirty, scenario-gen
+ * run05).
+ */
+static bool flushed(const struct wb_sample *s, const char *name, double pages)
+{
+	const struct wb_bdi *b = wb_sample_bdi(s, name);
+
+	if (!b || !WB_HAS(b->st_valid, WB_B_RECLAIMABLE) || !WB_HAS(b->st_valid, WB_B_WRITEBACK))
+		return false;
+	if ((double)b->st[WB_B_WRITEBACK] >= pages / 2)
+		return true;
+	if (WB_HAS(s->g.valid, WB_G_DIRTY) && WB_HAS(s->g.valid, WB_G_BG_THRESH) &&
+	    s->g.v[WB_G_DIRTY] > s->g.v[WB_G_BG_THRESH])
+		return true;
+	return WB_HAS(b->st_valid, WB_B_THRESH) && WB_HAS(b->st_valid, WB_B_DIRTY_THRESH) &&
+	       WB_HAS(b->st_valid, WB_B_BG_THRESH) && b->st[WB_B_DIRTY_THRESH] &&
+	       (double)b->st[WB_B_RECLAIMABLE] >
+		       (double)b->st[WB_B_THRESH] * (double)b->st[WB_B_BG_THRESH] / (double)b->st[WB_B_DIRTY_THRESH];
+}
+
+/* The kernel's bandwidth estimate of b fell by more than its noise from prev to cur. */
+static bool estimate_falling(const struct wb_sample *prev, const struct wb_sample *cur, const char *name)
+{
+	const struct wb_bdi *a = wb_sample_bdi(prev, name), *b = wb_sample_bdi(cur, name);
+
+	return !a || !b || !WB_HAS(a->st_valid, WB_B_WB_BW) || !WB_HAS(b->st_valid, WB_B_WB_BW) ||
+	       (double)b->st[WB_B_WB_BW] < (1 - NEUTRAL) * (double)a->st[WB_B_WB_BW];
+}
+
+/*
  * What a device kept queued completed, over the longest stretch (up to
  * WB_FORECAST_BW_WINDOW_S) that it was backlogged at every sample: its
  * completions come in bursts of up to a writeback chunk (4 MiB through a
@@ -340,6 +377,15 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			 * seconds to come down (43 MiB/s shown at t=10 on a 30 MiB/s one).
 			 */
 			bool queued = backlogged(cur, b->name, 2 * w) && backlogged(prev, b->name, 2 * w);
+
+			/*
+			 * Pages that wait unflushed say nothing of the device's
+			 * speed: then the kernel's estimate, unless it is still
+			 * coming down from where a new device's starts.
+			 */
+			if (queued && !(flushed(cur, b->name, 2 * w) && flushed(prev, b->name, 2 * w)) &&
+			    !estimate_falling(prev, cur, b->name))
+				queued = false;
 
 			full = full || queued ||
 			       (WB_HAS(b->st_valid, WB_B_WRITEBACK) && (double)b->st[WB_B_WRITEBACK] >= w);
