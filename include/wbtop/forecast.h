@@ -48,6 +48,9 @@ struct wb_forecast_in {
 	const double *age;              /* seconds each BDI has held dirty pages without a break
 					 * (NULL: none yet): the periodic flusher writes what is
 					 * older than dirty_expire_centisecs */
+	const double *completed;        /* pages each BDI completed, each halved every 3 s
+					 * since, as the writeout shares count them (NULL:
+					 * unknown; the shares' denominator taken as steady) */
 };
 
 /*
@@ -86,6 +89,7 @@ struct wb_forecast_inputs_out {
 	double *wake_pages;             /* NULL: not wanted */
 	double *seen_s;                 /* NULL: not wanted */
 	double *age;                    /* NULL: not wanted */
+	double *completed;              /* NULL: not wanted */
 };
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *out);

@@ -18,6 +18,8 @@
 #define MAX_PAUSE_S 0.2
 #define BW_PERIOD (1024.0 / HZ)  /* roundup_pow_of_two(3 * HZ) jiffies: write_bandwidth's memory */
 #define DIRTY_POLL_PAGES 32.0
+#define MIN_SEEN_PAGES 1024.0 /* completions (4 MiB) and shares (5 %) that measure the */
+#define MIN_SEEN_SHARE 0.05   /* shares' denominator */
 #define NEUTRAL 0.2          /* rates this close (relative) are equal within their noise:
 				* a 5 s bandwidth reading of a throttled device wanders 12 % */
 
@@ -33,6 +35,7 @@ struct sim_bdi {
 	double chunk;            /* pages of one write, which the kernel cannot split */
 	double step_dirtied;     /* pages dirtied in the current output step */
 	double e;                /* completions in the share's numerator */
+	double share_mul;        /* an ensemble member's multiplier on them (1: the point forecast) */
 	double age;              /* seconds the oldest dirty page has waited */
 	double min_ppm, max_ppm;
 	double wake_pages;       /* pages dirtied per background wakeup */
@@ -142,6 +145,43 @@ static bool backlogged(const struct wb_sample *s, const char *name, double pages
 	       WB_HAS(b->st_valid, WB_B_WRITEBACK) &&
 	       s->g.v[WB_G_DIRTY] + s->g.v[WB_G_WRITEBACK] > s->g.v[WB_G_BG_THRESH] &&
 	       (double)(b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK]) >= pages;
+}
+
+/*
+ * The flusher writes b out without a pause: `pages` / 2 or more in flight,
+ * or the kernel's background test holds (wb_over_bg_thresh: the global
+ * dirty count, writeback not counted, over the background threshold, or
+ * the device's reclaimable pages over its share of it, BdiDirtyThresh
+ * scaled by BackgroundThresh / DirtyThresh). Below both, its dirty pages
+ * wait for the next time it crosses its share, and what it completes is
+ * what its writers dirtied, not its speed (a 31 MiB/s device held by
+ * another's writeback completed 7 MiB/s with 60 MiB dirty, scenario-gen
+ * run05).
+ */
+static bool flushed(const struct wb_sample *s, const char *name, double pages)
+{
+	const struct wb_bdi *b = wb_sample_bdi(s, name);
+
+	if (!b || !WB_HAS(b->st_valid, WB_B_RECLAIMABLE) || !WB_HAS(b->st_valid, WB_B_WRITEBACK))
+		return false;
+	if ((double)b->st[WB_B_WRITEBACK] >= pages / 2)
+		return true;
+	if (WB_HAS(s->g.valid, WB_G_DIRTY) && WB_HAS(s->g.valid, WB_G_BG_THRESH) &&
+	    s->g.v[WB_G_DIRTY] > s->g.v[WB_G_BG_THRESH])
+		return true;
+	return WB_HAS(b->st_valid, WB_B_THRESH) && WB_HAS(b->st_valid, WB_B_DIRTY_THRESH) &&
+	       WB_HAS(b->st_valid, WB_B_BG_THRESH) && b->st[WB_B_DIRTY_THRESH] &&
+	       (double)b->st[WB_B_RECLAIMABLE] >
+		       (double)b->st[WB_B_THRESH] * (double)b->st[WB_B_BG_THRESH] / (double)b->st[WB_B_DIRTY_THRESH];
+}
+
+/* The kernel's bandwidth estimate of b fell by more than its noise from prev to cur. */
+static bool estimate_falling(const struct wb_sample *prev, const struct wb_sample *cur, const char *name)
+{
+	const struct wb_bdi *a = wb_sample_bdi(prev, name), *b = wb_sample_bdi(cur, name);
+
+	return !a || !b || !WB_HAS(a->st_valid, WB_B_WB_BW) || !WB_HAS(b->st_valid, WB_B_WB_BW) ||
+	       (double)b->st[WB_B_WB_BW] < (1 - NEUTRAL) * (double)a->st[WB_B_WB_BW];
 }
 
 /*
@@ -278,6 +318,26 @@ static double seen_writing(const struct wb_sample *const *hist, size_t nhist, co
 	return hist[0]->mono - hist[last]->mono;
 }
 
+/*
+ * Pages the device completed over hist, each halved every FPROP_PERIOD s
+ * since, as the kernel's writeout shares count them (it halves the counts
+ * at each period's turn, at a phase not seen: a continuous decay, scaled
+ * so that a steady rate R gives the 2 R FPROP_PERIOD the simulation takes
+ * for steady). 0 when the history spans less than a period.
+ */
+static double completed(const struct wb_sample *const *hist, size_t nhist, const char *name)
+{
+	double sum = 0, r;
+
+	if (nhist < 2 || hist[0]->mono - hist[nhist - 1]->mono < FPROP_PERIOD)
+		return 0;
+	for (size_t j = 0; j + 1 < nhist; j++)
+		if (wb_rate_bdi(hist[j + 1], hist[j], name, WB_B_WRITTEN, &r))
+			sum += r * (hist[j]->mono - hist[j + 1]->mono) *
+			       exp2(-(hist[0]->mono - (hist[j]->mono + hist[j + 1]->mono) / 2) / FPROP_PERIOD);
+	return sum * 2 * M_LN2;
+}
+
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *o)
 {
@@ -318,6 +378,15 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			 * seconds to come down (43 MiB/s shown at t=10 on a 30 MiB/s one).
 			 */
 			bool queued = backlogged(cur, b->name, 2 * w) && backlogged(prev, b->name, 2 * w);
+
+			/*
+			 * Pages that wait unflushed say nothing of the device's
+			 * speed: then the kernel's estimate, unless it is still
+			 * coming down from where a new device's starts.
+			 */
+			if (queued && !(flushed(cur, b->name, 2 * w) && flushed(prev, b->name, 2 * w)) &&
+			    !estimate_falling(prev, cur, b->name))
+				queued = false;
 
 			full = full || queued ||
 			       (WB_HAS(b->st_valid, WB_B_WRITEBACK) && (double)b->st[WB_B_WRITEBACK] >= w);
@@ -377,6 +446,8 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->wake_pages[i] = traced ? wake_pages(hist, nhist, b->name) : 0;
 		if (o->seen_s)
 			o->seen_s[i] = seen_writing(hist, nhist, b->name);
+		if (o->completed)
+			o->completed[i] = completed(hist, nhist, b->name);
 		any = fmax(any, o->chunk[i]);
 	}
 	/* a writer blocked all along shows none: the largest seen elsewhere */
@@ -442,9 +513,9 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 			    double horizon_s, double step_s, struct wb_forecast_in *in)
 {
 	size_t n = cur->nbdis ? cur->nbdis : 1, nh = 0;
-	double *buf = calloc(7 * n, sizeof(double));
+	double *buf = calloc(8 * n, sizeof(double));
 	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n, buf + 5 * n,
-					     buf + 6 * n };
+					     buf + 6 * n, buf + 7 * n };
 	const struct wb_sample *h[WB_FORECAST_HIST], *x;
 
 	if (!buf)
@@ -456,7 +527,7 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 	nh = fresh_history(h, nh);
 	wb_forecast_inputs(h, nh, &io);
 	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, io.wake_pages,
-				       band_members(), io.seen_s, io.age };
+				       band_members(), io.seen_s, io.age, io.completed };
 	return buf;
 }
 
@@ -599,7 +670,14 @@ static void jitter_sim(struct sim_bdi *x, const struct wb_fc_jitter *j, size_t i
 	x->prev_bal *= j->rl[i];
 	x->kavg *= j->kbw[i];
 	x->kbw *= j->kbw[i];
+	/*
+	 * On the share now and on what the device adds to it: with the
+	 * denominator measured, a multiplier on the share alone washes out
+	 * within seconds after writers start (the band's threshold covered
+	 * 58 % where it had covered 67 %).
+	 */
 	x->e *= j->share[i];
+	x->share_mul = j->share[i];
 }
 
 /* Set up the per-BDI simulation state from the sample and the limits. */
@@ -613,6 +691,22 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		sumbw += in->bw[i];
 	/* the share's denominator holds about two aging periods of completions */
 	*g = fmax(sumbw * FPROP_PERIOD * 2, 1);
+	/*
+	 * The denominator the kernel's shares have now: what the devices
+	 * completed lately over the shares it gives them. Right after writers
+	 * start it is far from steady and the shares move by the second; it
+	 * also holds completions no listed device shows (a device's first
+	 * 8 MiB gave it 8 %, scenario-gen run01).
+	 */
+	if (in->completed) {
+		double c = 0, f = 0;
+		for (size_t i = 0; i < s->nbdis; i++) {
+			c += in->completed[i];
+			f += l->bdis[i].frac_den ? (double)l->bdis[i].frac_num / (double)l->bdis[i].frac_den : 0;
+		}
+		if (c >= MIN_SEEN_PAGES && f >= MIN_SEEN_SHARE)
+			*g = fmax(c / fmin(f, 1), 1);
+	}
 	for (size_t i = 0; i < s->nbdis; i++) {
 		const struct wb_bdi *b = &s->bdis[i];
 		const struct wb_bdi_limits *bl = &l->bdis[i];
@@ -644,6 +738,7 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		x->max_ppm = kn ? (double)kn->max_ppm : 1e6;
 		x->strict = kn && kn->strict;
 		x->flushing = x->w > 0;
+		x->share_mul = 1;
 		init_ratelimit(x, b, s->ev_valid, tasks);
 		x->chunk = in->chunk && in->chunk[i] > 0 ? in->chunk[i] : DIRTY_POLL_PAGES;
 		x->wake_pages = in->wake_pages && in->wake_pages[i] > 0 ? in->wake_pages[i]
@@ -744,7 +839,7 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			b->w += submit;
 			done = fmin(b->w, b->bw * DT);
 			b->w -= done;
-			b->e += done;
+			b->e += done * b->share_mul;
 			b->kdone += done;
 			b->kt += DT;
 			if (b->kt >= RL_PERIOD - 1e-9)

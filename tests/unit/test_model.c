@@ -262,7 +262,7 @@ static void forecast_drain_and_throttle(void **st)
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 1000, rate = 0, wake = 250;
-	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, NULL, 0, NULL, NULL };
+	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, NULL, 0, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -318,7 +318,7 @@ static void forecast_idle_device(void **st)
 	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = kn, .nbdis = 2 };
 	struct wb_forecast f;
 	double bw[2] = { 1000, 20000 }, rate[2] = { 3000, 0 }, wake[2] = { 64, 0 };
-	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, wake, 0, NULL, NULL };
+	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, wake, 0, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -351,7 +351,7 @@ static void forecast_band(void **st)
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f, g;
 	double bw = 1000, rate = 3000, young = 2, old = 30;
-	struct wb_forecast_in in = { 30, 1, &bw, &rate, NULL, NULL, NULL, WB_FORECAST_MEMBERS, NULL, NULL };
+	struct wb_forecast_in in = { 30, 1, &bw, &rate, NULL, NULL, NULL, WB_FORECAST_MEMBERS, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -411,7 +411,7 @@ static void run_traced_kbw(uint64_t level, uint64_t rl, double chunk, uint64_t k
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1,
 				    .state = WB_ST_THROTTLED };
 	double bw = 1000, rate = 1000, tasks = 1;
-	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks, NULL, 0, NULL, NULL };
+	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks, NULL, 0, NULL, NULL, NULL };
 
 	memset(&b, 0, sizeof(b));
 	strcpy(b.name, "8:0");
@@ -576,7 +576,7 @@ static void forecast_bandwidth_from_backlog(void **st)
 	static struct wb_bdi b[2];
 	const struct wb_sample *hist[2] = { &h[0], &h[1] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
 	(void)st;
 	one_bdi_history(h, b, 2, "7:1", 5);
 	for (int i = 0; i < 2; i++) {
@@ -621,7 +621,7 @@ static void forecast_bandwidth_over_backlog(void **st)
 	static struct wb_bdi b[9];
 	const struct wb_sample *hist[9];
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
 	uint64_t written = 1000 + 10240;
 	(void)st;
 	one_bdi_history(h, b, 9, "7:200", 1);
@@ -667,7 +667,7 @@ static void forecast_write_quantum(void **st)
 	static struct wb_bdi b[3];
 	const struct wb_sample *hist[3] = { &h[0], &h[1], &h[2] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
 	(void)st;
 	one_bdi_history(h, b, 3, "7:0", 1);
 	for (int i = 0; i < 3; i++) {
@@ -706,7 +706,7 @@ static void forecast_wakeups_blocked(void **st)
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 1, rate = 3000, wake = 250;
-	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, &wake, 0, NULL, NULL };
+	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, &wake, 0, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -735,7 +735,7 @@ static void forecast_wake_pages_recent(void **st)
 	static struct wb_bdi b[12];
 	const struct wb_sample *hist[12];
 	double bw, rate, chunk, tasks, wake;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, &wake, NULL, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, &wake, NULL, NULL, NULL };
 	uint64_t dirtied = 100000;
 	(void)st;
 	one_bdi_history(h, b, 12, "7:201", 1);
