@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/netlink.h>
 #include <sys/inotify.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,13 +90,53 @@ void wb_mountinfo_unescape(char *s)
 	*w = '\0';
 }
 
+/*
+ * The kernel's uevents (what udev hears): a BDI is a device of class bdi
+ * (mm/backing-dev.c, device_create), so its add and remove come as uevents
+ * of SUBSYSTEM=bdi (device_add, device_del). Any user may listen. -1 if
+ * no socket can be had: /sys/class/bdi is then listed every sample.
+ */
+static int uevent_open(void)
+{
+	struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/*
+ * Did a BDI come or go since the last look? True on a bdi uevent, and when
+ * some may have been lost (the socket's buffer overflowed: ENOBUFS).
+ */
+static bool uevent_bdi(int fd)
+{
+	static const char key[] = "SUBSYSTEM=bdi"; /* with its NUL: a whole field */
+	char buf[8192];
+	bool bdi = false;
+	ssize_t n;
+
+	while ((n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) != 0) {
+		if (n < 0)
+			return bdi || errno != EAGAIN;
+		if ((size_t)n >= sizeof(buf)) /* cut: cannot tell */
+			bdi = true;
+		for (ssize_t i = 0; !bdi && i + (ssize_t)sizeof(key) <= n; i++)
+			bdi = (i == 0 || buf[i - 1] == '\0') && memcmp(buf + i, key, sizeof(key)) == 0;
+	}
+	return true;
+}
+
 int wb_bdis_open(struct wb_bdis *b, const char *root)
 {
 	char *mi;
 	int err;
 
 	memset(b, 0, sizeof(*b));
-	b->knob_watch = -1;
+	b->knob_watch = b->uevent = -1;
 	b->root = strdup(root);
 	b->debugfs = wb_path_join(root, "/sys/kernel/debug/bdi");
 	mi = wb_path_join(root, "/proc/self/mountinfo");
@@ -107,6 +149,7 @@ int wb_bdis_open(struct wb_bdis *b, const char *root)
 	free(mi);
 	b->mounts_live = strcmp(root, "/") == 0;
 	b->knob_watch = b->mounts_live ? inotify_init1(IN_NONBLOCK | IN_CLOEXEC) : -1;
+	b->uevent = b->mounts_live ? uevent_open() : -1;
 	return err;
 }
 
@@ -127,12 +170,15 @@ void wb_bdis_close(struct wb_bdis *b)
 		state_finish(b, &b->st[i]);
 	if (b->knob_watch >= 0)
 		close(b->knob_watch);
+	if (b->uevent >= 0)
+		close(b->uevent);
 	free(b->st);
 	free(b->root);
 	free(b->debugfs);
 	wb_kvfile_finish(&b->mountinfo);
 	memset(b, 0, sizeof(*b));
 	b->knob_watch = -1;
+	b->uevent = -1;
 }
 
 /* Set up the files of a newly seen BDI. */
@@ -592,49 +638,67 @@ static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *
 	}
 }
 
-void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
+/*
+ * /sys/class/bdi is listed again after this many samples without a bdi
+ * uevent anyway: uevents of devices of no network namespace reach only
+ * sockets of the first one (lib/kobject_uevent.c), so in a container
+ * with its own, a BDI's coming and going is seen by the listing alone.
+ */
+#define BDI_RELIST 16
+
+/* List /sys/class/bdi into b's states (seen set on those present); false if it cannot be listed. */
+static bool bdis_list(struct wb_bdis *b, struct wb_diag *d)
 {
 	char *dir = wb_path_join(b->root, "/sys/class/bdi");
 	DIR *dh = dir ? opendir(dir) : NULL;
 	struct dirent *e;
-	size_t n = 0, cap = 0;
-	struct wb_bdi *out = NULL;
 
-	free(s->bdis);
-	s->bdis = NULL;
-	s->nbdis = 0;
-	b->debugfs_ok = false;
-	b->sysfs_ok = dh != NULL;
 	if (!dh) {
 		wb_diag_add(d, "%s: %s: per-device figures unknown", dir ? dir : "/sys/class/bdi",
 			    strerror(errno));
 		free(dir);
-		return;
+		return false;
 	}
 	for (size_t i = 0; i < b->nst; i++)
 		b->st[i].seen = false;
-	if (b->knob_watch >= 0)
-		knobs_drain(b);
 	while ((e = readdir(dh))) {
 		struct wb_bdi_files *st;
 
 		if (e->d_name[0] == '.' || strlen(e->d_name) >= WB_NAME_LEN)
 			continue;
-		st = state_get(b, e->d_name);
-		if (!st)
-			continue;
-		st->seen = true;
-		if (n == cap) {
-			struct wb_bdi *no = realloc(out, (cap = cap ? cap * 2 : 16) * sizeof(*out));
-			if (!no)
-				break;
-			out = no;
-		}
-		fill_bdi(b, st, &out[n++], s->page_size, d);
+		if ((st = state_get(b, e->d_name)))
+			st->seen = true;
 	}
 	closedir(dh);
 	free(dir);
 	state_prune(b);
+	return true;
+}
+
+void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
+{
+	struct wb_bdi *out = NULL;
+	size_t n = 0;
+	/* live, the BDIs of the last listing stand until a uevent says one came or went */
+	bool came_or_went = b->uevent >= 0 && uevent_bdi(b->uevent); /* drained in any case */
+	bool list = b->uevent < 0 || !b->listed || ++b->listed_for >= BDI_RELIST || came_or_went;
+
+	free(s->bdis);
+	s->bdis = NULL;
+	s->nbdis = 0;
+	b->debugfs_ok = false;
+	if (list) {
+		b->sysfs_ok = b->listed = bdis_list(b, d);
+		b->listed_for = 0;
+	}
+	if (!b->sysfs_ok)
+		return;
+	if (b->knob_watch >= 0)
+		knobs_drain(b);
+	if (b->nst && !(out = malloc(b->nst * sizeof(*out))))
+		wb_diag_add(d, "out of memory: per-device figures unknown");
+	for (size_t i = 0; out && i < b->nst; i++)
+		fill_bdi(b, &b->st[i], &out[n++], s->page_size, d);
 	if (n)
 		qsort(out, n, sizeof(*out), bdi_cmp);
 	s->bdis = out;
