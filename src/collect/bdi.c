@@ -489,8 +489,7 @@ static int bdi_cmp(const void *a, const void *b)
  * min_ratio is min_ratio_fine / BDI_RATIO_SCALE (10000), max_ratio likewise,
  * and min_bytes is 0 when min_ratio_fine is (it is that ratio of the dirty
  * threshold). Where the source knob was read, the file is not: exact, and
- * three files fewer a BDI on most devices (min_bytes is read when the ratio
- * is not 0: its value follows the threshold). Read in this order.
+ * three files fewer a BDI on most devices. Read in this order.
  */
 static const struct derived_knob {
 	enum wb_knob k, from;
@@ -500,6 +499,24 @@ static const struct derived_knob {
 	{ WB_K_MIN_RATIO, WB_K_MIN_RATIO_FINE, 10000, false },
 	{ WB_K_MAX_RATIO, WB_K_MAX_RATIO_FINE, 10000, false },
 	{ WB_K_MIN_BYTES, WB_K_MIN_RATIO_FINE, 1, true },
+};
+
+/*
+ * min_bytes and max_bytes are worked out by the kernel at each read from
+ * the _fine ratio and the dirty threshold (bdi_get_bytes(): dirty_thresh *
+ * PAGE_SIZE * ratio / BDI_RATIO_SCALE / 100, in unsigned long), the very
+ * threshold /proc/vmstat shows as nr_dirty_threshold (both from
+ * global_dirty_limits()). Live, they are worked out the same way from the
+ * sample's: the figures as at the sample's vmstat read (the file, read
+ * later, follows the threshold as it moves with free memory). Not from a
+ * fixture tree, whose files need not agree, nor by a 32-bit wbtop (on a
+ * 32-bit kernel the product wraps at 32 bits).
+ */
+static const struct thresh_knob {
+	enum wb_knob k, ratio;
+} thresh_knobs[] = {
+	{ WB_K_MIN_BYTES, WB_K_MIN_RATIO_FINE },
+	{ WB_K_MAX_BYTES, WB_K_MAX_RATIO_FINE },
 };
 
 /*
@@ -514,9 +531,19 @@ static const enum wb_knob knob_order[WB_K_COUNT] = {
 	WB_K_MIN_RATIO, WB_K_MAX_RATIO, WB_K_MIN_BYTES,
 };
 
-/* Knob k's value from a knob already read (derived_knobs); false if it must be read. */
-static bool derive_knob(const struct wb_bdi *x, enum wb_knob k, uint64_t *v)
+/* Knob k's value from a knob already read (derived_knobs, thresh_knobs); false if it must be read. */
+static bool derive_knob(const struct wb_bdis *b, const struct wb_sample *s, const struct wb_bdi *x,
+			enum wb_knob k, uint64_t *v)
 {
+	bool thresh = sizeof(unsigned long) == 8 && b->knob_watch >= 0 && WB_HAS(s->g.valid, WB_G_DIRTY_THRESH);
+
+	for (size_t i = 0; thresh && i < NELEM(thresh_knobs); i++) {
+		const struct thresh_knob *r = &thresh_knobs[i];
+		if (r->k != k || !WB_HAS(x->knob_valid, r->ratio))
+			continue;
+		*v = s->g.v[WB_G_DIRTY_THRESH] * s->page_size * x->knob[r->ratio] / 10000 / 100;
+		return true;
+	}
 	for (size_t i = 0; i < NELEM(derived_knobs); i++) {
 		const struct derived_knob *r = &derived_knobs[i];
 		if (r->k != k || !WB_HAS(x->knob_valid, r->from) || (r->zero_only && x->knob[r->from]))
@@ -584,7 +611,8 @@ static void knobs_drain(struct wb_bdis *b)
  * a knob no one wrote since it was read is kept, not read again (its file
  * is watched), but for the two that follow the threshold.
  */
-static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *x, struct wb_diag *d)
+static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, const struct wb_sample *s, struct wb_bdi *x,
+		       struct wb_diag *d)
 {
 	bool kept = b->knob_watch >= 0 && st->knobs_known && ++st->kept_for < KNOB_REFRESH, watched = false;
 
@@ -600,7 +628,7 @@ static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi
 		if (kept && !knob_follows_thresh(k))
 			continue;
 		x->knob_valid &= ~WB_BIT(k);
-		if (derive_knob(x, k, &v) || wb_kvfile_u64(&st->knob[k], d, &v) == 0) {
+		if (derive_knob(b, s, x, k, &v) || wb_kvfile_u64(&st->knob[k], d, &v) == 0) {
 			x->knob[k] = v;
 			x->knob_valid |= WB_BIT(k);
 		}
@@ -615,8 +643,8 @@ static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi
 }
 
 /* Fill one sample BDI from its state. */
-static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *x,
-		     uint32_t page_size, struct wb_diag *d)
+static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, const struct wb_sample *s, struct wb_bdi *x,
+		     struct wb_diag *d)
 {
 	memset(x, 0, sizeof(*x));
 	snprintf(x->name, sizeof(x->name), "%s", st->name);
@@ -627,9 +655,9 @@ static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *
 			resolve_dev(b, st);
 	}
 	snprintf(x->dev, sizeof(x->dev), "%s", st->dev);
-	read_knobs(b, st, x, d);
+	read_knobs(b, st, s, x, d);
 	bool skipped = st->skip > 0;
-	if (read_debugfs(st, page_size, d)) {
+	if (read_debugfs(st, s->page_size, d)) {
 		b->debugfs_ok = true;
 		memcpy(x->st, st->st, sizeof(x->st));
 		x->st_valid = st->st_valid;
@@ -698,7 +726,7 @@ void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 	if (b->nst && !(out = malloc(b->nst * sizeof(*out))))
 		wb_diag_add(d, "out of memory: per-device figures unknown");
 	for (size_t i = 0; out && i < b->nst; i++)
-		fill_bdi(b, &b->st[i], &out[n++], s->page_size, d);
+		fill_bdi(b, &b->st[i], s, &out[n++], d);
 	if (n)
 		qsort(out, n, sizeof(*out), bdi_cmp);
 	s->bdis = out;
