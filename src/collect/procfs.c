@@ -123,6 +123,7 @@ int wb_procfs_open(struct wb_procfs *p, const char *root)
 	}
 	/* made in one piece (vmstat is a page at a time: it is not) */
 	p->meminfo.one_shot = p->online.one_shot = true;
+	p->vmstat.max_record = 128; /* "name value\n": names under 64 bytes, a u64 in 20 digits */
 	for (int i = 0; i < WB_SYS_COUNT; i++)
 		p->sysctl[i].one_shot = true;
 	if (strcmp(root, "/") == 0)

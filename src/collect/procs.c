@@ -64,6 +64,7 @@ struct wb_procs *wb_procs_create(struct wb_diag *d)
 		return NULL;
 	}
 	p->loadavg.one_shot = true; /* a single_open seq file */
+	p->diskstats.max_record = 1024; /* a line: 2 numbers, a name (32 bytes at most), 17 u64s; twice that */
 	p->last_pid = -1;
 	p->top_pos = -1;
 	return p;
