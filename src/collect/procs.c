@@ -2,7 +2,7 @@
 /*
  * Process table (top writers) and /proc/diskstats, incrementally: /proc is
  * listed only when a task was created since the last sample (the last PID in
- * /proc/loadavg moved), and then only from the highest PID listed before on
+ * /proc/loadavg moved), and then only from the last PID handed out before on
  * (kernel threads are skipped for good); the /proc/PID/io of every user process is kept open
  * and re-read with one pread; /proc/PID/stat is read only for the tasks that
  * wrote since the last sample (their state, name and wchan).
@@ -43,7 +43,7 @@ struct wb_procs {
 	struct wb_kvfile loadavg;  /* its last field: the last PID handed out */
 	long last_pid;             /* at the last listing of /proc, -1 unknown */
 	unsigned probed;           /* listings from top_pos since the last whole one */
-	int top_pid;               /* the highest PID listed so far */
+	long top_pid;              /* the highest PID listed that was handed out by then (<= last_pid) */
 	long top_pos;              /* telldir() at its entry (it and those after), -1 unknown */
 	bool have_prev;
 	bool restarted;       /* the next read only takes new counters: rates unknown */
@@ -258,16 +258,18 @@ static bool pid_push(int **v, size_t *n, size_t *cap, int pid)
 
 /*
  * This sample's PIDs, ascending, without repeats; NULL (n = 0) if none,
- * NULL with n = SIZE_MAX if out of memory. Caller frees. Whole: /proc listed from its start. Tail: the table's PIDs
- * and /proc listed from the highest PID listed before (seekdir to the
- * position telldir gave at its entry): /proc lists PIDs in ascending order
- * and resumes from a position at the first PID at or above it
- * (fs/proc/base.c, proc_pid_readdir), and a new task takes a PID above
- * every PID handed out before it (but on a wrap, when the caller lists
- * whole), so the new tasks are all there, and only they and that PID are
- * listed. The position is the directory's own cookie, not worked out.
+ * NULL with n = SIZE_MAX if out of memory. Caller frees. Whole: /proc listed
+ * from its start. Tail: the table's PIDs and /proc listed from top_pid on
+ * (seekdir to the position telldir gave at its entry), the highest PID
+ * listed among those handed out by the last look (lp then): /proc lists
+ * PIDs in ascending order and resumes at the first PID at or above a
+ * position (fs/proc/base.c, proc_pid_readdir), and a new task takes a PID
+ * above the last one handed out (but on a wrap, when the caller lists
+ * whole), so every task created since is there. PIDs above lp listed then
+ * are tasks from before a wrap: listed again each time, and merged. The
+ * position is the directory's own cookie, not worked out.
  */
-static int *list_pids(struct wb_procs *p, bool tail, size_t *n)
+static int *list_pids(struct wb_procs *p, bool tail, long lp, size_t *n)
 {
 	struct dirent *e;
 	int *v = NULL;
@@ -297,7 +299,7 @@ static int *list_pids(struct wb_procs *p, bool tail, size_t *n)
 		if (!pid_push(&v, &k, &cap, pid))
 			goto nomem;
 		sorted = sorted && (k == 1 || v[k - 2] < pid);
-		if (pid >= p->top_pid) {
+		if (pid <= lp && pid >= p->top_pid) {
 			p->top_pid = pid;
 			p->top_pos = pos;
 		}
@@ -441,7 +443,7 @@ static long last_pid(struct wb_procs *p)
 /*
  * Bring the table up to date when a task was created since the last look (a
  * new task takes a new PID: the last PID handed out moves). PIDs are handed
- * out upwards, so /proc is listed from the highest PID listed before; after
+ * out upwards, so /proc is listed from the last one handed out before; after
  * a wrap, or every LIST_EVERY times, it is listed whole. Tasks that ended
  * meanwhile fail their next read (or wait in the table, skipped, for the next
  * whole listing). *fresh marks the new ones, NULL when none (the caller frees it).
@@ -457,7 +459,7 @@ static bool relist(struct wb_procs *p, bool **fresh)
 	*fresh = NULL;
 	if (lp >= 0 && lp == from)
 		return true;
-	pids = list_pids(p, tail, &n);
+	pids = list_pids(p, tail, lp, &n);
 	*fresh = n != SIZE_MAX ? calloc(n + 1, sizeof(**fresh)) : NULL;
 	if (!*fresh || !merge(p, pids, n, *fresh)) {
 		free(pids);
@@ -466,6 +468,12 @@ static bool relist(struct wb_procs *p, bool **fresh)
 		p->last_pid = -1;
 		return false;
 	}
+	for (size_t k = 0; from >= 0 && lp > from && k < n; k++)
+		if (pids[k] > from && pids[k] <= lp && !(*fresh)[k]) { /* a PID handed out anew: its old task went */
+			task_drop(p, &p->t[k]);
+			p->t[k] = (struct task){ .pid = pids[k], .io_fd = -1, .stat_fd = -1 };
+			(*fresh)[k] = true;
+		}
 	p->probed = tail ? p->probed + 1 : 0;
 	free(pids);
 	p->last_pid = lp;
