@@ -21,6 +21,9 @@ struct wb_bdis {
 	struct wb_kvfile mountinfo;
 	bool mounts_live;             /* mountinfo is the live one: poll() says when it changed */
 	int knob_watch;               /* inotify on the live knob files (-1: none, read every sample) */
+	int uevent;                   /* kernel uevents, live (-1: none, /sys/class/bdi listed every sample) */
+	unsigned listed_for;          /* samples since /sys/class/bdi was last listed */
+	bool listed;                  /* the states below are those of a listing */
 	struct wb_bdi_files *st;      /* one per known BDI, owned */
 	size_t nst;
 	bool debugfs_ok;              /* last sample read some debugfs stats */

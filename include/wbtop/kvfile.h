@@ -30,6 +30,14 @@ struct wb_kvfile {
 	 * /proc/zoneinfo) return a page at a time and must not set it.
 	 */
 	bool one_shot;
+	/*
+	 * For a multi-record seq_file whose records are at most this many bytes
+	 * (0: unknown). The kernel fills a read with whole records until one
+	 * would overflow its buffer, which is at least a page (fs/seq_file.c,
+	 * seq_read_iter()), so a first read that left room in a page for one
+	 * more record got them all: no second pread that returns 0.
+	 */
+	unsigned max_record;
 	int fail;       /* errno of the last failed open, 0 if none */
 	unsigned retry; /* reads left that repeat that failure without trying */
 };

@@ -9,6 +9,10 @@
 struct wb_procfs {
 	struct wb_kvfile vmstat, meminfo, online;
 	struct wb_kvfile sysctl[WB_SYS_COUNT];
+	int sys_watch;          /* inotify on the live sysctl files (-1: none, read every sample) */
+	bool sys_known;         /* sys[] below is what the files hold (no write since) */
+	unsigned sys_kept_for;  /* samples sys[] has been used for */
+	uint64_t sys[WB_SYS_COUNT], sys_valid;
 };
 
 /* Prepare the files under root (default "/"). 0 or -ENOMEM. */

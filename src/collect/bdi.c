@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/netlink.h>
 #include <sys/inotify.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,13 +90,53 @@ void wb_mountinfo_unescape(char *s)
 	*w = '\0';
 }
 
+/*
+ * The kernel's uevents (what udev hears): a BDI is a device of class bdi
+ * (mm/backing-dev.c, device_create), so its add and remove come as uevents
+ * of SUBSYSTEM=bdi (device_add, device_del). Any user may listen. -1 if
+ * no socket can be had: /sys/class/bdi is then listed every sample.
+ */
+static int uevent_open(void)
+{
+	struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/*
+ * Did a BDI come or go since the last look? True on a bdi uevent, and when
+ * some may have been lost (the socket's buffer overflowed: ENOBUFS).
+ */
+static bool uevent_bdi(int fd)
+{
+	static const char key[] = "SUBSYSTEM=bdi"; /* with its NUL: a whole field */
+	char buf[8192];
+	bool bdi = false;
+	ssize_t n;
+
+	while ((n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) != 0) {
+		if (n < 0)
+			return bdi || errno != EAGAIN;
+		if ((size_t)n >= sizeof(buf)) /* cut: cannot tell */
+			bdi = true;
+		for (ssize_t i = 0; !bdi && i + (ssize_t)sizeof(key) <= n; i++)
+			bdi = (i == 0 || buf[i - 1] == '\0') && memcmp(buf + i, key, sizeof(key)) == 0;
+	}
+	return true;
+}
+
 int wb_bdis_open(struct wb_bdis *b, const char *root)
 {
 	char *mi;
 	int err;
 
 	memset(b, 0, sizeof(*b));
-	b->knob_watch = -1;
+	b->knob_watch = b->uevent = -1;
 	b->root = strdup(root);
 	b->debugfs = wb_path_join(root, "/sys/kernel/debug/bdi");
 	mi = wb_path_join(root, "/proc/self/mountinfo");
@@ -107,6 +149,7 @@ int wb_bdis_open(struct wb_bdis *b, const char *root)
 	free(mi);
 	b->mounts_live = strcmp(root, "/") == 0;
 	b->knob_watch = b->mounts_live ? inotify_init1(IN_NONBLOCK | IN_CLOEXEC) : -1;
+	b->uevent = b->mounts_live ? uevent_open() : -1;
 	return err;
 }
 
@@ -127,12 +170,15 @@ void wb_bdis_close(struct wb_bdis *b)
 		state_finish(b, &b->st[i]);
 	if (b->knob_watch >= 0)
 		close(b->knob_watch);
+	if (b->uevent >= 0)
+		close(b->uevent);
 	free(b->st);
 	free(b->root);
 	free(b->debugfs);
 	wb_kvfile_finish(&b->mountinfo);
 	memset(b, 0, sizeof(*b));
 	b->knob_watch = -1;
+	b->uevent = -1;
 }
 
 /* Set up the files of a newly seen BDI. */
@@ -443,8 +489,7 @@ static int bdi_cmp(const void *a, const void *b)
  * min_ratio is min_ratio_fine / BDI_RATIO_SCALE (10000), max_ratio likewise,
  * and min_bytes is 0 when min_ratio_fine is (it is that ratio of the dirty
  * threshold). Where the source knob was read, the file is not: exact, and
- * three files fewer a BDI on most devices (min_bytes is read when the ratio
- * is not 0: its value follows the threshold). Read in this order.
+ * three files fewer a BDI on most devices. Read in this order.
  */
 static const struct derived_knob {
 	enum wb_knob k, from;
@@ -454,6 +499,24 @@ static const struct derived_knob {
 	{ WB_K_MIN_RATIO, WB_K_MIN_RATIO_FINE, 10000, false },
 	{ WB_K_MAX_RATIO, WB_K_MAX_RATIO_FINE, 10000, false },
 	{ WB_K_MIN_BYTES, WB_K_MIN_RATIO_FINE, 1, true },
+};
+
+/*
+ * min_bytes and max_bytes are worked out by the kernel at each read from
+ * the _fine ratio and the dirty threshold (bdi_get_bytes(): dirty_thresh *
+ * PAGE_SIZE * ratio / BDI_RATIO_SCALE / 100, in unsigned long), the very
+ * threshold /proc/vmstat shows as nr_dirty_threshold (both from
+ * global_dirty_limits()). Live, they are worked out the same way from the
+ * sample's: the figures as at the sample's vmstat read (the file, read
+ * later, follows the threshold as it moves with free memory). Not from a
+ * fixture tree, whose files need not agree, nor by a 32-bit wbtop (on a
+ * 32-bit kernel the product wraps at 32 bits).
+ */
+static const struct thresh_knob {
+	enum wb_knob k, ratio;
+} thresh_knobs[] = {
+	{ WB_K_MIN_BYTES, WB_K_MIN_RATIO_FINE },
+	{ WB_K_MAX_BYTES, WB_K_MAX_RATIO_FINE },
 };
 
 /*
@@ -468,9 +531,19 @@ static const enum wb_knob knob_order[WB_K_COUNT] = {
 	WB_K_MIN_RATIO, WB_K_MAX_RATIO, WB_K_MIN_BYTES,
 };
 
-/* Knob k's value from a knob already read (derived_knobs); false if it must be read. */
-static bool derive_knob(const struct wb_bdi *x, enum wb_knob k, uint64_t *v)
+/* Knob k's value from a knob already read (derived_knobs, thresh_knobs); false if it must be read. */
+static bool derive_knob(const struct wb_bdis *b, const struct wb_sample *s, const struct wb_bdi *x,
+			enum wb_knob k, uint64_t *v)
 {
+	bool thresh = sizeof(unsigned long) == 8 && b->knob_watch >= 0 && WB_HAS(s->g.valid, WB_G_DIRTY_THRESH);
+
+	for (size_t i = 0; thresh && i < NELEM(thresh_knobs); i++) {
+		const struct thresh_knob *r = &thresh_knobs[i];
+		if (r->k != k || !WB_HAS(x->knob_valid, r->ratio))
+			continue;
+		*v = s->g.v[WB_G_DIRTY_THRESH] * s->page_size * x->knob[r->ratio] / 10000 / 100;
+		return true;
+	}
 	for (size_t i = 0; i < NELEM(derived_knobs); i++) {
 		const struct derived_knob *r = &derived_knobs[i];
 		if (r->k != k || !WB_HAS(x->knob_valid, r->from) || (r->zero_only && x->knob[r->from]))
@@ -538,7 +611,8 @@ static void knobs_drain(struct wb_bdis *b)
  * a knob no one wrote since it was read is kept, not read again (its file
  * is watched), but for the two that follow the threshold.
  */
-static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *x, struct wb_diag *d)
+static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, const struct wb_sample *s, struct wb_bdi *x,
+		       struct wb_diag *d)
 {
 	bool kept = b->knob_watch >= 0 && st->knobs_known && ++st->kept_for < KNOB_REFRESH, watched = false;
 
@@ -554,7 +628,7 @@ static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi
 		if (kept && !knob_follows_thresh(k))
 			continue;
 		x->knob_valid &= ~WB_BIT(k);
-		if (derive_knob(x, k, &v) || wb_kvfile_u64(&st->knob[k], d, &v) == 0) {
+		if (derive_knob(b, s, x, k, &v) || wb_kvfile_u64(&st->knob[k], d, &v) == 0) {
 			x->knob[k] = v;
 			x->knob_valid |= WB_BIT(k);
 		}
@@ -569,8 +643,8 @@ static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi
 }
 
 /* Fill one sample BDI from its state. */
-static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *x,
-		     uint32_t page_size, struct wb_diag *d)
+static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, const struct wb_sample *s, struct wb_bdi *x,
+		     struct wb_diag *d)
 {
 	memset(x, 0, sizeof(*x));
 	snprintf(x->name, sizeof(x->name), "%s", st->name);
@@ -581,9 +655,9 @@ static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *
 			resolve_dev(b, st);
 	}
 	snprintf(x->dev, sizeof(x->dev), "%s", st->dev);
-	read_knobs(b, st, x, d);
+	read_knobs(b, st, s, x, d);
 	bool skipped = st->skip > 0;
-	if (read_debugfs(st, page_size, d)) {
+	if (read_debugfs(st, s->page_size, d)) {
 		b->debugfs_ok = true;
 		memcpy(x->st, st->st, sizeof(x->st));
 		x->st_valid = st->st_valid;
@@ -592,49 +666,67 @@ static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, struct wb_bdi *
 	}
 }
 
-void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
+/*
+ * /sys/class/bdi is listed again after this many samples without a bdi
+ * uevent anyway: uevents of devices of no network namespace reach only
+ * sockets of the first one (lib/kobject_uevent.c), so in a container
+ * with its own, a BDI's coming and going is seen by the listing alone.
+ */
+#define BDI_RELIST 16
+
+/* List /sys/class/bdi into b's states (seen set on those present); false if it cannot be listed. */
+static bool bdis_list(struct wb_bdis *b, struct wb_diag *d)
 {
 	char *dir = wb_path_join(b->root, "/sys/class/bdi");
 	DIR *dh = dir ? opendir(dir) : NULL;
 	struct dirent *e;
-	size_t n = 0, cap = 0;
-	struct wb_bdi *out = NULL;
 
-	free(s->bdis);
-	s->bdis = NULL;
-	s->nbdis = 0;
-	b->debugfs_ok = false;
-	b->sysfs_ok = dh != NULL;
 	if (!dh) {
 		wb_diag_add(d, "%s: %s: per-device figures unknown", dir ? dir : "/sys/class/bdi",
 			    strerror(errno));
 		free(dir);
-		return;
+		return false;
 	}
 	for (size_t i = 0; i < b->nst; i++)
 		b->st[i].seen = false;
-	if (b->knob_watch >= 0)
-		knobs_drain(b);
 	while ((e = readdir(dh))) {
 		struct wb_bdi_files *st;
 
 		if (e->d_name[0] == '.' || strlen(e->d_name) >= WB_NAME_LEN)
 			continue;
-		st = state_get(b, e->d_name);
-		if (!st)
-			continue;
-		st->seen = true;
-		if (n == cap) {
-			struct wb_bdi *no = realloc(out, (cap = cap ? cap * 2 : 16) * sizeof(*out));
-			if (!no)
-				break;
-			out = no;
-		}
-		fill_bdi(b, st, &out[n++], s->page_size, d);
+		if ((st = state_get(b, e->d_name)))
+			st->seen = true;
 	}
 	closedir(dh);
 	free(dir);
 	state_prune(b);
+	return true;
+}
+
+void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
+{
+	struct wb_bdi *out = NULL;
+	size_t n = 0;
+	/* live, the BDIs of the last listing stand until a uevent says one came or went */
+	bool came_or_went = b->uevent >= 0 && uevent_bdi(b->uevent); /* drained in any case */
+	bool list = b->uevent < 0 || !b->listed || ++b->listed_for >= BDI_RELIST || came_or_went;
+
+	free(s->bdis);
+	s->bdis = NULL;
+	s->nbdis = 0;
+	b->debugfs_ok = false;
+	if (list) {
+		b->sysfs_ok = b->listed = bdis_list(b, d);
+		b->listed_for = 0;
+	}
+	if (!b->sysfs_ok)
+		return;
+	if (b->knob_watch >= 0)
+		knobs_drain(b);
+	if (b->nst && !(out = malloc(b->nst * sizeof(*out))))
+		wb_diag_add(d, "out of memory: per-device figures unknown");
+	for (size_t i = 0; out && i < b->nst; i++)
+		fill_bdi(b, &b->st[i], s, &out[n++], d);
 	if (n)
 		qsort(out, n, sizeof(*out), bdi_cmp);
 	s->bdis = out;

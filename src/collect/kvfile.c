@@ -80,6 +80,17 @@ static int open_kept(struct wb_kvfile *f, struct wb_diag *d)
 	return -1;
 }
 
+static size_t page_size(void)
+{
+	static size_t ps;
+
+	if (!ps) {
+		long v = sysconf(_SC_PAGESIZE);
+		ps = v > 0 ? (size_t)v : 4096;
+	}
+	return ps;
+}
+
 int wb_kvfile_read(struct wb_kvfile *f, struct wb_diag *d)
 {
 	size_t len = 0;
@@ -115,6 +126,8 @@ int wb_kvfile_read(struct wb_kvfile *f, struct wb_diag *d)
 		len += (size_t)n;
 		if (f->one_shot && (size_t)n < f->cap - 1 - (len - (size_t)n))
 			break; /* made in one piece: a short read is the end */
+		if (f->max_record && len == (size_t)n && len < f->cap - 1 && len + f->max_record <= page_size())
+			break; /* room for another record was left: there is none */
 	}
 	f->buf[len] = '\0';
 	f->len = len;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The live source: runs the collectors in order and settles the access level. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,15 @@ struct wb_live *wb_live_create(const struct wb_live_opts *o, char *err, size_t e
 	struct wb_live_opts eff = *o;
 
 	eff.root = root;
+	/*
+	 * A sample allocates and frees the same few tens of KiB each time; by
+	 * default glibc gives the top of the heap back past 128 KiB free (and
+	 * moves that bound as large blocks come and go), so the next sample
+	 * grows it again and takes fresh pages' faults (do_anonymous_page
+	 * was ~2% of the recorder's CPU). Keep up to 8 MiB.
+	 */
+	mallopt(M_TRIM_THRESHOLD, 8 << 20);
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	if (!l) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <unistd.h>
 
 #include "wbtop/procfs.h"
 
@@ -64,12 +66,50 @@ static int init_at(struct wb_kvfile *f, const char *root, const char *rel)
 	return err;
 }
 
+/*
+ * Live, the vm sysctls are kept until one of their files is written: the
+ * VFS reports every write(2) to a /proc/sys file as IN_MODIFY
+ * (vfs_write(), fsnotify_modify()), and our descriptors keep the files'
+ * inodes those that every writer through this /proc reaches. Writing one
+ * can change another (dirty_bytes zeroes dirty_ratio): any write rereads
+ * them all. A write through another /proc (a container's with its own PID
+ * namespace) reaches no watch of ours: they are read again every
+ * SYSCTL_REFRESH samples anyway, as the BDI knobs are.
+ */
+#define SYSCTL_REFRESH 16
+
+/* Watch the sysctl files (before their first read); -1 if any cannot be watched. */
+static int sysctl_watch(struct wb_procfs *p)
+{
+	int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+
+	for (int i = 0; fd >= 0 && i < WB_SYS_COUNT; i++)
+		if (inotify_add_watch(fd, p->sysctl[i].path, IN_MODIFY) < 0 && errno != ENOENT) {
+			close(fd);
+			fd = -1;
+		}
+	return fd;
+}
+
+/* Was a sysctl file written since the last look (or cannot it be told)? */
+static bool sysctl_written(int fd)
+{
+	char buf[1024] __attribute__((aligned(__alignof__(struct inotify_event))));
+	bool any = false;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		any = true;
+	return any || (n < 0 && errno != EAGAIN);
+}
+
 int wb_procfs_open(struct wb_procfs *p, const char *root)
 {
 	char rel[96];
 	int err = 0;
 
 	memset(p, 0, sizeof(*p));
+	p->sys_watch = -1;
 	err |= init_at(&p->vmstat, root, "/proc/vmstat");
 	err |= init_at(&p->meminfo, root, "/proc/meminfo");
 	err |= init_at(&p->online, root, "/sys/devices/system/cpu/online");
@@ -83,8 +123,11 @@ int wb_procfs_open(struct wb_procfs *p, const char *root)
 	}
 	/* made in one piece (vmstat is a page at a time: it is not) */
 	p->meminfo.one_shot = p->online.one_shot = true;
+	p->vmstat.max_record = 128; /* "name value\n": names under 64 bytes, a u64 in 20 digits */
 	for (int i = 0; i < WB_SYS_COUNT; i++)
 		p->sysctl[i].one_shot = true;
+	if (strcmp(root, "/") == 0)
+		p->sys_watch = sysctl_watch(p);
 	return 0;
 }
 
@@ -95,6 +138,9 @@ void wb_procfs_close(struct wb_procfs *p)
 	wb_kvfile_finish(&p->online);
 	for (int i = 0; i < WB_SYS_COUNT; i++)
 		wb_kvfile_finish(&p->sysctl[i]);
+	if (p->sys_watch >= 0)
+		close(p->sys_watch);
+	p->sys_watch = -1;
 }
 
 unsigned wb_cpulist_count(const char *s)
@@ -123,6 +169,33 @@ unsigned wb_cpulist_count(const char *s)
 	return n;
 }
 
+/* The vm sysctls into s: kept (live, no write since), else read. */
+static void read_sysctls(struct wb_procfs *p, struct wb_sample *s, struct wb_diag *d)
+{
+	bool written = p->sys_watch >= 0 && sysctl_written(p->sys_watch), quiet = true;
+
+	if (p->sys_watch >= 0 && p->sys_known && !written && ++p->sys_kept_for < SYSCTL_REFRESH) {
+		memcpy(s->sys, p->sys, sizeof(s->sys));
+		s->sys_valid = p->sys_valid;
+		return;
+	}
+	for (int i = 0; i < WB_SYS_COUNT; i++) {
+		uint64_t v;
+		/* laptop_mode and dirtytime may be absent on odd kernels: quiet. */
+		int rc = wb_kvfile_u64(&p->sysctl[i], d, &v);
+		if (rc == 0) {
+			s->sys[i] = v;
+			s->sys_valid |= WB_BIT(i);
+		}
+		quiet &= rc == 0 || rc == -ENOENT;
+	}
+	/* kept only when nothing was said about them: a problem is said every sample */
+	p->sys_known = p->sys_watch >= 0 && quiet;
+	p->sys_kept_for = 0;
+	memcpy(p->sys, s->sys, sizeof(p->sys));
+	p->sys_valid = s->sys_valid & (WB_BIT(WB_SYS_COUNT) - 1);
+}
+
 void wb_procfs_read(struct wb_procfs *p, struct wb_sample *s, struct wb_diag *d)
 {
 	if (wb_kvfile_read(&p->vmstat, d) == 0)
@@ -133,14 +206,7 @@ void wb_procfs_read(struct wb_procfs *p, struct wb_sample *s, struct wb_diag *d)
 	if (wb_kvfile_read(&p->meminfo, d) == 0)
 		wb_kv_parse(p->meminfo.buf, meminfo_keys, sizeof(meminfo_keys) / sizeof(meminfo_keys[0]),
 			    s->page_size, s->g.v, &s->g.valid, p->meminfo.path, d);
-	for (int i = 0; i < WB_SYS_COUNT; i++) {
-		uint64_t v;
-		/* laptop_mode and dirtytime may be absent on odd kernels: quiet. */
-		if (wb_kvfile_u64(&p->sysctl[i], d, &v) == 0) {
-			s->sys[i] = v;
-			s->sys_valid |= WB_BIT(i);
-		}
-	}
+	read_sysctls(p, s, d);
 	if (wb_kvfile_read(&p->online, NULL) == 0)
 		s->ncpus = wb_cpulist_count(p->online.buf);
 }

@@ -2,14 +2,15 @@
 /*
  * Process table (top writers) and /proc/diskstats, incrementally: /proc is
  * listed only when a task was created since the last sample (the last PID in
- * /proc/loadavg moved), and then only new PIDs are looked at (kernel threads
- * are skipped for good); the /proc/PID/io of every user process is kept open
+ * /proc/loadavg moved), and then only from the last PID handed out before on
+ * (kernel threads are skipped for good); the /proc/PID/io of every user process is kept open
  * and re-read with one pread; /proc/PID/stat is read only for the tasks that
  * wrote since the last sample (their state, name and wchan).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,7 @@
 
 #define PF_KTHREAD_FLAG 0x00200000u /* include/linux/sched.h PF_KTHREAD */
 #define MAX_KEPT_FDS 4096           /* above this, /proc/PID/io is opened each sample */
-#define PROBE_MAX 32                /* up to this many new PIDs are looked at one by one... */
-#define LIST_EVERY 64               /* ...and /proc is listed at least every LIST_EVERY times */
+#define LIST_EVERY 64               /* /proc is listed whole at least every LIST_EVERY times */
 
 /* One process as last seen. */
 struct task {
@@ -42,7 +42,9 @@ struct wb_procs {
 	struct wb_kvfile diskstats;
 	struct wb_kvfile loadavg;  /* its last field: the last PID handed out */
 	long last_pid;             /* at the last listing of /proc, -1 unknown */
-	unsigned probed;           /* new PIDs looked at one by one since the last listing */
+	unsigned probed;           /* listings from top_pos since the last whole one */
+	long top_pid;              /* the highest PID listed that was handed out by then (<= last_pid) */
+	long top_pos;              /* telldir() at its entry (it and those after), -1 unknown */
 	bool have_prev;
 	bool restarted;       /* the next read only takes new counters: rates unknown */
 	unsigned tick;        /* samples read */
@@ -62,7 +64,9 @@ struct wb_procs *wb_procs_create(struct wb_diag *d)
 		return NULL;
 	}
 	p->loadavg.one_shot = true; /* a single_open seq file */
+	p->diskstats.max_record = 1024; /* a line: 2 numbers, a name (32 bytes at most), 17 u64s; twice that */
 	p->last_pid = -1;
+	p->top_pos = -1;
 	return p;
 }
 
@@ -239,32 +243,82 @@ static int pid_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* This sample's PIDs from /proc, ascending; NULL (n = 0) if none. Caller frees. */
-static int *list_pids(struct wb_procs *p, size_t *n)
+/* Append pid to *v (n used of *cap); false if out of memory. */
+static bool pid_push(int **v, size_t *n, size_t *cap, int pid)
+{
+	if (*n == *cap) {
+		int *nv = realloc(*v, (*cap = *cap ? *cap * 2 : 256) * sizeof(**v));
+		if (!nv)
+			return false;
+		*v = nv;
+	}
+	(*v)[(*n)++] = pid;
+	return true;
+}
+
+/*
+ * This sample's PIDs, ascending, without repeats; NULL (n = 0) if none,
+ * NULL with n = SIZE_MAX if out of memory. Caller frees. Whole: /proc listed
+ * from its start. Tail: the table's PIDs and /proc listed from top_pid on
+ * (seekdir to the position telldir gave at its entry), the highest PID
+ * listed among those handed out by the last look (lp then): /proc lists
+ * PIDs in ascending order and resumes at the first PID at or above a
+ * position (fs/proc/base.c, proc_pid_readdir), and a new task takes a PID
+ * above the last one handed out (but on a wrap, when the caller lists
+ * whole), so every task created since is there. PIDs above lp listed then
+ * are tasks from before a wrap: listed again each time, and merged. The
+ * position is the directory's own cookie, not worked out.
+ */
+static int *list_pids(struct wb_procs *p, bool tail, long lp, size_t *n)
 {
 	struct dirent *e;
-	int *v = NULL, *nv;
-	size_t cap = 0;
+	int *v = NULL;
+	size_t cap = 0, k = 0;
 	bool sorted = true;
 
 	*n = 0;
-	rewinddir(p->proc);
-	while ((e = readdir(p->proc))) {
+	for (size_t i = 0; tail && i < p->nt; i++)
+		if (!pid_push(&v, &k, &cap, p->t[i].pid))
+			goto nomem;
+	if (tail) {
+		seekdir(p->proc, p->top_pos);
+	} else {
+		rewinddir(p->proc);
+		p->top_pid = 0;
+		p->top_pos = -1;
+	}
+	for (;;) {
+		long pos = telldir(p->proc); /* where this entry is: it is listed again from there */
+		int pid;
+
+		if (!(e = readdir(p->proc)))
+			break;
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
-		if (*n == cap) {
-			nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
+		pid = atoi(e->d_name);
+		if (!pid_push(&v, &k, &cap, pid))
+			goto nomem;
+		sorted = sorted && (k == 1 || v[k - 2] < pid);
+		if (pid <= lp && pid >= p->top_pid) {
+			p->top_pid = pid;
+			p->top_pos = pos;
 		}
-		v[*n] = atoi(e->d_name);
-		sorted = sorted && (*n == 0 || v[*n - 1] < v[*n]);
-		(*n)++;
 	}
-	if (!sorted)
-		qsort(v, *n, sizeof(*v), pid_cmp);
+	if (!sorted && k > 1) {
+		size_t w = 1;
+		qsort(v, k, sizeof(*v), pid_cmp);
+		for (size_t i = 1; i < k; i++) /* the table's top PID is listed again */
+			if (v[i] != v[w - 1])
+				v[w++] = v[i];
+		k = w;
+	}
+	*n = k;
 	return v;
+nomem:
+	free(v);
+	p->top_pos = -1;
+	*n = SIZE_MAX;
+	return NULL;
 }
 
 /*
@@ -386,46 +440,27 @@ static long last_pid(struct wb_procs *p)
 	return sp && wb_parse_u64(sp + 1, NULL, &v) && v <= 0x7fffffff ? (long)v : -1;
 }
 
-/* The table's PIDs and every PID in (from, to], ascending, into *n; NULL if out of memory. Caller frees. */
-static int *probe_pids(const struct wb_procs *p, long from, long to, size_t *n)
-{
-	int *v = malloc((p->nt + (size_t)(to - from) + 1) * sizeof(*v));
-	size_t i = 0, k = 0;
-	long q = from + 1;
-
-	while (v && (q <= to || i < p->nt)) {
-		if (i < p->nt && (q > to || p->t[i].pid < q)) {
-			v[k++] = p->t[i++].pid;
-		} else {
-			i += i < p->nt && p->t[i].pid == q; /* an old task under a new PID: gone */
-			v[k++] = (int)q++;
-		}
-	}
-	*n = k;
-	return v;
-}
-
 /*
  * Bring the table up to date when a task was created since the last look (a
  * new task takes a new PID: the last PID handed out moves). PIDs are handed
- * out upwards, so when few were, each new one is looked at (PROBE_MAX); else,
- * after a wrap, or every LIST_EVERY times, /proc is listed. Tasks that ended
+ * out upwards, so /proc is listed from the last one handed out before; after
+ * a wrap, or every LIST_EVERY times, it is listed whole. Tasks that ended
  * meanwhile fail their next read (or wait in the table, skipped, for the next
- * listing). *fresh marks the new ones, NULL when none (the caller frees it).
+ * whole listing). *fresh marks the new ones, NULL when none (the caller frees it).
  * False if out of memory.
  */
 static bool relist(struct wb_procs *p, bool **fresh)
 {
 	long lp = last_pid(p), from = p->last_pid;
-	bool probe = lp > from && from >= 0 && lp - from <= PROBE_MAX && p->probed < LIST_EVERY;
+	bool tail = lp > from && from >= 0 && p->top_pos >= 0 && p->probed < LIST_EVERY;
 	size_t n;
 	int *pids;
 
 	*fresh = NULL;
 	if (lp >= 0 && lp == from)
 		return true;
-	pids = probe ? probe_pids(p, from, lp, &n) : list_pids(p, &n);
-	*fresh = (pids || !probe) ? calloc(n + 1, sizeof(**fresh)) : NULL;
+	pids = list_pids(p, tail, lp, &n);
+	*fresh = n != SIZE_MAX ? calloc(n + 1, sizeof(**fresh)) : NULL;
 	if (!*fresh || !merge(p, pids, n, *fresh)) {
 		free(pids);
 		free(*fresh);
@@ -433,13 +468,13 @@ static bool relist(struct wb_procs *p, bool **fresh)
 		p->last_pid = -1;
 		return false;
 	}
-	for (size_t k = 0; probe && k < n; k++)
-		if (pids[k] > from && pids[k] <= lp && !(*fresh)[k]) { /* a PID handed out anew */
+	for (size_t k = 0; from >= 0 && lp > from && k < n; k++)
+		if (pids[k] > from && pids[k] <= lp && !(*fresh)[k]) { /* a PID handed out anew: its old task went */
 			task_drop(p, &p->t[k]);
 			p->t[k] = (struct task){ .pid = pids[k], .io_fd = -1, .stat_fd = -1 };
 			(*fresh)[k] = true;
 		}
-	p->probed = probe ? p->probed + 1 : 0;
+	p->probed = tail ? p->probed + 1 : 0;
 	free(pids);
 	p->last_pid = lp;
 	return true;
