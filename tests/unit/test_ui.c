@@ -437,7 +437,7 @@ static void walk_mode(bool replay, const char *dir)
 	for (int p = 0; p < P_COUNT; p++)
 		for (size_t k = 0; k < nb; k++) {
 			if (!(bind[k].when & (replay ? UI_K_REPLAY : UI_K_LIVE)) ||
-			    ((bind[k].when & UI_K_GRAPH) && p != P_GRAPH))
+			    !ui_binding_here(&bind[k], (enum pane)p))
 				continue;
 			for (int j = 0; j < UI_KEYS_MAX && bind[k].keys[j]; j++) {
 				int ch = bind[k].keys[j];
@@ -469,6 +469,40 @@ static void key_walk(void **st)
 	assert_non_null(mkdtemp(dir));
 	walk_mode(false, dir);
 	walk_mode(true, dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * Every key the Tune pane takes is in the key table as one of Tune's (help "Tune: ..."),
+ * so the help screen, the footer and the man page name it (r, a, k, u and R were in none).
+ */
+static void tune_keys_in_table(void **st)
+{
+	const struct ui_binding *bind;
+	size_t nb = ui_bindings(&bind);
+	char dir[] = "/tmp/wbtop-tkeys-XXXXXX", cmd[64];
+	struct rig g;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	rig_open(&g, false, dir);
+	for (int ch = 1; ch < KEY_MAX; ch++) {
+		bool listed = false;
+		if (ch == KEY_MOUSE || ch == KEY_RESIZE)
+			continue;
+		rig_reset(&g, P_TUNE);
+		g.u.tune_ok = false;
+		if (!ui_tune_key(&g.u, ch))
+			continue;
+		for (size_t k = 0; k < nb; k++)
+			for (int j = 0; j < UI_KEYS_MAX && bind[k].keys[j]; j++)
+				listed |= bind[k].keys[j] == ch && strncmp(bind[k].help, "Tune: ", 6) == 0;
+		if (!listed)
+			fail_msg("the Tune pane takes key %d ('%c'), which no Tune binding of the key table lists",
+				 ch, ch > 32 && ch < 127 ? ch : '?');
+	}
+	rig_close(&g);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 }
@@ -634,6 +668,7 @@ int main(void)
 		cmocka_unit_test(level_hidden_any),
 		cmocka_unit_test(man_keys),
 		cmocka_unit_test(key_walk),
+		cmocka_unit_test(tune_keys_in_table),
 		cmocka_unit_test(mouse_events),
 		cmocka_unit_test(jump_to_clock),
 		cmocka_unit_test(column_chooser),
