@@ -58,6 +58,22 @@ static void global_bytes_mode_and_clamps(void **st)
 	wb_domain_limits(&k, 1ULL << 40, 4096, &t, &b);
 	assert_int_equal(t, WB_THRESH_CAP);
 	assert_true(b < t);
+	/*
+	 * within a page of 2^64 the kernel's DIV_ROUND_UP wraps: 6.18 took dirty_bytes=2^64-1 and
+	 * 2^64-4095 and reported nr_dirty_threshold 0 and nr_dirty_background_threshold 0; with
+	 * dirty_background_bytes=2^64-1 the threshold stayed and the background one was 0
+	 */
+	k = (struct wb_settings){ .dirty_bytes = UINT64_MAX, .bg_ratio = 10 };
+	wb_domain_limits(&k, 1000000, 4096, &t, &b);
+	assert_int_equal(t, 0);
+	assert_int_equal(b, 0);
+	k.dirty_bytes = UINT64_MAX - 4094;
+	wb_domain_limits(&k, 1000000, 4096, &t, &b);
+	assert_int_equal(t, 0);
+	k = (struct wb_settings){ .dirty_ratio = 20, .bg_bytes = UINT64_MAX };
+	wb_domain_limits(&k, 1000000, 4096, &t, &b);
+	assert_int_equal(t, 199951); /* 819 / 4096 of 1000000: the kernel's (20 * 4096 / 100) */
+	assert_int_equal(b, 0);
 }
 
 static void node_limit(void **st)
@@ -67,6 +83,8 @@ static void node_limit(void **st)
 	assert_int_equal(wb_node_dirty_limit(&k, 1000003, 2000000, 4096), 200000); /* plain percent */
 	k.dirty_bytes = 4096 * 1000 + 1; /* 1001 pages, scaled by the node's share */
 	assert_int_equal(wb_node_dirty_limit(&k, 500000, 2000000, 4096), 250);
+	k.dirty_bytes = UINT64_MAX; /* the kernel's DIV_ROUND_UP wraps to 0 pages */
+	assert_int_equal(wb_node_dirty_limit(&k, 500000, 2000000, 4096), 0);
 }
 
 static void wb_thresh_floor_cap_reserve(void **st)
