@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* wbtop: command line -> source, sinks, run loop. */
 #include <errno.h>
+#include <ctype.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -419,6 +420,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return 2;
 		}
 		seen |= F(c);
+		/* "--set --batch": getopt took the next option as the value; say so rather than misread it */
+		if (optarg && optarg[0] == '-' && optarg[1] == '-' && isalpha((unsigned char)optarg[2])) {
+			fprintf(stderr, "wbtop: %s: needs a value, not the option %s (see --help)\n",
+				opt_name(c, name, sizeof(name)), optarg);
+			return 2;
+		}
 		if (!take_opt(c, optarg, o))
 			return 2;
 	}
