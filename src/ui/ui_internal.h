@@ -204,6 +204,8 @@ void ui_draw_devices(struct ui *u, int y, int h);
 void ui_draw_zones(struct ui *u, int y, int h);
 void ui_draw_flusher(struct ui *u, int y, int h);
 void ui_draw_procs(struct ui *u, int y, int h);
+/* The line saying processes are missing from the table (and why), NULL when none is. */
+const char *ui_procs_missing_note(const struct wb_sample *s, char *buf, size_t n);
 /* draw.c: the whole screen into the grid (the caller sizes it); no curses */
 void ui_render(struct ui *u);
 int ui_dev_columns(void);

@@ -507,6 +507,27 @@ static void tune_keys_in_table(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Processes missing from the table: "run as root" only when the sample was not read as root. */
+static void procs_missing_note(void **st)
+{
+	struct wb_sample s;
+	char buf[160];
+
+	(void)st;
+	wb_sample_init(&s);
+	s.level = 3;
+	assert_null(ui_procs_missing_note(&s, buf, sizeof(buf)));
+	s.g.v[WB_G_PROCS_UNREADABLE] = 2;
+	s.g.valid |= WB_BIT(WB_G_PROCS_UNREADABLE);
+	assert_non_null(ui_procs_missing_note(&s, buf, sizeof(buf)));
+	if (strstr(buf, "run as root"))
+		fail_msg("read as root (level 3), yet: %s", buf);
+	assert_non_null(strstr(buf, "2 processes"));
+	s.level = 1;
+	assert_non_null(strstr(ui_procs_missing_note(&s, buf, sizeof(buf)), "run as root"));
+	wb_sample_finish(&s);
+}
+
 /* Clicks and the wheel (ui_mouse, as getmouse gives them): tab, title, row, scroll; any event is safe. */
 static void mouse_events(void **st)
 {
@@ -669,6 +690,7 @@ int main(void)
 		cmocka_unit_test(man_keys),
 		cmocka_unit_test(key_walk),
 		cmocka_unit_test(tune_keys_in_table),
+		cmocka_unit_test(procs_missing_note),
 		cmocka_unit_test(mouse_events),
 		cmocka_unit_test(jump_to_clock),
 		cmocka_unit_test(column_chooser),
