@@ -122,6 +122,11 @@ static void bad_theme_named(void **st)
 	close(fd);
 	assert_int_not_equal(wb_theme_load(&t, path, NULL, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "unknown role \"sparkle\""));
+	/* two bad lines: the first one's number with its own text (inih goes on after an error) */
+	assert_int_not_equal(wb_theme_parse(&t, "[roles]\ndirty = red, red, blink\nsparkle = red, blue\n", "two",
+					    err, sizeof(err)), 0);
+	if (!strstr(err, "two:2: dirty: expected"))
+		fail_msg("two bad lines: %s", err);
 	unlink(path);
 }
 
