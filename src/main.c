@@ -488,7 +488,8 @@ static void ui_settings(struct wb_ui_opts *uo, const struct opts *o, struct wb_c
 	}
 	uo->cfg_path = path;
 	if (wb_config_load(cfg, path, msg, mn)) {
-		fprintf(stderr, "wbtop: %s\n", msg);
+		char safe[512];
+		fprintf(stderr, "wbtop: %s\n", wb_safe_text(msg, safe, sizeof(safe))); /* a file's text: no escapes */
 		if (uo->notice) { /* both on the status line */
 			size_t l = strlen(msg);
 			snprintf(msg + l, mn - l, " (and: %s)", uo->notice);
@@ -531,8 +532,8 @@ static int run_ui(const struct opts *o, struct wb_source *src, const char *notic
 		snprintf(user_dir, sizeof(user_dir), "%s/.config/wbtop/themes", home ? home : "/");
 	ui_settings(&uo, o, &cfg, cpath, sizeof(cpath), cmsg, sizeof(cmsg));
 	rc = wb_ui_run(&uo, src, err, sizeof(err));
-	if (rc)
-		fprintf(stderr, "wbtop: %s\n", err);
+	if (rc) /* may quote a theme file's text: no escapes */
+		fprintf(stderr, "wbtop: %s\n", wb_safe_text(err, cmsg, sizeof(cmsg)));
 	return rc;
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ui_internal.h"
+#include "wbtop/util.h"
 #include "wbtop/signals.h"
 #include "wbtop/whatif.h"
 
@@ -585,9 +586,12 @@ static void apply_config(struct ui *u, const struct wb_config *c)
 			u->sort_col = k;
 			sort_found = true;
 		}
-	if (!sort_found && !u->cfg_warn[0])
-		snprintf(u->cfg_warn, sizeof(u->cfg_warn), "%s: sort = %.40s: no such column; sorted by device",
+	if (!sort_found && !u->cfg_warn[0]) {
+		char safe[sizeof(u->cfg_warn)];
+		snprintf(safe, sizeof(safe), "%s: sort = %.40s: no such column; sorted by device",
 			 u->o->cfg_path ? u->o->cfg_path : "wbtoprc", c->sort);
+		wb_safe_text(safe, u->cfg_warn, sizeof(u->cfg_warn)); /* the file's text: no escapes (stderr too) */
+	}
 	if (c->sort_desc >= 0)
 		u->sort_desc = c->sort_desc;
 	if (c->hide_idle >= 0)
@@ -891,8 +895,10 @@ static int init_theme(struct ui *u, char *err, size_t errlen)
 		/* --theme is the user's word: an error; the settings file's is a warning, defaults hold */
 		if (!u->cfg || want != u->cfg->theme)
 			return -1;
-		snprintf(u->cfg_warn, sizeof(u->cfg_warn), "%s: theme = %.60s unusable, the default theme: %.120s",
+		char safe[sizeof(u->cfg_warn)];
+		snprintf(safe, sizeof(safe), "%s: theme = %.60s unusable, the default theme: %.120s",
 			 u->o->cfg_path ? u->o->cfg_path : "wbtoprc", want, err);
+		wb_safe_text(safe, u->cfg_warn, sizeof(u->cfg_warn)); /* the files' text: no escapes */
 		want = nc && *nc ? "mono" : "default";
 		if (wb_theme_load(&u->theme, want, u->o->theme_dirs, err, errlen))
 			return -1;
