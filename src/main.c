@@ -505,6 +505,12 @@ static void ui_settings(struct wb_ui_opts *uo, const struct opts *o, struct wb_c
 	if (!(o->typed & F(O_CRIT)) && cfg->crit > 0)
 		uo->crit_pct = cfg->crit;
 	if (uo->warn_pct > uo->crit_pct) { /* the file's value against a typed one: the command line's pair */
+		if (!uo->notice) { /* said, as a bad line would be */
+			snprintf(msg, mn, "%.300s: warn %g is above crit %g; %g and %g used", path, uo->warn_pct,
+				 uo->crit_pct, o->warn, o->crit);
+			fprintf(stderr, "wbtop: %s\n", msg);
+			uo->notice = msg;
+		}
 		uo->warn_pct = o->warn;
 		uo->crit_pct = o->crit;
 	}
