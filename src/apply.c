@@ -92,25 +92,49 @@ static int one_sample(const struct wb_apply_opts *o, struct wb_sample *s, struct
 	return 0;
 }
 
+/* "btrfs-1 (loop2)": the BDI and, where its name does not say it, its block device. */
+static const char *bdi_label(char *buf, size_t n, const struct wb_sample *s, const char *name)
+{
+	const struct wb_bdi *b = wb_sample_bdi(s, name);
+
+	if (b && b->dev[0] && strcmp(b->dev, name))
+		snprintf(buf, n, "%s (%s)", name, b->dev);
+	else
+		snprintf(buf, n, "%s", name);
+	return buf;
+}
+
+/* Was BDI name set by one of ops? */
+static bool named(const struct wb_setop *ops, int nops, const char *name)
+{
+	for (int i = 0; i < nops; i++)
+		if (ops[i].is_bdi && strcmp(ops[i].bdi, name) == 0)
+			return true;
+	return false;
+}
+
 /*
  * Print each threshold, global and per BDI, before -> predicted (-> the
  * kernel's, and the error of the model on the read-back sample's own inputs,
- * which excludes memory drift).
+ * which excludes memory drift). A device has a row when a --set names it or
+ * its threshold moves by more than the per-CPU counters' slack (predicted, or
+ * as the kernel reads it): the others' few pages of difference are noise.
  */
 static void report(const struct wb_sample *s, const struct wb_limits *now, const struct wb_limits *pred,
-		   const struct wb_sample *after, const struct wb_limits *got)
+		   const struct wb_sample *after, const struct wb_limits *got, const struct wb_setop *ops, int nops)
 {
-	char a[16], b[16], c[16];
+	char a[16], b[16], c[16], label[2 * WB_NAME_LEN + 4];
 	double P = s->page_size;
+	uint64_t slack = wb_counter_slack(s);
 
-	printf("%-16s %10s %10s", "", "now", "predicted");
+	printf("%-22s %10s %10s", "", "now", "predicted");
 	if (after)
 		printf(" %10s %8s", "kernel", "error");
-	printf("\n%-16s %10s %10s", "dirty thresh", wb_fmt_bytes(a, 16, now->thresh * P), wb_fmt_bytes(b, 16, pred->thresh * P));
+	printf("\n%-22s %10s %10s", "dirty thresh", wb_fmt_bytes(a, 16, now->thresh * P), wb_fmt_bytes(b, 16, pred->thresh * P));
 	if (after)
 		printf(" %10s %8lld", wb_fmt_bytes(c, 16, after->g.v[WB_G_DIRTY_THRESH] * P),
 		       (long long)(got->thresh - after->g.v[WB_G_DIRTY_THRESH])); /* wraps, never overflows */
-	printf("\n%-16s %10s %10s", "background", wb_fmt_bytes(a, 16, now->bg * P), wb_fmt_bytes(b, 16, pred->bg * P));
+	printf("\n%-22s %10s %10s", "background", wb_fmt_bytes(a, 16, now->bg * P), wb_fmt_bytes(b, 16, pred->bg * P));
 	if (after)
 		printf(" %10s %8lld", wb_fmt_bytes(c, 16, after->g.v[WB_G_BG_THRESH] * P),
 		       (long long)(got->bg - after->g.v[WB_G_BG_THRESH]));
@@ -118,10 +142,16 @@ static void report(const struct wb_sample *s, const struct wb_limits *now, const
 	for (size_t i = 0; i < pred->nbdis && i < now->nbdis; i++) {
 		const struct wb_bdi_limits *x = &now->bdis[i], *y = &pred->bdis[i];
 		const struct wb_bdi *k = after ? wb_sample_bdi(after, y->name) : NULL;
-		if (x->thresh == y->thresh && !(k && WB_HAS(k->st_valid, WB_B_THRESH) && k->st[WB_B_THRESH] != y->thresh))
+		bool kt = k && WB_HAS(k->st_valid, WB_B_THRESH);
+		uint64_t moved = x->thresh > y->thresh ? x->thresh - y->thresh : y->thresh - x->thresh;
+		uint64_t off = !kt ? 0 : k->st[WB_B_THRESH] > y->thresh ? k->st[WB_B_THRESH] - y->thresh
+								   : y->thresh - k->st[WB_B_THRESH];
+
+		if (!named(ops, nops, y->name) && moved <= slack && off <= slack)
 			continue;
-		printf("%-16s %10s %10s", y->name, wb_fmt_bytes(a, 16, x->thresh * P), wb_fmt_bytes(b, 16, y->thresh * P));
-		if (k && WB_HAS(k->st_valid, WB_B_THRESH))
+		printf("%-22s %10s %10s", bdi_label(label, sizeof(label), s, y->name), wb_fmt_bytes(a, 16, x->thresh * P),
+		       wb_fmt_bytes(b, 16, y->thresh * P));
+		if (kt)
 			printf(" %10s %8lld", wb_fmt_bytes(c, 16, k->st[WB_B_THRESH] * P),
 			       (long long)(y->thresh - k->st[WB_B_THRESH]));
 		if (x->frac_src == WB_FRAC_CAPPED)
@@ -131,8 +161,72 @@ static void report(const struct wb_sample *s, const struct wb_limits *now, const
 		printf("\n");
 	}
 	if (after)
-		printf("(errors in pages, of the model on the read-back inputs; per device the prediction made\n"
-		       " before writing, where shares and the kernel's per-CPU counters allow about 32 pages)\n");
+		printf("(errors in pages, the model on the read-back inputs; devices whose threshold moved by no more\n"
+		       " than the per-CPU counters' %llu pages are left out)\n", (unsigned long long)slack);
+}
+
+/* The value in a knob's file now, "" if unreadable. */
+static void read_knob(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (f) {
+		if (fgets(buf, (int)n, f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+}
+
+/* Is key the same knob as other in another unit (max_ratio and max_ratio_fine)? */
+static bool same_knob(const char *key, const char *other)
+{
+	size_t a = strlen(key), b = strlen(other);
+
+	a -= a > 5 && strcmp(key + a - 5, "_fine") == 0 ? 5 : 0;
+	b -= b > 5 && strcmp(other + b - 5, "_fine") == 0 ? 5 : 0;
+	return a == b && strncmp(key, other, a) == 0 && strcmp(key, other);
+}
+
+/*
+ * One line per knob the change moved, before -> as read back: what was
+ * written, and a twin the kernel changed with it (a ratio cleared by its bytes
+ * knob); not the same knob again in another unit (max_ratio_fine for max_ratio).
+ */
+static void report_knobs(const struct wb_tune *t)
+{
+	char now[32];
+
+	for (int i = 0; i < t->n; i++) {
+		const struct wb_tune_entry *e = &t->e[i];
+		bool written = strcmp(e->want, e->orig) != 0, unit_twin = false;
+
+		for (int j = 0; j < t->n; j++)
+			unit_twin |= same_knob(e->key, t->e[j].key) && strcmp(t->e[j].want, t->e[j].orig) != 0;
+		read_knob(e->path, now, sizeof(now));
+		if (strcmp(now, e->orig) == 0 || (!written && unit_twin))
+			continue;
+		printf("%-40s %s -> %s", e->key, e->orig, now[0] ? now : "?");
+		if (!written)
+			printf("  (the kernel changed it with its twin)");
+		else if (strcmp(now, e->want))
+			printf("  (written: %s)", e->want);
+		printf("\n");
+	}
+}
+
+/* A set on a block device that a file system's own BDI writes for (btrfs): its writes go there. */
+static void note_fs_bdis(const struct wb_sample *s, const struct wb_setop *ops, int nops)
+{
+	for (int i = 0; i < nops; i++) {
+		const struct wb_bdi *b = ops[i].is_bdi ? wb_sample_bdi(s, ops[i].bdi) : NULL;
+		if (!b || !b->dev[0] || !strchr(b->name, ':'))
+			continue;
+		for (size_t j = 0; j < s->nbdis; j++)
+			if (!strchr(s->bdis[j].name, ':') && strcmp(s->bdis[j].dev, b->dev) == 0)
+				printf("note: %s's file system writes through %s: %s does not hold its writers\n",
+				       b->dev, s->bdis[j].name, ops[i].key);
+	}
 }
 
 /* Wait the trial out: keep on "keep", revert on timeout or a signal. */
@@ -198,13 +292,14 @@ int wb_apply_run(const struct wb_apply_opts *o)
 	}
 	wb_model_eval(NULL, &s, &k, &lim, 0, &pred);
 	wb_settings_finish(&k);
+	note_fs_bdis(&s, ops, o->nsets);
 	if (!o->apply) {
-		report(&s, &lim, &pred, NULL, NULL);
+		report(&s, &lim, &pred, NULL, NULL, ops, o->nsets);
 		rc = 0;
 		goto out;
 	}
 	if (geteuid() != 0) {
-		report(&s, &lim, &pred, NULL, NULL);
+		report(&s, &lim, &pred, NULL, NULL, ops, o->nsets);
 		fprintf(stderr, "wbtop: --apply needs root (this is the prediction only); nothing written\n");
 		rc = 1;
 		goto out;
@@ -213,8 +308,9 @@ int wb_apply_run(const struct wb_apply_opts *o)
 		fprintf(stderr, "wbtop: %s\n", err);
 		goto out;
 	}
+	report_knobs(&t);
 	if (one_sample(o, &after, &got, err, sizeof(err)) == 0) {
-		report(&s, &lim, &pred, &after, &got);
+		report(&s, &lim, &pred, &after, &got, ops, o->nsets);
 		wb_limits_finish(&got);
 	}
 	if (o->trial && !trial_keep(o->trial)) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* wbtop: command line -> source, sinks, run loop. */
 #include <errno.h>
+#include <ctype.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -419,6 +420,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return 2;
 		}
 		seen |= F(c);
+		/* "--set --batch": getopt took the next option as the value; say so rather than misread it */
+		if (optarg && optarg[0] == '-' && optarg[1] == '-' && isalpha((unsigned char)optarg[2])) {
+			fprintf(stderr, "wbtop: %s: needs a value, not the option %s (see --help)\n",
+				opt_name(c, name, sizeof(name)), optarg);
+			return 2;
+		}
 		if (!take_opt(c, optarg, o))
 			return 2;
 	}
@@ -481,7 +488,8 @@ static void ui_settings(struct wb_ui_opts *uo, const struct opts *o, struct wb_c
 	}
 	uo->cfg_path = path;
 	if (wb_config_load(cfg, path, msg, mn)) {
-		fprintf(stderr, "wbtop: %s\n", msg);
+		char safe[512];
+		fprintf(stderr, "wbtop: %s\n", wb_safe_text(msg, safe, sizeof(safe))); /* a file's text: no escapes */
 		if (uo->notice) { /* both on the status line */
 			size_t l = strlen(msg);
 			snprintf(msg + l, mn - l, " (and: %s)", uo->notice);
@@ -497,6 +505,12 @@ static void ui_settings(struct wb_ui_opts *uo, const struct opts *o, struct wb_c
 	if (!(o->typed & F(O_CRIT)) && cfg->crit > 0)
 		uo->crit_pct = cfg->crit;
 	if (uo->warn_pct > uo->crit_pct) { /* the file's value against a typed one: the command line's pair */
+		if (!uo->notice) { /* said, as a bad line would be */
+			snprintf(msg, mn, "%.300s: warn %g is above crit %g; %g and %g used", path, uo->warn_pct,
+				 uo->crit_pct, o->warn, o->crit);
+			fprintf(stderr, "wbtop: %s\n", msg);
+			uo->notice = msg;
+		}
 		uo->warn_pct = o->warn;
 		uo->crit_pct = o->crit;
 	}
@@ -524,8 +538,8 @@ static int run_ui(const struct opts *o, struct wb_source *src, const char *notic
 		snprintf(user_dir, sizeof(user_dir), "%s/.config/wbtop/themes", home ? home : "/");
 	ui_settings(&uo, o, &cfg, cpath, sizeof(cpath), cmsg, sizeof(cmsg));
 	rc = wb_ui_run(&uo, src, err, sizeof(err));
-	if (rc)
-		fprintf(stderr, "wbtop: %s\n", err);
+	if (rc) /* may quote a theme file's text: no escapes */
+		fprintf(stderr, "wbtop: %s\n", wb_safe_text(err, cmsg, sizeof(cmsg)));
 	return rc;
 }
 

@@ -34,6 +34,8 @@ done <<EOF2
 -b --json=1|--json=1: takes no value
 -b --theme|--theme: needs a value
 -b -n|-n: needs a value
+--set --batch -n 1|--set: needs a value, not the option --batch
+-b --replay --json|--replay: needs a value, not the option --json
 -b --json --csv|--json and --csv
 -b --csv --json|--json and --csv
 -b --replay $R --replay $R|--replay given twice

@@ -53,6 +53,14 @@ grep -q '^# UNIT wbtop_bdi_dirty_bytes bytes$' "$T/om" || fail "UNIT line"
 grep -q '^# TYPE wbtop_bdi_state stateset$' "$T/om" || fail "stateset"
 grep -q '^wbtop_build_info{version="' "$T/om" || fail "build info"
 check "OpenMetrics scrape on Accept, one # EOF at the end"
+# q-values: q=0 is "not acceptable", the highest q wins, text is the default
+for a in 'application/openmetrics-text;q=0' 'application/openmetrics-text;q=0.1, text/plain;q=0.9' '*/*'; do
+	curl -sf -D "$T/hq" -H "Accept: $a" "http://$ADDR/metrics" -o /dev/null || fail "GET /metrics (Accept: $a)"
+	grep -qi '^content-type: text/plain; version=0.0.4' "$T/hq" || fail "Accept: $a gave $(grep -i '^content-type' "$T/hq")"
+done
+curl -sf -D "$T/hq" -H 'Accept-Encoding: gzip;q=0' "http://$ADDR/metrics" -o /dev/null || fail "GET gzip;q=0"
+grep -qi '^content-encoding: gzip' "$T/hq" && fail "Accept-Encoding: gzip;q=0 was gzipped"
+check "Accept q-values: q=0 refused, the highest q, text by default"
 
 # gzip for a client that takes it (from the sample after the first such request), the same text
 for _ in $(seq 50); do

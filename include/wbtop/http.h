@@ -34,6 +34,17 @@ const char *wb_http_address(const struct wb_http *h);
  * uses them. h is a struct wb_http (void for use as a callback).
  */
 void wb_http_publish(void *h, char *text, size_t tlen, char *om, size_t olen);
+/*
+ * Content negotiation (RFC 9110 12.5), pure: the q-value the header gives
+ * token ("application/openmetrics-text", or "gzip" with type_less), from its
+ * most specific matching entry (type/subtype, then type/ *, then * / *; for
+ * encodings the name, then *); 0 when none matches or the header is NULL.
+ * OpenMetrics is served when its q is above 0 and above text/plain's (text is
+ * the default, ties included); gzip when its q is above 0.
+ */
+double wb_http_accept_q(const char *header, const char *token, int type_less);
+int wb_http_wants_om(const char *accept);
+int wb_http_takes_gzip(const char *accept_encoding);
 /* Stop serving, wait for the server thread, free everything (NULL: no-op). */
 void wb_http_stop(struct wb_http *h);
 

@@ -65,6 +65,8 @@ struct wb_bdi_limits {
 	bool strict;
 	/* control layer (control.c) */
 	enum wb_bdi_state state;
+	int8_t dirtying;           /* a writer since the previous sample: 1 more pages dirtied than the
+				    * counters' slack or a traced pause, -1 not, 0 unknown (wb_model_eval) */
 	bool over_bg;              /* wb_over_bg_thresh holds now */
 	int64_t pos_ratio;         /* 1024 = 1.0; -1 when freerun */
 	uint64_t dirty_ratelimit;  /* pages/s: the kernel's (tracepoint) or the bandwidth */

@@ -90,15 +90,23 @@ uint64_t wb_counter_slack(const struct wb_sample *s)
 	return (uint64_t)n * 8 * (1 + lg);
 }
 
+/*
+ * Throttled means a writer of the device is paced in balance_dirty_pages,
+ * which only a task dirtying its pages enters: over the freerun ceiling every
+ * device's writers are, but a device nothing wrote to since the last sample
+ * has none (its pages left are the flusher's). Without the dirtied counter,
+ * pages on it stand for a writer.
+ */
 static enum wb_bdi_state state_of(const struct wb_limits *l, const struct wb_bdi_limits *b,
 				  const struct wb_bdi *sb, bool is_free, uint64_t slack)
 {
 	bool pages = b->dirty_known && b->wb_dirty > slack;
+	bool writer = b->dirtying ? b->dirtying > 0 : pages;
 
 	if (l->dirty >= l->limit ||
 	    (b->dirty_known && b->wb_dirty >= b->thresh && b->wb_dirty > 0 && (b->strict || !is_free)))
 		return WB_ST_OVER;
-	if (!is_free && pages)
+	if (!is_free && writer)
 		return WB_ST_THROTTLED;
 	if (b->over_bg || pages ||
 	    (WB_HAS(sb->st_valid, WB_B_B_IO) && sb->st[WB_B_B_IO] > 0))
@@ -193,6 +201,16 @@ int wb_model_eval(const struct wb_sample *prev, const struct wb_sample *cur,
 			return -ENOMEM;
 	}
 	wb_model_bandwidths(prev, cur, bw);
+	for (size_t i = 0; i < out->nbdis && i < cur->nbdis; i++) {
+		const struct wb_bdi *sb = &cur->bdis[i];
+		double r;
+
+		out->bdis[i].dirtying = 0;
+		if (prev && wb_rate_bdi(prev, cur, sb->name, WB_B_DIRTIED, &r)) /* a fold of per-CPU counts is noise */
+			out->bdis[i].dirtying = r * (cur->mono - prev->mono) > (double)wb_counter_slack(cur) ? 1 : -1;
+		if (cur->ev_valid && sb->ev.pauses > 0)
+			out->bdis[i].dirtying = 1;
+	}
 	wb_control_compute(out, cur, bw, hz);
 	if (bw != stackbw)
 		free(bw);

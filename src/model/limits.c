@@ -112,8 +112,8 @@ void wb_domain_limits(const struct wb_settings *k, uint64_t avail, uint32_t page
 	uint64_t P = page_size, rP = k->dirty_ratio * P / 100, rbP = k->bg_ratio * P / 100;
 	uint64_t t, b;
 
-	t = k->dirty_bytes ? wb_div_round_up(k->dirty_bytes, P) : rP * avail / P;
-	b = k->bg_bytes ? wb_div_round_up(k->bg_bytes, P) : rbP * avail / P;
+	t = k->dirty_bytes ? wb_kernel_div_round_up(k->dirty_bytes, P) : rP * avail / P;
+	b = k->bg_bytes ? wb_kernel_div_round_up(k->bg_bytes, P) : rbP * avail / P;
 	if (t > WB_THRESH_CAP)
 		t = WB_THRESH_CAP;
 	if (b >= t)
@@ -128,7 +128,7 @@ uint64_t wb_node_dirty_limit(const struct wb_settings *k, uint64_t node_avail,
 	uint64_t d;
 
 	if (k->dirty_bytes)
-		d = wb_div_round_up(k->dirty_bytes, page_size) * node_avail /
+		d = wb_kernel_div_round_up(k->dirty_bytes, page_size) * node_avail /
 		    (global_avail ? global_avail : 1);
 	else
 		d = k->dirty_ratio * node_avail / 100;

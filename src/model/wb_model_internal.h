@@ -26,6 +26,17 @@ static inline uint64_t wb_div_round_up(uint64_t a, uint64_t b)
 	return b ? a / b + (a % b != 0) : 0;
 }
 
+/*
+ * The kernel's DIV_ROUND_UP on an unsigned long, (a + b - 1) / b, wrap included:
+ * dirty_bytes and dirty_background_bytes within b - 1 of 2^64 pass the
+ * kernel's 2^32-1 page check and give a threshold of 0 pages (measured on
+ * 6.18: dirty_bytes=2^64-1 accepted, nr_dirty_threshold 0).
+ */
+static inline uint64_t wb_kernel_div_round_up(uint64_t a, uint64_t b)
+{
+	return b ? (a + b - 1) / b : 0;
+}
+
 /* floor(a * b / c) without overflowing the product. */
 static inline uint64_t wb_mul_div(uint64_t a, uint64_t b, uint64_t c)
 {

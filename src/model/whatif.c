@@ -110,7 +110,8 @@ int wb_knob_check(size_t i, const char *key, uint64_t v, uint32_t page_size, cha
 	uint64_t lo, hi;
 
 	bounds(d, page_size, &lo, &hi);
-	if (v >= lo && v <= hi)
+	/* the kernel's page check wraps within a page of 2^64: it takes those (a threshold of 0) */
+	if (v >= lo && (v <= hi || (P_BOUND(d, page_size, hi) && wb_kernel_div_round_up(v, page_size) <= d->max_pages)))
 		return 0;
 	snprintf(err, errlen, "%s=%llu: %s the kernel's %s of %llu (it takes %s)", key, (unsigned long long)v,
 		 v < lo ? "below" : "above", v < lo ? "minimum" : "maximum",
@@ -257,7 +258,7 @@ static int apply_vm(struct wb_settings *k, uint32_t P, const struct wb_setop *op
 				 op->key, (unsigned long long)v, (unsigned long long)min);
 			return -EINVAL;
 		}
-		if (wb_div_round_up(v, P) > WB_THRESH_CAP) {
+		if (wb_kernel_div_round_up(v, P) > WB_THRESH_CAP) { /* as the kernel checks: near 2^64 passes */
 			snprintf(err, errlen, "%s=%llu: more than 2^32-1 pages (kernel: ERANGE)", op->key,
 				 (unsigned long long)v);
 			return -ERANGE;

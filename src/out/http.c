@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -137,12 +138,82 @@ static struct MHD_Response *page(const char *body, const char *ctype, const char
 	return r;
 }
 
-/* Whether the client asked for OpenMetrics (Prometheus does, first in its Accept). */
+/* An entry's q: its q parameter (0 to 1, up to 3 decimals), 1 without one; -1 when malformed. */
+static double entry_q(const char *params, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		size_t at = i;
+		if (params[i] != ';')
+			continue;
+		at++;
+		while (at < len && (params[at] == ' ' || params[at] == '\t'))
+			at++;
+		if (at + 1 < len && (params[at] == 'q' || params[at] == 'Q') && params[at + 1] == '=') {
+			char num[8], *end;
+			size_t n = 0;
+			double q;
+			at += 2;
+			while (at < len && n < sizeof(num) - 1 && params[at] != ';' && params[at] != ' ' && params[at] != '\t')
+				num[n++] = params[at++];
+			num[n] = '\0';
+			q = strtod(num, &end);
+			return n && *end == '\0' && q >= 0 && q <= 1 && num[0] != '+' && num[0] != '-' ? q : -1;
+		}
+	}
+	return 1;
+}
+
+double wb_http_accept_q(const char *header, const char *token, int type_less)
+{
+	const char *slash = strchr(token, '/');
+	size_t tlen = strlen(token), major = slash ? (size_t)(slash - token) : tlen;
+	double best = 0;
+	int spec = 0; /* of the entry matched: 3 exact, 2 type/ *, 1 * / * or * */
+
+	for (const char *p = header; p && *p;) {
+		size_t len = strcspn(p, ","), name;
+		const char *e = p;
+		int s = 0;
+		while (len && (*e == ' ' || *e == '\t'))
+			e++, len--;
+		name = strcspn(e, ";, \t");
+		if (name > len)
+			name = len;
+		if (name == tlen && strncasecmp(e, token, tlen) == 0)
+			s = 3;
+		else if (!type_less && name == major + 2 && strncasecmp(e, token, major + 1) == 0 && e[major + 1] == '*')
+			s = 2;
+		else if (type_less ? name == 1 && e[0] == '*' : name == 3 && strncmp(e, "*/*", 3) == 0)
+			s = 1;
+		if (s) {
+			double q = entry_q(e + name, len - name);
+			/* the most specific entry decides; among equals (versions of one type) the highest */
+			if (q >= 0 && (s > spec || (s == spec && q > best)))
+				best = q, spec = s;
+		}
+		p = e + len;
+		if (*p == ',')
+			p++;
+	}
+	return best;
+}
+
+int wb_http_wants_om(const char *accept)
+{
+	double om = wb_http_accept_q(accept, "application/openmetrics-text", 0);
+
+	return om > 0 && om > wb_http_accept_q(accept, "text/plain", 0);
+}
+
+int wb_http_takes_gzip(const char *accept_encoding)
+{
+	return wb_http_accept_q(accept_encoding, "gzip", 1) > 0;
+}
+
+/* Whether the client asked for OpenMetrics (Prometheus does, with the highest q in its Accept). */
 static bool wants_om(struct MHD_Connection *c)
 {
-	const char *a = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
-
-	return a && strstr(a, "application/openmetrics-text");
+	return wb_http_wants_om(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
 }
 
 /* A response for one exposition: a copy of buf (the snapshot keeps buf to gzip it). */
@@ -203,9 +274,7 @@ static void snap_unref(struct snap *sn)
 /* Whether the client takes gzip (Prometheus does). */
 static bool wants_gz(struct MHD_Connection *c)
 {
-	const char *a = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
-
-	return a && strstr(a, "gzip");
+	return wb_http_takes_gzip(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
 }
 
 /* Every request: GET/HEAD on / and /metrics, 405 for other methods, 404 for other paths. */

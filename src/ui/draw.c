@@ -311,8 +311,6 @@ static int help_keys(struct ui *u, int y, unsigned when)
 static void draw_help(struct ui *u)
 {
 	static const char *const notes[] = {
-		"Tune (5): Enter a value (or +/- to step it) to see the prediction;",
-		"  a apply (30 s trial), k keep, u undo, R revert all; trials end on exit.",
 		"Devices: DIRTY reclaimable, WRITEBK under writeback, THRESH / BG the",
 		"  device's share of the dirty / background threshold (model), %LIM =",
 		"  (DIRTY + WRITEBK) / THRESH, CLEAN-IN = time to write it all at BW/s.",
@@ -343,16 +341,25 @@ static void draw_help(struct ui *u)
 	ui_put(u, ui_lines(u) - 1, 2, WB_R_HINT, "Press any key to return.");
 }
 
-/* Is binding b in the footer here? The Graph pane's keys take Filter's and Idle's places in it. */
+/*
+ * Is binding b in the footer here? A pane's own keys (Graph, Tune) take the places of
+ * the general ones at their foot_pos, and of those they take the first key of (Tune's
+ * + and - step the value, not the rate).
+ */
 static bool in_footer(const struct ui *u, const struct ui_binding *b, unsigned mode)
 {
-	bool graph = u->pane == P_GRAPH;
+	const struct ui_binding *t;
+	size_t n = ui_bindings(&t);
 
-	if (!b->foot || !(b->when & mode))
+	if (!b->foot || !(b->when & mode) || !ui_binding_here(b, u->pane))
 		return false;
-	if (b->when & UI_K_GRAPH)
-		return graph;
-	return !(graph && (b->foot_pos == 4 || b->foot_pos == 5));
+	if (b->when & UI_K_PANE)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (t[i].foot && (t[i].when & mode) && (t[i].when & UI_K_PANE) && ui_binding_here(&t[i], u->pane) &&
+		    (t[i].foot_pos == b->foot_pos || t[i].keys[0] == b->keys[0]))
+			return false;
+	return true;
 }
 
 /* The footer: the key table's footer words for this source, in their order. */

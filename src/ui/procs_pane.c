@@ -23,6 +23,23 @@ static bool procs_partial(const struct wb_sample *s)
 	return WB_HAS(s->g.valid, WB_G_PROCS_UNREADABLE) && s->g.v[WB_G_PROCS_UNREADABLE] > 0;
 }
 
+/*
+ * The line under the table when processes are missing. From level 2 up the
+ * sample was read as root, which some /proc/PID/io still refuse (a process
+ * in another user namespace, a security module): "run as root" would mislead.
+ */
+const char *ui_procs_missing_note(const struct wb_sample *s, char *buf, size_t n)
+{
+	if (!procs_partial(s))
+		return NULL;
+	if (s->level >= 2)
+		snprintf(buf, n, "%llu processes' I/O refused even to root (another user namespace or an LSM)",
+			 (unsigned long long)s->g.v[WB_G_PROCS_UNREADABLE]);
+	else
+		snprintf(buf, n, "other users' processes cannot be read: run as root");
+	return buf;
+}
+
 /* The newest pause of pid in this sample's events, else in the log; NULL when none is known. */
 static const struct wb_event *last_pause(const struct ui *u, const struct wb_sample *s, int pid)
 {
@@ -141,7 +158,7 @@ void ui_draw_procs(struct ui *u, int y, int h)
 	}
 	if (more && y < end)
 		ui_put(u, y++, 0, WB_R_CRITICAL, also);
-	if (procs_partial(s) && y < end)
-		ui_put(u, y, 0, WB_R_NA, "other users' processes cannot be read: run as root");
+	if (ui_procs_missing_note(s, also, sizeof(also)) && y < end)
+		ui_put(u, y, 0, WB_R_NA, also);
 }
 

@@ -166,6 +166,8 @@ static int on_entry(void *user, const char *section, const char *key, const char
 	bool ok = true;
 	struct wb_style st;
 
+	if (c->err[0]) /* inih goes on after an error but reports the first one's line: keep its text */
+		return 0;
 	if (strcmp(section, "theme") == 0) {
 		if (strcmp(key, "name") == 0) {
 			snprintf(c->t->name, sizeof(c->t->name), "%s", value);

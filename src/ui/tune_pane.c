@@ -385,8 +385,9 @@ static int draw_preview(struct ui *u, int y, int end, put_fn put)
 	room = end - y - 2 - u->tune_confirm - nw;
 	if (room < 1)
 		room = 1;
-	if (u->tune_scroll > nr - room)
-		u->tune_scroll = nr - room > 0 ? nr - room : 0;
+	u->tune_scroll_max = nr - room > 0 ? nr - room : 0;
+	if (u->tune_scroll > u->tune_scroll_max)
+		u->tune_scroll = u->tune_scroll_max;
 	snprintf(l, sizeof(l), "  dirty thresh %s -> %s   background %s -> %s", bytes(u, a, sizeof(a), o->thresh * P),
 		 bytes(u, b, sizeof(b), n->thresh * P), bytes(u, c, sizeof(c), o->bg * P),
 		 bytes(u, d, sizeof(d), n->bg * P));
@@ -624,6 +625,8 @@ bool ui_tune_key(struct ui *u, int ch)
 			wb_tune_confirm(&u->tune_stack[u->tune_nstack - 1]);
 			u->tune_trial_end = 0;
 			snprintf(u->status, sizeof(u->status), "kept %.180s", u->tune_applied);
+		} else {
+			snprintf(u->status, sizeof(u->status), "no change on trial to keep");
 		}
 		return true;
 	case '+': case '=': case '-': step(u, ch); return true;
@@ -635,7 +638,11 @@ bool ui_tune_key(struct ui *u, int ch)
 	case KEY_NPAGE: case KEY_PPAGE: /* scroll the before/after table; without one, the devices */
 		if (!u->tune_ok)
 			return false;
+		if (u->tune_scroll == (ch == KEY_NPAGE ? u->tune_scroll_max : 0)) /* say so rather than nothing */
+			snprintf(u->status, sizeof(u->status), "%s of the table", ch == KEY_NPAGE ? "end" : "top");
 		u->tune_scroll += ch == KEY_NPAGE ? 5 : -5;
+		if (u->tune_scroll > u->tune_scroll_max)
+			u->tune_scroll = u->tune_scroll_max;
 		if (u->tune_scroll < 0)
 			u->tune_scroll = 0;
 		return true;

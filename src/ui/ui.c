@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ui_internal.h"
+#include "wbtop/util.h"
 #include "wbtop/signals.h"
 #include "wbtop/whatif.h"
 
@@ -585,9 +586,12 @@ static void apply_config(struct ui *u, const struct wb_config *c)
 			u->sort_col = k;
 			sort_found = true;
 		}
-	if (!sort_found && !u->cfg_warn[0])
-		snprintf(u->cfg_warn, sizeof(u->cfg_warn), "%s: sort = %.40s: no such column; sorted by device",
+	if (!sort_found && !u->cfg_warn[0]) {
+		char safe[sizeof(u->cfg_warn)];
+		snprintf(safe, sizeof(safe), "%s: sort = %.40s: no such column; sorted by device",
 			 u->o->cfg_path ? u->o->cfg_path : "wbtoprc", c->sort);
+		wb_safe_text(safe, u->cfg_warn, sizeof(u->cfg_warn)); /* the file's text: no escapes (stderr too) */
+	}
 	if (c->sort_desc >= 0)
 		u->sort_desc = c->sort_desc;
 	if (c->hide_idle >= 0)
@@ -604,8 +608,15 @@ const char *ui_origin(const struct ui *u)
 
 #define K_ALL (UI_K_LIVE | UI_K_REPLAY)
 #define K_GRAPH (K_ALL | UI_K_GRAPH)
+#define K_TUNE (K_ALL | UI_K_TUNE)
 
 static void k_graph(struct ui *u, int ch) { ui_graph_key(u, ch); }
+/* The Tune pane's keys; PgUp/PgDn page the devices when there is no before/after table to scroll. */
+static void k_tune(struct ui *u, int ch)
+{
+	if (!ui_tune_key(u, ch))
+		k_move(u, ch);
+}
 static void k_columns(struct ui *u, int ch) { (void)ch; ui_columns_open(u); }
 static void k_mouse(struct ui *u, int ch);
 
@@ -615,13 +626,13 @@ static const struct ui_binding bindings[] = {
 	{ { 'h', '?', KEY_F(1) }, "h, ?, F1", "this help", "F1", "Help", 1, K_ALL, k_help },
 	{ { '\t', KEY_BTAB, '1', '2', '3', '4', '5', '6' }, "Tab, 1-6", "switch pane", "Tab", "Pane", 2, K_ALL, k_pane },
 	{ { '\n', KEY_ENTER }, "Enter", "Devices: its Graph", NULL, NULL, 0, K_ALL, k_pane },
-	/* the Graph pane's own keys come before the replay's (< and > are its speed elsewhere) */
+	/* the Graph pane's own keys (< and > are the replay's speed elsewhere) */
 	{ { '<', '>' }, "< / >", "Graph: zoom out/in", "<>", "Zoom", 4, K_GRAPH, k_graph },
 	{ { 'f', 'F' }, "f / F", "Graph: pin/unpin fcast", "f", "Pin", 5, K_GRAPH, k_graph },
 	{ { 'b' }, "b", "Graph: glyph set", NULL, NULL, 0, K_GRAPH, k_graph },
 	{ { KEY_UP, KEY_DOWN }, "Up/Down", "select a row", NULL, NULL, 0, K_ALL, k_move },
 	{ { KEY_PPAGE, KEY_NPAGE }, "PgUp/PgDn", "page", NULL, NULL, 0, K_ALL, k_move },
-	{ { KEY_HOME, KEY_END }, "Home/End", "first/last (replay: ends)", NULL, NULL, 0, K_ALL, k_move },
+	{ { KEY_HOME, KEY_END }, "Home/End", "first/last, replay ends", NULL, NULL, 0, K_ALL, k_move },
 	{ { 's', 'S' }, "s / S", "sort this pane/reverse", "s", "Sort", 3, K_ALL, k_sort },
 	{ { '/' }, "/", "filter this pane", "/",
 	  "Filter", 4, K_ALL, k_filter },
@@ -637,6 +648,14 @@ static const struct ui_binding bindings[] = {
 	{ { 'c', KEY_F(2) }, "c, F2", "show/hide columns", NULL, NULL, 0, K_ALL, k_columns },
 	{ { KEY_MOUSE }, "mouse", "tab/sort/select/scroll", NULL, NULL, 0, K_ALL,
 	  k_mouse },
+	/* the Tune pane's own keys (+ and - step the value there, Enter and e type one) */
+	{ { KEY_UP, KEY_DOWN }, "Up/Down", "Tune: choose a knob", NULL, NULL, 0, K_TUNE, k_tune },
+	{ { '\n', KEY_ENTER, 'e' }, "Enter, e", "Tune: type a value", "e", "Edit", 4, K_TUNE, k_tune },
+	{ { '+', '=', '-' }, "+ / -", "Tune: step the value", "+-", "Step", 8, K_TUNE, k_tune },
+	{ { 'a', 'k' }, "a / k", "Tune: apply/keep trial", "a", "Apply", 5, K_TUNE, k_tune },
+	{ { 'u', 'R' }, "u / R", "Tune: undo / revert all", "u", "Undo", 6, K_TUNE, k_tune },
+	{ { 'r' }, "r", "Tune: raw bytes or 80M", "r", "Raw", 7, K_TUNE, k_tune },
+	{ { KEY_PPAGE, KEY_NPAGE }, "PgUp/PgDn", "Tune: scroll the table", NULL, NULL, 0, K_TUNE, k_tune },
 	{ { ' ' }, "space", "pause / resume", "Spc", "Pause", 3, UI_K_REPLAY, k_freeze },
 	{ { '.', ',' }, ". / ,", "step forward / back", ".,", "Step", 3, UI_K_REPLAY, k_replay },
 	{ { '+', '=', '>', '-', '<' }, "+/- or >/<", "faster/slower playback", "+-", "Speed", 3, UI_K_REPLAY,
@@ -648,24 +667,35 @@ static const struct ui_binding bindings[] = {
 	{ { 'g' }, "g", "jump: 23:18:40 or secs", "g", "Jump", 3, UI_K_REPLAY, k_replay },
 };
 
+bool ui_binding_here(const struct ui_binding *b, enum pane p)
+{
+	if (b->when & UI_K_GRAPH)
+		return p == P_GRAPH;
+	if (b->when & UI_K_TUNE)
+		return p == P_TUNE;
+	return true;
+}
+
 size_t ui_bindings(const struct ui_binding **b)
 {
 	*b = bindings;
 	return sizeof(bindings) / sizeof(bindings[0]);
 }
 
-/* The binding of key ch for this source (live or replay), or NULL. */
+/* The binding of key ch for this source (live or replay) and pane, or NULL: the pane's own keys first. */
 static const struct ui_binding *binding_of(const struct ui *u, int ch)
 {
 	unsigned mode = u->src && u->src->replay ? UI_K_REPLAY : UI_K_LIVE;
 
-	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++) {
-		if (!(bindings[i].when & mode) || ((bindings[i].when & UI_K_GRAPH) && u->pane != P_GRAPH))
-			continue;
-		for (size_t k = 0; k < UI_KEYS_MAX && bindings[i].keys[k]; k++)
-			if (bindings[i].keys[k] == ch)
-				return &bindings[i];
-	}
+	for (int own = 1; own >= 0; own--)
+		for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++) {
+			if (!(bindings[i].when & mode) || !ui_binding_here(&bindings[i], u->pane) ||
+			    !(bindings[i].when & UI_K_PANE) != !own)
+				continue;
+			for (size_t k = 0; k < UI_KEYS_MAX && bindings[i].keys[k]; k++)
+				if (bindings[i].keys[k] == ch)
+					return &bindings[i];
+		}
 	return NULL;
 }
 
@@ -833,8 +863,10 @@ void ui_handle_key(struct ui *u, int ch)
 		filter_key(u, ch);
 		return;
 	}
-	if (u->pane == P_TUNE && ui_tune_key(u, ch))
+	if (u->pane == P_TUNE && (u->tune_editing || u->tune_confirm)) { /* typing a value, or y/n */
+		ui_tune_key(u, ch);
 		return;
+	}
 	const struct ui_binding *b = binding_of(u, ch);
 
 	if (b)
@@ -863,8 +895,10 @@ static int init_theme(struct ui *u, char *err, size_t errlen)
 		/* --theme is the user's word: an error; the settings file's is a warning, defaults hold */
 		if (!u->cfg || want != u->cfg->theme)
 			return -1;
-		snprintf(u->cfg_warn, sizeof(u->cfg_warn), "%s: theme = %.60s unusable, the default theme: %.120s",
+		char safe[sizeof(u->cfg_warn)];
+		snprintf(safe, sizeof(safe), "%s: theme = %.60s unusable, the default theme: %.120s",
 			 u->o->cfg_path ? u->o->cfg_path : "wbtoprc", want, err);
+		wb_safe_text(safe, u->cfg_warn, sizeof(u->cfg_warn)); /* the files' text: no escapes */
 		want = nc && *nc ? "mono" : "default";
 		if (wb_theme_load(&u->theme, want, u->o->theme_dirs, err, errlen))
 			return -1;

@@ -82,6 +82,7 @@ struct ui {
 	struct wb_tune tune_stack[16]; /* applied changes, newest last, for undo */
 	int tune_nstack;
 	int tune_scroll;               /* first row of the before/after table shown */
+	int tune_scroll_max;           /* its last first row, as last drawn */
 	bool tune_raw;                 /* r: byte counts as raw bytes, not 80M */
 	/* replay */
 	struct wb_source *src;
@@ -105,17 +106,21 @@ struct ui {
 /* A key binding (ui.c's table): the help screen and the footer are drawn from it. */
 typedef void (*key_fn)(struct ui *u, int ch);
 #define UI_KEYS_MAX 8
-enum { UI_K_LIVE = 1, UI_K_REPLAY = 2, UI_K_GRAPH = 4 /* only in the Graph pane */ };
+enum { UI_K_LIVE = 1, UI_K_REPLAY = 2, UI_K_GRAPH = 4 /* only in the Graph pane */, UI_K_TUNE = 8 /* only in Tune */ };
+/* The pane-only bindings: in the footer they take the places of the general ones with their foot_pos. */
+#define UI_K_PANE (UI_K_GRAPH | UI_K_TUNE)
 struct ui_binding {
 	int keys[UI_KEYS_MAX];    /* 0-terminated unless full */
 	const char *label;        /* the keys as help and the man page name them */
 	const char *help;         /* what they do */
 	const char *foot_key, *foot; /* in the footer ("F1" "Help"); NULL: not there */
 	int foot_pos;             /* the footer's order */
-	unsigned when;            /* UI_K_LIVE, UI_K_REPLAY or both */
+	unsigned when;            /* UI_K_LIVE, UI_K_REPLAY or both; UI_K_GRAPH or UI_K_TUNE: that pane only */
 	key_fn fn;
 };
 size_t ui_bindings(const struct ui_binding **b);
+/* Does binding b work on pane p (the Graph's and Tune's own keys only there)? */
+bool ui_binding_here(const struct ui_binding *b, enum pane p);
 /* One key as the loop gives it: the binding of this pane and source, or typing (ui.c). */
 void ui_handle_key(struct ui *u, int ch);
 /* A mouse event: wheel scrolls, a tab switches pane, the title line sorts, a row selects (ui.c). */
@@ -199,6 +204,8 @@ void ui_draw_devices(struct ui *u, int y, int h);
 void ui_draw_zones(struct ui *u, int y, int h);
 void ui_draw_flusher(struct ui *u, int y, int h);
 void ui_draw_procs(struct ui *u, int y, int h);
+/* The line saying processes are missing from the table (and why), NULL when none is. */
+const char *ui_procs_missing_note(const struct wb_sample *s, char *buf, size_t n);
 /* draw.c: the whole screen into the grid (the caller sizes it); no curses */
 void ui_render(struct ui *u);
 int ui_dev_columns(void);

@@ -74,6 +74,37 @@ done
 [ "$(machine_state)" = "$before" ] || fail "a refused change wrote something"
 n=$((n + 1)); echo "ok $n - invalid values refused with the reason, nothing written"
 
+# the bytes sysctls at their edges: wbtop takes what the kernel takes (near 2^64 its page check
+# wraps and takes the value) and predicts the thresholds the kernel then reports (there: 0)
+put_back() { echo "$(echo "$before" | awk '$1 == "/proc/sys/vm/dirty_ratio" { print $2 }')" > /proc/sys/vm/dirty_ratio
+	     echo "$(echo "$before" | awk '$1 == "/proc/sys/vm/dirty_background_ratio" { print $2 }')" \
+		> /proc/sys/vm/dirty_background_ratio; }
+for kv in vm.dirty_bytes=18446744073709551615 vm.dirty_bytes=18446744073709547521 \
+	  vm.dirty_bytes=18446744073709547520 vm.dirty_bytes=17592186040320 vm.dirty_bytes=17592186040321 \
+	  vm.dirty_bytes=8192 vm.dirty_bytes=8191 vm.dirty_background_bytes=18446744073709551615 \
+	  vm.dirty_background_bytes=17592186040321; do
+	k=${kv%%=*} v=${kv#*=}
+	"$WBTOP" --set "$kv" --batch -n 1 --no-trace --json < /dev/null > $TMP/pred 2> $TMP/err; ours=$?
+	if echo "$v" > $(file_of $k) 2>/dev/null; then theirs=0; else theirs=2; fi
+	kt=$(awk '$1 == "nr_dirty_threshold" { print $2 }' /proc/vmstat)
+	kb=$(awk '$1 == "nr_dirty_background_threshold" { print $2 }' /proc/vmstat)
+	put_back
+	[ $ours = $theirs ] || { cat $TMP/err; fail "$kv: wbtop rc $ours, the kernel's write rc $theirs"; }
+	[ $theirs = 0 ] || continue
+	python3 - "$TMP/pred" "$kt" "$kb" "$kv" <<'PY' || fail "$kv: predicted thresholds differ from the kernel's"
+import json, sys
+s = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+w, page = s["whatif"]["global"], s["page_size"]
+got = (w["thresh"] // page, w["bg_thresh"] // page)
+want = (int(sys.argv[2]), int(sys.argv[3]))
+# a figure from a ratio moves with dirtyable between the sample and the write: 1 % of it
+if any(abs(g - k) > k // 100 for g, k in zip(got, want)):
+    sys.exit(f"{sys.argv[4]}: predicted {got} pages, the kernel {want}")
+PY
+done
+[ "$(machine_state)" = "$before" ] || { diff <(echo "$before") <(machine_state); fail "the edge values left the machine changed"; }
+n=$((n + 1)); echo "ok $n - bytes sysctls at their edges: accepted and refused as the kernel does, thresholds as it reports"
+
 # a read-only /proc/sys (a container, say): refused with the reason, nothing written
 if command -v unshare >/dev/null; then
 	unshare -m sh -c "mount --bind -o ro /proc/sys /proc/sys && \

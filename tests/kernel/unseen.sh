@@ -3,7 +3,7 @@
 # Cases no other test had, found by a hostile campaign on this kernel: btrfs
 # followed by its block device, a fresh 1 MiB/s device's time until clean, a
 # textfile path that is a FIFO, per-device figures unprivileged, the what-if
-# on a device held at its max_ratio cap. Root; puts the machine back.
+# on a device held at its max_ratio cap, --apply's report. Root; puts the machine back.
 . "$(dirname "$0")/../kernel/lib.sh"
 W=$WBTOP bugs=0
 command -v setpriv >/dev/null || skip "needs setpriv"
@@ -51,6 +51,19 @@ root_t=$("$W" --batch --no-trace --json -n 1 | python3 -c 'import json,sys; prin
 user_t=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$W" --batch --json -n 1 2>/dev/null |
 	python3 -c 'import json,sys; print({b["bdi"]:b.get("thresh") for b in json.load(sys.stdin)["bdis"]}["'"$BT_BDI"'"])')
 [ "$user_t" = None ] && ok "F4: unprivileged THRESH unknown" || bug "F4: unprivileged thresh $user_t, kernel's $root_t"
+
+# F6: --apply's report: one line per knob it changed (not max_ratio_fine again for max_ratio), a row
+# for the btrfs device it names, and not every device for a few pages of per-CPU counter difference
+save_bdi "$BT_BDI"
+"$W" --set "bdi.$BT_BDI.max_ratio=50" --set vm.dirty_background_ratio=5 --apply --trial 1 < /dev/null > "$TMP/f6" 2>&1
+nrows=$(grep -cE '^(7|253|254|259|8):[0-9]+ ' "$TMP/f6")
+if ! grep -qE "^bdi\.$BT_BDI\.max_ratio +[0-9]+ -> 50$" "$TMP/f6" || grep -q "max_ratio_fine" "$TMP/f6" ||
+   ! grep -qE '^vm\.dirty_background_ratio +[0-9]+ -> 5$' "$TMP/f6" ||
+   ! grep -qE "^$BT_BDI \($(basename "$BT_DEV")\) " "$TMP/f6" || [ "$nrows" -gt 2 ]; then
+	bug "F6: --apply report: $(cat "$TMP/f6")"
+else
+	ok "F6: --apply reports each changed knob once and the btrfs device's row ($nrows other rows)"
+fi
 
 # F5: a capped device (max_ratio) gets share 0 in the what-if: strict_limit predicts a collapse
 save_bdi "$BT_BDI"

@@ -96,6 +96,17 @@ printf '[display]\nhide_loop = true\nwarn = lots\n' >"$T/wbtop/wbtoprc"
 run bad
 grep -q 'wbtoprc:3: warn = lots' "$T/bad" || { not_ok "no line-numbered warning on screen"; tail -1 "$T/bad"; }
 grep -q 'wbtoprc:3: warn = lots' "$T/bad.err" || not_ok "no line-numbered warning on stderr"
+# warn above crit: said (status line and stderr), the defaults used
+printf '[display]\nwarn = 99\ncrit = 10\n' >"$T/wbtop/wbtoprc"
+run warncrit
+grep -q 'wbtoprc: warn 99 is above crit 10; 75 and 95 used' "$T/warncrit.err" ||
+	{ not_ok "warn above crit in the file: not said"; cat "$T/warncrit.err"; }
+
+# a value with a terminal escape: named, but no escape reaches stderr (or the screen)
+printf '[display]\nhide_idle = \033[2Jred\n' >"$T/wbtop/wbtoprc"
+run esc
+grep -q 'wbtoprc:2: hide_idle = ?\[2Jred' "$T/esc.err" || { not_ok "escape value: no warning on stderr"; cat "$T/esc.err"; }
+grep -q $'\033' "$T/esc.err" && not_ok "an escape from the settings file reached stderr"
 rm "$T/wbtop/wbtoprc"
 run plain
 if diff <(body "$T/bad") <(body "$T/plain") >"$T/diff"; then

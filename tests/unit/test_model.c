@@ -58,6 +58,22 @@ static void global_bytes_mode_and_clamps(void **st)
 	wb_domain_limits(&k, 1ULL << 40, 4096, &t, &b);
 	assert_int_equal(t, WB_THRESH_CAP);
 	assert_true(b < t);
+	/*
+	 * within a page of 2^64 the kernel's DIV_ROUND_UP wraps: 6.18 took dirty_bytes=2^64-1 and
+	 * 2^64-4095 and reported nr_dirty_threshold 0 and nr_dirty_background_threshold 0; with
+	 * dirty_background_bytes=2^64-1 the threshold stayed and the background one was 0
+	 */
+	k = (struct wb_settings){ .dirty_bytes = UINT64_MAX, .bg_ratio = 10 };
+	wb_domain_limits(&k, 1000000, 4096, &t, &b);
+	assert_int_equal(t, 0);
+	assert_int_equal(b, 0);
+	k.dirty_bytes = UINT64_MAX - 4094;
+	wb_domain_limits(&k, 1000000, 4096, &t, &b);
+	assert_int_equal(t, 0);
+	k = (struct wb_settings){ .dirty_ratio = 20, .bg_bytes = UINT64_MAX };
+	wb_domain_limits(&k, 1000000, 4096, &t, &b);
+	assert_int_equal(t, 199951); /* 819 / 4096 of 1000000: the kernel's (20 * 4096 / 100) */
+	assert_int_equal(b, 0);
 }
 
 static void node_limit(void **st)
@@ -67,6 +83,8 @@ static void node_limit(void **st)
 	assert_int_equal(wb_node_dirty_limit(&k, 1000003, 2000000, 4096), 200000); /* plain percent */
 	k.dirty_bytes = 4096 * 1000 + 1; /* 1001 pages, scaled by the node's share */
 	assert_int_equal(wb_node_dirty_limit(&k, 500000, 2000000, 4096), 250);
+	k.dirty_bytes = UINT64_MAX; /* the kernel's DIV_ROUND_UP wraps to 0 pages */
+	assert_int_equal(wb_node_dirty_limit(&k, 500000, 2000000, 4096), 0);
 }
 
 static void wb_thresh_floor_cap_reserve(void **st)
@@ -168,6 +186,68 @@ static void limits_on_sample(void **st)
 	assert_true(l.calibrated);
 	assert_int_equal(l.thresh, 1200000);
 	wb_limits_finish(&l);
+}
+
+/*
+ * Over the freerun ceiling a device's writers are throttled, but only a task
+ * dirtying its pages enters balance_dirty_pages: a device with pages left and
+ * nothing dirtied since the previous sample (or no more than the per-CPU
+ * counters' slack, 32 pages on 2 CPUs) has no writer to throttle. The usb-stick
+ * example's idle vda said "throttled:global" with 16 pages dirtied in a fold.
+ */
+static void throttled_needs_a_writer(void **st)
+{
+	struct wb_sample s, p;
+	struct wb_bdi b = { .name = "254:0" }, pb;
+	struct wb_zone z = { .name = "Normal" };
+	struct wb_limits l;
+	static const struct { bool prev; uint64_t dirtied; uint32_t pauses; enum wb_bdi_state want; } c[] = {
+		{ true, 0, 0, WB_ST_FLUSHING },      /* pages, no writer */
+		{ true, 16, 0, WB_ST_FLUSHING },     /* a per-CPU fold: noise */
+		{ true, 33, 0, WB_ST_THROTTLED },    /* a writer */
+		{ true, 0, 2, WB_ST_THROTTLED },     /* pauses traced on it */
+		{ false, 0, 0, WB_ST_THROTTLED },    /* unknown: the pages stand for a writer */
+	};
+	(void)st;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		wb_sample_init(&s);
+		s.page_size = 4096;
+		s.ncpus = 2;
+		s.mono = 10;
+		s.sys[WB_SYS_DIRTY_RATIO] = 20;
+		s.sys[WB_SYS_BG_RATIO] = 10;
+		s.sys_valid = 0xff;
+		s.g.v[WB_G_MEMFREE] = 5784289;
+		s.g.v[WB_G_ACTIVE_FILE] = 139920;
+		s.g.v[WB_G_INACTIVE_FILE] = 200000;
+		s.g.v[WB_G_DIRTY] = 1000000; /* over freerun (913382), under the limit */
+		s.g.v[WB_G_WRITEBACK] = 8;
+		s.g.valid = WB_BIT(WB_G_MEMFREE) | WB_BIT(WB_G_ACTIVE_FILE) | WB_BIT(WB_G_INACTIVE_FILE) |
+			    WB_BIT(WB_G_DIRTY) | WB_BIT(WB_G_WRITEBACK);
+		z.v[WB_Z_HIGH] = 31026;
+		z.v[WB_Z_MANAGED] = 1 << 20;
+		s.zones = &z;
+		s.nzones = 1;
+		b.st[WB_B_RECLAIMABLE] = 1000;
+		b.st[WB_B_WRITEBACK] = 0;
+		b.st[WB_B_DIRTIED] = 5000 + c[i].dirtied;
+		b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_DIRTIED);
+		s.bdis = &b;
+		s.nbdis = 1;
+		s.ev_valid = c[i].pauses > 0;
+		b.ev.pauses = c[i].pauses;
+		p = s;
+		pb = b;
+		pb.st[WB_B_DIRTIED] = 5000;
+		p.bdis = &pb;
+		p.mono = 9;
+		assert_int_equal(wb_model_eval(c[i].prev ? &p : NULL, &s, NULL, NULL, 250, &l), 0);
+		assert_true(l.valid && l.dirty > l.freerun && l.dirty < l.limit);
+		if (l.bdis[0].state != c[i].want)
+			fail_msg("case %zu: state %s, expected %s", i, wb_bdi_state_names[l.bdis[0].state],
+				 wb_bdi_state_names[c[i].want]);
+		wb_limits_finish(&l);
+	}
 }
 
 /*
@@ -773,6 +853,7 @@ int main(void)
 		cmocka_unit_test(polynom),
 		cmocka_unit_test(limits_on_sample),
 		cmocka_unit_test(control_position_rate_pause),
+		cmocka_unit_test(throttled_needs_a_writer),
 		cmocka_unit_test(forecast_drain_and_throttle),
 		cmocka_unit_test(forecast_idle_device),
 		cmocka_unit_test(forecast_band),

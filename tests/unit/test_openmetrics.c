@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "wbtop/http.h"
 #include "wbtop/openmetrics.h"
 
 /* A sample at time i with the named BDIs; "7:0" has debugfs figures, the others none. */
@@ -217,10 +218,58 @@ static void textfile_atomic(void **st)
 	assert_non_null(strstr(err, dir));
 }
 
+/* /metrics content negotiation: q-values honoured, q=0 not acceptable, text the default. */
+static void accept_q(void **st)
+{
+	static const struct { const char *accept; int om; } cases[] = {
+		{ NULL, 0 },
+		{ "", 0 },
+		{ "*/*", 0 },
+		{ "text/plain", 0 },
+		{ "application/openmetrics-text", 1 },
+		{ "application/openmetrics-text; version=1.0.0", 1 },
+		{ "application/openmetrics-text;q=0", 0 },           /* not acceptable */
+		{ "application/openmetrics-text; q=0.0, */*", 0 },
+		{ "application/openmetrics-text;version=1.0.0;q=0, text/plain;q=0.5", 0 },
+		{ "Application/OpenMetrics-Text;Q=0.000", 0 },
+		{ "application/openmetrics-text;q=0.2, text/plain;q=0.9", 0 }, /* the highest q */
+		{ "text/plain;q=0.2, application/openmetrics-text;q=0.9", 1 },
+		{ "application/openmetrics-text, text/plain", 0 },    /* a tie: the default */
+		{ "application/openmetrics-text, */*;q=0.1", 1 },
+		{ "application/*", 1 },                                /* text not acceptable */
+		{ "application/*;q=0.9, text/*;q=0.1", 1 },
+		{ "application/*;q=0.9, application/openmetrics-text;q=0", 0 }, /* the exact entry decides */
+		{ "application/openmetrics-text;q=2", 0 },            /* malformed q: entry ignored */
+		{ "application/openmetrics-text;q=-1", 0 },
+		{ "application/openmetrics-textual", 0 },
+		/* Prometheus 2 and 3 */
+		{ "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,"
+		  "text/plain;version=0.0.4;q=0.5,*/*;q=0.1", 1 },
+		{ "application/openmetrics-text;version=1.0.0;escaping=allow-utf-8;q=0.6,application/openmetrics-text;"
+		  "version=0.0.1;q=0.5,text/plain;version=1.0.0;escaping=allow-utf-8;q=0.4,text/plain;version=0.0.4;"
+		  "q=0.3,*/*;q=0.2", 1 },
+		{ "text/plain;version=0.0.4;q=1,*/*;q=0.1", 0 },
+	};
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (wb_http_wants_om(cases[i].accept) != cases[i].om)
+			fail_msg("Accept: %s: %s", cases[i].accept ? cases[i].accept : "(none)",
+				 cases[i].om ? "OpenMetrics expected" : "text expected");
+	assert_true(wb_http_takes_gzip("gzip"));
+	assert_true(wb_http_takes_gzip("deflate, gzip;q=0.5"));
+	assert_true(wb_http_takes_gzip("*"));
+	assert_false(wb_http_takes_gzip("gzip;q=0"));
+	assert_false(wb_http_takes_gzip("*;q=0.5, gzip;q=0"));
+	assert_false(wb_http_takes_gzip("x-gzipped"));
+	assert_false(wb_http_takes_gzip(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(escaping),
+		cmocka_unit_test(accept_q),
 		cmocka_unit_test(unknown_is_absent),
 		cmocka_unit_test(counters_continue),
 		cmocka_unit_test(backfill_grouped),

@@ -122,6 +122,11 @@ static void bad_theme_named(void **st)
 	close(fd);
 	assert_int_not_equal(wb_theme_load(&t, path, NULL, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "unknown role \"sparkle\""));
+	/* two bad lines: the first one's number with its own text (inih goes on after an error) */
+	assert_int_not_equal(wb_theme_parse(&t, "[roles]\ndirty = red, red, blink\nsparkle = red, blue\n", "two",
+					    err, sizeof(err)), 0);
+	if (!strstr(err, "two:2: dirty: expected"))
+		fail_msg("two bad lines: %s", err);
 	unlink(path);
 }
 
@@ -437,7 +442,7 @@ static void walk_mode(bool replay, const char *dir)
 	for (int p = 0; p < P_COUNT; p++)
 		for (size_t k = 0; k < nb; k++) {
 			if (!(bind[k].when & (replay ? UI_K_REPLAY : UI_K_LIVE)) ||
-			    ((bind[k].when & UI_K_GRAPH) && p != P_GRAPH))
+			    !ui_binding_here(&bind[k], (enum pane)p))
 				continue;
 			for (int j = 0; j < UI_KEYS_MAX && bind[k].keys[j]; j++) {
 				int ch = bind[k].keys[j];
@@ -471,6 +476,61 @@ static void key_walk(void **st)
 	walk_mode(true, dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * Every key the Tune pane takes is in the key table as one of Tune's (help "Tune: ..."),
+ * so the help screen, the footer and the man page name it (r, a, k, u and R were in none).
+ */
+static void tune_keys_in_table(void **st)
+{
+	const struct ui_binding *bind;
+	size_t nb = ui_bindings(&bind);
+	char dir[] = "/tmp/wbtop-tkeys-XXXXXX", cmd[64];
+	struct rig g;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	rig_open(&g, false, dir);
+	for (int ch = 1; ch < KEY_MAX; ch++) {
+		bool listed = false;
+		if (ch == KEY_MOUSE || ch == KEY_RESIZE)
+			continue;
+		rig_reset(&g, P_TUNE);
+		g.u.tune_ok = false;
+		if (!ui_tune_key(&g.u, ch))
+			continue;
+		for (size_t k = 0; k < nb; k++)
+			for (int j = 0; j < UI_KEYS_MAX && bind[k].keys[j]; j++)
+				listed |= bind[k].keys[j] == ch && strncmp(bind[k].help, "Tune: ", 6) == 0;
+		if (!listed)
+			fail_msg("the Tune pane takes key %d ('%c'), which no Tune binding of the key table lists",
+				 ch, ch > 32 && ch < 127 ? ch : '?');
+	}
+	rig_close(&g);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Processes missing from the table: "run as root" only when the sample was not read as root. */
+static void procs_missing_note(void **st)
+{
+	struct wb_sample s;
+	char buf[160];
+
+	(void)st;
+	wb_sample_init(&s);
+	s.level = 3;
+	assert_null(ui_procs_missing_note(&s, buf, sizeof(buf)));
+	s.g.v[WB_G_PROCS_UNREADABLE] = 2;
+	s.g.valid |= WB_BIT(WB_G_PROCS_UNREADABLE);
+	assert_non_null(ui_procs_missing_note(&s, buf, sizeof(buf)));
+	if (strstr(buf, "run as root"))
+		fail_msg("read as root (level 3), yet: %s", buf);
+	assert_non_null(strstr(buf, "2 processes"));
+	s.level = 1;
+	assert_non_null(strstr(ui_procs_missing_note(&s, buf, sizeof(buf)), "run as root"));
+	wb_sample_finish(&s);
 }
 
 /* Clicks and the wheel (ui_mouse, as getmouse gives them): tab, title, row, scroll; any event is safe. */
@@ -634,6 +694,8 @@ int main(void)
 		cmocka_unit_test(level_hidden_any),
 		cmocka_unit_test(man_keys),
 		cmocka_unit_test(key_walk),
+		cmocka_unit_test(tune_keys_in_table),
+		cmocka_unit_test(procs_missing_note),
 		cmocka_unit_test(mouse_events),
 		cmocka_unit_test(jump_to_clock),
 		cmocka_unit_test(column_chooser),

@@ -71,11 +71,26 @@ static void refused_like_the_kernel(void **st)
 	assert_int_equal(set("vm.dirty_bytes=64Q", err), -EINVAL);
 	assert_non_null(strstr(err, "unit"));
 	assert_int_equal(set("vm.dirty_bytes=17592186044416K", err), -ERANGE); /* 2^34 pages */
+	assert_int_equal(set("vm.dirty_bytes=18446744073709547520", err), -ERANGE); /* 2^64 - 4096 */
+	assert_int_equal(set("vm.dirty_background_bytes=17592186040321", err), -ERANGE); /* 2^32-1 pages + 1 */
 	assert_int_equal(set("vm.nonsense=1", err), -EINVAL);
 	assert_int_equal(set("bdi.nosuch.max_ratio=1", err), -EINVAL);
 	assert_non_null(strstr(err, "no backing device"));
 	assert_int_equal(set("noequals", err), -EINVAL);
 	assert_int_equal(k.dirty_ratio, 20); /* nothing changed */
+}
+
+/* Within a page of 2^64 the kernel's page check wraps: it takes the value, the threshold is 0. */
+static void bytes_near_2_64(void **st)
+{
+	char err[256];
+	(void)st;
+	assert_int_equal(set("vm.dirty_bytes=18446744073709551615", err), 0);
+	assert_true(k.dirty_bytes == UINT64_MAX);
+	assert_int_equal(k.dirty_ratio, 0);
+	assert_int_equal(set("vm.dirty_bytes=18446744073709547521", err), 0); /* 2^64 - 4095 */
+	assert_int_equal(set("vm.dirty_background_bytes=18446744073709551615", err), 0);
+	assert_int_equal(k.bg_ratio, 0);
 }
 
 static void bdi_knobs(void **st)
@@ -118,6 +133,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(ratio_and_bytes_twins, setup, teardown),
 		cmocka_unit_test_setup_teardown(refused_like_the_kernel, setup, teardown),
+		cmocka_unit_test_setup_teardown(bytes_near_2_64, setup, teardown),
 		cmocka_unit_test_setup_teardown(bdi_knobs, setup, teardown),
 		cmocka_unit_test_setup_teardown(setop_path, setup, teardown),
 	};
