@@ -151,7 +151,11 @@ void wb_grid_hline(struct wb_grid *g, int y, int x, int role, int n)
 
 void wb_grid_clear_eol(struct wb_grid *g, int y, int x)
 {
-	for (int i = x < 0 ? 0 : x; y >= 0 && y < g->h && i < g->w; i++)
+	int i = x < 0 ? 0 : x;
+
+	if (y >= 0 && y < g->h && i > 0 && i < g->w && !cell_at(g, y, i)->ch[0])
+		i--; /* from a wide character's right half: its left half goes too, as set_cell() does */
+	for (; y >= 0 && y < g->h && i < g->w; i++)
 		*cell_at(g, y, i) = blank;
 }
 
