@@ -166,13 +166,13 @@ size_t wb_grid_line(const struct wb_grid *g, int y, char *buf, size_t n)
 	if (n == 0)
 		return 0;
 	for (int x = 0; y >= 0 && y < g->h && x < g->w; x++) {
-		const char *ch = wb_grid_at(g, y, x)->ch;
-		size_t l = strlen(ch);
+		const char *ch = g->cell[(size_t)y * (size_t)g->w + (size_t)x].ch;
+		size_t l = ch[0] && !ch[1] ? 1 : strlen(ch); /* mostly one byte: the UI looks for its tab row in every frame */
 		if (len + l >= n)
 			break;
 		memcpy(buf + len, ch, l);
 		len += l;
-		if (strcmp(ch, " ") != 0 && l)
+		if (l && (l > 1 || ch[0] != ' '))
 			keep = len;
 	}
 	buf[keep] = '\0';

@@ -145,7 +145,7 @@ void ui_flush(const struct ui *u)
 	if (any)
 		refresh();
 	/* no copy (out of memory): the next flush writes every row */
-	shown_valid = wb_grid_resize(&shown, g->w, g->h) == 0;
+	shown_valid = full ? wb_grid_resize(&shown, g->w, g->h) == 0 : true;
 	if (shown_valid && rowb)
 		memcpy(shown.cell, g->cell, rowb * (size_t)g->h);
 }
