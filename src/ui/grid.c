@@ -151,7 +151,11 @@ void wb_grid_hline(struct wb_grid *g, int y, int x, int role, int n)
 
 void wb_grid_clear_eol(struct wb_grid *g, int y, int x)
 {
-	for (int i = x < 0 ? 0 : x; y >= 0 && y < g->h && i < g->w; i++)
+	int i = x < 0 ? 0 : x;
+
+	if (y >= 0 && y < g->h && i > 0 && i < g->w && !cell_at(g, y, i)->ch[0])
+		i--; /* from a wide character's right half: its left half goes too, as set_cell() does */
+	for (; y >= 0 && y < g->h && i < g->w; i++)
 		*cell_at(g, y, i) = blank;
 }
 
@@ -162,13 +166,13 @@ size_t wb_grid_line(const struct wb_grid *g, int y, char *buf, size_t n)
 	if (n == 0)
 		return 0;
 	for (int x = 0; y >= 0 && y < g->h && x < g->w; x++) {
-		const char *ch = wb_grid_at(g, y, x)->ch;
-		size_t l = strlen(ch);
+		const char *ch = g->cell[(size_t)y * (size_t)g->w + (size_t)x].ch;
+		size_t l = ch[0] && !ch[1] ? 1 : strlen(ch); /* mostly one byte: the UI looks for its tab row in every frame */
 		if (len + l >= n)
 			break;
 		memcpy(buf + len, ch, l);
 		len += l;
-		if (strcmp(ch, " ") != 0 && l)
+		if (l && (l > 1 || ch[0] != ' '))
 			keep = len;
 	}
 	buf[keep] = '\0';

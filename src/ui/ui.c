@@ -1036,6 +1036,12 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	wb_signals_install();
 	wb_signals_at_crash(restore_terminal);
 	start_curses(&u);
+	/*
+	 * No typeahead checks while a frame is written: curses polled the
+	 * terminal every 5 changed lines (4 polls a frame) to postpone a frame
+	 * for a key; a frame takes under a millisecond and keys are read after it.
+	 */
+	typeahead(-1);
 	next = now_s();
 	bool redraw = true;
 	while (!u.quit && !wb_stop) {

@@ -68,6 +68,10 @@ static void wide_and_combining(void **st)
 	wb_grid_put(&g, 1, 0, WB_R_NORMAL, "\u6f22\u0301", -1); /* a mark after a wide character */
 	assert_string_equal(wb_grid_at(&g, 1, 0)->ch, "\u6f22\u0301");
 	assert_string_equal(wb_grid_at(&g, 1, 1)->ch, "");
+	wb_grid_put(&g, 1, 0, WB_R_NORMAL, "\u6f22y", -1);
+	wb_grid_clear_eol(&g, 1, 1); /* from the right half: the whole character goes */
+	assert_string_equal(line(&g, 1), "");
+	assert_string_equal(wb_grid_at(&g, 1, 0)->ch, " ");
 	wb_grid_finish(&g);
 }
 
