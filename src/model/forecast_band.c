@@ -43,20 +43,25 @@ static double normal(uint64_t *x)
  * sigma of the log of its multiplier, from the state the sample shows
  * (nothing here is fitted to the forecast's errors, which change whenever
  * the point forecast does):
- * - bw: the device's capacity. Once it has written flat out the completions
- *   show it (BW_SEEN); while the kernel's own estimate still disagrees with
- *   what it completed, it has not, and it may be that far off.
+ * - bw: the device's capacity. Once it has written flat out (its level at
+ *   its threshold, or a second of completions in flight) the completions
+ *   show it (BW_SEEN); before, it may be faster than it had to be
+ *   (BW_UNSEEN).
  * - demand: a free writer's rate over the last window (DEMAND); a writer the
  *   kernel holds has no observed demand (the simulation takes it as open).
  * - rl: the kernel's rate limit moves towards its balanced rate; the gap
- *   between the two is how far it has still to go (RL_SETTLED when they
- *   agree; unknown without tracepoints: RL_UNKNOWN).
- * - kbw: the kernel's bandwidth estimate against the completions.
+ *   between the two is how far it has still to go, and its steps between
+ *   two samples are not seen: RL_SETTLED plus half the gap (RL_UNKNOWN
+ *   without tracepoints).
+ * - kbw: the kernel's bandwidth estimate, whose course the simulation
+ *   follows from its gap to the completions; its smoothing state is not
+ *   seen: a quarter of the gap (BW_SEEN once they agree).
  * - share: the writeout share, settling over a few 3 s aging periods after
  *   a writer starts anywhere (SHARE_SETTLED once every writer is older
  *   than CONV_S, SHARE_YOUNG before).
  */
 #define BW_SEEN 0.05
+#define BW_UNSEEN 0.3
 #define DEMAND 0.15
 #define RL_SETTLED 0.3
 #define RL_UNKNOWN 0.5
@@ -145,19 +150,25 @@ static double series(const struct wb_forecast *f, size_t i, int q, size_t t)
  *   kernel move to them: rate limits, shares and levels settle again, as
  *   after a start. The gap between the limits and the kernel's thresholds
  *   now widens every figure of the device by (1 + TRANS_X * gap).
- * - A writer the kernel holds has no observed demand: when it is let go it
- *   writes as fast as the device takes, so its rate's error is not relative
- *   to the held rate but to its device's bandwidth (HELD_FLOOR of it).
+ * - A writer the kernel holds (any pause seen, or its device past the
+ *   point where writers are paused), or one the forecast holds at a step
+ *   (below 90 % of what it dirtied): when the kernel lets it go - the rate
+ *   limit's course between samples is not seen - it writes at about its
+ *   device's bandwidth: the members drawn past LET_GO_Z sigma (one in four)
+ *   let it go, at no less than that; downwards the throttle it is under is
+ *   seen.
  * - A threshold while the shares move: up to its fair part of the limit
  *   (the limit over the devices written to), FAIR_FLOOR of it when young.
  */
 #define TRANS_X 1.5
-#define HELD_FLOOR 0.2
+#define LET_GO_Z 0.7
 #define FAIR_FLOOR 1.0
 
 struct err {
 	double x[3];     /* factor on MODEL_SD: level, threshold, writer */
-	double floor[3]; /* pages (level, threshold), pages/s (writer) */
+	double floor[3]; /* pages (level, threshold); writer: its rate let go, pages/s */
+	bool held;       /* held now */
+	double demand;   /* what its writers dirtied, pages/s */
 };
 
 /* The kernel's figure st[k] of device b, 0 when not read. */
@@ -193,20 +204,22 @@ static void spread(const struct wb_sample *s, const struct wb_limits *l, const s
 		double own = in->seen_s ? youth(in->seen_s[i]) : OLD_X;
 		double d_trans = bl->valid && WB_HAS(b->st_valid, WB_B_THRESH)
 				 ? fmax(0, gap((double)bl->thresh + f4, kstat(b, WB_B_THRESH) + f4)) : 0;
-		bool held = rate > 0 && (tasks > 0.5 || (tasks < 0 && (bl->state == WB_ST_THROTTLED ||
-								      bl->state == WB_ST_OVER)));
+		bool held = tasks > 0 || (rate > 0 && (bl->state == WB_ST_THROTTLED || bl->state == WB_ST_OVER));
 		double t = 1 + TRANS_X * g_trans + d_trans;
 
 		u[i] = (struct unseen){
-			.bw = k_gap >= 0 ? BW_SEEN + k_gap / 2 : BW_SEEN,
+			.bw = kstat(b, WB_B_RECLAIMABLE) + kstat(b, WB_B_WRITEBACK) >= kstat(b, WB_B_THRESH) ||
+			      kstat(b, WB_B_WRITEBACK) >= bw ? BW_SEEN : BW_UNSEEN,
 			.demand = DEMAND,
-			.rl = rl_gap >= 0 ? RL_SETTLED + rl_gap : RL_UNKNOWN,
-			.kbw = k_gap >= 0 ? BW_SEEN + k_gap : BW_SEEN,
+			.rl = rl_gap >= 0 ? RL_SETTLED + rl_gap / 2 : RL_UNKNOWN,
+			.kbw = BW_SEEN + fmax(0, k_gap) / 4,
 			.share = SHARE_SETTLED + (SHARE_YOUNG - SHARE_SETTLED) * (settle - OLD_X) / (YOUNG_X - OLD_X),
 		};
 		e[i] = (struct err){
 			.x = { own * t, fmax(own, settle), own * t },
-			.floor = { 0, FAIR_FLOOR * fair * (settle - OLD_X) / (YOUNG_X - OLD_X), held ? HELD_FLOOR * bw : 0 },
+			.floor = { 0, FAIR_FLOOR * fair * (settle - OLD_X) / (YOUNG_X - OLD_X), bw },
+			.held = held,
+			.demand = rate,
 		};
 	}
 }
@@ -230,6 +243,12 @@ static void collect(const struct wb_forecast *f, const struct err *e, unsigned m
 				double sd = e[i].x[g] * (MODEL_SD[g].a + MODEL_SD[g].b * (double)(t + 1) * f->step_s);
 				double v = series(f, i, q, t), fl = e[i].floor[g];
 
+				if (g == 2) {
+					bool go = z[g] > LET_GO_Z && (e[i].held || v < 0.9 * e[i].demand);
+
+					vals[k++ * n + m] = m ? fmax(go ? fl : 0, v * exp(sd * z[g])) : v;
+					continue;
+				}
 				vals[k++ * n + m] = m ? fmax(0, (v + fl) * exp(sd * z[g]) - fl) : v;
 			}
 	}
