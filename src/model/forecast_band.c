@@ -18,9 +18,6 @@
 #define SEED 0x77627470u /* "wbtp" */
 #define ZMAX 2.5         /* draws past 2.5 sigma are clipped */
 
-/* Log-normal spread (sigma of the log) of each multiplier, calibrated on bench/forecast-runs. */
-static const struct { double bw, demand, rl, kbw, share; } SIGMA = { 0.10, 0.15, 0.5, 0.2, 0.25 };
-
 /* splitmix64: a small deterministic generator. */
 static uint64_t next_u64(uint64_t *x)
 {
@@ -41,17 +38,58 @@ static double normal(uint64_t *x)
 	return fmax(-ZMAX, fmin(ZMAX, z));
 }
 
-/* Draw member m's multipliers for nb devices into mul (5 * nb). */
-static void draw(unsigned m, size_t nb, double *mul)
+/*
+ * How far each input the model cannot observe exactly may be off, as the
+ * sigma of the log of its multiplier, from the state the sample shows
+ * (nothing here is fitted to the forecast's errors, which change whenever
+ * the point forecast does):
+ * - bw: the device's capacity. Once it has written flat out (its level at
+ *   its threshold, or a second of completions in flight) the completions
+ *   show it (BW_SEEN); before, it may be faster than it had to be
+ *   (BW_UNSEEN).
+ * - demand: a free writer's rate over the last window (DEMAND); a writer the
+ *   kernel holds has no observed demand (the simulation takes it as open).
+ * - rl: the kernel's rate limit moves towards its balanced rate; the gap
+ *   between the two is how far it has still to go, and its steps between
+ *   two samples are not seen: RL_SETTLED plus half the gap (RL_UNKNOWN
+ *   without tracepoints).
+ * - kbw: the kernel's bandwidth estimate, whose course the simulation
+ *   follows from its gap to the completions; its smoothing state is not
+ *   seen: a quarter of the gap (BW_SEEN once they agree).
+ * - share: the writeout share, settling over a few 3 s aging periods after
+ *   a writer starts anywhere (SHARE_SETTLED once every writer is older
+ *   than CONV_S, SHARE_YOUNG before).
+ */
+#define BW_SEEN 0.05
+#define BW_UNSEEN 0.3
+#define DEMAND 0.15
+#define RL_SETTLED 0.3
+#define RL_UNKNOWN 0.5
+#define SHARE_SETTLED 0.25
+#define SHARE_YOUNG 0.5
+#define GAP_MAX 1.0 /* log gaps past e (2.7x) count as e */
+
+struct unseen {
+	double bw, demand, rl, kbw, share;
+};
+
+/* |log(a / b)|, capped at GAP_MAX; < 0 when either is unknown (0). */
+static double gap(double a, double b)
+{
+	return a > 0 && b > 0 ? fmin(GAP_MAX, fabs(log(a / b))) : -1;
+}
+
+/* Draw member m's multipliers for nb devices of spread u into mul (5 * nb). */
+static void draw(unsigned m, size_t nb, const struct unseen *u, double *mul)
 {
 	uint64_t x = SEED + 0x1000003ull * m;
 
 	for (size_t i = 0; i < nb; i++) {
-		mul[i] = exp(SIGMA.bw * normal(&x));
-		mul[nb + i] = exp(SIGMA.demand * normal(&x));
-		mul[2 * nb + i] = exp(SIGMA.rl * normal(&x));
-		mul[3 * nb + i] = exp(SIGMA.kbw * normal(&x));
-		mul[4 * nb + i] = exp(SIGMA.share * normal(&x));
+		mul[i] = exp(u[i].bw * normal(&x));
+		mul[nb + i] = exp(u[i].demand * normal(&x));
+		mul[2 * nb + i] = exp(u[i].rl * normal(&x));
+		mul[3 * nb + i] = exp(u[i].kbw * normal(&x));
+		mul[4 * nb + i] = exp(u[i].share * normal(&x));
 	}
 }
 
@@ -59,20 +97,17 @@ static void draw(unsigned m, size_t nb, double *mul)
  * What the inputs' spread leaves out - the model's own error, which grows
  * with the lead: sigma of the log of each member's figure, a + b * lead (s),
  * for the level (dirty, writeback, dirty + writeback), the threshold and the
- * writers' rate; from the errors on bench/forecast-runs (fresh/run01..11,
- * s10/run01..05: the 80th percentile of the error 10-40 % at 5-30 s ahead;
- * the threshold's growth from those and bench/scenario-gen/runs/run01..04).
+ * writers' rate, once the kernel has settled (times OLD_X below); from the
+ * errors on bench/forecast-runs (fresh/run01..11, s10/run01..05).
  */
 static const struct { double a, b; } MODEL_SD[3] = { { 0.07, 0.016 }, { 0.12, 0.004 }, { 0.18, 0.012 } };
 static const int GROUP[WB_FC_SERIES] = { 0, 0, 1, 2, 0 }; /* series -> MODEL_SD */
 /*
  * Before the kernel has converged - a writer seen for YOUNG_S or less, its
  * device's bandwidth estimate and every share still moving - the error is
- * YOUNG_X times the above, falling linearly to OLD_X times at CONV_S; a
- * device's threshold takes the newest writer's (its share moves with every
- * other device's). Calibrated on the same runs: forecasts made 3-5 s after
- * the writers started were off by -100 .. +340 % (level) and covered 29-43 %
- * with 1.5x; with 3x 57-59 %, later 82-85 %, overall 77-79 %.
+ * YOUNG_X times the above, falling linearly to OLD_X times at CONV_S
+ * (forecasts made 3-5 s after the writers started were off by -100 ..
+ * +340 % on the level, bench/forecast-runs/fresh).
  */
 #define YOUNG_S 3.0
 #define YOUNG_X 3.0
@@ -104,32 +139,117 @@ static double series(const struct wb_forecast *f, size_t i, int q, size_t t)
 }
 
 /*
+ * The model's own error, per device and group (level, threshold, writer):
+ * the factor on MODEL_SD and an offset below which the error is not
+ * relative (drawn on value + floor: a figure near 0 can still be off by the
+ * floor).
+ * - The writer's youth() widens its device's level and writer; the newest
+ *   writer anywhere widens every threshold (each share moves as another
+ *   device starts completing).
+ * - A forecast under other limits than the kernel's now (a what-if) has the
+ *   kernel move to them: rate limits, shares and levels settle again, as
+ *   after a start. The gap between the limits and the kernel's thresholds
+ *   now widens every figure of the device by (1 + TRANS_X * gap).
+ * - A writer the kernel holds (any pause seen, or its device past the
+ *   point where writers are paused), or one the forecast holds at a step
+ *   (below 90 % of what it dirtied): when the kernel lets it go - the rate
+ *   limit's course between samples is not seen - it writes at about its
+ *   device's bandwidth: the members drawn past LET_GO_Z sigma (one in four)
+ *   let it go, at no less than that; downwards the throttle it is under is
+ *   seen.
+ * - A threshold while the shares move: up to its fair part of the limit
+ *   (the limit over the devices written to), FAIR_FLOOR of it when young.
+ */
+#define TRANS_X 1.5
+#define LET_GO_Z 0.7
+#define FAIR_FLOOR 1.0
+
+struct err {
+	double x[3];     /* factor on MODEL_SD: level, threshold, writer */
+	double floor[3]; /* pages (level, threshold); writer: its rate let go, pages/s */
+	bool held;       /* held now */
+	double demand;   /* what its writers dirtied, pages/s */
+};
+
+/* The kernel's figure st[k] of device b, 0 when not read. */
+static double kstat(const struct wb_bdi *b, int k)
+{
+	return WB_HAS(b->st_valid, k) ? (double)b->st[k] : 0;
+}
+
+/* How much of what the model cannot observe is at stake now, per device. */
+static void spread(const struct wb_sample *s, const struct wb_limits *l, const struct wb_forecast_in *in,
+		   struct unseen *u, struct err *e)
+{
+	size_t nb = s->nbdis, nw = 0;
+	double newest = HUGE_VAL, kthresh = 0, f4 = (double)(4u << 20) / (s->page_size ? s->page_size : 4096);
+
+	for (size_t i = 0; i < nb; i++) {
+		if (in->dirty_rate && in->dirty_rate[i] > 0) {
+			nw++;
+			if (in->seen_s && in->seen_s[i] >= 0)
+				newest = fmin(newest, in->seen_s[i]);
+		}
+		kthresh = fmax(kthresh, kstat(&s->bdis[i], WB_B_DIRTY_THRESH));
+	}
+	double settle = youth(isfinite(newest) ? newest : -1), fair = (double)l->thresh / (double)(nw ? nw : 1);
+	double g_trans = fmax(0, gap((double)l->thresh, kthresh));
+
+	for (size_t i = 0; i < nb; i++) {
+		const struct wb_bdi *b = &s->bdis[i];
+		const struct wb_bdi_limits *bl = &l->bdis[i];
+		double bw = in->bw[i], kbw = kstat(b, WB_B_BDI_BW), k_gap = gap(kbw, bw);
+		double rl_gap = s->ev_valid ? gap((double)b->ev.dirty_ratelimit, (double)b->ev.balanced_ratelimit) : -1;
+		double tasks = in->tasks ? in->tasks[i] : -1, rate = in->dirty_rate ? in->dirty_rate[i] : 0;
+		double own = in->seen_s ? youth(in->seen_s[i]) : OLD_X;
+		double d_trans = bl->valid && WB_HAS(b->st_valid, WB_B_THRESH)
+				 ? fmax(0, gap((double)bl->thresh + f4, kstat(b, WB_B_THRESH) + f4)) : 0;
+		bool held = tasks > 0 || (rate > 0 && (bl->state == WB_ST_THROTTLED || bl->state == WB_ST_OVER));
+		double t = 1 + TRANS_X * g_trans + d_trans;
+
+		u[i] = (struct unseen){
+			.bw = kstat(b, WB_B_RECLAIMABLE) + kstat(b, WB_B_WRITEBACK) >= kstat(b, WB_B_THRESH) ||
+			      kstat(b, WB_B_WRITEBACK) >= bw ? BW_SEEN : BW_UNSEEN,
+			.demand = DEMAND,
+			.rl = rl_gap >= 0 ? RL_SETTLED + rl_gap / 2 : RL_UNKNOWN,
+			.kbw = BW_SEEN + fmax(0, k_gap) / 4,
+			.share = SHARE_SETTLED + (SHARE_YOUNG - SHARE_SETTLED) * (settle - OLD_X) / (YOUNG_X - OLD_X),
+		};
+		e[i] = (struct err){
+			.x = { own * t, fmax(own, settle), own * t },
+			.floor = { 0, FAIR_FLOOR * fair * (settle - OLD_X) / (YOUNG_X - OLD_X), bw },
+			.held = held,
+			.demand = rate,
+		};
+	}
+}
+
+/*
  * Store member m (of n) of forecast f in vals: per (device, series, step) n
  * values; members past the first (the point forecast) with the model's
- * error drawn on top, widened by youth() of the device's writer (rate: the
- * writers' demand; the newest writer anywhere widens every threshold).
+ * error e drawn on top.
  */
-static void collect(const struct wb_forecast *f, const double *seen_s, const double *rate, unsigned m,
-		    unsigned n, double *vals)
+static void collect(const struct wb_forecast *f, const struct err *e, unsigned m, unsigned n, double *vals)
 {
 	size_t ns = f->nsteps, k = 0;
 	uint64_t x = SEED ^ (0x2545f4914f6cdd1dull * (m + 1));
-	double newest = HUGE_VAL;
 
-	for (size_t i = 0; seen_s && rate && i < f->nbdis; i++)
-		if (rate[i] > 0 && seen_s[i] >= 0)
-			newest = fmin(newest, seen_s[i]);
 	for (size_t i = 0; i < f->nbdis; i++) {
 		double z[3] = { normal(&x), normal(&x), normal(&x) };
-		double own = seen_s ? youth(seen_s[i]) : OLD_X;
-		double y[3] = { own, fmax(own, youth(isfinite(newest) ? newest : -1)), own };
 
 		for (int q = 0; q < WB_FC_SERIES; q++)
 			for (size_t t = 0; t < ns; t++) {
 				int g = GROUP[q];
-				double sd = MODEL_SD[g].a + MODEL_SD[g].b * (double)(t + 1) * f->step_s;
+				double sd = e[i].x[g] * (MODEL_SD[g].a + MODEL_SD[g].b * (double)(t + 1) * f->step_s);
+				double v = series(f, i, q, t), fl = e[i].floor[g];
 
-				vals[k++ * n + m] = series(f, i, q, t) * (m ? exp(y[g] * sd * z[g]) : 1);
+				if (g == 2) {
+					bool go = z[g] > LET_GO_Z && (e[i].held || v < 0.9 * e[i].demand);
+
+					vals[k++ * n + m] = m ? fmax(go ? fl : 0, v * exp(sd * z[g])) : v;
+					continue;
+				}
+				vals[k++ * n + m] = m ? fmax(0, (v + fl) * exp(sd * z[g]) - fl) : v;
 			}
 	}
 	for (size_t t = 0; t < ns; t++) {
@@ -170,24 +290,32 @@ static int alloc_band(struct wb_forecast *out)
 	return 0;
 }
 
-/* Sort each run of n values and write its p10 and p90 into out's band. */
+/*
+ * The p10 and p90 of the n values at v (member 0, the point forecast,
+ * first), sorting them; the band holds the point forecast it is drawn
+ * around, also when the members all land on one side of it.
+ */
+static void band_of(double *v, unsigned n, double *p10, double *p90)
+{
+	double pt = v[0];
+
+	qsort(v, n, sizeof(double), cmp_double);
+	*p10 = fmin(pt, quantile(v, n, 0.1));
+	*p90 = fmax(pt, quantile(v, n, 0.9));
+}
+
+/* Write each run of n values' p10 and p90 into out's band. */
 static void fill_band(struct wb_forecast *out, double *vals, unsigned n)
 {
 	size_t ns = out->nsteps, k = 0;
 
 	for (size_t i = 0; i < out->nbdis; i++)
 		for (int q = 0; q < WB_FC_SERIES; q++)
-			for (size_t t = 0; t < ns; t++, k++) {
-				qsort(vals + k * n, n, sizeof(double), cmp_double);
-				out->bdis[i].p10[q][t] = quantile(vals + k * n, n, 0.1);
-				out->bdis[i].p90[q][t] = quantile(vals + k * n, n, 0.9);
-			}
+			for (size_t t = 0; t < ns; t++, k++)
+				band_of(vals + k * n, n, &out->bdis[i].p10[q][t], &out->bdis[i].p90[q][t]);
 	for (size_t t = 0; t < ns; t++)
-		for (int q = 0; q < 2; q++, k++) {
-			qsort(vals + k * n, n, sizeof(double), cmp_double);
-			out->g_p10[q][t] = quantile(vals + k * n, n, 0.1);
-			out->g_p90[q][t] = quantile(vals + k * n, n, 0.9);
-		}
+		for (int q = 0; q < 2; q++, k++)
+			band_of(vals + k * n, n, &out->g_p10[q][t], &out->g_p90[q][t]);
 }
 
 /* Run the members and the point forecast's band (writeback-model.md: the forecast's inputs). */
@@ -195,26 +323,32 @@ int wb_forecast_band(const struct wb_sample *s, const struct wb_limits *l,
 		     const struct wb_settings *k, const struct wb_forecast_in *in,
 		     struct wb_forecast *out)
 {
-	size_t nb = out->nbdis, rows = (nb * WB_FC_SERIES + 2) * out->nsteps;
+	size_t nb = out->nbdis, rows = (nb * WB_FC_SERIES + 2) * out->nsteps, nb1 = nb ? nb : 1;
 	unsigned n = in->members + 1; /* the point forecast is one of them */
-	double *vals = calloc(rows * n, sizeof(double)), *mul = calloc(5 * (nb ? nb : 1), sizeof(double));
+	double *vals = calloc(rows * n, sizeof(double)), *mul = calloc(5 * nb1, sizeof(double));
+	struct unseen *u = calloc(nb1, sizeof(*u));
+	struct err *e = calloc(nb1, sizeof(*e));
 	struct wb_fc_jitter j = { mul, mul + nb, mul + 2 * nb, mul + 3 * nb, mul + 4 * nb };
-	int rc = vals && mul ? alloc_band(out) : -ENOMEM;
+	int rc = vals && mul && u && e ? alloc_band(out) : -ENOMEM;
 
-	if (rc == 0)
-		collect(out, in->seen_s, in->dirty_rate, 0, n, vals);
+	if (rc == 0) {
+		spread(s, l, in, u, e);
+		collect(out, e, 0, n, vals);
+	}
 	for (unsigned m = 1; rc == 0 && m < n; m++) {
 		struct wb_forecast f;
 
-		draw(m, nb, mul);
+		draw(m, nb, u, mul);
 		rc = wb_forecast_sim(s, l, k, in, &j, &f);
 		if (rc == 0)
-			collect(&f, in->seen_s, in->dirty_rate, m, n, vals);
+			collect(&f, e, m, n, vals);
 		wb_forecast_finish(&f);
 	}
 	if (rc == 0)
 		fill_band(out, vals, n);
 	free(vals);
 	free(mul);
+	free(u);
+	free(e);
 	return rc;
 }
