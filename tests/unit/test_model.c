@@ -11,6 +11,20 @@
 #include "wbtop/forecast.h"
 #include "wbtop/model.h"
 
+/* A 2-CPU sample at the default ratios with memory as a 6.18 VM had it. */
+static void state_sample(struct wb_sample *s)
+{
+	wb_sample_init(s);
+	s->page_size = 4096;
+	s->ncpus = 2;
+	s->sys[WB_SYS_DIRTY_RATIO] = 20;
+	s->sys[WB_SYS_BG_RATIO] = 10;
+	s->sys_valid = 0xff;
+	s->g.v[WB_G_MEMFREE] = 5784289;
+	s->g.v[WB_G_ACTIVE_FILE] = 139920;
+	s->g.v[WB_G_INACTIVE_FILE] = 200000;
+}
+
 static struct wb_settings ratio(uint64_t r, uint64_t b)
 {
 	return (struct wb_settings){ .dirty_ratio = r, .bg_ratio = b };
@@ -146,15 +160,7 @@ static void limits_on_sample(void **st)
 	struct wb_zone z = { .name = "Normal" };
 	struct wb_limits l;
 	(void)st;
-	wb_sample_init(&s);
-	s.page_size = 4096;
-	s.ncpus = 2;
-	s.sys[WB_SYS_DIRTY_RATIO] = 20;
-	s.sys[WB_SYS_BG_RATIO] = 10;
-	s.sys_valid = 0xff;
-	s.g.v[WB_G_MEMFREE] = 5784289;
-	s.g.v[WB_G_ACTIVE_FILE] = 139920;
-	s.g.v[WB_G_INACTIVE_FILE] = 200000;
+	state_sample(&s);
 	s.g.v[WB_G_DIRTY] = 100;
 	s.g.v[WB_G_WRITEBACK] = 8;
 	s.g.v[WB_G_DIRTY_THRESH] = 1218339;
@@ -210,16 +216,8 @@ static void throttled_needs_a_writer(void **st)
 	};
 	(void)st;
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		wb_sample_init(&s);
-		s.page_size = 4096;
-		s.ncpus = 2;
+		state_sample(&s);
 		s.mono = 10;
-		s.sys[WB_SYS_DIRTY_RATIO] = 20;
-		s.sys[WB_SYS_BG_RATIO] = 10;
-		s.sys_valid = 0xff;
-		s.g.v[WB_G_MEMFREE] = 5784289;
-		s.g.v[WB_G_ACTIVE_FILE] = 139920;
-		s.g.v[WB_G_INACTIVE_FILE] = 200000;
 		s.g.v[WB_G_DIRTY] = 1000000; /* over freerun (913382), under the limit */
 		s.g.v[WB_G_WRITEBACK] = 8;
 		s.g.valid = WB_BIT(WB_G_MEMFREE) | WB_BIT(WB_G_ACTIVE_FILE) | WB_BIT(WB_G_INACTIVE_FILE) |
