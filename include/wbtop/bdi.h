@@ -43,7 +43,22 @@ void wb_bdis_close(struct wb_bdis *b);
  */
 void wb_bdi_parse_stats(const char *buf, uint32_t page_size, uint64_t *stv, uint64_t *st_valid, const char *what,
 			struct wb_diag *d);
-void wb_bdi_parse_wb_stats(char *buf, uint64_t *stv, uint64_t *st_valid, const char *what, struct wb_diag *d);
+/* wb_stats figures summed over the wbs as the kernel's stats file sums them (WB_B_* indices). */
+struct wb_bdi_wbsum {
+	uint64_t v[WB_B_COUNT];
+	uint64_t valid;       /* bits of v[] that are what stats would show */
+	uint64_t nwbs;
+	bool root;            /* a WbCgIno 1 block was seen */
+	uint64_t root_valid;  /* its keys (local indices) */
+};
+void wb_bdi_parse_wb_stats(char *buf, uint32_t page_size, uint64_t *stv, uint64_t *st_valid,
+			   struct wb_bdi_wbsum *sum, const char *what, struct wb_diag *d);
+/*
+ * Every stats figure wbtop uses from wb_stats sums and /proc/vmstat's
+ * thresholds (s->g): true and stored into stv/st_valid if all are had.
+ */
+bool wb_bdi_stats_from_wb(const struct wb_bdi_wbsum *sum, const struct wb_sample *s, uint64_t *stv,
+			  uint64_t *st_valid);
 void wb_mountinfo_attach(char *buf, struct wb_sample *s);
 /* Decode mountinfo's octal escapes (\040) in place. */
 void wb_mountinfo_unescape(char *s);

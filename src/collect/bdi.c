@@ -55,13 +55,41 @@ static const struct wb_kv_key stats_keys[] = {
 	WB_KV("state", WB_B_STATE, WB_KV_HEX, false, false),
 };
 
-/* wb_stats keys of one wb block; indices are local (WS_*). */
-enum { WS_CGINO, WS_BW, WS_THRESH, WS_COUNT };
+/*
+ * wb_stats keys of one wb block; indices are local (WS_*). The kernel's
+ * stats file prints the same per-wb figures summed over the BDI's wbs
+ * (mm/backing-dev.c: bdi_debug_stats_show() and cgwb_debug_stats_show()
+ * both fill them with collect_wb_stats()); ws_sums says which.
+ */
+enum {
+	WS_CGINO, WS_BW, WS_THRESH, WS_WRITEBACK, WS_RECLAIMABLE, WS_DIRTIED, WS_WRITTEN,
+	WS_B_DIRTY, WS_B_IO, WS_B_MORE_IO, WS_B_DIRTY_TIME, WS_STATE, WS_COUNT
+};
 static const struct wb_kv_key wb_stats_keys[] = {
 	WB_KV("WbCgIno", WS_CGINO, WB_KV_NUM, false, false),
 	WB_KV("WbWriteBandwidth", WS_BW, WB_KV_KBPS, false, false),
 	WB_KV("WbDirtyThresh", WS_THRESH, WB_KV_KB, false, false),
+	WB_KV("WbWriteback", WS_WRITEBACK, WB_KV_KB, false, false),
+	WB_KV("WbReclaimable", WS_RECLAIMABLE, WB_KV_KB, false, false),
+	WB_KV("WbDirtied", WS_DIRTIED, WB_KV_KB, false, false),
+	WB_KV("WbWritten", WS_WRITTEN, WB_KV_KB, false, false),
+	WB_KV("b_dirty", WS_B_DIRTY, WB_KV_NUM, false, false),
+	WB_KV("b_io", WS_B_IO, WB_KV_NUM, false, false),
+	WB_KV("b_more_io", WS_B_MORE_IO, WB_KV_NUM, false, false),
+	WB_KV("b_dirty_time", WS_B_DIRTY_TIME, WB_KV_NUM, false, false),
+	WB_KV("state", WS_STATE, WB_KV_HEX, false, false),
 };
+
+/* stats figures that are the sum of one wb_stats figure over the wbs */
+static const int ws_sums[][2] = {
+	{ WS_WRITEBACK, WB_B_WRITEBACK },  { WS_RECLAIMABLE, WB_B_RECLAIMABLE },
+	{ WS_DIRTIED, WB_B_DIRTIED },      { WS_WRITTEN, WB_B_WRITTEN },
+	{ WS_B_DIRTY, WB_B_B_DIRTY },      { WS_B_IO, WB_B_B_IO },
+	{ WS_B_MORE_IO, WB_B_B_MORE_IO },  { WS_B_DIRTY_TIME, WB_B_B_DIRTY_TIME },
+};
+
+/* A wb's state bit WB_has_dirty_io (include/linux/backing-dev-defs.h: bit 2). */
+#define WS_HAS_DIRTY_IO 0x4
 
 static const char *const knob_files[WB_K_COUNT] = {
 	[WB_K_MIN_RATIO] = "min_ratio",
@@ -406,26 +434,26 @@ static double now_us(void)
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
-/* Root wb figures from wb_stats (blank-line separated blocks). */
-static void read_wb_stats(struct wb_bdi_files *st, struct wb_diag *d)
+void wb_bdi_parse_wb_stats(char *p, uint32_t page_size, uint64_t *stv, uint64_t *st_valid, struct wb_bdi_wbsum *sum,
+			   const char *what, struct wb_diag *d)
 {
-	if (wb_kvfile_read(&st->wb_stats, NULL) == 0)
-		wb_bdi_parse_wb_stats(st->wb_stats.buf, st->st, &st->st_valid, st->wb_stats.path, d);
-}
+	uint64_t nwbs = 0, all = ~UINT64_C(0);
 
-void wb_bdi_parse_wb_stats(char *p, uint64_t *stv, uint64_t *st_valid, const char *what, struct wb_diag *d)
-{
-	uint64_t nwbs = 0;
-
+	memset(sum, 0, sizeof(*sum));
 	while (*p) {
 		char *end = strstr(p, "\n\n");
 		uint64_t v[WS_COUNT] = { 0 }, valid = 0;
 
 		if (end)
 			*end = '\0';
-		wb_kv_parse(p, wb_stats_keys, NELEM(wb_stats_keys), 4096, v, &valid, what, d);
+		wb_kv_parse(p, wb_stats_keys, NELEM(wb_stats_keys), page_size, v, &valid, what, d);
 		if (WB_HAS(valid, WS_CGINO)) {
 			nwbs++;
+			all &= valid;
+			for (size_t m = 0; m < NELEM(ws_sums); m++)
+				sum->v[ws_sums[m][1]] += v[ws_sums[m][0]];
+			if (v[WS_STATE] & WS_HAS_DIRTY_IO)
+				sum->v[WB_B_BDI_BW] += v[WS_BW];
 			if (v[WS_CGINO] == 1) {
 				static const int map[][2] = { { WS_BW, WB_B_WB_BW },
 							      { WS_THRESH, WB_B_WB_THRESH } };
@@ -434,6 +462,10 @@ void wb_bdi_parse_wb_stats(char *p, uint64_t *stv, uint64_t *st_valid, const cha
 						stv[map[m][1]] = v[map[m][0]];
 						*st_valid |= WB_BIT(map[m][1]);
 					}
+				sum->root = true;
+				sum->v[WB_B_THRESH] = v[WS_THRESH];
+				sum->v[WB_B_STATE] = v[WS_STATE];
+				sum->root_valid = valid;
 			}
 		}
 		if (!end)
@@ -444,6 +476,41 @@ void wb_bdi_parse_wb_stats(char *p, uint64_t *stv, uint64_t *st_valid, const cha
 		stv[WB_B_NR_WBS] = nwbs;
 		*st_valid |= WB_BIT(WB_B_NR_WBS);
 	}
+	sum->nwbs = nwbs;
+	for (size_t m = 0; nwbs && m < NELEM(ws_sums); m++)
+		if (WB_HAS(all, ws_sums[m][0]))
+			sum->valid |= WB_BIT(ws_sums[m][1]);
+	if (nwbs && WB_HAS(all, WS_STATE) && WB_HAS(all, WS_BW))
+		sum->valid |= WB_BIT(WB_B_BDI_BW);
+	if (sum->root && WB_HAS(sum->root_valid, WS_STATE))
+		sum->valid |= WB_BIT(WB_B_STATE);
+	/* BdiDirtyThresh sums the wbs' global-domain thresholds; a cgroup wb's WbDirtyThresh may be its memcg's, lower */
+	if (nwbs == 1 && sum->root && WB_HAS(sum->root_valid, WS_THRESH))
+		sum->valid |= WB_BIT(WB_B_THRESH);
+}
+
+bool wb_bdi_stats_from_wb(const struct wb_bdi_wbsum *sum, const struct wb_sample *s, uint64_t *stv,
+			  uint64_t *st_valid)
+{
+	static const int g[][2] = { { WB_G_DIRTY_THRESH, WB_B_DIRTY_THRESH }, { WB_G_BG_THRESH, WB_B_BG_THRESH } };
+	const uint64_t need = WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_THRESH) |
+			      WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN) | WB_BIT(WB_B_BDI_BW) |
+			      WB_BIT(WB_B_B_DIRTY) | WB_BIT(WB_B_B_IO) | WB_BIT(WB_B_B_MORE_IO) |
+			      WB_BIT(WB_B_B_DIRTY_TIME) | WB_BIT(WB_B_STATE);
+
+	if ((sum->valid & need) != need)
+		return false;
+	for (size_t i = 0; i < NELEM(g); i++)
+		if (!WB_HAS(s->g.valid, g[i][0]))
+			return false;
+	for (int k = 0; k < WB_B_COUNT; k++)
+		if (need & WB_BIT(k))
+			stv[k] = sum->v[k];
+	/* DirtyThresh and BackgroundThresh are /proc/vmstat's, from the same global_dirty_limits() */
+	for (size_t i = 0; i < NELEM(g); i++)
+		stv[g[i][1]] = s->g.v[g[i][0]];
+	*st_valid |= need | WB_BIT(WB_B_DIRTY_THRESH) | WB_BIT(WB_B_BG_THRESH);
+	return true;
 }
 
 void wb_bdi_parse_stats(const char *buf, uint32_t page_size, uint64_t *stv, uint64_t *st_valid, const char *what,
@@ -455,9 +522,14 @@ void wb_bdi_parse_stats(const char *buf, uint32_t page_size, uint64_t *stv, uint
 /*
  * debugfs stats, with back-off: reading them walks the BDI's dirty inode
  * lists under its list lock, so an expensive read is repeated less often.
+ * Live, wb_stats alone where it gives every stats figure (one wb, the
+ * root's: wb_bdi_stats_from_wb()): each file walks those lists, so one
+ * read instead of two. A fixture tree's files need not agree: both read.
  */
-static bool read_debugfs(struct wb_bdi_files *st, uint32_t page_size, struct wb_diag *d)
+static bool read_debugfs(struct wb_bdis *b, struct wb_bdi_files *st, const struct wb_sample *s, struct wb_diag *d)
 {
+	struct wb_bdi_wbsum sum = { 0 };
+	bool have_wb = false;
 	double t0;
 
 	if (st->skip > 0) {
@@ -466,10 +538,19 @@ static bool read_debugfs(struct wb_bdi_files *st, uint32_t page_size, struct wb_
 	}
 	t0 = now_us();
 	st->st_valid = 0;
-	if (wb_kvfile_read(&st->stats, NULL) != 0)
-		return false;
-	wb_bdi_parse_stats(st->stats.buf, page_size, st->st, &st->st_valid, st->stats.path, d);
-	read_wb_stats(st, d);
+	if (b->mounts_live && wb_kvfile_read(&st->wb_stats, NULL) == 0) {
+		wb_bdi_parse_wb_stats(st->wb_stats.buf, s->page_size, st->st, &st->st_valid, &sum,
+				      st->wb_stats.path, d);
+		have_wb = true;
+	}
+	if (!have_wb || !wb_bdi_stats_from_wb(&sum, s, st->st, &st->st_valid)) {
+		if (wb_kvfile_read(&st->stats, NULL) != 0)
+			return false;
+		wb_bdi_parse_stats(st->stats.buf, s->page_size, st->st, &st->st_valid, st->stats.path, d);
+		if (!have_wb && wb_kvfile_read(&st->wb_stats, NULL) == 0)
+			wb_bdi_parse_wb_stats(st->wb_stats.buf, s->page_size, st->st, &st->st_valid, &sum,
+					      st->wb_stats.path, d);
+	}
 	st->cost_us = (uint32_t)(now_us() - t0);
 	if (st->cost_us > WB_BDI_STATS_SLOW_US) {
 		unsigned k = st->cost_us / WB_BDI_STATS_SLOW_US;
@@ -657,7 +738,7 @@ static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, const struct wb
 	snprintf(x->dev, sizeof(x->dev), "%s", st->dev);
 	read_knobs(b, st, s, x, d);
 	bool skipped = st->skip > 0;
-	if (read_debugfs(st, s->page_size, d)) {
+	if (read_debugfs(b, st, s, d)) {
 		b->debugfs_ok = true;
 		memcpy(x->st, st->st, sizeof(x->st));
 		x->st_valid = st->st_valid;

@@ -52,7 +52,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wb_diag_clear(&d);
 	switch (data[0] % 3) {
 	case 0: wb_bdi_parse_stats(text, data[0] & 0x80 ? 65536 : 4096, st, &valid, "stats", &d); break;
-	case 1: wb_bdi_parse_wb_stats(text, st, &valid, "wb_stats", &d); break;
+	case 1: {
+		struct wb_bdi_wbsum sum;
+		struct wb_sample smp;
+
+		wb_sample_init(&smp);
+		wb_bdi_parse_wb_stats(text, data[0] & 0x80 ? 65536 : 4096, st, &valid, &sum, "wb_stats", &d);
+		smp.g.valid = WB_BIT(WB_G_DIRTY_THRESH) | WB_BIT(WB_G_BG_THRESH);
+		wb_bdi_stats_from_wb(&sum, &smp, st, &valid);
+		wb_sample_finish(&smp);
+		break;
+	}
 	default: mounts(text); break;
 	}
 	if (WB_B_COUNT < 64 && valid >> WB_B_COUNT)

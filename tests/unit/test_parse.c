@@ -13,6 +13,7 @@
 
 #include "test_util.h"
 
+#include "wbtop/bdi.h"
 #include "wbtop/kvfile.h"
 #include "wbtop/procfs.h"
 #include "wbtop/zoneinfo.h"
@@ -274,6 +275,111 @@ static void zoneinfo_garbage(void **st)
 	free(zones);
 }
 
+/*
+ * debugfs stats and wb_stats of one BDI, read one after the other on 6.18
+ * (254:0: its one wb, the root's, with dirty inodes, state 5; 7:0: none,
+ * state 1, so BdiWriteBandwidth is 0 while WbWriteBandwidth is not).
+ */
+static const char stats_254[] =
+	"BdiWriteback:               12 kB\nBdiReclaimable:           1768 kB\n"
+	"BdiDirtyThresh:        4840836 kB\nDirtyThresh:           4840836 kB\n"
+	"BackgroundThresh:      2417460 kB\nBdiDirtied:            3967664 kB\n"
+	"BdiWritten:            3246944 kB\nBdiWriteBandwidth:         272 kBps\n"
+	"b_dirty:                   465\nb_io:                        0\nb_more_io:                   0\n"
+	"b_dirty_time:                0\nbdi_list:                    1\nstate:                       5\n";
+static const char wb_254[] =
+	"WbCgIno:                    1\nWbWriteback:               12 kB\nWbReclaimable:           1768 kB\n"
+	"WbDirtyThresh:        4840836 kB\nWbDirtied:            3967664 kB\nWbWritten:            3246944 kB\n"
+	"WbWriteBandwidth:         272 kBps\nb_dirty:                  465\nb_io:                       0\n"
+	"b_more_io:                  0\nb_dirty_time:               0\nstate:                      5\n\n";
+static const char stats_70[] =
+	"BdiWriteback:                0 kB\nBdiReclaimable:              0 kB\n"
+	"BdiDirtyThresh:         604872 kB\nDirtyThresh:           4840820 kB\n"
+	"BackgroundThresh:      2417456 kB\nBdiDirtied:            2176172 kB\n"
+	"BdiWritten:            2118792 kB\nBdiWriteBandwidth:           0 kBps\n"
+	"b_dirty:                     0\nb_io:                        0\nb_more_io:                   0\n"
+	"b_dirty_time:                0\nbdi_list:                    1\nstate:                       1\n";
+static const char wb_70[] =
+	"WbCgIno:                    1\nWbWriteback:                0 kB\nWbReclaimable:              0 kB\n"
+	"WbDirtyThresh:         604872 kB\nWbDirtied:            2176172 kB\nWbWritten:            2118792 kB\n"
+	"WbWriteBandwidth:       10796 kBps\nb_dirty:                    0\nb_io:                       0\n"
+	"b_more_io:                  0\nb_dirty_time:               0\nstate:                      1\n\n";
+
+/* wb_stats (and vmstat's thresholds) give stats' every figure; both pages sizes. */
+static void wb_stats_stand_for_stats(void **st)
+{
+	static const struct { const char *stats, *wb; } pairs[] = { { stats_254, wb_254 }, { stats_70, wb_70 } };
+	(void)st;
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		for (uint32_t ps = 4096; ps <= 65536; ps *= 16) {
+			uint64_t a[WB_B_COUNT] = { 0 }, b[WB_B_COUNT] = { 0 }, av = 0, bv = 0;
+			struct wb_bdi_wbsum sum;
+			struct wb_sample s;
+			struct wb_diag d = { 0 };
+			char *wb = strdup(pairs[i].wb);
+
+			wb_bdi_parse_stats(pairs[i].stats, ps, a, &av, "stats", &d);
+			wb_sample_init(&s);
+			s.page_size = ps;
+			s.g.v[WB_G_DIRTY_THRESH] = a[WB_B_DIRTY_THRESH]; /* vmstat's, as read at the same moment */
+			s.g.v[WB_G_BG_THRESH] = a[WB_B_BG_THRESH];
+			s.g.valid = WB_BIT(WB_G_DIRTY_THRESH) | WB_BIT(WB_G_BG_THRESH);
+			wb_bdi_parse_wb_stats(wb, ps, b, &bv, &sum, "wb_stats", &d);
+			assert_true(wb_bdi_stats_from_wb(&sum, &s, b, &bv));
+			assert_int_equal(d.n, 0);
+			for (int k = 0; k < WB_B_COUNT; k++) {
+				if (!WB_HAS(av, k))
+					continue;
+				if (!WB_HAS(bv, k) || a[k] != b[k])
+					fail_msg("pair %zu page %u field %d: stats %llu wb_stats %llu", i, ps, k,
+						 (unsigned long long)a[k], (unsigned long long)b[k]);
+			}
+			assert_int_equal(b[WB_B_NR_WBS], 1);
+			assert_int_equal(b[WB_B_WB_BW], i == 0 ? 272 * 1024 / ps : 10796 * 1024 / ps);
+			free(wb);
+			wb_sample_finish(&s);
+		}
+}
+
+/* Where wb_stats cannot stand for stats: it says so and stats is read. */
+static void wb_stats_not_enough(void **st)
+{
+	uint64_t v[WB_B_COUNT] = { 0 }, valid = 0;
+	struct wb_bdi_wbsum sum;
+	struct wb_sample s;
+	struct wb_diag d = { 0 };
+	char two[2048], *p;
+	(void)st;
+	wb_sample_init(&s);
+	s.page_size = 4096;
+	s.g.valid = WB_BIT(WB_G_DIRTY_THRESH) | WB_BIT(WB_G_BG_THRESH);
+	/* a cgroup's wb too: its WbDirtyThresh may be its memcg's, so BdiDirtyThresh is not the sum */
+	snprintf(two, sizeof(two), "%s%s", wb_254, wb_70);
+	p = strstr(two + strlen(wb_254), "WbCgIno:                    1");
+	assert_non_null(p);
+	memcpy(p, "WbCgIno:                 4284", 29);
+	wb_bdi_parse_wb_stats(two, 4096, v, &valid, &sum, "wb_stats", &d);
+	assert_int_equal(sum.nwbs, 2);
+	assert_false(wb_bdi_stats_from_wb(&sum, &s, v, &valid));
+	assert_false(WB_HAS(valid, WB_B_THRESH));
+	assert_int_equal(sum.v[WB_B_DIRTIED], (3967664 + 2176172) / 4);  /* the sums are right */
+	assert_int_equal(sum.v[WB_B_BDI_BW], 272 / 4);                   /* only the wb with dirty inodes */
+	assert_int_equal(sum.v[WB_B_B_DIRTY], 465);
+	/* no thresholds from vmstat */
+	snprintf(two, sizeof(two), "%s", wb_254);
+	s.g.valid = 0;
+	wb_bdi_parse_wb_stats(two, 4096, v, &valid, &sum, "wb_stats", &d);
+	assert_false(wb_bdi_stats_from_wb(&sum, &s, v, &valid));
+	/* a key missing (another kernel's shape) */
+	s.g.valid = WB_BIT(WB_G_DIRTY_THRESH) | WB_BIT(WB_G_BG_THRESH);
+	snprintf(two, sizeof(two), "%s", wb_254);
+	p = strstr(two, "b_dirty_time");
+	memcpy(p, "x_", 2);
+	wb_bdi_parse_wb_stats(two, 4096, v, &valid, &sum, "wb_stats", &d);
+	assert_false(wb_bdi_stats_from_wb(&sum, &s, v, &valid));
+	wb_sample_finish(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +395,8 @@ int main(void)
 		cmocka_unit_test(zoneinfo_618),
 		cmocka_unit_test(zoneinfo_44_sums_zone_counters),
 		cmocka_unit_test(zoneinfo_garbage),
+		cmocka_unit_test(wb_stats_stand_for_stats),
+		cmocka_unit_test(wb_stats_not_enough),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
