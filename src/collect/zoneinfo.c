@@ -95,17 +95,71 @@ static bool parse_protection(const char *p, uint64_t *out)
 	return true;
 }
 
-/* Copy one line (without newline) into buf; returns the next line start. */
-static const char *take_line(const char *p, char *buf, size_t cap)
+/* Copy one line (without newline) into buf, cut to cap - 1 characters. */
+static void copy_line(const char *p, const char *eol, char *buf, size_t cap)
 {
-	const char *eol = strchr(p, '\n');
-	size_t len = eol ? (size_t)(eol - p) : strlen(p);
+	size_t len = (size_t)(eol - p);
 
 	if (len >= cap)
 		len = cap - 1;
 	memcpy(buf, p, len);
 	buf[len] = '\0';
-	return eol ? eol + 1 : p + strlen(p);
+}
+
+/* Does the line [t, eol) read exactly s? */
+static bool line_is(const char *t, const char *eol, const char *s, size_t len)
+{
+	return (size_t)(eol - t) == len && memcmp(t, s, len) == 0;
+}
+
+static bool key_end(char c)
+{
+	return c == ' ' || c == ':' || (c >= '\t' && c <= '\r');
+}
+
+/*
+ * One "key value" counter line, [t, eol), t past the indent: what
+ * wb_kv_parse() does with a line (the key up to a blank or ':', one
+ * optional ':', a number ending the line or followed by a blank), in
+ * place: zoneinfo has some 200 lines a sample, and copying each and
+ * setting up the table parser for it cost more than the rest.
+ */
+static void counter_line(const char *t, const char *eol, const struct wb_kv_key *tab, size_t ntab, uint64_t *v,
+			 uint64_t *valid, const char *what, int lineno, struct wb_diag *d)
+{
+	const char *q, *end;
+	size_t klen = 0;
+	uint64_t val;
+
+	while (t < eol && (*t == ' ' || *t == '\t'))
+		t++;
+	if (eol - t > 5 && memcmp(t, "Node ", 5) == 0) { /* as wb_kv_parse: a node meminfo prefix */
+		t += 5;
+		while (t < eol && isdigit((unsigned char)*t))
+			t++;
+		while (t < eol && *t == ' ')
+			t++;
+	}
+	for (size_t i = 0; i < ntab; i++) {
+		/* the key is t up to a blank or ':': a table key followed by one of those, or by the end */
+		klen = tab[i].len;
+		if (tab[i].key[0] != t[0] || (size_t)(eol - t) < klen || memcmp(t, tab[i].key, klen) != 0 ||
+		    (t + klen < eol && !key_end(t[klen])))
+			continue;
+		q = t + klen;
+		if (q < eol && *q == ':')
+			q++;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (wb_parse_u64(q, &end, &val) && (end >= eol || isspace((unsigned char)*end))) {
+			v[tab[i].index] = val;
+			*valid |= WB_BIT(tab[i].index);
+		} else {
+			wb_diag_add(d, "%s:%d: %.*s: bad value \"%.*s\" (ignored)", what, lineno, (int)klen, t,
+				    (int)((eol - q) > 24 ? 24 : (eol - q)), q);
+		}
+		return;
+	}
 }
 
 /* Fold < 4.8 per-zone dirty/writeback into their node when it has none. */
@@ -149,41 +203,47 @@ int wb_zoneinfo_parse(const char *buf, const char *what, struct wb_node **nodes,
 	*zones = NULL;
 	*nnodes = *nzones = 0;
 	while (*p) {
+		const char *eol = strchr(p, '\n'), *t = p;
 		int id;
 		char zname[32];
 		uint64_t v;
 
-		p = take_line(p, line, sizeof(line));
+		if (!eol)
+			eol = p + strlen(p);
 		lineno++;
-		if (line[0] == 'N' && sscanf(line, "Node %d, zone %31s", &id, zname) == 2) {
-			struct wb_zone *nz;
+		if (*p == 'N') {
+			copy_line(p, eol, line, sizeof(line));
+			if (sscanf(line, "Node %d, zone %31s", &id, zname) == 2) {
+				struct wb_zone *nz;
 
-			if (id < 0 || id >= WB_MAX_NODES) {
-				wb_diag_add(d, "%s:%d: node %d out of range; rest ignored", what, lineno, id);
-				break;
+				if (id < 0 || id >= WB_MAX_NODES) {
+					wb_diag_add(d, "%s:%d: node %d out of range; rest ignored", what, lineno, id);
+					break;
+				}
+				node = node_slot(nodes, nnodes, id);
+				nz = realloc(*zones, (*nzones + 1) * sizeof(**zones));
+				if (!node || !nz)
+					goto nomem;
+				*zones = nz;
+				memset(&nz[*nzones], 0, sizeof(*nz));
+				nz[*nzones].node = id;
+				snprintf(nz[*nzones].name, sizeof(nz->name), "%.15s", zname);
+				(*nzones)++;
+				sec = S_ZONE;
+				p = *eol ? eol + 1 : eol;
+				continue;
 			}
-			node = node_slot(nodes, nnodes, id);
-			nz = realloc(*zones, (*nzones + 1) * sizeof(**zones));
-			if (!node || !nz)
-				goto nomem;
-			*zones = nz;
-			memset(&nz[*nzones], 0, sizeof(*nz));
-			nz[*nzones].node = id;
-			snprintf(nz[*nzones].name, sizeof(nz->name), "%.15s", zname);
-			(*nzones)++;
-			sec = S_ZONE;
-			continue;
 		}
+		p = *eol ? eol + 1 : eol;
 		if (*nzones == 0)
 			continue; /* garbage before the first zone */
 		struct wb_zone *z = &(*zones)[*nzones - 1];
-		const char *t = line;
 
 		while (*t == ' ')
 			t++;
-		if (strcmp(t, "per-node stats") == 0) {
+		if (line_is(t, eol, "per-node stats", 14)) {
 			sec = S_NODE;
-		} else if (strncmp(t, "pages free", 10) == 0) {
+		} else if (eol - t >= 10 && memcmp(t, "pages free", 10) == 0) {
 			sec = S_ZONE;
 			t += 10;
 			while (*t == ' ')
@@ -194,20 +254,20 @@ int wb_zoneinfo_parse(const char *buf, const char *what, struct wb_node **nodes,
 			} else {
 				wb_diag_add(d, "%s:%d: bad \"pages free\" value", what, lineno);
 			}
-		} else if (strncmp(t, "protection:", 11) == 0) {
-			if (parse_protection(t, &v)) {
+		} else if (eol - t >= 11 && memcmp(t, "protection:", 11) == 0) {
+			copy_line(t, eol, line, sizeof(line));
+			if (parse_protection(line, &v)) {
 				z->v[WB_Z_PROTECTION] = v;
 				z->valid |= WB_BIT(WB_Z_PROTECTION);
 			} else {
 				wb_diag_add(d, "%s:%d: bad protection tuple", what, lineno);
 			}
-		} else if (strcmp(t, "pagesets") == 0) {
+		} else if (line_is(t, eol, "pagesets", 8)) {
 			sec = S_SKIP;
 		} else if (sec == S_NODE) {
-			wb_kv_parse(line, node_keys, NELEM(node_keys), 0 /* counts only */, node->v, &node->valid,
-				    what, d);
+			counter_line(t, eol, node_keys, NELEM(node_keys), node->v, &node->valid, what, lineno, d);
 		} else if (sec == S_ZONE) {
-			wb_kv_parse(line, zone_keys, NELEM(zone_keys), 0 /* counts only */, z->v, &z->valid, what, d);
+			counter_line(t, eol, zone_keys, NELEM(zone_keys), z->v, &z->valid, what, lineno, d);
 		}
 	}
 	fold_zone_counters(*nodes, *nnodes, *zones, *nzones);

@@ -273,6 +273,16 @@ static void zoneinfo_garbage(void **st)
 	assert_true(diag_has(&d, "bad protection"));
 	free(nodes);
 	free(zones);
+	/* a bad counter is named with its line */
+	wb_diag_clear(&d);
+	assert_int_equal(wb_zoneinfo_parse("Node 0, zone DMA\n  pages free 1\n        min 5\n  nr_zone_write_pending 7x\n",
+					   "z", &nodes, &nn, &zones, &nz, &d), 0);
+	assert_int_equal(nz, 1);
+	assert_int_equal(zones[0].v[WB_Z_MIN], 5);
+	assert_false(WB_HAS(zones[0].valid, WB_Z_WRITE_PENDING));
+	assert_true(diag_has(&d, "z:4: nr_zone_write_pending: bad value \"7x\""));
+	free(nodes);
+	free(zones);
 }
 
 /*
