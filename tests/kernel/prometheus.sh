@@ -59,9 +59,13 @@ curl -sf "http://$ADDR/metrics" >"$TMP/scrape" || fail "scrape"
 promtool check metrics <"$TMP/scrape" >"$TMP/lint" 2>&1 && [ ! -s "$TMP/lint" ] || fail "promtool: $(cat "$TMP/lint")"
 
 curl -sf "$API/targets" >"$TMP/targets.json" || fail "targets"
+# every range query is evaluated at the same instant, 2 s back, so each sees
+# the same committed scrapes (evaluated at "now" a later query could hold a
+# scrape the earlier ones had not seen yet)
+AT=$(python3 -c 'import time; print("%.3f" % (time.time() - 2))')
 for q in "wbtop_bdi_dirty_bytes{bdi=\"$MM\"}[5m]" "wbtop_bdi_threshold_bytes{bdi=\"$MM\",source=\"kernel\"}[5m]" \
 	'wbtop_sample_timestamp_seconds[5m]' "wbtop_writeback_starts_total{bdi=\"$MM\"}[5m]"; do
-	curl -sf "$API/query" --data-urlencode "query=$q" >>"$TMP/series.json" || fail "query $q"
+	curl -sf "$API/query" --data-urlencode "query=$q" --data-urlencode "time=$AT" >>"$TMP/series.json" || fail "query $q"
 	echo >>"$TMP/series.json"
 done
 python3 - "$TMP/targets.json" "$TMP/series.json" "$TMP/wbtop.json" "$MM" <<'PY' || fail "Prometheus disagrees with wbtop"
@@ -74,6 +78,8 @@ def points(r):   # scrape time -> value
     assert len(r) == 1, r
     return {float(ts): float(v) for ts, v in r[0]["values"]}
 dirty, kthresh, stamp = points(res[0]), points(res[1]), points(res[2])
+assert set(dirty) == set(kthresh) == set(stamp), ("scrapes without every series",
+    sorted(set(stamp) ^ set(dirty)), sorted(set(stamp) ^ set(kthresh)))
 assert res[3], "no writeback_starts counters (level 3)"
 for r in res[3]:
     vals = [float(v) for _, v in r["values"]]
