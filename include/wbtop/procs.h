@@ -3,8 +3,9 @@
  * The process table (top writers by write_bytes rate, tasks sleeping in
  * balance_dirty_pages) and /proc/diskstats (device-side written sectors),
  * read incrementally: new PIDs only are looked at, kernel threads are
- * skipped, user processes' /proc/PID/io stay open. Live /proc only (no
- * fixture root).
+ * skipped, user processes' /proc/PID/io stay open and those of sleeping
+ * processes are read less often (all of them when nr_dirtied moved more than
+ * the ones read explain). Live /proc only (no fixture root).
  */
 #ifndef WBTOP_PROCS_H
 #define WBTOP_PROCS_H

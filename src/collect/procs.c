@@ -6,6 +6,16 @@
  * (kernel threads are skipped for good); the /proc/PID/io of every user process is kept open
  * and re-read with one pread; /proc/PID/stat is read only for the tasks that
  * wrote since the last sample (their state, name and wchan).
+ *
+ * A process whose io counters have not moved for a while (asleep: no read or
+ * write at all) is read less often, down to every 8th sample after half a
+ * minute; each /proc/PID/io read costs a few microseconds of kernel time,
+ * cold, and most processes sleep. What it wrote meanwhile is never lost (the
+ * counters are cumulative): it is listed in the sample it is read in.
+ * When the kernel dirtied more pages than the processes read explain
+ * (/proc/vmstat nr_dirtied), every process is read in the same sample, so a
+ * heavy writer is seen at once; a sleeper that wakes to write a little is
+ * seen within 8 samples.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -21,6 +31,13 @@
 #define PF_KTHREAD_FLAG 0x00200000u /* include/linux/sched.h PF_KTHREAD */
 #define MAX_KEPT_FDS 4096           /* above this, /proc/PID/io is opened each sample */
 #define LIST_EVERY 64               /* /proc is listed whole at least every LIST_EVERY times */
+#define UNEXPLAINED (4u << 20)
+#define RECENT 30                   /* samples a writer is watched for after it last wrote */      /* bytes dirtied that no process read explains: read them all */
+
+/* How often a process is read after its io counters stood still for `idle` samples. */
+static const struct {
+	unsigned idle, every;
+} backoff[] = { { 28, 8 }, { 12, 4 }, { 4, 2 } };
 
 /* One process as last seen. */
 struct task {
@@ -31,7 +48,10 @@ struct task {
 	bool unreadable; /* skipped because its io is not readable to us */
 	bool have;      /* wb and cb hold a reading */
 	uint64_t wb, cb;
+	uint64_t sig;   /* hash of its io text at the last read: unchanged, it did no I/O */
 	unsigned wrote; /* the sample it last wrote in (wb_procs.tick), 0 never */
+	unsigned still; /* the sample its io text last changed in (or was first read) */
+	unsigned read;  /* the sample it was last read in */
 };
 
 struct wb_procs {
@@ -48,6 +68,9 @@ struct wb_procs {
 	bool have_prev;
 	bool restarted;       /* the next read only takes new counters: rates unknown */
 	unsigned tick;        /* samples read */
+	uint64_t dirtied;     /* nr_dirtied at the last sample, bytes; 0 unknown */
+	uint64_t explained;   /* bytes this sample's reads saw written */
+	bool sweep;           /* read every process in this sample */
 };
 
 struct wb_procs *wb_procs_create(struct wb_diag *d)
@@ -181,11 +204,22 @@ static bool parse_io(const char *buf, uint64_t *wb, uint64_t *cb)
 	return w && c && wb_parse_u64(w + 14, NULL, wb) && wb_parse_u64(c + 24, NULL, cb);
 }
 
-/* Read a task's io counters (kept descriptor, else open/read/close). */
+/* FNV-1a of a short text: whether a process's io counters moved at all. */
+static uint64_t text_sig(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* Read a task's io counters (kept descriptor, else open/read/close); t->sig their text's hash. */
 static bool read_io(struct wb_procs *p, struct task *t, uint64_t *wb, uint64_t *cb)
 {
 	char buf[256];
 	ssize_t n;
+	uint64_t sig;
 
 	if (t->io_fd >= 0) {
 		n = pread(t->io_fd, buf, sizeof(buf) - 1, 0);
@@ -194,10 +228,17 @@ static bool read_io(struct wb_procs *p, struct task *t, uint64_t *wb, uint64_t *
 			return false;
 		}
 		buf[n] = '\0';
-	} else if (read_small(t->pid, "io", buf, sizeof(buf)) <= 0) {
+	} else if ((n = read_small(t->pid, "io", buf, sizeof(buf))) <= 0) {
 		return false;
 	}
-	return parse_io(buf, wb, cb);
+	if (!parse_io(buf, wb, cb))
+		return false;
+	sig = text_sig(buf, (size_t)n);
+	if (sig != t->sig || !t->have)
+		t->still = p->tick;
+	t->sig = sig;
+	t->read = p->tick;
+	return true;
 }
 
 /*
@@ -233,6 +274,7 @@ static void task_probe(struct wb_procs *p, struct task *t)
 		if (t->io_fd >= 0)
 			p->kept++;
 	}
+	t->have = false;
 	t->have = read_io(p, t, &t->wb, &t->cb);
 	t->skip = t->unreadable = !t->have && t->io_fd < 0; /* not ours to read (unprivileged) */
 }
@@ -389,17 +431,30 @@ static bool task_update(struct wb_procs *p, struct task *t, struct wb_proc *out)
 		out->write_bytes_delta = wb - t->wb;
 	if (t->have && cb >= t->cb)
 		out->cancelled_delta = cb - t->cb;
+	p->explained += out->write_bytes_delta;
 	t->wb = wb;
 	t->cb = cb;
 	t->have = true;
 	return out->write_bytes_delta || out->cancelled_delta;
 }
 
+/* Is the task read in this sample? Writers and busy ones always; sleepers less often. */
+static bool due(const struct wb_procs *p, const struct task *t)
+{
+	unsigned idle = p->tick - t->still;
+
+	if (p->sweep || !t->have || (t->wrote && p->tick - t->wrote <= RECENT))
+		return true;
+	for (size_t k = 0; k < sizeof(backoff) / sizeof(backoff[0]); k++)
+		if (idle >= backoff[k].idle) /* staggered by PID: a few of them each sample */
+			return (p->tick + (unsigned)t->pid) % backoff[k].every == 0;
+	return true;
+}
+
 /*
  * A task that wrote lately (RECENT samples) but not in this one may be held in
  * balance_dirty_pages for seconds: it is listed while it is, with no writes.
  */
-#define RECENT 30
 
 static bool held_writer(struct wb_procs *p, struct task *t, struct wb_proc *x)
 {
@@ -480,15 +535,18 @@ static bool relist(struct wb_procs *p, bool **fresh)
 	return true;
 }
 
-/* Read the table's tasks into w: writers since the last sample, then tasks held; how many. */
-static size_t scan(struct wb_procs *p, const bool *fresh, struct wb_proc *w)
+/* Read the table's tasks due into w: writers since the last sample, then tasks held; how many. */
+static size_t scan(struct wb_procs *p, const bool *fresh, struct wb_proc *w, size_t nw)
 {
-	size_t nw = 0;
-
 	for (size_t i = 0; i < p->nt; i++) {
 		struct task *t = &p->t[i];
 		if (fresh && fresh[i]) {
-			task_probe(p, t);
+			if (t->read != p->tick) {
+				task_probe(p, t);
+				p->explained += t->have ? t->wb : 0; /* new since the last sample: all of it */
+			}
+		} else if (t->skip || t->read == p->tick || !due(p, t)) {
+			continue;
 		} else if (task_update(p, t, &w[nw])) {
 			t->wrote = p->tick;
 			nw += p->have_prev && writer_details(p, t, &w[nw]);
@@ -519,6 +577,20 @@ static void publish(struct wb_procs *p, struct wb_sample *s, struct wb_proc *w, 
 	s->g.valid |= WB_BIT(WB_G_PROCS_UNREADABLE);
 }
 
+/*
+ * Did the kernel dirty more than the processes read in this sample wrote?
+ * nr_dirtied counts each page a task dirties (folio_account_dirtied, with
+ * its write_bytes); /proc/vmstat lags the per-CPU counts by up to a second,
+ * hence the margin. Unknown nr_dirtied: yes, every time.
+ */
+static bool unexplained(struct wb_procs *p, const struct wb_sample *s)
+{
+	uint64_t now = WB_HAS(s->g.valid, WB_G_DIRTIED) ? s->g.v[WB_G_DIRTIED] * s->page_size : 0, then = p->dirtied;
+
+	p->dirtied = now;
+	return !now || !then || now < then || now - then > p->explained + UNEXPLAINED;
+}
+
 void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 {
 	bool *fresh = NULL;
@@ -537,7 +609,13 @@ void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 		return;
 	}
 	p->tick++;
-	nw = scan(p, fresh, w);
+	p->explained = 0;
+	p->sweep = false;
+	nw = scan(p, fresh, w, 0);
+	if (unexplained(p, s)) { /* somebody we did not read wrote: read them all now */
+		p->sweep = true;
+		nw = scan(p, fresh, w, nw);
+	}
 	free(fresh);
 	p->have_prev = true;
 	if (p->restarted) { /* after a pause: no rates yet, and none is not "no writer" */
