@@ -610,9 +610,9 @@ void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 	}
 	p->tick++;
 	p->explained = 0;
-	p->sweep = false;
+	p->sweep = p->restarted; /* after a pause every counter is stale: take them all anew */
 	nw = scan(p, fresh, w, 0);
-	if (unexplained(p, s)) { /* somebody we did not read wrote: read them all now */
+	if (unexplained(p, s) && !p->sweep) { /* somebody we did not read wrote: read them all now */
 		p->sweep = true;
 		nw = scan(p, fresh, w, nw);
 	}
