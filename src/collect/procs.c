@@ -541,10 +541,8 @@ static size_t scan(struct wb_procs *p, const bool *fresh, struct wb_proc *w, siz
 	for (size_t i = 0; i < p->nt; i++) {
 		struct task *t = &p->t[i];
 		if (fresh && fresh[i]) {
-			if (t->read != p->tick) {
-				task_probe(p, t);
-				p->explained += t->have ? t->wb : 0; /* new since the last sample: all of it */
-			}
+			task_probe(p, t);
+			p->explained += t->have ? t->wb : 0; /* new since the last sample: all of it */
 		} else if (t->skip || t->read == p->tick || !due(p, t)) {
 			continue;
 		} else if (task_update(p, t, &w[nw])) {
@@ -614,7 +612,7 @@ void wb_procs_read(struct wb_procs *p, struct wb_sample *s, struct wb_diag *d)
 	nw = scan(p, fresh, w, 0);
 	if (unexplained(p, s) && !p->sweep) { /* somebody we did not read wrote: read them all now */
 		p->sweep = true;
-		nw = scan(p, fresh, w, nw);
+		nw = scan(p, NULL, w, nw); /* the new ones were looked at */
 	}
 	free(fresh);
 	p->have_prev = true;
