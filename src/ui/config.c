@@ -118,6 +118,8 @@ struct ctx {
 	const char *text;       /* the file, for the line of a warning */
 	char warn[256];         /* names left out: "PATH:LINE: ..." after the parse */
 	int warn_line;
+	unsigned seen;          /* keys set so far, a bit each */
+	const char *again;      /* the first key set twice (the last value is used) */
 };
 
 /* The line number of the first line of text that sets key; 0 if none. */
@@ -236,8 +238,13 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strcmp(keys[i].name, name) == 0)
+		if (strcmp(keys[i].name, name) == 0) {
+			/* hidden_columns goes on over lines; a value given twice is kept, and said */
+			if (keys[i].kind != K_LIST && (x->seen & (1u << i)) && !x->again)
+				x->again = keys[i].name;
+			x->seen |= 1u << i;
 			return set_value(x, &keys[i], value);
+		}
 	snprintf(x->what, sizeof(x->what), "unknown key \"%.40s\"", name);
 	return 0;
 }
@@ -292,19 +299,23 @@ int wb_config_load(struct wb_config *c, const char *path, char *msg, size_t n)
 		return errno == ENOENT && !msg[0] ? 0 : -1;
 	x.text = text;
 	line = ini_parse_string(text, on_entry, &x);
-	free(text);
 	if (line != 0) {
+		free(text);
 		snprintf(msg, n, "%s:%d: %s; settings file ignored", path, line,
 			 x.what[0] ? x.what : "not an INI line");
 		wb_config_init(c);
 		return -1;
 	}
-	if (x.warn[0]) {
+	if (x.warn[0])
 		snprintf(msg, n, "%s:%d: hidden_columns: no column %s; ignored (c or F2 lists them)", path,
 			 x.warn_line, x.warn);
-		return 1;
+	if (x.again) {
+		size_t l = strlen(msg);
+		snprintf(msg + l, n - l, "%s%s:%d: %s is set more than once; the last one is used", l ? "; " : "",
+			 path, key_line(text, x.again), x.again);
 	}
-	return 0;
+	free(text);
+	return msg[0] ? 1 : 0;
 }
 
 /* mkdir -p of path's folder, 0700 for the parts it makes. */

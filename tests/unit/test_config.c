@@ -90,6 +90,24 @@ static void unknown_columns_warned(void **st)
 	assert_int_equal(wb_config_column("Tune:X", &t, &col), -1);
 }
 
+/* A key set twice: the last value, and a warning naming the key and its first line. */
+static void repeated_key_warned(void **st)
+{
+	struct wb_config c;
+	char path[128], msg[512];
+	(void)st;
+	snprintf(path, sizeof(path), "%s/again", dir);
+	write_file(path, "[display]\nwarn = 50\ntheme = mono\nwarn = 60\nhidden_columns = mount\nhidden_columns = nope\n");
+	assert_int_equal(wb_config_load(&c, path, msg, sizeof(msg)), 1);
+	assert_true(c.warn == 60);
+	assert_int_equal(c.nhidden, 1); /* hidden_columns goes on over lines: not a repeat */
+	if (!strstr(msg, "no column \"nope\"") || !strstr(msg, "again:2: warn is set more than once; the last one is used"))
+		fail_msg("got \"%s\"", msg);
+	write_file(path, "[display]\nhidden_columns = mount\nhidden_columns = zones:free\n");
+	assert_int_equal(wb_config_load(&c, path, msg, sizeof(msg)), 0);
+	assert_int_equal(c.nhidden, 2);
+}
+
 /* Every column of every table hidden: one long line that still reads back whole. */
 /* Two bad lines: the message is the first one's, its number and its text together. */
 static void first_error_named(void **st)
@@ -197,6 +215,7 @@ int main(void)
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(missing_is_fine),
 		cmocka_unit_test(unknown_columns_warned),
+		cmocka_unit_test(repeated_key_warned),
 		cmocka_unit_test(first_error_named),
 		cmocka_unit_test(all_columns_round_trip),
 		cmocka_unit_test(malformed_named_and_ignored),
