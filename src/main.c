@@ -39,6 +39,7 @@ struct opts {
 	const char *theme;
 	const char *record, *replay;
 	double from, to;       /* replay range, seconds from the recording's start */
+	const char *from_clock, *to_clock; /* or as clock times HH:MM[:SS], made seconds once it is open */
 	bool has_to;           /* --to given (0 is a time, not "no limit") */
 	uint64_t max_size;     /* --record rotation size, 0 = none */
 	bool force;            /* --record: replace a file that is not a recording of this boot */
@@ -95,8 +96,8 @@ static void usage(FILE *f)
 		"      --force            with --record: replace FILE even if it is not a recording\n"
 		"                         of this boot (which is appended to)\n"
 		"      --replay FILE      replay a recording in the UI; with --batch: export it\n"
-		"      --from SEC, --to SEC  with --replay: seconds from the recording's start\n"
-		"                         (--to 0: the first sample)\n"
+		"      --from T, --to T   with --replay: seconds from the recording's start\n"
+		"                         (--to 0: the first sample) or a clock time HH:MM[:SS]\n"
 		"      --apply            write the --set values to the kernel (root): journaled,\n"
 		"                         read back and compared with the prediction\n"
 		"      --trial SEC        with --apply: put the old values back after SEC seconds\n"
@@ -234,6 +235,8 @@ static int check_flag_rules(unsigned seen)
 	return 0;
 }
 
+#define TIME_ARG "seconds from the recording's start or a clock time HH:MM[:SS]"
+
 /* A number in [lo, hi] from the whole of s; false (and a message) if not. */
 static bool num_arg(int id, const char *s, double lo, double hi, const char *what, double *v)
 {
@@ -244,6 +247,18 @@ static bool num_arg(int id, const char *s, double lo, double hi, const char *wha
 	if (end != s && !*end && !errno && isfinite(*v) && *v >= lo && *v <= hi)
 		return true;
 	fprintf(stderr, "wbtop: %s '%s': expected %s\n", opt_name(id, name, sizeof(name)), s, what);
+	return false;
+}
+
+/* A clock time HH:MM[:SS] (which day it is on is worked out once the recording is open). */
+static bool clock_arg(int id, const char *s)
+{
+	char name[32];
+	double t;
+
+	if (wb_clock_rel(s, 43200, 0, -1e6, 1e6, &t) == 0)
+		return true;
+	fprintf(stderr, "wbtop: %s '%s': expected %s\n", opt_name(id, name, sizeof(name)), s, TIME_ARG);
 	return false;
 }
 
@@ -310,8 +325,12 @@ static bool take_opt(int c, const char *arg, struct opts *o)
 	case O_NOTRACE: o->trace = false; return true;
 	case O_RECORD: o->record = arg; return true;
 	case O_REPLAY: o->replay = arg; return true;
-	case O_FROM: return num_arg(c, arg, 0, 1e9, "seconds from the recording's start", &o->from);
-	case O_TO: return num_arg(c, arg, 0, 1e9, "seconds from the recording's start", &o->to);
+	case O_FROM:
+		o->from_clock = strchr(arg, ':') ? arg : NULL;
+		return o->from_clock ? clock_arg(c, arg) : num_arg(c, arg, 0, 1e9, TIME_ARG, &o->from);
+	case O_TO:
+		o->to_clock = strchr(arg, ':') ? arg : NULL;
+		return o->to_clock ? clock_arg(c, arg) : num_arg(c, arg, 0, 1e9, TIME_ARG, &o->to);
 	case O_MAXSIZE: return size_arg(arg, &o->max_size);
 	case O_APPLY: o->apply = true; return true;
 	case O_TRIAL: return num_arg(c, arg, 1, 3600, "seconds between 1 and 3600", &o->trial);
@@ -358,7 +377,7 @@ static int check_values(struct opts *o, unsigned seen)
 		o->apply = true;
 	o->typed = seen;
 	o->has_to = seen & F(O_TO);
-	if (o->has_to && o->to < o->from) {
+	if (o->has_to && o->to < o->from && !o->from_clock && !o->to_clock) {
 		fprintf(stderr, "wbtop: --to %g is before --from %g\n", o->to, o->from);
 		return 2;
 	}
@@ -552,9 +571,56 @@ static int run_until(const struct opts *o, struct wb_source *src)
 	return wb_until_clean(&uo, src, stdout);
 }
 
+/*
+ * --from/--to as seconds: clock times (the recording's local clock, as the
+ * UI's header shows it) on the day that puts them inside the recording. 0,
+ * or 1 with a message.
+ */
+static int clock_range(const struct opts *o, struct wb_rec_reader *r, double *from, double *to)
+{
+	struct wb_sample s;
+	char err[256], a[16], b[16];
+	size_t n = wb_rec_count(r);
+	double len, wall;
+
+	*from = o->from;
+	*to = o->to;
+	if (!o->from_clock && !o->to_clock)
+		return 0;
+	wb_sample_init(&s);
+	if (!n || wb_rec_read(r, 0, &s, err, sizeof(err))) {
+		fprintf(stderr, "wbtop: %s: no first sample to put a clock time on%s%s\n", o->replay, n ? ": " : "",
+			n ? err : "");
+		wb_sample_finish(&s);
+		return 1;
+	}
+	wall = s.wall;
+	wb_sample_finish(&s);
+	len = wb_rec_time(r, n - 1) - wb_rec_time(r, 0);
+	for (int k = 0; k < 2; k++) { /* as sar -s/-e: the day nearest the recording's start (end), clamped to it */
+		const char *text = k ? o->to_clock : o->from_clock;
+		double *t = k ? to : from;
+		if (text && wb_clock_rel(text, wall + (k ? len : 0), k ? len : 0, -43200, len + 43200, t)) {
+			fprintf(stderr, "wbtop: --%s '%s': no such time near the recording (%s to %s)\n",
+				k ? "to" : "from", text, wb_fmt_clock(wall, "%H:%M:%S", a, sizeof(a)),
+				wb_fmt_clock(wall + len, "%H:%M:%S", b, sizeof(b)));
+			return 1;
+		}
+		if (text)
+			*t = fmin(fmax(*t, 0), len + 1);
+	}
+	if (o->has_to && *to < *from) {
+		fprintf(stderr, "wbtop: --to %s is before --from %s\n", o->to_clock ? o->to_clock : "(seconds)",
+			o->from_clock ? o->from_clock : "(seconds)");
+		return 1;
+	}
+	return 0;
+}
+
 /* --replay: the recording as a source, for the UI or an export. */
 static int run_replay(const struct opts *o)
 {
+	double from, to;
 	char err[256], warn[256];
 	struct wb_rec_reader *r = wb_rec_open(o->replay, err, sizeof(err), warn, sizeof(warn));
 	struct wb_replay *p;
@@ -567,8 +633,12 @@ static int run_replay(const struct opts *o)
 	}
 	if (warn[0] && o->batch)
 		fprintf(stderr, "wbtop: %s: %s\n", o->replay, warn);
+	if (clock_range(o, r, &from, &to)) {
+		wb_rec_close_reader(r);
+		return 1;
+	}
 	/* wb_replay_create reads a 0 end as "no limit": --to 0 is the first sample's millisecond */
-	p = wb_replay_create(r, o->from, o->has_to ? fmax(o->to, 1e-9) : 0);
+	p = wb_replay_create(r, from, o->has_to ? fmax(to, 1e-9) : 0);
 	if (!p) {
 		wb_rec_close_reader(r);
 		return 1;

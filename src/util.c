@@ -272,3 +272,27 @@ const char *wb_fmt_clock(double wall, const char *fmt, char *buf, size_t n)
 		snprintf(buf, n, "--:--:--");
 	return buf;
 }
+
+int wb_clock_rel(const char *text, double wall_ref, double t_ref, double lo, double hi, double *t_rel)
+{
+	int h, m, sec = 0, used = 0;
+	double best = NAN;
+
+	if (sscanf(text, "%2d:%2d%n:%2d%n", &h, &m, &used, &sec, &used) < 2 || text[used] || !isdigit((unsigned char)text[0]) ||
+	    h < 0 || h > 23 || m < 0 || m > 59 || sec < 0 || sec > 60 || !isfinite(wall_ref) || fabs(wall_ref) > 1e15)
+		return -1;
+	for (int day = -1; day <= 1; day++) { /* the wall clock at t_ref, moved to h:m:s on that day and the next/last */
+		time_t w = (time_t)wall_ref;
+		struct tm tm;
+		if (!localtime_r(&w, &tm))
+			return -1;
+		tm.tm_hour = h, tm.tm_min = m, tm.tm_sec = sec, tm.tm_mday += day, tm.tm_isdst = -1;
+		double cand = t_ref + difftime(mktime(&tm), w) - (wall_ref - (double)w);
+		if (cand >= lo && cand <= hi && (isnan(best) || fabs(cand - t_ref) < fabs(best - t_ref)))
+			best = cand;
+	}
+	if (isnan(best))
+		return -1;
+	*t_rel = best;
+	return 0;
+}

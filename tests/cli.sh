@@ -52,6 +52,8 @@ done <<EOF2
 -b --replay $R --no-procs|--no-procs and --replay
 -b --replay $R --record $T/x|--record and --replay
 -b --replay $R --from 5 --to 2|--to 2 is before --from 5
+-b --replay $R --from 1:2:3x|--from '1:2:3x': expected seconds from the recording's start or a clock time
+-b --replay $R --to 24:00|--to '24:00': expected
 -b --to 3|--to needs --replay
 -n 2|-n/--iterations needs -b/--batch
 --forecast 10|--forecast needs -b/--batch
@@ -143,4 +145,19 @@ check "damaged files named, the rest shown"
 $W --root "$T/nothing" -b >/dev/null 2>"$T/err"; rc=$?
 [ $rc = 1 ] && grep -q "nothing to show" "$T/err" || fail "empty root: rc $rc"
 check "empty root"
+
+# --from/--to as clock times (local, as the header shows them) cut what the same
+# range in seconds cuts; one before the first sample is the start
+t0=$($W --replay "$R" -b --json -n 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["time"])') || fail "first sample"
+read -r c2 c5 rel2 rel5 cbefore < <(python3 -c "
+import math, time
+t0 = $t0; a = math.floor(t0) + 2; b = a + 3
+clk = lambda t: time.strftime('%H:%M:%S', time.localtime(t))
+print(clk(a), clk(b), a - t0, b - t0, clk(t0 - 30)[:5])")
+$W --replay "$R" -b --json --from "$c2" --to "$c5" >"$T/clk" 2>"$T/err" || fail "--from $c2 --to $c5: $(cat "$T/err")"
+$W --replay "$R" -b --json --from "$rel2" --to "$rel5" >"$T/sec" || fail "--from $rel2 --to $rel5"
+[ -s "$T/clk" ] && cmp -s "$T/clk" "$T/sec" || fail "--from $c2 --to $c5 is not --from $rel2 --to $rel5"
+$W --replay "$R" -b --json --from "$cbefore" >"$T/clk" 2>"$T/err" && $W --replay "$R" -b --json >"$T/sec" &&
+	cmp -s "$T/clk" "$T/sec" || fail "--from $cbefore (before the first sample) is not the start"
+check "--from/--to as clock times"
 echo "$n passed, 0 failed"

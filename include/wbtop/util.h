@@ -68,4 +68,13 @@ void wb_json_string(FILE *f, const char *s);
  */
 const char *wb_fmt_clock(double wall, const char *fmt, char *buf, size_t n);
 
+/*
+ * A clock time "HH:MM" or "HH:MM:SS" (local time) as seconds from a
+ * recording's start: wall_ref is the wall clock at t_ref seconds in; of the
+ * days before, of and after wall_ref's, the one that puts the time inside
+ * [lo, hi], nearest t_ref if two do. 0 with *t_rel (not clamped); -1 when
+ * text is not such a time, or no day puts it inside.
+ */
+int wb_clock_rel(const char *text, double wall_ref, double t_ref, double lo, double hi, double *t_rel);
+
 #endif

@@ -769,8 +769,7 @@ static void filter_key(struct ui *u, int ch)
 static int jump_target(const struct ui *u, const char *text, double *t_rel)
 {
 	const struct wb_sample *s = ui_cur(u);
-	int h, m, sec = 0, used = 0;
-	double tr, len, best = -1;
+	double tr, len;
 	size_t i, n;
 	char *end;
 
@@ -779,21 +778,9 @@ static int jump_target(const struct ui *u, const char *text, double *t_rel)
 		*t_rel = strtod(text, &end);
 		return end == text || *end || *t_rel < 0 ? -1 : 0;
 	}
-	if ((sscanf(text, "%d:%d%n:%d%n", &h, &m, &used, &sec, &used) < 2) || text[used] || h < 0 || h > 23 ||
-	    m < 0 || m > 59 || sec < 0 || sec > 60 || !s || !isfinite(s->wall))
+	if (!s || wb_clock_rel(text, s->wall, tr, -1, len + 1, t_rel)) /* inside the recording, to a second */
 		return -1;
-	for (int day = -1; day <= 1; day++) { /* the wall clock at the shown sample, moved to h:m:s */
-		time_t w = (time_t)s->wall;
-		struct tm tm;
-		localtime_r(&w, &tm);
-		tm.tm_hour = h, tm.tm_min = m, tm.tm_sec = sec, tm.tm_mday += day, tm.tm_isdst = -1;
-		double cand = tr + difftime(mktime(&tm), w) - (s->wall - (double)w);
-		if (cand >= -1 && cand <= len + 1 && (best < 0 || fabs(cand - tr) < fabs(best - tr)))
-			best = cand;
-	}
-	if (best < 0)
-		return -1;
-	*t_rel = best < 0 ? 0 : best;
+	*t_rel = fmax(*t_rel, 0);
 	return 0;
 }
 
