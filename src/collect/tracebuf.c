@@ -23,6 +23,8 @@ struct cpubuf {
 	size_t npages, cap, next;
 	void *data;           /* the current record, NULL when done */
 	unsigned long long ts;
+	unsigned long long overrun; /* its stats' overrun count when last read */
+	bool have_overrun;
 };
 
 struct wb_tracebuf {
@@ -167,10 +169,19 @@ unsigned long long wb_tracebuf_overruns(struct wb_tracebuf *b)
 	unsigned long long sum = 0;
 
 	for (int i = 0; i < b->ncpu; i++) {
+		struct cpubuf *c = &b->c[i];
 		const char *p;
 
-		if (wb_kvfile_read(&b->c[i].stats, NULL) == 0 && (p = strstr(b->c[i].stats.buf, "overrun:")))
-			sum += strtoull(p + 8, NULL, 10);
+		/*
+		 * A buffer the last drain found empty has lost nothing since its
+		 * stats were read: an overrun overwrites unread pages, and those
+		 * would have been there to read. Its count stands.
+		 */
+		if (!c->have_overrun || c->npages > 0) {
+			c->have_overrun = wb_kvfile_read(&c->stats, NULL) == 0 && (p = strstr(c->stats.buf, "overrun:"));
+			c->overrun = c->have_overrun ? strtoull(p + 8, NULL, 10) : 0;
+		}
+		sum += c->overrun;
 	}
 	return sum;
 }
