@@ -171,21 +171,95 @@ int wb_kvfile_u64(struct wb_kvfile *f, struct wb_diag *d, uint64_t *out)
 	return 0;
 }
 
-/* Find the table entry for a key; NULL if unknown. */
-static const struct wb_kv_key *lookup(const struct wb_kv_key *tab, size_t ntab,
-				      const char *key, size_t klen)
+/* Bucket of a key by its first four bytes (keys of four or more bytes only). */
+static unsigned bucket_of(const char *k)
 {
-	for (size_t i = 0; i < ntab; i++) {
-		size_t tl;
+	uint32_t w;
 
-		if (tab[i].key[0] != key[0]) /* cheap rejects: most lines match no key */
+	memcpy(&w, k, 4);
+	return (w * 0x9e3779b1u) >> (32 - WB_KV_BUCKET_BITS);
+}
+
+static size_t key_len(const struct wb_kv_key *e)
+{
+	return e->len ? e->len : strlen(e->key);
+}
+
+/*
+ * Each table's index, built on its first use in this thread (a handful of
+ * tables exist: a small cache keyed by the table's address, no locking).
+ */
+const struct wb_kv_index *wb_kv_index_of(const struct wb_kv_key *tab, size_t ntab)
+{
+	static _Thread_local struct wb_kv_index cache[WB_KV_INDEXES];
+	static _Thread_local unsigned used;
+	struct wb_kv_index *ix;
+
+	for (unsigned i = 0; i < used; i++)
+		if (cache[i].tab == tab && cache[i].ntab == ntab)
+			return &cache[i];
+	ix = &cache[used < WB_KV_INDEXES ? used++ : (unsigned)(ntab % WB_KV_INDEXES)];
+	memset(ix, 0, sizeof(*ix));
+	ix->tab = tab;
+	ix->ntab = ntab > WB_KV_INDEX_MAX ? WB_KV_INDEX_MAX : ntab;
+	/* backwards, so that each chain lists its keys in table order (the first match wins, as before) */
+	for (size_t i = ix->ntab; i-- > 0;) {
+		ix->len[i] = (uint8_t)key_len(&tab[i]);
+		if (ix->len[i] < 4) {
+			ix->shorts[ix->nshort++] = (uint8_t)i;
 			continue;
-		tl = tab[i].len ? tab[i].len : strlen(tab[i].key);
-		if (tab[i].sum ? klen < tl : klen != tl)
-			continue;
-		if (memcmp(key, tab[i].key, tl) == 0)
-			return &tab[i];
+		}
+		unsigned b = bucket_of(tab[i].key);
+		ix->next[i] = ix->head[b];
+		ix->head[b] = (uint8_t)(i + 1);
 	}
+	return ix;
+}
+
+/* Does a key end at c: a blank, ':', a line end or the string's end (the set strcspn was given)? */
+static bool key_end(char c)
+{
+	return c == ' ' || c == ':' || (c >= '\t' && c <= '\r') || c == '\0';
+}
+
+/*
+ * Entry i, if the key at k is its key (or starts with it, a sum key): a
+ * byte loop that stops at the first difference (a NUL in k is one, so it
+ * never reads past the string), then the key's end.
+ */
+static const struct wb_kv_key *match(const struct wb_kv_index *ix, size_t i, const char *k, size_t *klen)
+{
+	const struct wb_kv_key *e = &ix->tab[i];
+	size_t tl = ix->len[i];
+
+	for (size_t j = 0; j < tl; j++)
+		if (k[j] != e->key[j])
+			return NULL;
+	if (e->sum)
+		*klen = tl + strcspn(k + tl, " \t\n\v\f\r:");
+	else if (key_end(k[tl]))
+		*klen = tl;
+	else
+		return NULL;
+	return e;
+}
+
+const struct wb_kv_key *wb_kv_find(const struct wb_kv_index *ix, const char *k, size_t *klen)
+{
+	const struct wb_kv_key *e;
+
+	/*
+	 * Most lines match no key: their first four bytes (readable: none of the
+	 * first three is the NUL) hash to an empty bucket, decided without
+	 * looking for the key's end. A key of three bytes or less is a short one.
+	 */
+	if (k[0] && k[1] && k[2])
+		for (unsigned h = ix->head[bucket_of(k)]; h; h = ix->next[h - 1])
+			if ((e = match(ix, h - 1, k, klen)))
+				return e;
+	for (unsigned i = 0; i < ix->nshort; i++)
+		if (ix->tab[ix->shorts[i]].key[0] == k[0] && (e = match(ix, ix->shorts[i], k, klen)))
+			return e;
 	return NULL;
 }
 
@@ -209,11 +283,7 @@ int wb_kv_parse(const char *buf, const struct wb_kv_key *tab, size_t ntab,
 	uint64_t seen = 0;
 	int stored = 0, line = 0;
 	const char *p = buf;
-	bool first[256] = { false };
-
-	for (size_t i = 0; i < ntab; i++)
-		first[(unsigned char)tab[i].key[0]] = true;
-	first[0] = false;
+	const struct wb_kv_index *ix = wb_kv_index_of(tab, ntab);
 
 	while (*p) {
 		const char *eol = strchr(p, '\n'), *k, *q, *end;
@@ -236,11 +306,9 @@ int wb_kv_parse(const char *buf, const struct wb_kv_key *tab, size_t ntab,
 				q++;
 		}
 		k = q;
-		/* most lines match no key: look the key's end up only for a known first letter */
-		klen = first[(unsigned char)*k] ? strcspn(k, " \t\n\v\f\r:") : 0;
-		q = k + klen;
-		e = klen ? lookup(tab, ntab, k, klen) : NULL;
+		e = wb_kv_find(ix, k, &klen);
 		if (e) {
+			q = k + klen;
 			if (*q == ':')
 				q++;
 			while (q < eol && (*q == ' ' || *q == '\t'))
