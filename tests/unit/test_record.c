@@ -562,6 +562,51 @@ static void every_field_every_format(void **st)
 	}
 }
 
+/* d's delta frame against c, encoded with and without the encoder's fast path: the same bytes. */
+static void same_delta_both_ways(const struct wb_sample *c, const struct wb_sample *d)
+{
+	struct wb_buf fast = { 0 }, slow = { 0 };
+
+	assert_int_equal(wb_rec_encode_as(d, c, WB_REC_MAJOR, WB_REC_MINOR, &fast), 0);
+	wbrec_test_generic = 1;
+	assert_int_equal(wb_rec_encode_as(d, c, WB_REC_MAJOR, WB_REC_MINOR, &slow), 0);
+	wbrec_test_generic = 0;
+	assert_int_equal(fast.len, slow.len);
+	assert_memory_equal(fast.p, slow.p, fast.len);
+	wb_buf_free(&fast);
+	wb_buf_free(&slow);
+}
+
+/*
+ * The encoder's delta fast path writes what the common walk writes: for
+ * samples whose values move, stay (all, or a BDI's), or keep their bytes
+ * while a reference moves (the global threshold under a BDI's stats), with
+ * the test hook's longer and shorter sections too.
+ */
+static void delta_fast_path_same_bytes(void **st)
+{
+	static const int extras[] = { 0, 2, -1 };
+	struct wb_sample a, b;
+	(void)st;
+	for (size_t x = 0; x < sizeof(extras) / sizeof(extras[0]); x++) {
+		wbrec_test_extra = extras[x];
+		for (int i = 1; i < 9; i++) {
+			full(&a, i - 1);
+			full(&b, i);
+			same_delta_both_ways(&a, &b); /* most values move */
+			wb_sample_finish(&b);
+			full(&b, i - 1);
+			same_delta_both_ways(&a, &b); /* nothing moves */
+			b.g.v[WB_G_DIRTY_THRESH] += (uint64_t)i; /* a reference moves, the BDIs' bytes do not */
+			b.bdis[1].disk[0] += 3;                  /* and one BDI's counter */
+			same_delta_both_ways(&a, &b);
+			wb_sample_finish(&a);
+			wb_sample_finish(&b);
+		}
+	}
+	wbrec_test_extra = 0;
+}
+
 /* Write n full samples to path (a key frame every 256, so 300 crosses one) with the test hook at extra. */
 static void write_full(const char *path, int n, int extra)
 {
@@ -832,6 +877,7 @@ int main(void)
 		cmocka_unit_test(start_appends_or_refuses),
 		cmocka_unit_test(header_round_trip),
 		cmocka_unit_test(every_field_every_format),
+		cmocka_unit_test(delta_fast_path_same_bytes),
 		cmocka_unit_test(unknown_fields_and_sections_skipped),
 		cmocka_unit_test(each_format_version_read),
 		cmocka_unit_test(knob_changes_become_notes),
