@@ -101,11 +101,12 @@ struct wb_kv_index {
 /* tab's index (built on first use in this thread, then kept). */
 const struct wb_kv_index *wb_kv_index_of(const struct wb_kv_key *tab, size_t ntab);
 /*
- * The entry for the key at k (up to a blank, ':', the line's or string's
- * end; a sum entry's key is a prefix of it), the first in table order; NULL
- * if none. *klen: the key's length when an entry was found.
+ * The entry for the key at k, in a line ending at eol (its '\n' or the
+ * string's NUL): the key runs up to a blank, ':' or eol; a sum entry's key
+ * is a prefix of it. The first in table order; NULL if none. *klen: the
+ * key's length when an entry was found.
  */
-const struct wb_kv_key *wb_kv_find(const struct wb_kv_index *ix, const char *k, size_t *klen);
+const struct wb_kv_key *wb_kv_find(const struct wb_kv_index *ix, const char *k, const char *eol, size_t *klen);
 
 /*
  * Parse "key[:] value [unit]" lines; a leading "Node N " is skipped (node

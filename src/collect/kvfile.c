@@ -223,18 +223,18 @@ static bool key_end(char c)
 }
 
 /*
- * Entry i, if the key at k is its key (or starts with it, a sum key): a
- * byte loop that stops at the first difference (a NUL in k is one, so it
- * never reads past the string), then the key's end.
+ * Entry i, if the key at k (in a line ending at eol) is its key, or starts
+ * with it for a sum key: compared as a whole (the line holds it), then the
+ * key's end.
  */
-static const struct wb_kv_key *match(const struct wb_kv_index *ix, size_t i, const char *k, size_t *klen)
+static const struct wb_kv_key *match(const struct wb_kv_index *ix, size_t i, const char *k, const char *eol,
+				     size_t *klen)
 {
 	const struct wb_kv_key *e = &ix->tab[i];
 	size_t tl = ix->len[i];
 
-	for (size_t j = 0; j < tl; j++)
-		if (k[j] != e->key[j])
-			return NULL;
+	if ((size_t)(eol - k) < tl || memcmp(k, e->key, tl) != 0)
+		return NULL;
 	if (e->sum)
 		*klen = tl + strcspn(k + tl, " \t\n\v\f\r:");
 	else if (key_end(k[tl]))
@@ -244,23 +244,55 @@ static const struct wb_kv_key *match(const struct wb_kv_index *ix, size_t i, con
 	return e;
 }
 
-const struct wb_kv_key *wb_kv_find(const struct wb_kv_index *ix, const char *k, size_t *klen)
+const struct wb_kv_key *wb_kv_find(const struct wb_kv_index *ix, const char *k, const char *eol, size_t *klen)
 {
 	const struct wb_kv_key *e;
 
 	/*
-	 * Most lines match no key: their first four bytes (readable: none of the
-	 * first three is the NUL) hash to an empty bucket, decided without
-	 * looking for the key's end. A key of three bytes or less is a short one.
+	 * Most lines match no key: their first four bytes (in the line) hash to
+	 * an empty bucket, decided without looking for the key's end. A key of
+	 * three bytes or less is a short one.
 	 */
-	if (k[0] && k[1] && k[2])
+	if (eol - k >= 4)
 		for (unsigned h = ix->head[bucket_of(k)]; h; h = ix->next[h - 1])
-			if ((e = match(ix, h - 1, k, klen)))
+			if ((e = match(ix, h - 1, k, eol, klen)))
 				return e;
 	for (unsigned i = 0; i < ix->nshort; i++)
-		if (ix->tab[ix->shorts[i]].key[0] == k[0] && (e = match(ix, ix->shorts[i], k, klen)))
+		if (ix->tab[ix->shorts[i]].key[0] == k[0] && (e = match(ix, ix->shorts[i], k, eol, klen)))
 			return e;
 	return NULL;
+}
+
+/* Past the blanks (spaces, tabs) at q, up to eol: meminfo and wb_stats align values with runs of spaces. */
+static const char *skip_blanks(const char *q, const char *eol)
+{
+	static const uint64_t spaces = 0x2020202020202020ull;
+	uint64_t w;
+
+	while (eol - q >= 8 && (memcpy(&w, q, 8), w == spaces))
+		q += 8;
+	while (q < eol && (*q == ' ' || *q == '\t'))
+		q++;
+	return q;
+}
+
+/* wb_parse_u64 without a ctype call a digit: the same numbers, the same overflow refusal. */
+static bool parse_dec(const char *s, const char **end, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = s;
+
+	if ((unsigned)(*p - '0') > 9)
+		return false;
+	for (; (unsigned)(*p - '0') <= 9; p++) {
+		unsigned dgt = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - dgt) / 10)
+			return false;
+		v = v * 10 + dgt;
+	}
+	*out = v;
+	*end = p;
+	return true;
 }
 
 /* Convert a value to the sample's units; false when it cannot be. */
@@ -306,15 +338,13 @@ int wb_kv_parse(const char *buf, const struct wb_kv_key *tab, size_t ntab,
 				q++;
 		}
 		k = q;
-		e = wb_kv_find(ix, k, &klen);
+		e = wb_kv_find(ix, k, eol, &klen);
 		if (e) {
 			q = k + klen;
 			if (*q == ':')
 				q++;
-			while (q < eol && (*q == ' ' || *q == '\t'))
-				q++;
-			ok = e->unit == WB_KV_HEX ? parse_hex(q, &end, &val)
-						  : wb_parse_u64(q, &end, &val);
+			q = skip_blanks(q, eol);
+			ok = e->unit == WB_KV_HEX ? parse_hex(q, &end, &val) : parse_dec(q, &end, &val);
 			if (ok && end < eol && !isspace((unsigned char)*end))
 				ok = false;
 			if (ok)

@@ -136,7 +136,7 @@ static void counter_line(const char *t, const char *eol, const struct wb_kv_inde
 		while (t < eol && *t == ' ')
 			t++;
 	}
-	e = wb_kv_find(ix, t, &klen);
+	e = wb_kv_find(ix, t, eol, &klen);
 	if (!e)
 		return;
 	q = t + klen;
