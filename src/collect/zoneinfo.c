@@ -106,6 +106,35 @@ static void copy_line(const char *p, const char *eol, char *buf, size_t cap)
 	buf[len] = '\0';
 }
 
+/*
+ * "Node N, zone NAME" as the kernel writes it (N of up to 6 digits, blanks,
+ * NAME of 1-31 bytes up to the line's end): true with N and NAME, as the
+ * sscanf below reads them, without its cost (five zones a sample). Any
+ * other shape is left to sscanf.
+ */
+static bool zone_head(const char *p, const char *eol, int *id, char *zname)
+{
+	const char *q = p + 5, *n;
+	int v = 0, nd = 0;
+
+	if (eol - p < 14 || eol - p >= 512 || memcmp(p, "Node ", 5) != 0)
+		return false;
+	for (; nd < 6 && (unsigned)(*q - '0') <= 9; q++, nd++)
+		v = v * 10 + (*q - '0');
+	if (!nd || eol - q < 8 || memcmp(q, ", zone ", 7) != 0)
+		return false;
+	for (q += 7; q < eol && *q == ' '; q++)
+		;
+	for (n = q; n < eol && !isspace((unsigned char)*n); n++)
+		;
+	if (n != eol || n == q || n - q > 31)
+		return false;
+	memcpy(zname, q, (size_t)(n - q));
+	zname[n - q] = '\0';
+	*id = v;
+	return true;
+}
+
 /* Does the line [t, eol) read exactly s? */
 static bool line_is(const char *t, const char *eol, const char *s, size_t len)
 {
@@ -205,8 +234,12 @@ int wb_zoneinfo_parse(const char *buf, const char *what, struct wb_node **nodes,
 			eol = p + strlen(p);
 		lineno++;
 		if (*p == 'N') {
-			copy_line(p, eol, line, sizeof(line));
-			if (sscanf(line, "Node %d, zone %31s", &id, zname) == 2) {
+			bool head = zone_head(p, eol, &id, zname);
+			if (!head) {
+				copy_line(p, eol, line, sizeof(line));
+				head = sscanf(line, "Node %d, zone %31s", &id, zname) == 2;
+			}
+			if (head) {
 				struct wb_zone *nz;
 
 				if (id < 0 || id >= WB_MAX_NODES) {
@@ -220,7 +253,8 @@ int wb_zoneinfo_parse(const char *buf, const char *what, struct wb_node **nodes,
 				*zones = nz;
 				memset(&nz[*nzones], 0, sizeof(*nz));
 				nz[*nzones].node = id;
-				snprintf(nz[*nzones].name, sizeof(nz->name), "%.15s", zname);
+				/* "%.15s" into the zeroed zone, without snprintf */
+				memcpy(nz[*nzones].name, zname, strnlen(zname, sizeof(nz->name) - 1));
 				(*nzones)++;
 				sec = S_ZONE;
 				p = *eol ? eol + 1 : eol;

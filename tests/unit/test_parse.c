@@ -290,6 +290,43 @@ static void zoneinfo_44_sums_zone_counters(void **st)
 	free(buf);
 }
 
+/* Zone header lines in the kernel's shape and in others sscanf reads alike: the same zones. */
+static void zoneinfo_zone_heads(void **st)
+{
+	static const struct {
+		const char *line;
+		int node;
+		const char *name;
+	} heads[] = {
+		{ "Node 0, zone      DMA", 0, "DMA" },
+		{ "Node 1, zone Normal", 1, "Normal" },
+		{ "Node 007, zone Movable", 7, "Movable" },
+		{ "Node 2, zone ABCDEFGHIJKLMNOPQRSTUVWXYZ", 2, "ABCDEFGHIJKLMNO" }, /* cut to 15 */
+		{ "Node  3, zone X", 3, "X" },                                     /* two blanks */
+		{ "Node 4,zone\tY trailing", 4, "Y" },                              /* sscanf's shapes */
+		{ "Node 5, zone ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 5, "ABCDEFGHIJKLMNO" },
+	};
+	struct wb_node *nodes;
+	struct wb_zone *zones;
+	size_t nn, nz;
+	struct wb_diag d = { 0 };
+	char buf[1024] = "";
+	(void)st;
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		strcat(buf, heads[i].line);
+		strcat(buf, "\n        min 3\n");
+	}
+	assert_int_equal(wb_zoneinfo_parse(buf, "z", &nodes, &nn, &zones, &nz, &d), 0);
+	assert_int_equal(nz, sizeof(heads) / sizeof(heads[0]));
+	for (size_t i = 0; i < nz; i++) {
+		assert_int_equal(zones[i].node, heads[i].node);
+		assert_string_equal(zones[i].name, heads[i].name);
+		assert_int_equal(zones[i].v[WB_Z_MIN], 3);
+	}
+	free(nodes);
+	free(zones);
+}
+
 static void zoneinfo_garbage(void **st)
 {
 	struct wb_node *nodes;
@@ -441,6 +478,7 @@ int main(void)
 		cmocka_unit_test(path_join),
 		cmocka_unit_test(zoneinfo_618),
 		cmocka_unit_test(zoneinfo_44_sums_zone_counters),
+		cmocka_unit_test(zoneinfo_zone_heads),
 		cmocka_unit_test(zoneinfo_garbage),
 		cmocka_unit_test(wb_stats_stand_for_stats),
 		cmocka_unit_test(wb_stats_not_enough),
