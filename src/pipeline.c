@@ -217,26 +217,36 @@ static const struct wb_bdi *same_bdi(const struct wb_sample *s, size_t j, const 
 	return wb_sample_bdi(s, name);
 }
 
-/* Wakeups (what 0) or throttling pauses (1) of BDI j per minute over the last minute. */
-static double per_minute(const struct wb_pipeline *p, size_t j, int what)
+/*
+ * Wakeups and throttling pauses of BDI j per minute over the last minute
+ * (< 0: unknown), both in one walk of the ring (the walk, with a name
+ * compared per sample, was most of what deriving a BDI cost).
+ */
+static void per_minute(const struct wb_pipeline *p, size_t j, double *wake_pm, double *throttle_pm)
 {
 	const struct wb_sample *now = wb_ring_get(p->ring, 0), *s, *older;
 	const char *name = now->bdis[j].name;
-	double sum = 0, span = 0;
+	double wakes = 0, pauses = 0, span = 0;
 
+	*wake_pm = *throttle_pm = -1;
 	if (!now->ev_valid)
-		return -1;
+		return;
 	/* events of sample i happened since sample i+1: whole intervals up to a minute */
 	for (size_t i = 0; (s = wb_ring_get(p->ring, i)) && (older = wb_ring_get(p->ring, i + 1)); i++) {
 		const struct wb_bdi *b = same_bdi(s, j, name);
 		double dt = s->mono - older->mono;
 		if (!s->ev_valid || span + dt > WB_PER_MINUTE_SPAN)
 			break;
-		if (b)
-			sum += what == 0 ? b->ev.wake_bg : b->ev.pauses;
+		if (b) {
+			wakes += b->ev.wake_bg;
+			pauses += b->ev.pauses;
+		}
 		span += dt;
 	}
-	return span > 0 ? sum * 60 / span : -1;
+	if (span > 0) {
+		*wake_pm = wakes * 60 / span;
+		*throttle_pm = pauses * 60 / span;
+	}
 }
 
 /* Bytes/s written to the disk under BDI b, from diskstats. */
@@ -299,8 +309,7 @@ static void derive_bdi(const struct wb_pipeline *p, size_t j, struct wb_bdi_deri
 	d->pct = d->pct_ok ? 100.0 * d->dirty / ((double)bl->thresh * P) : 0;
 	d->disk_ok = disk_rate(pr, s, b, &d->disk_write);
 	d->drain_s = bl && bl->drain_s >= 0 ? bl->drain_s : -1;
-	d->wake_pm = per_minute(p, j, 0);
-	d->throttle_pm = per_minute(p, j, 1);
+	per_minute(p, j, &d->wake_pm, &d->throttle_pm);
 	d->held_by = wb_pipeline_held_by(v->lim, j);
 	d->if_held_by = wb_pipeline_held_by(v->whatif, j);
 }

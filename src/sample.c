@@ -45,39 +45,52 @@ void wb_sample_finish(struct wb_sample *s)
 	wb_sample_init(s);
 }
 
-/* Duplicate n elements of size sz; *out stays NULL for n == 0. */
-static int dup_array(void **out, const void *src, size_t n, size_t sz)
-{
-	*out = NULL;
-	if (n == 0)
-		return 0;
-	*out = malloc(n * sz);
-	if (!*out)
-		return -ENOMEM;
-	memcpy(*out, src, n * sz);
-	return 0;
-}
-
+/*
+ * A deep copy, all or nothing. dst's arrays are reused where they hold as
+ * many items as src's (the usual case: a ring slot, the writer's previous
+ * sample), so that a copy is mostly memcpy; the others are allocated first,
+ * and on failure dst is left as it was.
+ */
 int wb_sample_copy(struct wb_sample *dst, const struct wb_sample *src)
 {
 	struct wb_sample t = *src;
+	struct {
+		void **out;
+		void *keep;
+		size_t keep_n;
+		const void *src;
+		size_t n, sz;
+	} a[] = {
+		{ (void **)&t.events, dst->events, dst->nevents, src->events, src->nevents, sizeof(*src->events) },
+		{ (void **)&t.nodes, dst->nodes, dst->nnodes, src->nodes, src->nnodes, sizeof(*src->nodes) },
+		{ (void **)&t.zones, dst->zones, dst->nzones, src->zones, src->nzones, sizeof(*src->zones) },
+		{ (void **)&t.bdis, dst->bdis, dst->nbdis, src->bdis, src->nbdis, sizeof(*src->bdis) },
+		{ (void **)&t.procs, dst->procs, dst->nprocs, src->procs, src->nprocs, sizeof(*src->procs) },
+	};
+	size_t k, na = sizeof(a) / sizeof(a[0]);
 
-	t.nodes = NULL;
-	t.zones = NULL;
-	t.bdis = NULL;
-	t.procs = NULL;
-	t.events = NULL;
-	if (dup_array((void **)&t.events, src->events, src->nevents, sizeof(*src->events)) ||
-	    dup_array((void **)&t.nodes, src->nodes, src->nnodes, sizeof(*src->nodes)) ||
-	    dup_array((void **)&t.zones, src->zones, src->nzones, sizeof(*src->zones)) ||
-	    dup_array((void **)&t.bdis, src->bdis, src->nbdis, sizeof(*src->bdis)) ||
-	    dup_array((void **)&t.procs, src->procs, src->nprocs, sizeof(*src->procs))) {
-		wb_sample_finish(&t);
-		return -ENOMEM;
+	for (k = 0; k < na; k++) {
+		*a[k].out = NULL;
+		if (a[k].n == 0)
+			continue;
+		if (a[k].keep_n == a[k].n && a[k].keep)
+			*a[k].out = a[k].keep;
+		else if (!(*a[k].out = malloc(a[k].n * a[k].sz)))
+			goto oom;
 	}
-	wb_sample_finish(dst);
+	for (k = 0; k < na; k++) {
+		if (*a[k].out != a[k].keep)
+			free(a[k].keep);
+		if (a[k].n)
+			memcpy(*a[k].out, a[k].src, a[k].n * a[k].sz);
+	}
 	*dst = t;
 	return 0;
+oom:
+	while (k-- > 0)
+		if (*a[k].out != a[k].keep)
+			free(*a[k].out);
+	return -ENOMEM;
 }
 
 const struct wb_bdi *wb_sample_bdi(const struct wb_sample *s, const char *name)

@@ -78,6 +78,37 @@ struct wb_kv_key {
 #define WB_KV(k, ...) { k, __VA_ARGS__, sizeof(k) - 1 }
 
 /*
+ * A table's index: its keys of four bytes or more chained by a hash of their
+ * first four bytes (a line whose first four bytes hash to an empty bucket is
+ * no key's, without looking for its end), the shorter ones in a list. Built
+ * once per table and thread (wb_kv_index_of); a table has at most
+ * WB_KV_INDEX_MAX keys (the rest are not looked for), each under 256 bytes.
+ */
+#define WB_KV_BUCKET_BITS 8
+#define WB_KV_INDEX_MAX 255
+#define WB_KV_INDEXES 8 /* tables indexed at once a thread: more are rebuilt as used */
+
+struct wb_kv_index {
+	const struct wb_kv_key *tab;
+	size_t ntab;
+	uint8_t head[1u << WB_KV_BUCKET_BITS]; /* entry + 1 heading each bucket's chain, 0: none */
+	uint8_t next[WB_KV_INDEX_MAX];         /* entry + 1 after each one in its chain */
+	uint8_t len[WB_KV_INDEX_MAX];          /* each entry's key length */
+	uint8_t shorts[WB_KV_INDEX_MAX];       /* entries of keys under four bytes */
+	uint8_t nshort;
+};
+
+/* tab's index (built on first use in this thread, then kept). */
+const struct wb_kv_index *wb_kv_index_of(const struct wb_kv_key *tab, size_t ntab);
+/*
+ * The entry for the key at k, in a line ending at eol (its '\n' or the
+ * string's NUL): the key runs up to a blank, ':' or eol; a sum entry's key
+ * is a prefix of it. The first in table order; NULL if none. *klen: the
+ * key's length when an entry was found.
+ */
+const struct wb_kv_key *wb_kv_find(const struct wb_kv_index *ix, const char *k, const char *eol, size_t *klen);
+
+/*
  * Parse "key[:] value [unit]" lines; a leading "Node N " is skipped (node
  * meminfo). Fills v[index] and sets its bit in *valid for every key found.
  * Bad values and missing required keys are reported to d, naming `what`

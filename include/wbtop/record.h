@@ -49,6 +49,8 @@ void wb_buf_free(struct wb_buf *b);
 
 /* The sample's structure (names, counts) as bytes; equal structure => deltas allowed. */
 void wb_rec_structure(const struct wb_sample *s, struct wb_buf *out);
+/* Would a and b give the same wb_rec_structure() bytes? Compared field by field, nothing encoded. */
+bool wb_rec_same_structure(const struct wb_sample *a, const struct wb_sample *b);
 /*
  * Encode s in the current format. With prev (same structure), numbers are
  * deltas against it (a delta frame); without, a key frame with the structure.

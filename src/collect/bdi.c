@@ -559,9 +559,38 @@ static bool read_debugfs(struct wb_bdis *b, struct wb_bdi_files *st, const struc
 	return true;
 }
 
+struct bdi_key {
+	const char *name;
+	size_t i;
+};
+
 static int bdi_cmp(const void *a, const void *b)
 {
-	return wb_bdi_name_cmp(((const struct wb_bdi *)a)->name, ((const struct wb_bdi *)b)->name);
+	return wb_bdi_name_cmp(((const struct bdi_key *)a)->name, ((const struct bdi_key *)b)->name);
+}
+
+/*
+ * Each state's place in name order (the sample's order), or NULL out of
+ * memory. Sorting the names, not the filled BDIs: qsort moved ~900-byte
+ * structures around every sample. Names are unique: one order.
+ */
+static size_t *bdi_ranks(const struct wb_bdis *b)
+{
+	struct bdi_key *k = malloc(b->nst * sizeof(*k));
+	size_t *rank = malloc(b->nst * sizeof(*rank));
+
+	if (!k || !rank) {
+		free(k);
+		free(rank);
+		return NULL;
+	}
+	for (size_t i = 0; i < b->nst; i++)
+		k[i] = (struct bdi_key){ b->st[i].name, i };
+	qsort(k, b->nst, sizeof(*k), bdi_cmp);
+	for (size_t j = 0; j < b->nst; j++)
+		rank[k[j].i] = j;
+	free(k);
+	return rank;
 }
 
 /*
@@ -723,19 +752,28 @@ static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, const struct 
 	}
 }
 
+/* src into dst of cap bytes (x is zeroed), as snprintf "%s" did without its cost. */
+static void copy_str(char *dst, const char *src, size_t cap)
+{
+	size_t n = strnlen(src, cap - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 /* Fill one sample BDI from its state. */
 static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, const struct wb_sample *s, struct wb_bdi *x,
 		     struct wb_diag *d)
 {
 	memset(x, 0, sizeof(*x));
-	snprintf(x->name, sizeof(x->name), "%s", st->name);
+	copy_str(x->name, st->name, sizeof(x->name));
 	if (!st->dev_known) {
 		if (strncmp(st->name, "btrfs-", 6) == 0)
 			resolve_btrfs(b, st);
 		else
 			resolve_dev(b, st);
 	}
-	snprintf(x->dev, sizeof(x->dev), "%s", st->dev);
+	copy_str(x->dev, st->dev, sizeof(x->dev));
 	read_knobs(b, st, s, x, d);
 	bool skipped = st->skip > 0;
 	if (read_debugfs(b, st, s, d)) {
@@ -787,7 +825,7 @@ static bool bdis_list(struct wb_bdis *b, struct wb_diag *d)
 void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 {
 	struct wb_bdi *out = NULL;
-	size_t n = 0;
+	size_t n = 0, *rank = NULL;
 	/* live, the BDIs of the last listing stand until a uevent says one came or went */
 	bool came_or_went = b->uevent >= 0 && uevent_bdi(b->uevent); /* drained in any case */
 	bool list = b->uevent < 0 || !b->listed || ++b->listed_for >= BDI_RELIST || came_or_went;
@@ -804,12 +842,15 @@ void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 		return;
 	if (b->knob_watch >= 0)
 		knobs_drain(b);
-	if (b->nst && !(out = malloc(b->nst * sizeof(*out))))
+	if (b->nst && (!(out = malloc(b->nst * sizeof(*out))) || !(rank = bdi_ranks(b)))) {
 		wb_diag_add(d, "out of memory: per-device figures unknown");
-	for (size_t i = 0; out && i < b->nst; i++)
-		fill_bdi(b, &b->st[i], s, &out[n++], d);
-	if (n)
-		qsort(out, n, sizeof(*out), bdi_cmp);
+		free(out);
+		out = NULL;
+	}
+	/* read in the states' order, each filled straight into its place in name order */
+	for (size_t i = 0; out && i < b->nst; i++, n++)
+		fill_bdi(b, &b->st[i], s, &out[rank[i]], d);
+	free(rank);
 	s->bdis = out;
 	s->nbdis = n;
 	attach_mounts(b, s, d);

@@ -171,22 +171,128 @@ int wb_kvfile_u64(struct wb_kvfile *f, struct wb_diag *d, uint64_t *out)
 	return 0;
 }
 
-/* Find the table entry for a key; NULL if unknown. */
-static const struct wb_kv_key *lookup(const struct wb_kv_key *tab, size_t ntab,
-				      const char *key, size_t klen)
+/* Bucket of a key by its first four bytes (keys of four or more bytes only). */
+static unsigned bucket_of(const char *k)
 {
-	for (size_t i = 0; i < ntab; i++) {
-		size_t tl;
+	uint32_t w;
 
-		if (tab[i].key[0] != key[0]) /* cheap rejects: most lines match no key */
+	memcpy(&w, k, 4);
+	return (w * 0x9e3779b1u) >> (32 - WB_KV_BUCKET_BITS);
+}
+
+static size_t key_len(const struct wb_kv_key *e)
+{
+	return e->len ? e->len : strlen(e->key);
+}
+
+/*
+ * Each table's index, built on its first use in this thread (a handful of
+ * tables exist: a small cache keyed by the table's address, no locking).
+ */
+const struct wb_kv_index *wb_kv_index_of(const struct wb_kv_key *tab, size_t ntab)
+{
+	static _Thread_local struct wb_kv_index cache[WB_KV_INDEXES];
+	static _Thread_local unsigned used;
+	struct wb_kv_index *ix;
+
+	for (unsigned i = 0; i < used; i++)
+		if (cache[i].tab == tab && cache[i].ntab == ntab)
+			return &cache[i];
+	ix = &cache[used < WB_KV_INDEXES ? used++ : (unsigned)(ntab % WB_KV_INDEXES)];
+	memset(ix, 0, sizeof(*ix));
+	ix->tab = tab;
+	ix->ntab = ntab > WB_KV_INDEX_MAX ? WB_KV_INDEX_MAX : ntab;
+	/* backwards, so that each chain lists its keys in table order (the first match wins, as before) */
+	for (size_t i = ix->ntab; i-- > 0;) {
+		ix->len[i] = (uint8_t)key_len(&tab[i]);
+		if (ix->len[i] < 4) {
+			ix->shorts[ix->nshort++] = (uint8_t)i;
 			continue;
-		tl = tab[i].len ? tab[i].len : strlen(tab[i].key);
-		if (tab[i].sum ? klen < tl : klen != tl)
-			continue;
-		if (memcmp(key, tab[i].key, tl) == 0)
-			return &tab[i];
+		}
+		unsigned b = bucket_of(tab[i].key);
+		ix->next[i] = ix->head[b];
+		ix->head[b] = (uint8_t)(i + 1);
 	}
+	return ix;
+}
+
+/* Does a key end at c: a blank, ':', a line end or the string's end (the set strcspn was given)? */
+static bool key_end(char c)
+{
+	return c == ' ' || c == ':' || (c >= '\t' && c <= '\r') || c == '\0';
+}
+
+/*
+ * Entry i, if the key at k (in a line ending at eol) is its key, or starts
+ * with it for a sum key: compared as a whole (the line holds it), then the
+ * key's end.
+ */
+static const struct wb_kv_key *match(const struct wb_kv_index *ix, size_t i, const char *k, const char *eol,
+				     size_t *klen)
+{
+	const struct wb_kv_key *e = &ix->tab[i];
+	size_t tl = ix->len[i];
+
+	if ((size_t)(eol - k) < tl || memcmp(k, e->key, tl) != 0)
+		return NULL;
+	if (e->sum)
+		*klen = tl + strcspn(k + tl, " \t\n\v\f\r:");
+	else if (key_end(k[tl]))
+		*klen = tl;
+	else
+		return NULL;
+	return e;
+}
+
+const struct wb_kv_key *wb_kv_find(const struct wb_kv_index *ix, const char *k, const char *eol, size_t *klen)
+{
+	const struct wb_kv_key *e;
+
+	/*
+	 * Most lines match no key: their first four bytes (in the line) hash to
+	 * an empty bucket, decided without looking for the key's end. A key of
+	 * three bytes or less is a short one.
+	 */
+	if (eol - k >= 4)
+		for (unsigned h = ix->head[bucket_of(k)]; h; h = ix->next[h - 1])
+			if ((e = match(ix, h - 1, k, eol, klen)))
+				return e;
+	for (unsigned i = 0; i < ix->nshort; i++)
+		if (ix->tab[ix->shorts[i]].key[0] == k[0] && (e = match(ix, ix->shorts[i], k, eol, klen)))
+			return e;
 	return NULL;
+}
+
+/* Past the blanks (spaces, tabs) at q, up to eol: meminfo and wb_stats align values with runs of spaces. */
+static const char *skip_blanks(const char *q, const char *eol)
+{
+	static const uint64_t spaces = 0x2020202020202020ull;
+	uint64_t w;
+
+	while (eol - q >= 8 && (memcpy(&w, q, 8), w == spaces))
+		q += 8;
+	while (q < eol && (*q == ' ' || *q == '\t'))
+		q++;
+	return q;
+}
+
+/* wb_parse_u64 without a ctype call a digit: the same numbers, the same overflow refusal. */
+static bool parse_dec(const char *s, const char **end, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = s;
+
+	if ((unsigned)(*p - '0') > 9)
+		return false;
+	for (; (unsigned)(*p - '0') <= 9; p++) {
+		unsigned dgt = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - dgt) / 10)
+			return false;
+		v = v * 10 + dgt;
+	}
+	*out = v;
+	*end = p;
+	return true;
 }
 
 /* Convert a value to the sample's units; false when it cannot be. */
@@ -209,11 +315,7 @@ int wb_kv_parse(const char *buf, const struct wb_kv_key *tab, size_t ntab,
 	uint64_t seen = 0;
 	int stored = 0, line = 0;
 	const char *p = buf;
-	bool first[256] = { false };
-
-	for (size_t i = 0; i < ntab; i++)
-		first[(unsigned char)tab[i].key[0]] = true;
-	first[0] = false;
+	const struct wb_kv_index *ix = wb_kv_index_of(tab, ntab);
 
 	while (*p) {
 		const char *eol = strchr(p, '\n'), *k, *q, *end;
@@ -236,17 +338,13 @@ int wb_kv_parse(const char *buf, const struct wb_kv_key *tab, size_t ntab,
 				q++;
 		}
 		k = q;
-		/* most lines match no key: look the key's end up only for a known first letter */
-		klen = first[(unsigned char)*k] ? strcspn(k, " \t\n\v\f\r:") : 0;
-		q = k + klen;
-		e = klen ? lookup(tab, ntab, k, klen) : NULL;
+		e = wb_kv_find(ix, k, eol, &klen);
 		if (e) {
+			q = k + klen;
 			if (*q == ':')
 				q++;
-			while (q < eol && (*q == ' ' || *q == '\t'))
-				q++;
-			ok = e->unit == WB_KV_HEX ? parse_hex(q, &end, &val)
-						  : wb_parse_u64(q, &end, &val);
+			q = skip_blanks(q, eol);
+			ok = e->unit == WB_KV_HEX ? parse_hex(q, &end, &val) : parse_dec(q, &end, &val);
 			if (ok && end < eol && !isspace((unsigned char)*end))
 				ok = false;
 			if (ok)

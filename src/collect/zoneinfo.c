@@ -106,15 +106,39 @@ static void copy_line(const char *p, const char *eol, char *buf, size_t cap)
 	buf[len] = '\0';
 }
 
+/*
+ * "Node N, zone NAME" as the kernel writes it (N of up to 6 digits, blanks,
+ * NAME of 1-31 bytes up to the line's end): true with N and NAME, as the
+ * sscanf below reads them, without its cost (five zones a sample). Any
+ * other shape is left to sscanf.
+ */
+static bool zone_head(const char *p, const char *eol, int *id, char *zname)
+{
+	const char *q = p + 5, *n;
+	int v = 0, nd = 0;
+
+	if (eol - p < 14 || eol - p >= 512 || memcmp(p, "Node ", 5) != 0)
+		return false;
+	for (; nd < 6 && (unsigned)(*q - '0') <= 9; q++, nd++)
+		v = v * 10 + (*q - '0');
+	if (!nd || eol - q < 8 || memcmp(q, ", zone ", 7) != 0)
+		return false;
+	for (q += 7; q < eol && *q == ' '; q++)
+		;
+	for (n = q; n < eol && !isspace((unsigned char)*n); n++)
+		;
+	if (n != eol || n == q || n - q > 31)
+		return false;
+	memcpy(zname, q, (size_t)(n - q));
+	zname[n - q] = '\0';
+	*id = v;
+	return true;
+}
+
 /* Does the line [t, eol) read exactly s? */
 static bool line_is(const char *t, const char *eol, const char *s, size_t len)
 {
 	return (size_t)(eol - t) == len && memcmp(t, s, len) == 0;
-}
-
-static bool key_end(char c)
-{
-	return c == ' ' || c == ':' || (c >= '\t' && c <= '\r');
 }
 
 /*
@@ -124,9 +148,10 @@ static bool key_end(char c)
  * place: zoneinfo has some 200 lines a sample, and copying each and
  * setting up the table parser for it cost more than the rest.
  */
-static void counter_line(const char *t, const char *eol, const struct wb_kv_key *tab, size_t ntab, uint64_t *v,
+static void counter_line(const char *t, const char *eol, const struct wb_kv_index *ix, uint64_t *v,
 			 uint64_t *valid, const char *what, int lineno, struct wb_diag *d)
 {
+	const struct wb_kv_key *e;
 	const char *q, *end;
 	size_t klen = 0;
 	uint64_t val;
@@ -140,25 +165,20 @@ static void counter_line(const char *t, const char *eol, const struct wb_kv_key 
 		while (t < eol && *t == ' ')
 			t++;
 	}
-	for (size_t i = 0; i < ntab; i++) {
-		/* the key is t up to a blank or ':': a table key followed by one of those, or by the end */
-		klen = tab[i].len;
-		if (tab[i].key[0] != t[0] || (size_t)(eol - t) < klen || memcmp(t, tab[i].key, klen) != 0 ||
-		    (t + klen < eol && !key_end(t[klen])))
-			continue;
-		q = t + klen;
-		if (q < eol && *q == ':')
-			q++;
-		while (q < eol && (*q == ' ' || *q == '\t'))
-			q++;
-		if (wb_parse_u64(q, &end, &val) && (end >= eol || isspace((unsigned char)*end))) {
-			v[tab[i].index] = val;
-			*valid |= WB_BIT(tab[i].index);
-		} else {
-			wb_diag_add(d, "%s:%d: %.*s: bad value \"%.*s\" (ignored)", what, lineno, (int)klen, t,
-				    (int)((eol - q) > 24 ? 24 : (eol - q)), q);
-		}
+	e = wb_kv_find(ix, t, eol, &klen);
+	if (!e)
 		return;
+	q = t + klen;
+	if (q < eol && *q == ':')
+		q++;
+	while (q < eol && (*q == ' ' || *q == '\t'))
+		q++;
+	if (wb_parse_u64(q, &end, &val) && (end >= eol || isspace((unsigned char)*end))) {
+		v[e->index] = val;
+		*valid |= WB_BIT(e->index);
+	} else {
+		wb_diag_add(d, "%s:%d: %.*s: bad value \"%.*s\" (ignored)", what, lineno, (int)klen, t,
+			    (int)((eol - q) > 24 ? 24 : (eol - q)), q);
 	}
 }
 
@@ -193,6 +213,8 @@ int wb_zoneinfo_parse(const char *buf, const char *what, struct wb_node **nodes,
 		      size_t *nnodes, struct wb_zone **zones, size_t *nzones,
 		      struct wb_diag *d)
 {
+	const struct wb_kv_index *node_ix = wb_kv_index_of(node_keys, NELEM(node_keys)),
+				 *zone_ix = wb_kv_index_of(zone_keys, NELEM(zone_keys));
 	enum section sec = S_NONE;
 	struct wb_node *node = NULL;
 	char line[512];
@@ -212,8 +234,12 @@ int wb_zoneinfo_parse(const char *buf, const char *what, struct wb_node **nodes,
 			eol = p + strlen(p);
 		lineno++;
 		if (*p == 'N') {
-			copy_line(p, eol, line, sizeof(line));
-			if (sscanf(line, "Node %d, zone %31s", &id, zname) == 2) {
+			bool head = zone_head(p, eol, &id, zname);
+			if (!head) {
+				copy_line(p, eol, line, sizeof(line));
+				head = sscanf(line, "Node %d, zone %31s", &id, zname) == 2;
+			}
+			if (head) {
 				struct wb_zone *nz;
 
 				if (id < 0 || id >= WB_MAX_NODES) {
@@ -227,7 +253,8 @@ int wb_zoneinfo_parse(const char *buf, const char *what, struct wb_node **nodes,
 				*zones = nz;
 				memset(&nz[*nzones], 0, sizeof(*nz));
 				nz[*nzones].node = id;
-				snprintf(nz[*nzones].name, sizeof(nz->name), "%.15s", zname);
+				/* "%.15s" into the zeroed zone, without snprintf */
+				memcpy(nz[*nzones].name, zname, strnlen(zname, sizeof(nz->name) - 1));
 				(*nzones)++;
 				sec = S_ZONE;
 				p = *eol ? eol + 1 : eol;
@@ -265,9 +292,9 @@ int wb_zoneinfo_parse(const char *buf, const char *what, struct wb_node **nodes,
 		} else if (line_is(t, eol, "pagesets", 8)) {
 			sec = S_SKIP;
 		} else if (sec == S_NODE) {
-			counter_line(t, eol, node_keys, NELEM(node_keys), node->v, &node->valid, what, lineno, d);
+			counter_line(t, eol, node_ix, node->v, &node->valid, what, lineno, d);
 		} else if (sec == S_ZONE) {
-			counter_line(t, eol, zone_keys, NELEM(zone_keys), z->v, &z->valid, what, lineno, d);
+			counter_line(t, eol, zone_ix, z->v, &z->valid, what, lineno, d);
 		}
 	}
 	fold_zone_counters(*nodes, *nnodes, *zones, *nzones);

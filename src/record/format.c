@@ -31,6 +31,7 @@
 #define MAX_SECTIONS WBREC_MAX_SECTIONS
 
 int wbrec_test_extra;
+int wbrec_test_generic;
 
 uint32_t wbrec_crc32(const uint8_t *p, size_t n)
 {
@@ -480,6 +481,85 @@ static unsigned file_kind(int kind)
 	return kind >= K_PROC ? FK_COUNTED : (unsigned)kind;
 }
 
+/* Room for n more bytes in b (false when out of memory: b->oom set). */
+static bool reserve(struct wb_buf *b, size_t n)
+{
+	if (b->oom)
+		return false;
+	if (b->len + n > b->cap) {
+		size_t nc = b->cap ? b->cap * 2 : 1024;
+		uint8_t *np;
+		while (nc < b->len + n)
+			nc *= 2;
+		np = realloc(b->p, nc);
+		if (!np) {
+			b->oom = true;
+			return false;
+		}
+		b->p = np;
+		b->cap = nc;
+	}
+	return true;
+}
+
+/*
+ * Encoding a delta frame, slots [0, upto) of item i: what walk_fields()
+ * writes, byte for byte, without its per-slot steps (in a recording most
+ * values did not move). A number field whose bytes equal the previous
+ * sample's and that has no reference is a run of zeros; the others are
+ * worked out element by element as code_num() does, straight into the
+ * buffer. A field that is not a number goes the common way.
+ */
+static void enc_delta_item(struct walk *w, const struct section *sec, size_t i, size_t upto)
+{
+	const uint8_t *it = item_of(w->s, sec->kind, i), *pv = item_of(w->prev, sec->kind, i);
+	struct wb_buf *b = w->b;
+	size_t slot = 0;
+
+	if (!reserve(b, upto * 10)) /* ten bytes the longest varint */
+		return;
+	for (size_t k = 0; k < sec->nf && slot < upto; k++) {
+		const struct field *f = &sec->f[k];
+		size_t n = f->n < upto - slot ? f->n : upto - slot, es = elem_size(f);
+		const uint8_t *cur = it + f->off, *prv = pv + f->off;
+		bool zz = f->type != T_UVI;
+
+		if (f->type > T_UVI) {
+			for (size_t e = 0; e < n && !w->bad; e++)
+				walk_slot(w, sec, f, e, i, slot + e);
+			slot += n;
+			if (!reserve(b, (upto - slot) * 10))
+				return;
+			continue;
+		}
+		if (f->ref == R_NONE && memcmp(cur, prv, n * es) == 0) {
+			memset(b->p + b->len, 0, n); /* a zero is one byte, zigzag or not */
+			b->len += n;
+		} else if (es == 8 && f->ref == R_NONE) { /* T_U64, T_DBL (zigzag): most slots, without load()'s switch */
+			for (size_t e = 0; e < n; e++) {
+				uint64_t c, a, v;
+				memcpy(&c, cur + 8 * e, 8);
+				memcpy(&a, prv + 8 * e, 8);
+				v = c - a;
+				if (!v) {
+					b->p[b->len++] = 0;
+					continue;
+				}
+				w->nonzero = true;
+				b->len += wbrec_put_uv(b->p + b->len, (v << 1) ^ (uint64_t)((int64_t)v >> 63));
+			}
+		} else {
+			for (size_t e = 0; e < n; e++) {
+				uint64_t v = load(f, cur + e * es) - ref_of(f, w->s, i, e) -
+					     (load(f, prv + e * es) - ref_of(f, w->prev, i, e));
+				w->nonzero |= v != 0;
+				b->len += wbrec_put_uv(b->p + b->len, zz ? (v << 1) ^ (uint64_t)((int64_t)v >> 63) : v);
+			}
+		}
+		slot += n;
+	}
+}
+
 /*
  * A section's n items, item by item, field by field. The fields a newer
  * writer added after the ones this wbtop knows are skipped (tests write them as 42).
@@ -488,9 +568,13 @@ static void walk_items(struct walk *w, const struct section *sec, size_t n, size
 {
 	int x = w->enc ? wbrec_test_extra : 0; /* tests: < 0, an older writer's section (fewer fields) */
 	size_t extra = x > 0 ? (size_t)x : w->fw > slots ? w->fw - slots : 0, upto = x < 0 ? slots - (size_t)-x : slots;
+	bool fast = w->enc && w->delta && !wbrec_test_generic;
 
 	for (size_t i = 0; i < n && !w->bad; i++) {
-		walk_fields(w, sec, i, i + 1, 0, upto);
+		if (fast)
+			enc_delta_item(w, sec, i, upto);
+		else
+			walk_fields(w, sec, i, i + 1, 0, upto);
 		for (size_t x = 0; x < extra && !w->bad; x++)
 			code_uv(w, 42, true);
 	}
@@ -724,6 +808,61 @@ void wb_rec_structure(const struct wb_sample *s, struct wb_buf *out)
 	struct walk w = { .enc = true, .s = (struct wb_sample *)s }; /* only read when encoding */
 
 	enc_sections(&w, out, true, true);
+}
+
+/* Do the structure fields of item i of a section read the same in a and b (as their bytes would)? */
+static bool same_struct_item(const struct section *sec, const struct wb_sample *a, const struct wb_sample *b,
+			     size_t i)
+{
+	const uint8_t *x = item_of(a, sec->kind, i), *y = item_of(b, sec->kind, i);
+
+	for (size_t k = 0; k < sec->nf; k++) {
+		const struct field *f = &sec->f[k];
+		for (size_t e = 0; e < f->n; e++) {
+			const uint8_t *p = x + f->off + e * elem_size(f), *q = y + f->off + e * elem_size(f);
+			switch (f->type) {
+			case T_STR: /* written as strnlen(cap) bytes */
+				if (strncmp((const char *)p, (const char *)q, f->sz) != 0)
+					return false;
+				break;
+			case T_MOUNTS: {
+				const struct wb_bdi *m = (const void *)x, *n = (const void *)y;
+				if (m->nmounts != n->nmounts)
+					return false;
+				for (int j = 0; j < m->nmounts && j < WB_MAX_MOUNTS; j++)
+					if (strncmp(m->mounts[j], n->mounts[j], WB_PATH_LEN) != 0)
+						return false;
+				break;
+			}
+			case T_EVTIME: /* in no structure section; compared as written to be safe */
+				if (memcmp(p, q, sizeof(double)) != 0)
+					return false;
+				break;
+			default:
+				if (load(f, p) != load(f, q))
+					return false;
+			}
+		}
+	}
+	return true;
+}
+
+bool wb_rec_same_structure(const struct wb_sample *a, const struct wb_sample *b)
+{
+	for (size_t k = 0; k < NSECTIONS; k++) {
+		const struct section *sec = &sections[k];
+		size_t n;
+
+		if (!(sec->flags & S_STRUCT))
+			continue;
+		n = count_of(a, sec->kind);
+		if (n != count_of(b, sec->kind))
+			return false;
+		for (size_t i = 0; i < n; i++)
+			if (!same_struct_item(sec, a, b, i))
+				return false;
+	}
+	return true;
 }
 
 void wb_rec_encode(const struct wb_sample *s, const struct wb_sample *prev, struct wb_buf *out)

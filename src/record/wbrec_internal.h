@@ -85,6 +85,8 @@ struct wbrec_schema {
  * newer writer) and a section this wbtop does not know; n < 0, n fewer fields.
  */
 extern int wbrec_test_extra;
+/* Tests only: set, delta frames are encoded by the common walk alone (no fast path), to compare the two. */
+extern int wbrec_test_generic;
 
 /* CRC-32 (IEEE), table-driven (format.c). */
 uint32_t wbrec_crc32(const uint8_t *p, size_t n);

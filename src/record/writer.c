@@ -21,7 +21,7 @@ struct wb_rec_writer {
 	struct wb_rec_header h;
 	ZSTD_CCtx *cctx;
 	struct wb_sample prev;
-	struct wb_buf prev_struct, cur_struct, raw;
+	struct wb_buf raw;
 	uint8_t *out;
 	size_t out_cap;
 	unsigned since_key;
@@ -356,14 +356,11 @@ int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 
 	if (w->err[0])
 		return -EIO;
-	w->cur_struct.len = 0;
-	wb_rec_structure(s, &w->cur_struct);
-	key = !w->have_prev || w->since_key + 1 >= WB_REC_KEYEVERY || w->cur_struct.len != w->prev_struct.len ||
-	      memcmp(w->cur_struct.p, w->prev_struct.p, w->cur_struct.len) != 0;
+	key = !w->have_prev || w->since_key + 1 >= WB_REC_KEYEVERY || !wb_rec_same_structure(s, &w->prev);
 	w->raw.len = 0;
 	wb_rec_encode(s, key ? NULL : &w->prev, &w->raw);
 	/* the compressor's stream is lost with a sample: later delta frames could not be decoded */
-	if (w->raw.oom || w->cur_struct.oom || w->raw.len > WB_REC_MAX_FRAME || !(clen = compress(w, key))) {
+	if (w->raw.oom || w->raw.len > WB_REC_MAX_FRAME || !(clen = compress(w, key))) {
 		stopped(w, w->raw.len > WB_REC_MAX_FRAME ? EFBIG : ENOMEM, "encoding a sample");
 		return -EIO;
 	}
@@ -377,11 +374,6 @@ int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 	if (rc)
 		return rc;
 	w->since_key = key ? 0 : w->since_key + 1;
-	{
-		struct wb_buf t = w->prev_struct;
-		w->prev_struct = w->cur_struct;
-		w->cur_struct = t;
-	}
 	rc = wb_sample_copy(&w->prev, s);
 	w->have_prev = rc == 0;
 	return rc;
@@ -422,8 +414,6 @@ void wb_rec_close(struct wb_rec_writer *w)
 		close(w->fd);
 	ZSTD_freeCCtx(w->cctx);
 	wb_sample_finish(&w->prev);
-	wb_buf_free(&w->prev_struct);
-	wb_buf_free(&w->cur_struct);
 	wb_buf_free(&w->raw);
 	free(w->out);
 	free(w->path);

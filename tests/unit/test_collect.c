@@ -158,6 +158,40 @@ static void ring_and_rates(void **st)
 	wb_ring_destroy(r);
 }
 
+/* A copy into a sample whose arrays are the same length (reused) or not (replaced): a deep copy each time. */
+static void copy_reuses_or_replaces(void **st)
+{
+	struct wb_sample src, dst;
+	struct wb_bdi *kept;
+	(void)st;
+	wb_sample_init(&src);
+	wb_sample_init(&dst);
+	for (size_t n = 1; n <= 3; n++) {
+		for (int round = 0; round < 2; round++) { /* the second round: same lengths */
+			src.nbdis = n;
+			src.bdis = calloc(n, sizeof(*src.bdis));
+			src.nzones = 3 - n;
+			src.zones = src.nzones ? calloc(src.nzones, sizeof(*src.zones)) : NULL;
+			for (size_t i = 0; i < n; i++)
+				snprintf(src.bdis[i].name, sizeof(src.bdis[i].name), "%zu:%d", i, round);
+			src.mono = (double)n + round;
+			kept = dst.bdis;
+			assert_int_equal(wb_sample_copy(&dst, &src), 0);
+			if (round)
+				assert_ptr_equal(dst.bdis, kept); /* same length: reused */
+			assert_ptr_not_equal(dst.bdis, src.bdis);
+			assert_int_equal(dst.nbdis, n);
+			assert_int_equal(dst.nzones, 3 - n);
+			assert_true(dst.mono == (double)n + round);
+			for (size_t i = 0; i < n; i++)
+				assert_memory_equal(&dst.bdis[i], &src.bdis[i], sizeof(src.bdis[i]));
+			wb_sample_finish(&src);
+			assert_string_equal(dst.bdis[0].name, round ? "0:1" : "0:0"); /* still there: not src's */
+		}
+	}
+	wb_sample_finish(&dst);
+}
+
 /* Reclaimable pages at a wakeup, between two samples (hand-computed). */
 static void lerp_between_samples(void **st)
 {
@@ -177,6 +211,7 @@ int main(void)
 		cmocka_unit_test(old_kernel_shapes),
 		cmocka_unit_test(damaged_files_named),
 		cmocka_unit_test(ring_and_rates),
+		cmocka_unit_test(copy_reuses_or_replaces),
 		cmocka_unit_test(lerp_between_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

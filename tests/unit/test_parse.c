@@ -68,6 +68,42 @@ static void kv_truncated_and_empty(void **st)
 	assert_int_equal(d.n, 2);
 }
 
+/*
+ * The index's edges: keys under four bytes (not hashed), a key that starts
+ * another (same first four bytes: one chain), one ending the string, one cut
+ * short by the string's end, and a line that shares a key's first four bytes
+ * only.
+ */
+static void kv_index_edges(void **st)
+{
+	enum { X_MIN, X_LOW, X_DIRTY, X_DIRTIED, X_DIRTY_T, X_SUM, X_N };
+	static const struct wb_kv_key t2[] = {
+		WB_KV("min", X_MIN, WB_KV_NUM, false, false), WB_KV("lo", X_LOW, WB_KV_NUM, false, false),
+		WB_KV("nr_dirty", X_DIRTY, WB_KV_NUM, false, false),
+		WB_KV("nr_dirtied", X_DIRTIED, WB_KV_NUM, false, false),
+		WB_KV("nr_dirty_threshold", X_DIRTY_T, WB_KV_NUM, false, false),
+		WB_KV("nr_d", X_SUM, WB_KV_NUM, true, false), /* after the exact ones: they win */
+	};
+	uint64_t v[X_N] = { 0 }, valid = 0;
+	struct wb_diag d = { 0 };
+	(void)st;
+	assert_int_equal(wb_kv_parse("mi 9\nmin 1\nminimum 9\nlo: 2\nnr_dirty 3\nnr_dirtied 4\n"
+				     "nr_dirty_threshold 5\nnr_dirty_x 6\nnr_dx 7\nnr_e 9\nnr_",
+				     t2, X_N, 4096, v, &valid, "t", &d), 7);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(v[X_MIN], 1);
+	assert_int_equal(v[X_LOW], 2);
+	assert_int_equal(v[X_DIRTY], 3);
+	assert_int_equal(v[X_DIRTIED], 4);
+	assert_int_equal(v[X_DIRTY_T], 5);
+	assert_int_equal(v[X_SUM], 13); /* nr_dirty_x and nr_dx */
+	valid = 0;
+	assert_int_equal(wb_kv_parse("lo 8", t2, X_N, 4096, v, &valid, "t", &d), 1); /* no newline */
+	assert_int_equal(v[X_LOW], 8);
+	assert_int_equal(wb_kv_parse("nr_dirty", t2, X_N, 4096, v, &valid, "t", &d), 0); /* key, no value */
+	assert_true(diag_has(&d, "t:1: nr_dirty: bad value"));
+}
+
 static void kvfile_refuses_huge_file(void **st)
 {
 	char path[] = "/tmp/wbtop-huge-XXXXXX";
@@ -254,6 +290,43 @@ static void zoneinfo_44_sums_zone_counters(void **st)
 	free(buf);
 }
 
+/* Zone header lines in the kernel's shape and in others sscanf reads alike: the same zones. */
+static void zoneinfo_zone_heads(void **st)
+{
+	static const struct {
+		const char *line;
+		int node;
+		const char *name;
+	} heads[] = {
+		{ "Node 0, zone      DMA", 0, "DMA" },
+		{ "Node 1, zone Normal", 1, "Normal" },
+		{ "Node 007, zone Movable", 7, "Movable" },
+		{ "Node 2, zone ABCDEFGHIJKLMNOPQRSTUVWXYZ", 2, "ABCDEFGHIJKLMNO" }, /* cut to 15 */
+		{ "Node  3, zone X", 3, "X" },                                     /* two blanks */
+		{ "Node 4,zone\tY trailing", 4, "Y" },                              /* sscanf's shapes */
+		{ "Node 5, zone ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 5, "ABCDEFGHIJKLMNO" },
+	};
+	struct wb_node *nodes;
+	struct wb_zone *zones;
+	size_t nn, nz;
+	struct wb_diag d = { 0 };
+	char buf[1024] = "";
+	(void)st;
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		strcat(buf, heads[i].line);
+		strcat(buf, "\n        min 3\n");
+	}
+	assert_int_equal(wb_zoneinfo_parse(buf, "z", &nodes, &nn, &zones, &nz, &d), 0);
+	assert_int_equal(nz, sizeof(heads) / sizeof(heads[0]));
+	for (size_t i = 0; i < nz; i++) {
+		assert_int_equal(zones[i].node, heads[i].node);
+		assert_string_equal(zones[i].name, heads[i].name);
+		assert_int_equal(zones[i].v[WB_Z_MIN], 3);
+	}
+	free(nodes);
+	free(zones);
+}
+
 static void zoneinfo_garbage(void **st)
 {
 	struct wb_node *nodes;
@@ -396,6 +469,7 @@ int main(void)
 		cmocka_unit_test(kv_units_and_sums),
 		cmocka_unit_test(kv_bad_values_named),
 		cmocka_unit_test(kv_truncated_and_empty),
+		cmocka_unit_test(kv_index_edges),
 		cmocka_unit_test(kvfile_refuses_huge_file),
 		cmocka_unit_test(kvfile_rereads_with_kept_fd),
 		cmocka_unit_test(kvfile_one_shot_reads_whole_file),
@@ -404,6 +478,7 @@ int main(void)
 		cmocka_unit_test(path_join),
 		cmocka_unit_test(zoneinfo_618),
 		cmocka_unit_test(zoneinfo_44_sums_zone_counters),
+		cmocka_unit_test(zoneinfo_zone_heads),
 		cmocka_unit_test(zoneinfo_garbage),
 		cmocka_unit_test(wb_stats_stand_for_stats),
 		cmocka_unit_test(wb_stats_not_enough),

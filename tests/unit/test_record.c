@@ -562,6 +562,97 @@ static void every_field_every_format(void **st)
 	}
 }
 
+/* d's delta frame against c, encoded with and without the encoder's fast path: the same bytes. */
+static void same_delta_both_ways(const struct wb_sample *c, const struct wb_sample *d)
+{
+	struct wb_buf fast = { 0 }, slow = { 0 };
+
+	assert_int_equal(wb_rec_encode_as(d, c, WB_REC_MAJOR, WB_REC_MINOR, &fast), 0);
+	wbrec_test_generic = 1;
+	assert_int_equal(wb_rec_encode_as(d, c, WB_REC_MAJOR, WB_REC_MINOR, &slow), 0);
+	wbrec_test_generic = 0;
+	assert_int_equal(fast.len, slow.len);
+	assert_memory_equal(fast.p, slow.p, fast.len);
+	wb_buf_free(&fast);
+	wb_buf_free(&slow);
+}
+
+/*
+ * The encoder's delta fast path writes what the common walk writes: for
+ * samples whose values move, stay (all, or a BDI's), or keep their bytes
+ * while a reference moves (the global threshold under a BDI's stats), with
+ * the test hook's longer and shorter sections too.
+ */
+static void delta_fast_path_same_bytes(void **st)
+{
+	static const int extras[] = { 0, 2, -1 };
+	struct wb_sample a, b;
+	(void)st;
+	for (size_t x = 0; x < sizeof(extras) / sizeof(extras[0]); x++) {
+		wbrec_test_extra = extras[x];
+		for (int i = 1; i < 9; i++) {
+			full(&a, i - 1);
+			full(&b, i);
+			same_delta_both_ways(&a, &b); /* most values move */
+			wb_sample_finish(&b);
+			full(&b, i - 1);
+			same_delta_both_ways(&a, &b); /* nothing moves */
+			b.g.v[WB_G_DIRTY_THRESH] += (uint64_t)i; /* a reference moves, the BDIs' bytes do not */
+			b.bdis[1].disk[0] += 3;                  /* and one BDI's counter */
+			same_delta_both_ways(&a, &b);
+			wb_sample_finish(&a);
+			wb_sample_finish(&b);
+		}
+	}
+	wbrec_test_extra = 0;
+}
+
+static void change_zone_name(struct wb_sample *s) { s->zones[1].name[0] = 'X'; }
+static void change_zone_node(struct wb_sample *s) { s->zones[2].node = 7; }
+static void change_node_id(struct wb_sample *s) { s->nodes[1].id = 4; }
+static void change_bdi_name(struct wb_sample *s) { s->bdis[2].name[2] = '9'; }
+static void change_dev(struct wb_sample *s) { s->bdis[0].dev[0] = '\0'; }
+static void change_fstype(struct wb_sample *s) { strcpy(s->bdis[1].fstype, "xfs"); }
+static void change_mount(struct wb_sample *s) { s->bdis[2].mounts[1][1] = 'x'; }
+static void change_nmounts(struct wb_sample *s) { s->bdis[2].nmounts = 1; }
+static void change_reason(struct wb_sample *s) { s->reason_names[3][0] = 'R'; }
+static void change_reclaim(struct wb_sample *s) { s->reclaim_names[1][0] = 'R'; }
+static void drop_bdi(struct wb_sample *s) { s->nbdis = 2; }
+static void drop_zone(struct wb_sample *s) { s->nzones = 2; }
+static void after_nul(struct wb_sample *s) { s->bdis[0].name[sizeof(s->bdis[0].name) - 1] = 'z'; } /* not written */
+static void numbers_only(struct wb_sample *s) { s->g.v[0]++; s->bdis[0].st[0]++; s->zones[0].v[0]++; }
+
+/* wb_rec_same_structure says what comparing wb_rec_structure()'s bytes says. */
+static void same_structure_as_bytes(void **st)
+{
+	static void (*const change[])(struct wb_sample *) = {
+		change_zone_name, change_zone_node, change_node_id, change_bdi_name, change_dev, change_fstype,
+		change_mount, change_nmounts, change_reason, change_reclaim, drop_bdi, drop_zone, after_nul,
+		numbers_only,
+	};
+	(void)st;
+	for (size_t c = 0; c < sizeof(change) / sizeof(change[0]); c++) {
+		struct wb_sample a, b;
+		struct wb_buf x = { 0 }, y = { 0 };
+		full(&a, 3);
+		full(&b, 3);
+		change[c](&b);
+		wb_rec_structure(&a, &x);
+		wb_rec_structure(&b, &y);
+		bool bytes = x.len == y.len && memcmp(x.p, y.p, x.len) == 0;
+		assert_int_equal(wb_rec_same_structure(&a, &b), bytes);
+		assert_int_equal(wb_rec_same_structure(&b, &a), bytes);
+		assert_int_equal(bytes, change[c] == after_nul || change[c] == numbers_only);
+		assert_true(wb_rec_same_structure(&a, &a));
+		b.nbdis = 3; /* drop_bdi: the array still holds 3 to free */
+		b.nzones = 3;
+		wb_buf_free(&x);
+		wb_buf_free(&y);
+		wb_sample_finish(&a);
+		wb_sample_finish(&b);
+	}
+}
+
 /* Write n full samples to path (a key frame every 256, so 300 crosses one) with the test hook at extra. */
 static void write_full(const char *path, int n, int extra)
 {
@@ -832,6 +923,8 @@ int main(void)
 		cmocka_unit_test(start_appends_or_refuses),
 		cmocka_unit_test(header_round_trip),
 		cmocka_unit_test(every_field_every_format),
+		cmocka_unit_test(delta_fast_path_same_bytes),
+		cmocka_unit_test(same_structure_as_bytes),
 		cmocka_unit_test(unknown_fields_and_sections_skipped),
 		cmocka_unit_test(each_format_version_read),
 		cmocka_unit_test(knob_changes_become_notes),
