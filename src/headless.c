@@ -44,6 +44,7 @@ static bool stdout_null(void)
 static void sleep_until(struct timespec *next, double delay)
 {
 	long ns = (long)((delay - floor(delay)) * 1e9);
+	struct timespec now;
 
 	next->tv_sec += (time_t)floor(delay);
 	next->tv_nsec += ns;
@@ -51,6 +52,14 @@ static void sleep_until(struct timespec *next, double delay)
 		next->tv_sec++;
 		next->tv_nsec -= 1000000000L;
 	}
+	/*
+	 * A whole tick late (the machine stalled, or a sample took longer than
+	 * the delay): the ticks missed are skipped, as sar and atop do, rather
+	 * than taken back to back in the same millisecond.
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((double)(now.tv_sec - next->tv_sec) + (now.tv_nsec - next->tv_nsec) / 1e9 >= delay)
+		*next = now;
 	while (!wb_stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
 		;
 }
