@@ -419,6 +419,35 @@ static int draw_preview(struct ui *u, int y, int end, put_fn put)
 	return y;
 }
 
+/*
+ * The rows text takes at the pane's width, broken between words (a word
+ * longer than a row is cut there): a refusal or a hint is never cut short.
+ */
+static int wrapped(const struct ui *u, const char *text, int y, int end, enum wb_role role, put_fn put)
+{
+	int cols = ui_cols(u), rows = 0;
+	char row[256];
+
+	while (*text && cols > 0) {
+		int len = (int)strlen(text), k = len <= cols ? len : cols;
+		if (k < len) { /* back to the last blank that fits */
+			int sp = k;
+			while (sp > 0 && text[sp] != ' ')
+				sp--;
+			k = sp > 0 ? sp : k;
+		}
+		if (put && y + rows < end) {
+			snprintf(row, sizeof(row), "%.*s", k < (int)sizeof(row) - 1 ? k : (int)sizeof(row) - 1, text);
+			put(u, y + rows, 0, role, row);
+		}
+		rows++;
+		text += k;
+		while (*text == ' ')
+			text++;
+	}
+	return rows;
+}
+
 /* Lines the prediction needs in full (the table's rows included). */
 static int preview_lines(const struct ui *u)
 {
@@ -434,33 +463,32 @@ static int preview_lines(const struct ui *u)
 void ui_draw_tune(struct ui *u, int y, int h, put_fn put)
 {
 	int end = y + h, count = (int)wb_knob_count(), rows;
-	char l[256];
+	char trial[512] = "", edit[512] = "", err[512] = "";
+	const char *hint = !u->tune_editing && !u->tune_buf[0]
+			   ? "Enter: type a value (+/-: step it) and see the prediction   "
+			     "a: apply (root)   u: undo   R: revert all   r: raw bytes" : "";
 
-	/* the knob list gives way to the prediction, down to 3 knobs around the selected one */
-	rows = h - 2 - (u->tune_trial_end > 0) - (u->tune_editing || !u->tune_buf[0]) - (u->tune_err[0] != 0) -
-	       preview_lines(u);
-	rows = rows < 3 ? 3 : rows > count ? count : rows;
-	y = draw_knobs(u, y, rows, put);
-	y++;
-	if (u->tune_trial_end > 0) {
-		snprintf(l, sizeof(l), "TRIAL: %s  - the old values come back in %.0f s: k keeps, u reverts now",
+	if (u->tune_trial_end > 0)
+		snprintf(trial, sizeof(trial), "TRIAL: %s  - the old values come back in %.0f s: k keeps, u reverts now",
 			 u->tune_applied, u->tune_trial_end - u->now);
-		put(u, y++, 0, WB_R_CRITICAL, l);
-	}
 	if (u->tune_editing) {
 		char key[128];
 		key_of_entry(u, (size_t)u->tune_sel, key, sizeof(key));
-		snprintf(l, sizeof(l), "new value for %s: %s_   (units: 64M, 5%%; Enter previews, Esc cancels)", key,
-			 u->tune_buf);
-		put(u, y++, 0, WB_R_TITLE, l);
-	} else if (!u->tune_buf[0]) {
-		put(u, y++, 0, WB_R_HINT, "Enter: type a value (+/-: step it) and see the prediction   "
-					  "a: apply (root)   u: undo   R: revert all   r: raw bytes");
+		snprintf(edit, sizeof(edit), "new value for %s: %s_   (units: 64M, 5%%; Enter previews, Esc cancels)",
+			 key, u->tune_buf);
 	}
-	if (u->tune_err[0]) {
-		snprintf(l, sizeof(l), "refused: %s", u->tune_err);
-		put(u, y++, 0, WB_R_CRITICAL, l);
-	}
+	if (u->tune_err[0])
+		snprintf(err, sizeof(err), "refused: %s", u->tune_err);
+	/* the knob list gives way to the prediction, down to 3 knobs around the selected one */
+	rows = h - 2 - wrapped(u, trial, 0, 0, WB_R_CRITICAL, NULL) - wrapped(u, edit, 0, 0, WB_R_TITLE, NULL) -
+	       wrapped(u, hint, 0, 0, WB_R_HINT, NULL) - wrapped(u, err, 0, 0, WB_R_CRITICAL, NULL) - preview_lines(u);
+	rows = rows < 3 ? 3 : rows > count ? count : rows;
+	y = draw_knobs(u, y, rows, put);
+	y++;
+	y += wrapped(u, trial, y, end, WB_R_CRITICAL, put);
+	y += wrapped(u, edit, y, end, WB_R_TITLE, put);
+	y += wrapped(u, hint, y, end, WB_R_HINT, put);
+	y += wrapped(u, err, y, end, WB_R_CRITICAL, put);
 	if (u->tune_verify && u->tune_pred_ok && y < end)
 		y = verify(u, y, end, put);
 	if (u->tune_ok && y < end)

@@ -72,6 +72,8 @@ screen theme-light 80 24 "--theme light"
 # refused (not the live kernel), and the device's knobs reached with e
 screen tune-preview 100 34 "--theme mono" 5 Down Enter 6 4 M Enter
 screen tune-refused 100 34 "--theme mono" 5 Enter 1 0 1 Enter
+# the same at 80 columns: the refusal goes on over two rows, not cut
+screen tune-refused-80x24 80 24 "--theme mono" 5 Enter 1 0 1 Enter
 screen tune-apply-refused 100 34 "--theme mono" 5 Down Enter 6 4 M Enter a
 screen tune-bdi-edit 100 34 "--theme mono" Down e Enter 5 0 % Enter
 screen tune-step 100 34 "--theme mono" 5 + + + -
