@@ -39,9 +39,10 @@ bool wb_parse_u64(const char *s, const char **end, uint64_t *out)
 	uint64_t v = 0;
 	const char *p = s;
 
-	if (!isdigit((unsigned char)*p))
+	/* '0'..'9' by arithmetic: isdigit() is a call into the locale tables per digit */
+	if ((unsigned)(*p - '0') > 9)
 		return false;
-	for (; isdigit((unsigned char)*p); p++) {
+	for (; (unsigned)(*p - '0') <= 9; p++) {
 		unsigned dgt = (unsigned)(*p - '0');
 		if (v > (UINT64_MAX - dgt) / 10)
 			return false;
