@@ -276,25 +276,6 @@ static const char *skip_blanks(const char *q, const char *eol)
 	return q;
 }
 
-/* wb_parse_u64 without a ctype call a digit: the same numbers, the same overflow refusal. */
-static bool parse_dec(const char *s, const char **end, uint64_t *out)
-{
-	uint64_t v = 0;
-	const char *p = s;
-
-	if ((unsigned)(*p - '0') > 9)
-		return false;
-	for (; (unsigned)(*p - '0') <= 9; p++) {
-		unsigned dgt = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - dgt) / 10)
-			return false;
-		v = v * 10 + dgt;
-	}
-	*out = v;
-	*end = p;
-	return true;
-}
-
 /* Convert a value to the sample's units; false when it cannot be. */
 static bool convert(enum wb_kv_unit u, uint32_t page_size, uint64_t *val)
 {
@@ -344,7 +325,7 @@ int wb_kv_parse(const char *buf, const struct wb_kv_key *tab, size_t ntab,
 			if (*q == ':')
 				q++;
 			q = skip_blanks(q, eol);
-			ok = e->unit == WB_KV_HEX ? parse_hex(q, &end, &val) : parse_dec(q, &end, &val);
+			ok = e->unit == WB_KV_HEX ? parse_hex(q, &end, &val) : wb_parse_u64(q, &end, &val);
 			if (ok && end < eol && !isspace((unsigned char)*end))
 				ok = false;
 			if (ok)

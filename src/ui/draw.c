@@ -389,26 +389,30 @@ static void draw_footer(struct ui *u)
 		}
 }
 
-/* text over as many rows as it needs, broken between words (a word longer than a row is cut). */
-static void put_wrapped(struct ui *u, int y, const char *text)
+int ui_put_wrapped(const struct ui *u, const char *text, int y, int end, enum wb_role r,
+		   void (*put)(const struct ui *, int, int, enum wb_role, const char *))
 {
-	int cols = ui_cols(u);
+	int cols = ui_cols(u), rows = 0;
 	char row[256];
 
-	while (*text && y < ui_lines(u) && cols > 0) {
+	while (*text && cols > 0) {
 		int len = (int)strlen(text), k = len <= cols ? len : cols;
-		if (k < len) { /* back to the last space that fits */
+		if (k < len) { /* back to the last blank that fits */
 			int sp = k;
 			while (sp > 0 && text[sp] != ' ')
 				sp--;
 			k = sp > 0 ? sp : k;
 		}
-		snprintf(row, sizeof(row), "%.*s", k < (int)sizeof(row) - 1 ? k : (int)sizeof(row) - 1, text);
-		wb_grid_put(u->grid, y++, 0, WB_R_NORMAL, row, -1);
+		if (put && y + rows < end) {
+			snprintf(row, sizeof(row), "%.*s", k < (int)sizeof(row) - 1 ? k : (int)sizeof(row) - 1, text);
+			put(u, y + rows, 0, r, row);
+		}
+		rows++;
 		text += k;
 		while (*text == ' ')
 			text++;
 	}
+	return rows;
 }
 
 /* The whole screen into the grid: frame, the pane shown, footer; or help, or why there is nothing. */
@@ -421,7 +425,7 @@ void ui_render(struct ui *u)
 		char m[96];
 		snprintf(m, sizeof(m), "terminal too small (%dx%d): wbtop needs %dx%d", ui_cols(u), lines,
 			 WB_MIN_COLS, WB_MIN_LINES);
-		put_wrapped(u, 0, m);
+		ui_put_wrapped(u, m, 0, lines, WB_R_NORMAL, ui_put);
 		return;
 	}
 	if (!ui_cur(u)) {

@@ -419,35 +419,6 @@ static int draw_preview(struct ui *u, int y, int end, put_fn put)
 	return y;
 }
 
-/*
- * The rows text takes at the pane's width, broken between words (a word
- * longer than a row is cut there): a refusal or a hint is never cut short.
- */
-static int wrapped(const struct ui *u, const char *text, int y, int end, enum wb_role role, put_fn put)
-{
-	int cols = ui_cols(u), rows = 0;
-	char row[256];
-
-	while (*text && cols > 0) {
-		int len = (int)strlen(text), k = len <= cols ? len : cols;
-		if (k < len) { /* back to the last blank that fits */
-			int sp = k;
-			while (sp > 0 && text[sp] != ' ')
-				sp--;
-			k = sp > 0 ? sp : k;
-		}
-		if (put && y + rows < end) {
-			snprintf(row, sizeof(row), "%.*s", k < (int)sizeof(row) - 1 ? k : (int)sizeof(row) - 1, text);
-			put(u, y + rows, 0, role, row);
-		}
-		rows++;
-		text += k;
-		while (*text == ' ')
-			text++;
-	}
-	return rows;
-}
-
 /* Lines the prediction needs in full (the table's rows included). */
 static int preview_lines(const struct ui *u)
 {
@@ -480,15 +451,16 @@ void ui_draw_tune(struct ui *u, int y, int h, put_fn put)
 	if (u->tune_err[0])
 		snprintf(err, sizeof(err), "refused: %s", u->tune_err);
 	/* the knob list gives way to the prediction, down to 3 knobs around the selected one */
-	rows = h - 2 - wrapped(u, trial, 0, 0, WB_R_CRITICAL, NULL) - wrapped(u, edit, 0, 0, WB_R_TITLE, NULL) -
-	       wrapped(u, hint, 0, 0, WB_R_HINT, NULL) - wrapped(u, err, 0, 0, WB_R_CRITICAL, NULL) - preview_lines(u);
+	rows = h - 2 - preview_lines(u);
+	for (size_t k = 0; k < 4; k++) /* the rows each line below takes */
+		rows -= ui_put_wrapped(u, (const char *[]){ trial, edit, hint, err }[k], 0, 0, WB_R_NORMAL, NULL);
 	rows = rows < 3 ? 3 : rows > count ? count : rows;
 	y = draw_knobs(u, y, rows, put);
 	y++;
-	y += wrapped(u, trial, y, end, WB_R_CRITICAL, put);
-	y += wrapped(u, edit, y, end, WB_R_TITLE, put);
-	y += wrapped(u, hint, y, end, WB_R_HINT, put);
-	y += wrapped(u, err, y, end, WB_R_CRITICAL, put);
+	y += ui_put_wrapped(u, trial, y, end, WB_R_CRITICAL, put);
+	y += ui_put_wrapped(u, edit, y, end, WB_R_TITLE, put);
+	y += ui_put_wrapped(u, hint, y, end, WB_R_HINT, put);
+	y += ui_put_wrapped(u, err, y, end, WB_R_CRITICAL, put);
 	if (u->tune_verify && u->tune_pred_ok && y < end)
 		y = verify(u, y, end, put);
 	if (u->tune_ok && y < end)

@@ -173,6 +173,13 @@ void ui_apply_theme(struct ui *u);
 void ui_flush(const struct ui *u);
 /* Draw s at y, x in role r into the grid, clipped to it and made safe for the terminal. */
 void ui_put(const struct ui *u, int y, int x, enum wb_role r, const char *s);
+/*
+ * text over as many rows as it needs at the screen's width from row y (none
+ * at or past end), broken between words (a word longer than a row is cut);
+ * the rows it takes (put NULL: only counted).
+ */
+int ui_put_wrapped(const struct ui *u, const char *text, int y, int end, enum wb_role r,
+		   void (*put)(const struct ui *, int, int, enum wb_role, const char *));
 /* Bytes as "1.5G", or "-" when not ok. */
 const char *ui_bytes(char *buf, size_t n, bool ok, double v);
 const char *ui_dev_label(const struct wb_bdi *b, char *buf, size_t n);
