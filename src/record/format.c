@@ -56,10 +56,11 @@ void wb_buf_free(struct wb_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static void put(struct wb_buf *b, const void *p, size_t n)
+/* Room for n more bytes in b (false when out of memory: b->oom set). */
+static bool reserve(struct wb_buf *b, size_t n)
 {
-	if (b->oom || n == 0)
-		return;
+	if (b->oom)
+		return false;
 	if (b->len + n > b->cap) {
 		size_t nc = b->cap ? b->cap * 2 : 1024;
 		uint8_t *np;
@@ -68,11 +69,18 @@ static void put(struct wb_buf *b, const void *p, size_t n)
 		np = realloc(b->p, nc);
 		if (!np) {
 			b->oom = true;
-			return;
+			return false;
 		}
 		b->p = np;
 		b->cap = nc;
 	}
+	return true;
+}
+
+static void put(struct wb_buf *b, const void *p, size_t n)
+{
+	if (n == 0 || !reserve(b, n))
+		return;
 	memcpy(b->p + b->len, p, n);
 	b->len += n;
 }
@@ -481,26 +489,6 @@ static unsigned file_kind(int kind)
 	return kind >= K_PROC ? FK_COUNTED : (unsigned)kind;
 }
 
-/* Room for n more bytes in b (false when out of memory: b->oom set). */
-static bool reserve(struct wb_buf *b, size_t n)
-{
-	if (b->oom)
-		return false;
-	if (b->len + n > b->cap) {
-		size_t nc = b->cap ? b->cap * 2 : 1024;
-		uint8_t *np;
-		while (nc < b->len + n)
-			nc *= 2;
-		np = realloc(b->p, nc);
-		if (!np) {
-			b->oom = true;
-			return false;
-		}
-		b->p = np;
-		b->cap = nc;
-	}
-	return true;
-}
 
 /*
  * Encoding a delta frame, slots [0, upto) of item i: what walk_fields()
