@@ -274,7 +274,7 @@ static void task_probe(struct wb_procs *p, struct task *t)
 		if (t->io_fd >= 0)
 			p->kept++;
 	}
-	t->have = false;
+	t->have = false; /* a new task: read_io starts its idle clock (t->still) from this read */
 	t->have = read_io(p, t, &t->wb, &t->cb);
 	t->skip = t->unreadable = !t->have && t->io_fd < 0; /* not ours to read (unprivileged) */
 }
