@@ -587,6 +587,46 @@ static void forecast_ratelimit_regimes(void **st)
 	wb_forecast_finish(&f);
 }
 
+/*
+ * Three held writers, one a device, let loose below the freerun ceiling (a
+ * higher vm.dirty_ratio): thresh 20000, bg 10000, freerun 15000, 2000 pages
+ * on each device. The level is one for all: together they fill the gap to
+ * the ceiling, a third each, and go on writing - each filling all of it
+ * put the level past the limit and blocked them all for seconds.
+ */
+static void forecast_freerun_shared_gap(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b[3] = { { .name = "7:0" }, { .name = "7:1" }, { .name = "7:2" } };
+	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 10000, .nbdis = 3 };
+	struct wb_bdi_limits bl[3];
+	struct wb_forecast f;
+	double bw[3] = { 1000, 1000, 1000 }, rate[3] = { 1000, 1000, 1000 }, tasks[3] = { 1, 1, 1 };
+	double chunk[3] = { 32, 32, 32 }, sum = 0;
+	struct wb_forecast_in in = { 20, 1, bw, rate, chunk, tasks, NULL, 0, NULL, NULL, NULL };
+	(void)st;
+	wb_sample_init(&s);
+	s.page_size = 4096;
+	for (int i = 0; i < 3; i++) {
+		b[i].st[WB_B_RECLAIMABLE] = 2000;
+		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
+		bl[i] = (struct wb_bdi_limits){ .valid = true, .frac_num = 1, .frac_den = 3 };
+		strcpy(bl[i].name, b[i].name);
+	}
+	s.bdis = b;
+	s.nbdis = 3;
+	l.bdis = bl;
+	l.dirty = 6000;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	for (int i = 0; i < 3; i++) {
+		sum += f.bdis[i].dirty[0] + f.bdis[i].writeback[0];
+		for (size_t k = 1; k < f.nsteps; k++)
+			assert_true(f.bdis[i].write_rate[k] > 500);
+	}
+	assert_in_range((long)sum, 14000, 17500); /* at the ceiling, short of the setpoint */
+	wb_forecast_finish(&f);
+}
+
 /* History for wb_forecast_inputs: n samples of one BDI, h[0] newest, dt s apart. */
 static void one_bdi_history(struct wb_sample *h, struct wb_bdi *b, int n, const char *name, double dt)
 {
@@ -857,6 +897,7 @@ int main(void)
 		cmocka_unit_test(forecast_band),
 		cmocka_unit_test(forecast_prepare_stale),
 		cmocka_unit_test(forecast_ratelimit_regimes),
+		cmocka_unit_test(forecast_freerun_shared_gap),
 		cmocka_unit_test(forecast_bandwidth_from_backlog),
 		cmocka_unit_test(forecast_bandwidth_over_backlog),
 		cmocka_unit_test(forecast_write_quantum),
