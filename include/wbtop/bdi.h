@@ -7,6 +7,8 @@
 #ifndef WBTOP_BDI_H
 #define WBTOP_BDI_H
 
+#include <poll.h>
+
 #include "wbtop/kvfile.h"
 #include "wbtop/sample.h"
 
@@ -28,12 +30,21 @@ struct wb_bdis {
 	size_t nst;
 	bool debugfs_ok;              /* last sample read some debugfs stats */
 	bool sysfs_ok;                /* /sys/class/bdi was listable */
+	/* what a poll() said of knob_watch, uevent and mountinfo (POLLPRI) for the next read */
+	enum wb_polled knob_poll, uevent_poll, mount_poll;
 };
 
 int wb_bdis_open(struct wb_bdis *b, const char *root);
 /* Replace s->bdis with the BDIs present now. */
 void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d);
 void wb_bdis_close(struct wb_bdis *b);
+/*
+ * The descriptors to poll() before the next read (the knob watch and the
+ * uevent socket for POLLIN, the live mountinfo for POLLPRI): at most max
+ * into pf, their count. Their revents go back through wb_bdis_polled().
+ */
+size_t wb_bdis_pollfds(const struct wb_bdis *b, struct pollfd *pf, size_t max);
+void wb_bdis_polled(struct wb_bdis *b, const struct pollfd *pf, size_t n);
 
 
 /*

@@ -342,15 +342,19 @@ static void resolve_btrfs(struct wb_bdis *b, struct wb_bdi_files *st)
  * since the last poll as POLLPRI (fs/proc_namespace.c), and only when
  * every BDI has them (a new BDI has none).
  */
-static bool mounts_unchanged(const struct wb_bdis *b)
+static bool mounts_unchanged(struct wb_bdis *b)
 {
 	struct pollfd p = { .fd = b->mountinfo.fd, .events = POLLPRI };
+	enum wb_polled polled = b->mount_poll;
 
+	b->mount_poll = WB_POLL_NONE;
 	if (!b->mounts_live || b->mountinfo.fd < 0)
 		return false;
 	for (size_t i = 0; i < b->nst; i++)
 		if (!b->st[i].mounts_known)
 			return false;
+	if (polled != WB_POLL_NONE) /* the sample's poll() took the change: its answer */
+		return polled == WB_POLL_QUIET;
 	return poll(&p, 1, 0) == 0; /* POLLIN is not asked: a change (POLLPRI) or an error returns 1 */
 }
 
@@ -822,14 +826,54 @@ static bool bdis_list(struct wb_bdis *b, struct wb_diag *d)
 	return true;
 }
 
+/* The order of the descriptors wb_bdis_pollfds() hands out (those that are open). */
+static int *poll_fd(struct wb_bdis *b, int i, short *events)
+{
+	*events = i == 2 ? POLLPRI : POLLIN; /* mountinfo: a change is POLLPRI; it is always readable */
+	return i == 0 ? &b->knob_watch : i == 1 ? &b->uevent : b->mounts_live ? &b->mountinfo.fd : NULL;
+}
+
+static enum wb_polled *poll_hint(struct wb_bdis *b, int i)
+{
+	return i == 0 ? &b->knob_poll : i == 1 ? &b->uevent_poll : &b->mount_poll;
+}
+
+size_t wb_bdis_pollfds(const struct wb_bdis *b, struct pollfd *pf, size_t max)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < 3; i++) {
+		short ev;
+		int *fd = poll_fd((struct wb_bdis *)b, i, &ev);
+		if (fd && *fd >= 0 && n < max)
+			pf[n++] = (struct pollfd){ .fd = *fd, .events = ev };
+	}
+	return n;
+}
+
+void wb_bdis_polled(struct wb_bdis *b, const struct pollfd *pf, size_t n)
+{
+	size_t k = 0;
+
+	for (int i = 0; i < 3; i++) {
+		short ev;
+		int *fd = poll_fd(b, i, &ev);
+		if (fd && *fd >= 0 && k < n && pf[k].fd == *fd)
+			*poll_hint(b, i) = wb_polled_of(pf[k++].revents);
+	}
+}
+
 void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 {
 	struct wb_bdi *out = NULL;
 	size_t n = 0, *rank = NULL;
 	/* live, the BDIs of the last listing stand until a uevent says one came or went */
-	bool came_or_went = b->uevent >= 0 && uevent_bdi(b->uevent); /* drained in any case */
+	bool came_or_went = b->uevent >= 0 && b->uevent_poll != WB_POLL_QUIET &&
+			    uevent_bdi(b->uevent); /* drained in any case */
+	bool knobs_quiet = b->knob_poll == WB_POLL_QUIET; /* no write to a knob file since the last drain */
 	bool list = b->uevent < 0 || !b->listed || ++b->listed_for >= BDI_RELIST || came_or_went;
 
+	b->uevent_poll = b->knob_poll = WB_POLL_NONE;
 	free(s->bdis);
 	s->bdis = NULL;
 	s->nbdis = 0;
@@ -840,7 +884,7 @@ void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 	}
 	if (!b->sysfs_ok)
 		return;
-	if (b->knob_watch >= 0)
+	if (b->knob_watch >= 0 && !knobs_quiet)
 		knobs_drain(b);
 	if (b->nst && (!(out = malloc(b->nst * sizeof(*out))) || !(rank = bdi_ranks(b)))) {
 		wb_diag_add(d, "out of memory: per-device figures unknown");

@@ -172,7 +172,10 @@ unsigned wb_cpulist_count(const char *s)
 /* The vm sysctls into s: kept (live, no write since), else read. */
 static void read_sysctls(struct wb_procfs *p, struct wb_sample *s, struct wb_diag *d)
 {
-	bool written = p->sys_watch >= 0 && sysctl_written(p->sys_watch), quiet = true;
+	/* a watch poll() found quiet has nothing to read: no read that fails with EAGAIN */
+	bool written = p->sys_watch >= 0 && p->sys_poll != WB_POLL_QUIET && sysctl_written(p->sys_watch), quiet = true;
+
+	p->sys_poll = WB_POLL_NONE;
 
 	if (p->sys_watch >= 0 && p->sys_known && !written && ++p->sys_kept_for < SYSCTL_REFRESH) {
 		memcpy(s->sys, p->sys, sizeof(s->sys));
@@ -194,6 +197,20 @@ static void read_sysctls(struct wb_procfs *p, struct wb_sample *s, struct wb_dia
 	p->sys_kept_for = 0;
 	memcpy(p->sys, s->sys, sizeof(p->sys));
 	p->sys_valid = s->sys_valid & (WB_BIT(WB_SYS_COUNT) - 1);
+}
+
+size_t wb_procfs_pollfds(const struct wb_procfs *p, struct pollfd *pf, size_t max)
+{
+	if (p->sys_watch < 0 || max < 1)
+		return 0;
+	pf[0] = (struct pollfd){ .fd = p->sys_watch, .events = POLLIN };
+	return 1;
+}
+
+void wb_procfs_polled(struct wb_procfs *p, const struct pollfd *pf, size_t n)
+{
+	if (n == 1)
+		p->sys_poll = wb_polled_of(pf[0].revents);
 }
 
 void wb_procfs_read(struct wb_procfs *p, struct wb_sample *s, struct wb_diag *d)
