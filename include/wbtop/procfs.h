@@ -16,6 +16,10 @@ struct wb_procfs {
 	bool sys_known;         /* sys[] below is what the files hold (no write since) */
 	unsigned sys_kept_for;  /* samples sys[] has been used for */
 	uint64_t sys[WB_SYS_COUNT], sys_valid;
+	bool live;              /* root is "/" */
+	unsigned ncpus;         /* the online CPUs last read (0: none read) */
+	unsigned ncpus_kept_for; /* samples ncpus has been used for */
+	bool cpus_changed;      /* set by the caller on a uevent: read the online CPUs again */
 };
 
 /* Prepare the files under root (default "/"). 0 or -ENOMEM. */

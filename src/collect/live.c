@@ -219,6 +219,8 @@ static void poll_quiet(struct wb_live *l)
 		return;
 	wb_procfs_polled(&l->procfs, l->pf, np);
 	wb_bdis_polled(&l->bdis, l->pf + np, nb);
+	/* a CPU put on or off line comes as a uevent (device_online()): any uevent, the CPUs are read again */
+	l->procfs.cpus_changed |= l->bdis.uevent_poll == WB_POLL_READY;
 	wb_tracebuf_polled(tb, l->pf + np + nb, n - np - nb);
 }
 
