@@ -134,7 +134,12 @@ int wb_procfs_open(struct wb_procfs *p, const char *root)
 	}
 	/* made in one piece (vmstat is a page at a time: it is not) */
 	p->meminfo.one_shot = p->online.one_shot = true;
-	p->vmstat.max_record = 128; /* "name value\n": names under 64 bytes, a u64 in 20 digits */
+	/*
+	 * "name value\n": names under 64 bytes (30 at most in 6.18), a u64 in 20
+	 * digits: 86. With 128 a file of 3,969-4,096 bytes (6.18 here: 3,967-3,974)
+	 * took a second pread that returned 0.
+	 */
+	p->vmstat.max_record = 64 + 1 + 20 + 1;
 	for (int i = 0; i < WB_SYS_COUNT; i++)
 		p->sysctl[i].one_shot = true;
 	p->live = strcmp(root, "/") == 0;
