@@ -30,6 +30,10 @@ struct wb_bdis {
 	size_t nst;
 	bool debugfs_ok;              /* last sample read some debugfs stats */
 	bool sysfs_ok;                /* /sys/class/bdi was listable */
+	/* idle BDIs (bdi.c): nr_dirtied at the last sample every BDI was read in, pages the reads saw dirtied since */
+	uint64_t vm_base, explained;
+	bool have_base;
+	unsigned idle_tick;           /* samples read, for the idle BDIs' turns */
 	/* what a poll() said of knob_watch, uevent and mountinfo (POLLPRI) for the next read */
 	enum wb_polled knob_poll, uevent_poll, mount_poll;
 };
