@@ -64,7 +64,7 @@ for name, bdi, t0, t1, kib, late_max in ((small, small, t("t_small0"), t("t_smal
         print("FAIL: %s: %d KiB seen whole %s sample(s) after the write (at most %d)" %
               (bdi, kib, "no" if seen is None else seen + 1, late_max)); fails += 1
 side = [tuple(map(float, l.split())) for l in open(d + "/side")]
-worst = 0.0
+worst, compared = 0.0, 0
 for r in rows:
     if r["time"] > t("t_small0") - 0.3: # a write moves the floor by its pages (dirty): the quiet stretch only
         break
@@ -73,7 +73,11 @@ for r in rows:
     if k is None or abs(s[0] - r["time"]) > 0.06:
         continue
     worst = max(worst, abs(k / 1024 - s[1]) / s[1])
-print("%s (never written): kernel threshold within %.2f %% of the file read beside it" % (quiet, worst * 100))
+    compared += 1
+print("%s (never written): kernel threshold within %.2f %% of the file read beside it (%d samples)" %
+      (quiet, worst * 100, compared))
+if compared < 5:
+    print("FAIL: %s: %d samples beside a read of its file (5 wanted)" % (quiet, compared)); fails += 1
 if worst > 0.02:
     print("FAIL: %s: kernel threshold %.2f %% off" % (quiet, worst * 100)); fails += 1
 sys.exit(1 if fails else 0)
