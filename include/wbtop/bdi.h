@@ -28,6 +28,7 @@ struct wb_bdis {
 	bool listed;                  /* the states below are those of a listing */
 	struct wb_bdi_files *st;      /* one per known BDI, owned */
 	size_t nst;
+	size_t *rank;                 /* each state's place in name order, owned; NULL: to be sorted */
 	bool debugfs_ok;              /* last sample read some debugfs stats */
 	bool sysfs_ok;                /* /sys/class/bdi was listable */
 	/* idle BDIs (bdi.c): nr_dirtied at the last sample every BDI was read in, pages the reads saw dirtied since */

@@ -206,6 +206,7 @@ void wb_bdis_close(struct wb_bdis *b)
 	if (b->uevent >= 0)
 		close(b->uevent);
 	free(b->st);
+	free(b->rank);
 	free(b->root);
 	free(b->debugfs);
 	wb_kvfile_finish(&b->mountinfo);
@@ -1070,14 +1071,19 @@ void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 		return;
 	if (b->knob_watch >= 0 && !knobs_quiet)
 		knobs_drain(b);
-	if (b->nst && (!(out = malloc(b->nst * sizeof(*out))) || !(rank = bdi_ranks(b)))) {
+	/* the order changes only with the states: sorted again after a listing */
+	if (b->nst && (!b->rank || list)) {
+		free(b->rank);
+		b->rank = bdi_ranks(b);
+	}
+	rank = b->rank;
+	if (b->nst && (!(out = malloc(b->nst * sizeof(*out))) || !rank)) {
 		wb_diag_add(d, "out of memory: per-device figures unknown");
 		free(out);
 		out = NULL;
 	}
 	/* read in the states' order, each filled straight into its place in name order */
 	n = fill_all(b, s, out, rank, d);
-	free(rank);
 	s->bdis = out;
 	s->nbdis = n;
 	attach_mounts(b, s, d);
