@@ -7,6 +7,8 @@
 #ifndef WBTOP_BDI_H
 #define WBTOP_BDI_H
 
+#include <poll.h>
+
 #include "wbtop/kvfile.h"
 #include "wbtop/sample.h"
 
@@ -26,14 +28,28 @@ struct wb_bdis {
 	bool listed;                  /* the states below are those of a listing */
 	struct wb_bdi_files *st;      /* one per known BDI, owned */
 	size_t nst;
+	size_t *rank;                 /* each state's place in name order, owned; NULL: to be sorted */
 	bool debugfs_ok;              /* last sample read some debugfs stats */
 	bool sysfs_ok;                /* /sys/class/bdi was listable */
+	/* idle BDIs (bdi.c): nr_dirtied at the last sample every BDI was read in, pages the reads saw dirtied since */
+	uint64_t vm_base, explained;
+	bool have_base;
+	unsigned idle_tick;           /* samples read, for the idle BDIs' turns */
+	/* what a poll() said of knob_watch, uevent and mountinfo (POLLPRI) for the next read */
+	enum wb_polled knob_poll, uevent_poll, mount_poll;
 };
 
 int wb_bdis_open(struct wb_bdis *b, const char *root);
 /* Replace s->bdis with the BDIs present now. */
 void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d);
 void wb_bdis_close(struct wb_bdis *b);
+/*
+ * The descriptors to poll() before the next read (the knob watch and the
+ * uevent socket for POLLIN, the live mountinfo for POLLPRI): at most max
+ * into pf, their count. Their revents go back through wb_bdis_polled().
+ */
+size_t wb_bdis_pollfds(const struct wb_bdis *b, struct pollfd *pf, size_t max);
+void wb_bdis_polled(struct wb_bdis *b, const struct pollfd *pf, size_t n);
 
 
 /*

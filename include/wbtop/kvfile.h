@@ -17,6 +17,20 @@
 
 #define WB_KVFILE_MAX  (4u << 20)  /* larger files are refused as damaged */
 
+/*
+ * What one poll() before a sample said of a nonblocking descriptor (an
+ * inotify, a uevent socket, a trace buffer): nothing there, so its read
+ * (which would fail with EAGAIN) is skipped; something; or it was not
+ * polled (read as before). A module takes the hint for one sample only.
+ */
+enum wb_polled { WB_POLL_NONE, WB_POLL_QUIET, WB_POLL_READY };
+
+/* The hint of one polled descriptor. */
+static inline enum wb_polled wb_polled_of(short revents)
+{
+	return revents ? WB_POLL_READY : WB_POLL_QUIET;
+}
+
 struct wb_kvfile {
 	char *path;   /* owned */
 	int fd;       /* -1 when closed */

@@ -10,6 +10,7 @@
 
 struct wb_zoneinfo {
 	char *root;                        /* owned */
+	bool live;                         /* root is "/": node MemFree from the zones' free pages */
 	struct wb_kvfile zoneinfo;
 	struct wb_kvfile node_meminfo[WB_MAX_NODES];
 	bool node_open[WB_MAX_NODES];

@@ -29,6 +29,11 @@ struct wb_bdi_files {
 	uint64_t st_valid;
 	uint32_t cost_us;
 	unsigned skip;             /* samples left before the next stats read */
+	bool from_wb;              /* the last read took every figure from wb_stats (one wb) */
+	unsigned idle_reads;       /* reads in a row that found it idle (idle_at()) */
+	uint64_t floor_then;       /* its threshold's floor at the last read, pages */
+	uint64_t dirtied;          /* WB_B_DIRTIED at the last read, pages (have_dirtied) */
+	bool have_dirtied;
 	int wd[WB_K_COUNT];        /* inotify watches on the knob files, -1 none */
 	bool knobs_known;          /* kval[] below is what the files hold (no write since) */
 	unsigned kept_for;         /* samples kval[] has been used for */
@@ -201,6 +206,7 @@ void wb_bdis_close(struct wb_bdis *b)
 	if (b->uevent >= 0)
 		close(b->uevent);
 	free(b->st);
+	free(b->rank);
 	free(b->root);
 	free(b->debugfs);
 	wb_kvfile_finish(&b->mountinfo);
@@ -342,15 +348,19 @@ static void resolve_btrfs(struct wb_bdis *b, struct wb_bdi_files *st)
  * since the last poll as POLLPRI (fs/proc_namespace.c), and only when
  * every BDI has them (a new BDI has none).
  */
-static bool mounts_unchanged(const struct wb_bdis *b)
+static bool mounts_unchanged(struct wb_bdis *b)
 {
 	struct pollfd p = { .fd = b->mountinfo.fd, .events = POLLPRI };
+	enum wb_polled polled = b->mount_poll;
 
+	b->mount_poll = WB_POLL_NONE;
 	if (!b->mounts_live || b->mountinfo.fd < 0)
 		return false;
 	for (size_t i = 0; i < b->nst; i++)
 		if (!b->st[i].mounts_known)
 			return false;
+	if (polled != WB_POLL_NONE) /* the sample's poll() took the change: its answer */
+		return polled == WB_POLL_QUIET;
 	return poll(&p, 1, 0) == 0; /* POLLIN is not asked: a change (POLLPRI) or an error returns 1 */
 }
 
@@ -520,6 +530,125 @@ void wb_bdi_parse_stats(const char *buf, uint32_t page_size, uint64_t *stv, uint
 }
 
 /*
+ * Idle BDIs (live): a BDI whose wb_stats showed nothing dirty and nothing
+ * under writeback for IDLE_AFTER reads in a row is read every IDLE_EVERY
+ * samples only (staggered by name), as sleeping processes are (procs.c).
+ * Its figures cannot move unseen: pages must be dirtied (/proc/vmstat
+ * nr_dirtied, counted in folio_account_dirtied() with the wb's
+ * WB_DIRTIED) before any can be reclaimable, under writeback or written,
+ * and the bandwidth estimate moves only while pages are dirtied. Pages
+ * dirtied that no BDI read since the last sweep explains (its WbDirtied
+ * grew by them) - past IDLE_UNEXPLAINED - have every BDI read in the same
+ * sample; fewer (a small write to an idle device) are seen at its next
+ * read, at most IDLE_EVERY - 1 samples late, the counters whole.
+ * Its threshold does move: with no writeout share (the fraction decayed
+ * to nothing) the kernel gives an idle wb the floor (thresh - dirty) / 8
+ * (mm/page-writeback.c __wb_calc_thresh(): thresh the global dirty
+ * threshold, dirty nr_dirty + nr_writeback, capped by max_ratio), which is
+ * worked out from each sample's /proc/vmstat instead. A BDI is taken as
+ * idle only when its threshold read was that floor (to 1/128) and it has
+ * neither min_ratio nor strict_limit (other formulas), and it is read
+ * again if the floor fell by more than 1/128 since (then a share left
+ * over could be above it).
+ */
+#define IDLE_AFTER 4
+#define IDLE_EVERY 4
+#define IDLE_UNEXPLAINED 1024 /* pages (4 MiB), as the processes' check */
+
+/* The kernel's threshold for a wb without writeout share (see above); false if s lacks a figure. */
+static bool idle_floor(const struct wb_sample *s, const struct wb_bdi *x, uint64_t *floor)
+{
+	static const int need[] = { WB_G_DIRTY_THRESH, WB_G_BG_THRESH, WB_G_DIRTY, WB_G_WRITEBACK };
+	uint64_t t, dirty, cap;
+
+	for (size_t i = 0; i < NELEM(need); i++)
+		if (!WB_HAS(s->g.valid, need[i]))
+			return false;
+	if (!WB_HAS(x->knob_valid, WB_K_MAX_RATIO_FINE))
+		return false;
+	t = s->g.v[WB_G_DIRTY_THRESH];
+	dirty = s->g.v[WB_G_DIRTY] + s->g.v[WB_G_WRITEBACK];
+	*floor = t > dirty ? (t - dirty) / 8 : 0;
+	cap = t * x->knob[WB_K_MAX_RATIO_FINE] / (100 * 10000);
+	if (*floor > cap)
+		*floor = cap;
+	return true;
+}
+
+/* a and b within 1/128 of the larger (or 8 pages) */
+static bool near(uint64_t a, uint64_t b)
+{
+	uint64_t d = a > b ? a - b : b - a, m = a > b ? a : b;
+
+	return d <= 8 || d <= m / 128;
+}
+
+/* Did the read just made find the BDI idle (see above)? Its floor is then kept in st. */
+static bool idle_at(struct wb_bdi_files *st, const struct wb_sample *s, const struct wb_bdi *x)
+{
+	static const int zero[] = { WB_B_RECLAIMABLE, WB_B_WRITEBACK, WB_B_B_DIRTY, WB_B_B_IO, WB_B_B_MORE_IO };
+	uint64_t floor;
+
+	if (!st->from_wb || st->st[WB_B_NR_WBS] != 1 || !WB_HAS(st->st_valid, WB_B_WB_THRESH))
+		return false;
+	for (size_t i = 0; i < NELEM(zero); i++)
+		if (!WB_HAS(st->st_valid, zero[i]) || st->st[zero[i]])
+			return false;
+	if (!WB_HAS(x->knob_valid, WB_K_MIN_RATIO_FINE) || x->knob[WB_K_MIN_RATIO_FINE] ||
+	    !WB_HAS(x->knob_valid, WB_K_STRICT_LIMIT) || x->knob[WB_K_STRICT_LIMIT])
+		return false;
+	if (!idle_floor(s, x, &floor) || !near(floor, st->st[WB_B_WB_THRESH]))
+		return false;
+	st->floor_then = floor;
+	return true;
+}
+
+/* Is this idle BDI's read due in this sample (its staggered turn, or its floor fell)? */
+static bool idle_due(const struct wb_bdis *b, const struct wb_bdi_files *st, const struct wb_sample *s,
+		     const struct wb_bdi *x)
+{
+	uint64_t floor;
+	unsigned h = 0;
+
+	if (st->idle_reads < IDLE_AFTER || st->skip > 0)
+		return true;
+	if (!idle_floor(s, x, &floor) || (floor < st->floor_then && !near(floor, st->floor_then)))
+		return true;
+	for (const char *p = st->name; *p; p++)
+		h = h * 31 + (unsigned char)*p;
+	return (b->idle_tick + h) % IDLE_EVERY == 0;
+}
+
+/* An idle BDI not read: its last figures, its threshold (both wb's and BDI's) the floor now, the global ones now. */
+static void idle_keep(struct wb_bdi_files *st, const struct wb_sample *s, struct wb_bdi *x)
+{
+	uint64_t floor;
+
+	memcpy(x->st, st->st, sizeof(x->st));
+	x->st_valid = st->st_valid;
+	x->stats_cost_us = st->cost_us;
+	if (idle_floor(s, x, &floor))
+		x->st[WB_B_WB_THRESH] = x->st[WB_B_THRESH] = floor;
+	x->st[WB_B_DIRTY_THRESH] = s->g.v[WB_G_DIRTY_THRESH];
+	x->st[WB_B_BG_THRESH] = s->g.v[WB_G_BG_THRESH];
+}
+
+/* After a read: the pages it saw dirtied since its last, and whether it is idle now. */
+static void idle_account(struct wb_bdis *b, struct wb_bdi_files *st, const struct wb_sample *s,
+			 const struct wb_bdi *x)
+{
+	if (WB_HAS(st->st_valid, WB_B_DIRTIED)) {
+		if (st->have_dirtied && st->st[WB_B_DIRTIED] >= st->dirtied)
+			b->explained += st->st[WB_B_DIRTIED] - st->dirtied;
+		st->dirtied = st->st[WB_B_DIRTIED];
+		st->have_dirtied = true;
+	} else {
+		st->have_dirtied = false;
+	}
+	st->idle_reads = idle_at(st, s, x) ? st->idle_reads + 1 : 0;
+}
+
+/*
  * debugfs stats, with back-off: reading them walks the BDI's dirty inode
  * lists under its list lock, so an expensive read is repeated less often.
  * Live, wb_stats alone where it gives every stats figure (one wb, the
@@ -543,7 +672,8 @@ static bool read_debugfs(struct wb_bdis *b, struct wb_bdi_files *st, const struc
 				      st->wb_stats.path, d);
 		have_wb = true;
 	}
-	if (!have_wb || !wb_bdi_stats_from_wb(&sum, s, st->st, &st->st_valid)) {
+	st->from_wb = have_wb && wb_bdi_stats_from_wb(&sum, s, st->st, &st->st_valid);
+	if (!st->from_wb) {
 		if (wb_kvfile_read(&st->stats, NULL) != 0)
 			return false;
 		wb_bdi_parse_stats(st->stats.buf, s->page_size, st->st, &st->st_valid, st->stats.path, d);
@@ -775,13 +905,30 @@ static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, const struct wb
 	}
 	copy_str(x->dev, st->dev, sizeof(x->dev));
 	read_knobs(b, st, s, x, d);
+}
+
+/* One sample BDI's debugfs figures: read (or kept by the back-off), or kept as an idle BDI's (idle: not read). */
+static void fill_stats(struct wb_bdis *b, struct wb_bdi_files *st, const struct wb_sample *s, struct wb_bdi *x,
+		       bool idle, struct wb_diag *d)
+{
 	bool skipped = st->skip > 0;
+
+	if (idle) {
+		b->debugfs_ok = true;
+		idle_keep(st, s, x);
+		return;
+	}
 	if (read_debugfs(b, st, s, d)) {
 		b->debugfs_ok = true;
 		memcpy(x->st, st->st, sizeof(x->st));
 		x->st_valid = st->st_valid;
 		x->stats_cost_us = st->cost_us;
 		x->stats_skipped = skipped;
+		if (!skipped && b->mounts_live)
+			idle_account(b, st, s, x);
+	} else {
+		st->idle_reads = 0;
+		st->have_dirtied = false;
 	}
 }
 
@@ -822,14 +969,96 @@ static bool bdis_list(struct wb_bdis *b, struct wb_diag *d)
 	return true;
 }
 
+/* The order of the descriptors wb_bdis_pollfds() hands out (those that are open). */
+static int *poll_fd(struct wb_bdis *b, int i, short *events)
+{
+	*events = i == 2 ? POLLPRI : POLLIN; /* mountinfo: a change is POLLPRI; it is always readable */
+	return i == 0 ? &b->knob_watch : i == 1 ? &b->uevent : b->mounts_live ? &b->mountinfo.fd : NULL;
+}
+
+static enum wb_polled *poll_hint(struct wb_bdis *b, int i)
+{
+	return i == 0 ? &b->knob_poll : i == 1 ? &b->uevent_poll : &b->mount_poll;
+}
+
+size_t wb_bdis_pollfds(const struct wb_bdis *b, struct pollfd *pf, size_t max)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < 3; i++) {
+		short ev;
+		int *fd = poll_fd((struct wb_bdis *)b, i, &ev);
+		if (fd && *fd >= 0 && n < max)
+			pf[n++] = (struct pollfd){ .fd = *fd, .events = ev };
+	}
+	return n;
+}
+
+void wb_bdis_polled(struct wb_bdis *b, const struct pollfd *pf, size_t n)
+{
+	size_t k = 0;
+
+	for (int i = 0; i < 3; i++) {
+		short ev;
+		int *fd = poll_fd(b, i, &ev);
+		if (fd && *fd >= 0 && k < n && pf[k].fd == *fd)
+			*poll_hint(b, i) = wb_polled_of(pf[k++].revents);
+	}
+}
+
+/*
+ * Every BDI (knobs, then debugfs figures), each into its place: the
+ * figures of those due read first (busy ones, idle ones in their turn),
+ * then the idle rest's - read too when the pages dirtied since the last
+ * sweep are not explained by what the reads saw. The number filled.
+ */
+static size_t fill_all(struct wb_bdis *b, const struct wb_sample *s, struct wb_bdi *out, const size_t *rank,
+		       struct wb_diag *d)
+{
+	bool live = b->mounts_live && WB_HAS(s->g.valid, WB_G_DIRTIED), sweep, *due;
+	uint64_t vm;
+	size_t nidle = 0;
+
+	if (!out)
+		return 0;
+	b->idle_tick++;
+	due = malloc(b->nst * sizeof(*due) + 1);
+	for (size_t i = 0; i < b->nst; i++) {
+		fill_bdi(b, &b->st[i], s, &out[rank[i]], d);
+		if (!due || (due[i] = !live || idle_due(b, &b->st[i], s, &out[rank[i]])))
+			fill_stats(b, &b->st[i], s, &out[rank[i]], false, d);
+	}
+	if (!due) { /* no memory: every one was read */
+		b->have_base = false;
+		return b->nst;
+	}
+	vm = live ? s->g.v[WB_G_DIRTIED] : 0;
+	sweep = !b->have_base || vm < b->vm_base || vm - b->vm_base > b->explained + IDLE_UNEXPLAINED;
+	for (size_t i = 0; i < b->nst; i++)
+		if (!due[i]) {
+			fill_stats(b, &b->st[i], s, &out[rank[i]], !sweep, d);
+			nidle++;
+		}
+	free(due);
+	if (live && (sweep || nidle == 0)) { /* every BDI read: what they saw dirtied from here on */
+		b->vm_base = vm;
+		b->explained = 0;
+		b->have_base = true;
+	}
+	return b->nst;
+}
+
 void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 {
 	struct wb_bdi *out = NULL;
 	size_t n = 0, *rank = NULL;
 	/* live, the BDIs of the last listing stand until a uevent says one came or went */
-	bool came_or_went = b->uevent >= 0 && uevent_bdi(b->uevent); /* drained in any case */
+	bool came_or_went = b->uevent >= 0 && b->uevent_poll != WB_POLL_QUIET &&
+			    uevent_bdi(b->uevent); /* drained in any case */
+	bool knobs_quiet = b->knob_poll == WB_POLL_QUIET; /* no write to a knob file since the last drain */
 	bool list = b->uevent < 0 || !b->listed || ++b->listed_for >= BDI_RELIST || came_or_went;
 
+	b->uevent_poll = b->knob_poll = WB_POLL_NONE;
 	free(s->bdis);
 	s->bdis = NULL;
 	s->nbdis = 0;
@@ -840,17 +1069,21 @@ void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 	}
 	if (!b->sysfs_ok)
 		return;
-	if (b->knob_watch >= 0)
+	if (b->knob_watch >= 0 && !knobs_quiet)
 		knobs_drain(b);
-	if (b->nst && (!(out = malloc(b->nst * sizeof(*out))) || !(rank = bdi_ranks(b)))) {
+	/* the order changes only with the states: sorted again after a listing */
+	if (b->nst && (!b->rank || list)) {
+		free(b->rank);
+		b->rank = bdi_ranks(b);
+	}
+	rank = b->rank;
+	if (b->nst && (!(out = malloc(b->nst * sizeof(*out))) || !rank)) {
 		wb_diag_add(d, "out of memory: per-device figures unknown");
 		free(out);
 		out = NULL;
 	}
 	/* read in the states' order, each filled straight into its place in name order */
-	for (size_t i = 0; out && i < b->nst; i++, n++)
-		fill_bdi(b, &b->st[i], s, &out[rank[i]], d);
-	free(rank);
+	n = fill_all(b, s, out, rank, d);
 	s->bdis = out;
 	s->nbdis = n;
 	attach_mounts(b, s, d);

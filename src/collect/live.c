@@ -2,6 +2,7 @@
 /* The live source: runs the collectors in order and settles the access level. */
 #include <errno.h>
 #include <malloc.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "wbtop/procfs.h"
 #include "wbtop/procs.h"
 #include "wbtop/trace.h"
+#include "wbtop/tracebuf.h"
 #include "wbtop/zoneinfo.h"
 
 struct wb_live {
@@ -30,6 +32,8 @@ struct wb_live {
 	struct prev_recl { char name[WB_NAME_LEN]; uint64_t pages; } *prev;
 	size_t nprev;
 	double prev_mono;
+	struct pollfd *pf;     /* poll_quiet()'s set */
+	size_t pf_cap;
 };
 
 /* The trace instance's directory, for removal from a fatal-signal handler. */
@@ -116,6 +120,9 @@ struct wb_live *wb_live_create(const struct wb_live_opts *o, char *err, size_t e
 		l->procs = wb_procs_create(&l->diag);
 	if (o->trace && strcmp(root, "/") == 0)
 		start_trace(l);
+	/* poll_quiet()'s set: three for the BDIs, one for the sysctls, one a CPU */
+	l->pf_cap = 4 + (size_t)(sysconf(_SC_NPROCESSORS_CONF) > 0 ? sysconf(_SC_NPROCESSORS_CONF) : 1);
+	l->pf = malloc(l->pf_cap * sizeof(*l->pf));
 	return l;
 }
 
@@ -129,6 +136,7 @@ void wb_live_destroy(struct wb_live *l)
 	wb_procs_destroy(l->procs);
 	wb_trace_destroy(l->trace);
 	free(l->prev);
+	free(l->pf);
 	crash_path[0] = '\0';
 	if (l->mounted_tracefs)
 		umount2("/sys/kernel/tracing", MNT_DETACH);
@@ -189,8 +197,36 @@ static void keep_reclaimable(struct wb_live *l, const struct wb_sample *s)
 	l->prev_mono = s->mono;
 }
 
+/*
+ * One poll() over the nonblocking descriptors the collectors would each
+ * read to find nothing there most of the time (the sysctl and knob
+ * watches, the uevent socket, mountinfo's change, each CPU's trace
+ * buffer): those found quiet are not read in this sample, one system call
+ * instead of one each. Something that comes after the poll is read in the
+ * next sample, as it would be if it came after the read.
+ */
+static void poll_quiet(struct wb_live *l)
+{
+	struct wb_tracebuf *tb = wb_trace_buffers(l->trace);
+	size_t n, np, nb;
+
+	if (!l->pf)
+		return; /* no memory for it: each is read, as without the poll */
+	np = wb_procfs_pollfds(&l->procfs, l->pf, l->pf_cap);
+	nb = wb_bdis_pollfds(&l->bdis, l->pf + np, l->pf_cap - np);
+	n = np + nb + wb_tracebuf_pollfds(tb, l->pf + np + nb, l->pf_cap - np - nb);
+	if (n == 0 || poll(l->pf, n, 0) < 0)
+		return;
+	wb_procfs_polled(&l->procfs, l->pf, np);
+	wb_bdis_polled(&l->bdis, l->pf + np, nb);
+	/* a CPU put on or off line comes as a uevent (device_online()): any uevent, the CPUs are read again */
+	l->procfs.cpus_changed |= l->bdis.uevent_poll == WB_POLL_READY;
+	wb_tracebuf_polled(tb, l->pf + np + nb, n - np - nb);
+}
+
 void wb_live_read(struct wb_live *l, struct wb_sample *s)
 {
+	poll_quiet(l);
 	wb_sample_finish(s);
 	wb_diag_clear(&l->diag);
 	s->mono = clock_s(CLOCK_MONOTONIC);

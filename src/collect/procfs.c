@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include "wbtop/procfs.h"
@@ -78,6 +79,16 @@ static int init_at(struct wb_kvfile *f, const char *root, const char *rel)
  */
 #define SYSCTL_REFRESH 16
 
+/*
+ * Live, the online CPU count is kept until a uevent (the caller's
+ * cpus_changed: a CPU put on or off line sends one, drivers/base/core.c
+ * device_online()) and read again every CPU_REFRESH samples anyway:
+ * uevents do not reach a socket of another network namespace than the
+ * first (lib/kobject_uevent.c), so in such a container a CPU put on or
+ * off line is seen up to CPU_REFRESH samples late.
+ */
+#define CPU_REFRESH 16
+
 /* Watch the sysctl files (before their first read); -1 if any cannot be watched. */
 static int sysctl_watch(struct wb_procfs *p)
 {
@@ -123,10 +134,16 @@ int wb_procfs_open(struct wb_procfs *p, const char *root)
 	}
 	/* made in one piece (vmstat is a page at a time: it is not) */
 	p->meminfo.one_shot = p->online.one_shot = true;
-	p->vmstat.max_record = 128; /* "name value\n": names under 64 bytes, a u64 in 20 digits */
+	/*
+	 * "name value\n": names under 64 bytes (30 at most in 6.18), a u64 in 20
+	 * digits: 86. With 128 a file of 3,969-4,096 bytes (6.18 here: 3,967-3,974)
+	 * took a second pread that returned 0.
+	 */
+	p->vmstat.max_record = 64 + 1 + 20 + 1;
 	for (int i = 0; i < WB_SYS_COUNT; i++)
 		p->sysctl[i].one_shot = true;
-	if (strcmp(root, "/") == 0)
+	p->live = strcmp(root, "/") == 0;
+	if (p->live)
 		p->sys_watch = sysctl_watch(p);
 	return 0;
 }
@@ -172,7 +189,10 @@ unsigned wb_cpulist_count(const char *s)
 /* The vm sysctls into s: kept (live, no write since), else read. */
 static void read_sysctls(struct wb_procfs *p, struct wb_sample *s, struct wb_diag *d)
 {
-	bool written = p->sys_watch >= 0 && sysctl_written(p->sys_watch), quiet = true;
+	/* a watch poll() found quiet has nothing to read: no read that fails with EAGAIN */
+	bool written = p->sys_watch >= 0 && p->sys_poll != WB_POLL_QUIET && sysctl_written(p->sys_watch), quiet = true;
+
+	p->sys_poll = WB_POLL_NONE;
 
 	if (p->sys_watch >= 0 && p->sys_known && !written && ++p->sys_kept_for < SYSCTL_REFRESH) {
 		memcpy(s->sys, p->sys, sizeof(s->sys));
@@ -196,6 +216,47 @@ static void read_sysctls(struct wb_procfs *p, struct wb_sample *s, struct wb_dia
 	p->sys_valid = s->sys_valid & (WB_BIT(WB_SYS_COUNT) - 1);
 }
 
+size_t wb_procfs_pollfds(const struct wb_procfs *p, struct pollfd *pf, size_t max)
+{
+	if (p->sys_watch < 0 || max < 1)
+		return 0;
+	pf[0] = (struct pollfd){ .fd = p->sys_watch, .events = POLLIN };
+	return 1;
+}
+
+void wb_procfs_polled(struct wb_procfs *p, const struct pollfd *pf, size_t n)
+{
+	if (n == 1)
+		p->sys_poll = wb_polled_of(pf[0].revents);
+}
+
+/*
+ * Live, MemTotal and MemFree by sysinfo(2): /proc/meminfo shows them from
+ * the same si_meminfo() (fs/proc/meminfo.c, kernel/sys.c do_sysinfo()),
+ * equal in 200 of 200 back-to-back reads here (lazy deferred init and
+ * all), for a third of the cost of formatting the file's 50-odd lines.
+ * False if it fails or a figure is not a whole number of pages.
+ */
+static bool meminfo_sysinfo(struct wb_sample *s)
+{
+	static const int k[] = { WB_G_MEMTOTAL, WB_G_MEMFREE };
+	struct sysinfo si;
+	uint64_t v[2];
+
+	if (sysinfo(&si) != 0 || si.mem_unit == 0 || s->page_size == 0)
+		return false;
+	v[0] = (uint64_t)si.totalram * si.mem_unit;
+	v[1] = (uint64_t)si.freeram * si.mem_unit;
+	for (int i = 0; i < 2; i++)
+		if (v[i] % s->page_size)
+			return false;
+	for (int i = 0; i < 2; i++) {
+		s->g.v[k[i]] = v[i] / s->page_size;
+		s->g.valid |= WB_BIT(k[i]);
+	}
+	return true;
+}
+
 void wb_procfs_read(struct wb_procfs *p, struct wb_sample *s, struct wb_diag *d)
 {
 	if (wb_kvfile_read(&p->vmstat, d) == 0)
@@ -203,10 +264,19 @@ void wb_procfs_read(struct wb_procfs *p, struct wb_sample *s, struct wb_diag *d)
 			    s->page_size, s->g.v, &s->g.valid, p->vmstat.path, d);
 	else
 		wb_diag_add(d, "%s: unreadable: global dirty counters unknown", p->vmstat.path);
-	if (wb_kvfile_read(&p->meminfo, d) == 0)
+	if (p->live && meminfo_sysinfo(s))
+		; /* the file is not read */
+	else if (wb_kvfile_read(&p->meminfo, d) == 0)
 		wb_kv_parse(p->meminfo.buf, meminfo_keys, sizeof(meminfo_keys) / sizeof(meminfo_keys[0]),
 			    s->page_size, s->g.v, &s->g.valid, p->meminfo.path, d);
 	read_sysctls(p, s, d);
+	if (p->live && p->ncpus && !p->cpus_changed && ++p->ncpus_kept_for < CPU_REFRESH) {
+		s->ncpus = p->ncpus;
+		return;
+	}
+	p->cpus_changed = false;
+	p->ncpus_kept_for = 0;
+	p->ncpus = 0;
 	if (wb_kvfile_read(&p->online, NULL) == 0)
-		s->ncpus = wb_cpulist_count(p->online.buf);
+		p->ncpus = s->ncpus = wb_cpulist_count(p->online.buf);
 }

@@ -254,6 +254,7 @@ struct wb_trace *wb_trace_create(const char *tracing_dir, size_t buffer_kb, char
 	struct wb_trace *t;
 	char name[64], filt[64];
 	int enabled = 0;
+	bool pollable;
 
 	if (geteuid() != 0) {
 		snprintf(err, errlen, "tracepoints need root");
@@ -299,10 +300,17 @@ struct wb_trace *wb_trace_create(const char *tracing_dir, size_t buffer_kb, char
 		wb_trace_destroy(t);
 		return NULL;
 	}
+	/* poll() then says readable at the first record, not at half a buffer (tracebuf.h) */
+	pollable = tracefs_instance_file_write(t->inst, "buffer_percent", "0") > 0;
 	tracefs_trace_on(t->inst);
 	t->page_kb = (uint32_t)(sysconf(_SC_PAGESIZE) / 1024);
-	t->buf = wb_tracebuf_create(t->inst, t->tep);
+	t->buf = wb_tracebuf_create(t->inst, t->tep, pollable);
 	return t;
+}
+
+struct wb_tracebuf *wb_trace_buffers(struct wb_trace *t)
+{
+	return t ? t->buf : NULL;
 }
 
 void wb_trace_destroy(struct wb_trace *t)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Kept-open per-CPU raw trace buffers, merged by timestamp (see tracebuf.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@
 /* One CPU: its buffer, the sub-buffers read this drain, and a cursor. */
 struct cpubuf {
 	struct tracefs_cpu *tcpu;
+	int fd;               /* its trace_pipe_raw (ours: tcpu is made on it), -1 none */
+	enum wb_polled poll;  /* what a poll() said of fd for the next drain */
 	struct kbuffer *kbuf;
 	struct wb_kvfile stats;
 	char *pages;          /* npages sub-buffers of psize bytes */
@@ -32,7 +35,29 @@ struct wb_tracebuf {
 	struct cpubuf *c;
 	int ncpu;
 	size_t psize;
+	bool pollable;        /* poll() says when a buffer holds anything (buffer_percent 0) */
 };
+
+/*
+ * A CPU's buffer on a descriptor of our own, for poll(): libtracefs keeps
+ * its own private. Its read size is the one libtracefs would use.
+ */
+static struct tracefs_cpu *cpu_open_fd(struct tracefs_instance *inst, int cpu, int *fd)
+{
+	struct tracefs_cpu *probe = tracefs_cpu_open(inst, cpu, true), *tcpu = NULL;
+	char rel[64];
+	int size = probe ? tracefs_cpu_read_size(probe) : -1;
+
+	if (probe)
+		tracefs_cpu_close(probe);
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+	*fd = size > 0 ? tracefs_instance_file_open(inst, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+	if (*fd >= 0 && !(tcpu = tracefs_cpu_alloc_fd(*fd, size, true))) {
+		close(*fd);
+		*fd = -1;
+	}
+	return tcpu;
+}
 
 /* Open one CPU's buffer and stats file. 0 or -1. */
 static int cpu_open(struct wb_tracebuf *b, struct tracefs_instance *inst, int cpu)
@@ -41,7 +66,11 @@ static int cpu_open(struct wb_tracebuf *b, struct tracefs_instance *inst, int cp
 	char *dir = tracefs_instance_get_dir(inst), *path = NULL;
 	int err = -1;
 
-	c->tcpu = tracefs_cpu_open(inst, cpu, true);
+	c->fd = -1;
+	if (b->pollable)
+		c->tcpu = cpu_open_fd(inst, cpu, &c->fd);
+	if (!c->tcpu)
+		c->tcpu = tracefs_cpu_open(inst, cpu, true);
 	/* this machine's own buffers: its long size and byte order */
 	c->kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 				*(const unsigned char *)&(const int){ 1 } ? KBUFFER_ENDIAN_LITTLE
@@ -58,7 +87,7 @@ static int cpu_open(struct wb_tracebuf *b, struct tracefs_instance *inst, int cp
 	return err;
 }
 
-struct wb_tracebuf *wb_tracebuf_create(struct tracefs_instance *inst, struct tep_handle *tep)
+struct wb_tracebuf *wb_tracebuf_create(struct tracefs_instance *inst, struct tep_handle *tep, bool pollable)
 {
 	struct wb_tracebuf *b = calloc(1, sizeof(*b));
 	long n = sysconf(_SC_NPROCESSORS_CONF);
@@ -66,6 +95,7 @@ struct wb_tracebuf *wb_tracebuf_create(struct tracefs_instance *inst, struct tep
 	if (!b)
 		return NULL;
 	b->tep = tep;
+	b->pollable = pollable;
 	b->ncpu = n > 0 && n < 4096 ? (int)n : 1;
 	b->c = calloc((size_t)b->ncpu, sizeof(*b->c));
 	if (!b->c) {
@@ -85,8 +115,12 @@ void wb_tracebuf_destroy(struct wb_tracebuf *b)
 	if (!b)
 		return;
 	for (int i = 0; i < b->ncpu && b->c; i++) {
-		if (b->c[i].tcpu)
+		if (b->c[i].tcpu && b->c[i].fd >= 0) {
+			tracefs_cpu_free_fd(b->c[i].tcpu);
+			close(b->c[i].fd);
+		} else if (b->c[i].tcpu) {
 			tracefs_cpu_close(b->c[i].tcpu);
+		}
 		if (b->c[i].kbuf)
 			kbuffer_free(b->c[i].kbuf);
 		wb_kvfile_finish(&b->c[i].stats);
@@ -99,8 +133,13 @@ void wb_tracebuf_destroy(struct wb_tracebuf *b)
 /* Read every sub-buffer one CPU holds now (MAX_PAGES at most). 0 or -1. */
 static int cpu_fill(struct wb_tracebuf *b, struct cpubuf *c)
 {
+	enum wb_polled polled = c->poll;
+
 	c->npages = c->next = 0;
 	c->data = NULL;
+	c->poll = WB_POLL_NONE;
+	if (polled == WB_POLL_QUIET) /* empty at the sample's poll(): its read would fail with EAGAIN */
+		return 0;
 	while (c->npages < MAX_PAGES) {
 		int n;
 
@@ -162,6 +201,25 @@ int wb_tracebuf_drain(struct wb_tracebuf *b, wb_tracebuf_fn fn, void *ctx)
 		cpu_advance(b, &b->c[j]);
 	}
 	return rc;
+}
+
+size_t wb_tracebuf_pollfds(const struct wb_tracebuf *b, struct pollfd *pf, size_t max)
+{
+	size_t n = 0;
+
+	for (int i = 0; b && b->pollable && i < b->ncpu; i++)
+		if (b->c[i].fd >= 0 && n < max)
+			pf[n++] = (struct pollfd){ .fd = b->c[i].fd, .events = POLLIN };
+	return n;
+}
+
+void wb_tracebuf_polled(struct wb_tracebuf *b, const struct pollfd *pf, size_t n)
+{
+	size_t k = 0;
+
+	for (int i = 0; b && b->pollable && i < b->ncpu; i++)
+		if (b->c[i].fd >= 0 && k < n && pf[k].fd == b->c[i].fd)
+			b->c[i].poll = wb_polled_of(pf[k++].revents);
 }
 
 unsigned long long wb_tracebuf_overruns(struct wb_tracebuf *b)
