@@ -97,8 +97,10 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 	 * first ten minutes, a page fault every few samples, and the per-minute
 	 * walks over them).
 	 */
-	if (null_out && o->fmt != WB_FMT_OM && !o->quiet_text && !src->replay)
+	if (null_out && o->fmt != WB_FMT_OM && !o->quiet_text && !src->replay) {
 		po.window = 2;
+		po.samples_only = true; /* and nothing derived: ~50 k instructions a sample */
+	}
 	struct wb_pipeline *pl = wb_pipeline_create(&po);
 	struct wb_sample cur;
 	struct timespec next;

@@ -383,6 +383,10 @@ int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err
 	p->have_view = true;
 	p->view.cur = wb_ring_get(p->ring, 0);
 	p->view.prev = wb_ring_get(p->ring, 1);
+	if (p->o.samples_only && !p->o.nsets && p->o.forecast_s <= 0 && !p->tl) {
+		feed_sinks(p); /* the view's derived parts stay empty: nothing reads them */
+		return 0;
+	}
 	rc = run_model(p, err, errlen);
 	if (rc == 0)
 		rc = derive(p);

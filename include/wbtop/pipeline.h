@@ -49,6 +49,9 @@ struct wb_pipeline_opts {
 	const struct wb_pipeline_sink *sinks; /* fed every view a push makes (not on out of memory),
 					       * in order; copied at create; may be NULL */
 	size_t nsinks;
+	bool samples_only;           /* the sinks take the sample as read and nothing reads the
+				      * view (a recorder alone, output unprinted): no model, no
+				      * derived figures; ignored with sets, forecast or timeline */
 };
 
 struct wb_pipeline;
