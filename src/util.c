@@ -34,6 +34,14 @@ void wb_diag_add(struct wb_diag *d, const char *fmt, ...)
 	va_end(ap);
 }
 
+void wb_copy_str(char *dst, size_t n, const char *src)
+{
+	size_t l = strnlen(src, n - 1);
+
+	memcpy(dst, src, l);
+	dst[l] = '\0';
+}
+
 bool wb_parse_u64(const char *s, const char **end, uint64_t *out)
 {
 	uint64_t v = 0;

@@ -29,6 +29,13 @@ void wb_diag_add(struct wb_diag *d, const char *fmt, ...)
 /* Join root and a path ("/" + "/proc/x"); the result is caller-freed. NULL on out of memory. */
 char *wb_path_join(const char *root, const char *path);
 
+/*
+ * Copy src into dst of size n (> 0), cut to n - 1 bytes, always terminated.
+ * For names copied per trace record or per sample, where snprintf's format
+ * machinery is most of the cost.
+ */
+void wb_copy_str(char *dst, size_t n, const char *src);
+
 /* Parse one unsigned decimal number with overflow checks; end set past it. */
 bool wb_parse_u64(const char *s, const char **end, uint64_t *out);
 

@@ -14,6 +14,7 @@
 
 #include "wbtop/bdi.h"
 #include "wbtop/procfs.h"
+#include "wbtop/util.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -882,28 +883,19 @@ static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, const struct 
 	}
 }
 
-/* src into dst of cap bytes (x is zeroed), as snprintf "%s" did without its cost. */
-static void copy_str(char *dst, const char *src, size_t cap)
-{
-	size_t n = strnlen(src, cap - 1);
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
 /* Fill one sample BDI from its state. */
 static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, const struct wb_sample *s, struct wb_bdi *x,
 		     struct wb_diag *d)
 {
 	memset(x, 0, sizeof(*x));
-	copy_str(x->name, st->name, sizeof(x->name));
+	wb_copy_str(x->name, sizeof(x->name), st->name);
 	if (!st->dev_known) {
 		if (strncmp(st->name, "btrfs-", 6) == 0)
 			resolve_btrfs(b, st);
 		else
 			resolve_dev(b, st);
 	}
-	copy_str(x->dev, st->dev, sizeof(x->dev));
+	wb_copy_str(x->dev, sizeof(x->dev), st->dev);
 	read_knobs(b, st, s, x, d);
 }
 

@@ -17,6 +17,7 @@
 #include "wbtop/procs.h"
 #include "wbtop/trace.h"
 #include "wbtop/tracebuf.h"
+#include "wbtop/util.h"
 #include "wbtop/zoneinfo.h"
 
 struct wb_live {
@@ -191,7 +192,7 @@ static void keep_reclaimable(struct wb_live *l, const struct wb_sample *s)
 	l->prev = p;
 	l->nprev = s->nbdis;
 	for (size_t i = 0; i < s->nbdis; i++) {
-		snprintf(p[i].name, sizeof(p[i].name), "%s", s->bdis[i].name);
+		wb_copy_str(p[i].name, sizeof(p[i].name), s->bdis[i].name);
 		p[i].pages = reclaimable(&s->bdis[i]);
 	}
 	l->prev_mono = s->mono;

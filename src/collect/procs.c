@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "wbtop/procs.h"
+#include "wbtop/util.h"
 
 #define PF_KTHREAD_FLAG 0x00200000u /* include/linux/sched.h PF_KTHREAD */
 #define MAX_KEPT_FDS 4096           /* above this, /proc/PID/io is opened each sample */
@@ -152,7 +153,7 @@ static bool parse_stat(char *buf, char *comm, size_t clen, char *state, unsigned
 	if (!open_p || !close_p || close_p < open_p || close_p[1] != ' ')
 		return false;
 	if (comm)
-		snprintf(comm, clen, "%.*s", (int)(close_p - open_p - 1), open_p + 1);
+		wb_copy_str(comm, (size_t)(close_p - open_p) < clen ? (size_t)(close_p - open_p) : clen, open_p + 1);
 	*state = close_p[2];
 	q = close_p + 3;
 	for (int field = 4; field < 9 && q; field++) /* ppid pgrp session tty_nr tpgid */

@@ -14,6 +14,7 @@
 
 #include "wbtop/trace.h"
 #include "wbtop/tracebuf.h"
+#include "wbtop/util.h"
 
 /* The events wbtop enables: all low-rate (never the per-page ones). */
 enum tev { T_WAKE, T_START, T_WRITTEN, T_BDP, T_RATELIMIT, T_GDS, T_VMSCAN, T_COUNT };
@@ -67,7 +68,7 @@ static struct acc *acc_get(struct wb_trace *t, const char *name)
 		t->cap = nc;
 	}
 	memset(&t->acc[t->nacc], 0, sizeof(t->acc[0]));
-	snprintf(t->acc[t->nacc].name, WB_NAME_LEN, "%.*s", WB_NAME_LEN - 1, name);
+	wb_copy_str(t->acc[t->nacc].name, WB_NAME_LEN, name);
 	return &t->acc[t->nacc++];
 }
 
@@ -374,7 +375,7 @@ static void log_event(struct wb_trace *t, struct tep_record *r, uint8_t kind, ui
 	e->kind = kind;
 	e->reason = reason;
 	e->pid = tep_data_pid(t->tep, r);
-	snprintf(e->bdi, sizeof(e->bdi), "%.*s", WB_NAME_LEN - 1, bdi);
+	wb_copy_str(e->bdi, sizeof(e->bdi), bdi);
 	e->value = value;
 	e->extra = extra;
 }
