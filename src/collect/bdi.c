@@ -33,6 +33,9 @@ struct wb_bdi_files {
 	bool from_wb;              /* the last read took every figure from wb_stats (one wb) */
 	unsigned idle_reads;       /* reads in a row that found it idle (idle_at()) */
 	uint64_t floor_then;       /* its threshold's floor at the last read, pages */
+	uint64_t floor_now;        /* the floor this sample, when not due (idle_due()) */
+	unsigned turn;             /* hash of the name: its turn among the idle reads */
+	bool due;                  /* its figures are read this sample (fill_all()) */
 	uint64_t dirtied;          /* WB_B_DIRTIED at the last read, pages (have_dirtied) */
 	bool have_dirtied;
 	int wd[WB_K_COUNT];        /* inotify watches on the knob files, -1 none */
@@ -223,6 +226,8 @@ static int state_init(struct wb_bdis *b, struct wb_bdi_files *st, const char *na
 
 	memset(st, 0, sizeof(*st));
 	snprintf(st->name, sizeof(st->name), "%s", name);
+	for (const char *q = st->name; *q; q++)
+		st->turn = st->turn * 31 + (unsigned char)*q;
 	for (int k = 0; k < WB_K_COUNT; k++)
 		st->wd[k] = -1;
 	for (int k = 0; k < WB_K_COUNT; k++) {
@@ -604,32 +609,26 @@ static bool idle_at(struct wb_bdi_files *st, const struct wb_sample *s, const st
 	return true;
 }
 
-/* Is this idle BDI's read due in this sample (its staggered turn, or its floor fell)? */
-static bool idle_due(const struct wb_bdis *b, const struct wb_bdi_files *st, const struct wb_sample *s,
+/* Is this idle BDI's read due in this sample (its staggered turn, or its floor fell)? If not, its floor is kept. */
+static bool idle_due(const struct wb_bdis *b, struct wb_bdi_files *st, const struct wb_sample *s,
 		     const struct wb_bdi *x)
 {
-	uint64_t floor;
-	unsigned h = 0;
-
 	if (st->idle_reads < IDLE_AFTER || st->skip > 0)
 		return true;
-	if (!idle_floor(s, x, &floor) || (floor < st->floor_then && !near(floor, st->floor_then)))
+	if (!idle_floor(s, x, &st->floor_now))
 		return true;
-	for (const char *p = st->name; *p; p++)
-		h = h * 31 + (unsigned char)*p;
-	return (b->idle_tick + h) % IDLE_EVERY == 0;
+	if (st->floor_now < st->floor_then && !near(st->floor_now, st->floor_then))
+		return true;
+	return (b->idle_tick + st->turn) % IDLE_EVERY == 0;
 }
 
 /* An idle BDI not read: its last figures, its threshold (both wb's and BDI's) the floor now, the global ones now. */
-static void idle_keep(struct wb_bdi_files *st, const struct wb_sample *s, struct wb_bdi *x)
+static void idle_keep(const struct wb_bdi_files *st, const struct wb_sample *s, struct wb_bdi *x)
 {
-	uint64_t floor;
-
 	memcpy(x->st, st->st, sizeof(x->st));
 	x->st_valid = st->st_valid;
 	x->stats_cost_us = st->cost_us;
-	if (idle_floor(s, x, &floor))
-		x->st[WB_B_WB_THRESH] = x->st[WB_B_THRESH] = floor;
+	x->st[WB_B_WB_THRESH] = x->st[WB_B_THRESH] = st->floor_now;
 	x->st[WB_B_DIRTY_THRESH] = s->g.v[WB_G_DIRTY_THRESH];
 	x->st[WB_B_BG_THRESH] = s->g.v[WB_G_BG_THRESH];
 }
@@ -1007,31 +1006,27 @@ void wb_bdis_polled(struct wb_bdis *b, const struct pollfd *pf, size_t n)
 static size_t fill_all(struct wb_bdis *b, const struct wb_sample *s, struct wb_bdi *out, const size_t *rank,
 		       struct wb_diag *d)
 {
-	bool live = b->mounts_live && WB_HAS(s->g.valid, WB_G_DIRTIED), sweep, *due;
+	bool live = b->mounts_live && WB_HAS(s->g.valid, WB_G_DIRTIED), sweep;
 	uint64_t vm;
 	size_t nidle = 0;
 
 	if (!out)
 		return 0;
 	b->idle_tick++;
-	due = malloc(b->nst * sizeof(*due) + 1);
 	for (size_t i = 0; i < b->nst; i++) {
-		fill_bdi(b, &b->st[i], s, &out[rank[i]], d);
-		if (!due || (due[i] = !live || idle_due(b, &b->st[i], s, &out[rank[i]])))
-			fill_stats(b, &b->st[i], s, &out[rank[i]], false, d);
-	}
-	if (!due) { /* no memory: every one was read */
-		b->have_base = false;
-		return b->nst;
+		struct wb_bdi_files *st = &b->st[i];
+
+		fill_bdi(b, st, s, &out[rank[i]], d);
+		if ((st->due = !live || idle_due(b, st, s, &out[rank[i]])))
+			fill_stats(b, st, s, &out[rank[i]], false, d);
 	}
 	vm = live ? s->g.v[WB_G_DIRTIED] : 0;
 	sweep = !b->have_base || vm < b->vm_base || vm - b->vm_base > b->explained + IDLE_UNEXPLAINED;
 	for (size_t i = 0; i < b->nst; i++)
-		if (!due[i]) {
+		if (!b->st[i].due) {
 			fill_stats(b, &b->st[i], s, &out[rank[i]], !sweep, d);
 			nidle++;
 		}
-	free(due);
 	if (live && (sweep || nidle == 0)) { /* every BDI read: what they saw dirtied from here on */
 		b->vm_base = vm;
 		b->explained = 0;
