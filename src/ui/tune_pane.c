@@ -476,8 +476,12 @@ static void undo(struct ui *u)
 		snprintf(u->status, sizeof(u->status), "nothing to undo");
 		return;
 	}
-	if (wb_tune_revert(&u->tune_stack[--u->tune_nstack], err, sizeof(err)))
+	struct wb_tune *t = &u->tune_stack[--u->tune_nstack];
+
+	if (wb_tune_revert(t, err, sizeof(err)))
 		snprintf(u->status, sizeof(u->status), "undo: %.180s", err);
+	else if (t->left[0]) /* another process wrote the knob since: its value stays */
+		snprintf(u->status, sizeof(u->status), "not undone, changed by another since: %.150s", t->left);
 	else
 		snprintf(u->status, sizeof(u->status), "undone: %.180s", u->tune_applied);
 	u->tune_trial_end = 0;
@@ -494,7 +498,8 @@ void ui_tune_tick(struct ui *u)
 {
 	if (u->tune_trial_end > 0 && u->now >= u->tune_trial_end) {
 		undo(u);
-		snprintf(u->status, sizeof(u->status), "trial over: %.170s reverted", u->tune_applied);
+		if (!u->tune_stack[u->tune_nstack].left[0])
+			snprintf(u->status, sizeof(u->status), "trial over: %.170s reverted", u->tune_applied);
 	}
 }
 
