@@ -347,10 +347,15 @@ static int draw_knobs(const struct ui *u, int y, int rows, put_fn put)
 {
 	const struct wb_bdi *b = tune_bdi(u);
 	int count = (int)wb_knob_count(), first = 0;
-	char l[256], v[32];
+	char l[256], v[32], dev[WB_NAME_LEN + 16];
+	int at = 64, w = ui_cols(u);
 
-	snprintf(l, sizeof(l), "KNOB                          CURRENT      RANGE                per-device: %s",
-		 b ? b->name : "(select a device in pane 1)");
+	/* the device the bdi.* rows are for, whole: cut at 80 columns "7:316" read "7:31",
+	 * another device; it moves left over the padding when it does not fit */
+	snprintf(dev, sizeof(dev), "per-device: %s", b ? b->name : "(select a device in pane 1)");
+	if (w > 0 && at + (int)strlen(dev) > w)
+		at = w - (int)strlen(dev) > 50 ? w - (int)strlen(dev) : 50;
+	snprintf(l, sizeof(l), "%-*.*s%s", at, at, "KNOB                          CURRENT      RANGE", dev);
 	put(u, y++, 0, WB_R_TITLE, l);
 	if (rows < count && u->tune_sel >= rows / 2)
 		first = u->tune_sel - rows / 2 < count - rows ? u->tune_sel - rows / 2 : count - rows;
