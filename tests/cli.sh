@@ -146,6 +146,11 @@ $W --root "$F/6.18-writing" -b --forecast 3 >"$T/fc" || fail "forecast text"
 grep -qE '^  254:0 +[0-9.]+s +>3s ' "$T/fc" && ! grep -q never "$T/fc" || fail "forecast text: $(grep 254:0 "$T/fc")"
 check "forecast: not clean within the horizon is '>3s', not 'never'"
 
+# a file system with no backing device has no writeback: said so, not "no device ... or a mount point"
+$W --root "$F/6.18-writing" --until-clean /proc -n 1 >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 2 ] && grep -q "/proc is on a file system without a backing device (0:" "$T/err" || fail "--until-clean /proc: rc $rc $(cat "$T/err")"
+check "--until-clean on a file system without writeback says so"
+
 $W --root "$F/damaged" -b >"$T/out" 2>"$T/err" || fail "damaged fixture: rc $?"
 grep -q 'proc/vmstat: no usable "nr_dirty"' "$T/err" || fail "damaged vmstat not named"
 grep -q '^254:0 ' "$T/out" || fail "other collectors stopped"

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 
 #include "wbtop/forecast.h"
@@ -294,6 +296,15 @@ static void sleep_for(double secs)
 /* Checks that dev names a device whose dirty pages this sample can see. */
 static int check_device(const struct wb_until_opts *o, const struct wb_sample *s, int idx)
 {
+	struct stat st;
+
+	/* tmpfs, ramfs, proc: an anonymous device (major 0) and no BDI, so no writeback at all */
+	if (idx < 0 && o->dev[0] == '/' && stat(o->dev, &st) == 0 && major(st.st_dev) == 0) {
+		fprintf(stderr, "wbtop: --until-clean: %s is on a file system without a backing device (%u:%u: "
+			"tmpfs, ramfs, proc...): its pages are never written back\n", o->dev, major(st.st_dev),
+			minor(st.st_dev));
+		return WB_UNTIL_BAD;
+	}
 	if (idx < 0) {
 		fprintf(stderr, "wbtop: --until-clean: no device %s (a name from /sys/class/bdi, "
 			"a block device or a mount point)\n", o->dev);
