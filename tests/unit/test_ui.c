@@ -702,6 +702,14 @@ static void jump_to_clock(void **st)
 	ui_handle_key(&g.u, '\n');
 	g.src.where(g.src.ctx, &t, &len, &i, &n);
 	assert_true(fabs(t - 12.5) < 1.01);
+	ui_handle_key(&g.u, 'g'); /* past the end: at the last sample, and the status says that */
+	for (const char *p = "99999"; *p; p++)
+		ui_handle_key(&g.u, *p);
+	ui_handle_key(&g.u, '\n');
+	g.src.where(g.src.ctx, &t, &len, &i, &n);
+	assert_true(t <= len);
+	if (!strstr(g.u.status, "past the end") || strstr(g.u.status, "jumped to 99999"))
+		fail_msg("g 99999 in a %g s recording: \"%s\"", len, g.u.status);
 	ui_handle_key(&g.u, 'g');
 	for (const char *p = "25:99"; *p; p++)
 		ui_handle_key(&g.u, *p);
