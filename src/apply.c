@@ -318,7 +318,10 @@ int wb_apply_run(const struct wb_apply_opts *o)
 			fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, t.journal);
 			goto out;
 		}
-		printf("reverted: the previous values are back\n");
+		if (t.left[0])
+			printf("reverted, but changed by another since and left as they are: %s\n", t.left);
+		else
+			printf("reverted: the previous values are back\n");
 	} else {
 		wb_tune_confirm(&t);
 		printf("applied%s\n", o->trial ? " and kept" : "");

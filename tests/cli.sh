@@ -137,6 +137,20 @@ $W --root "$F/6.18-writing" -b --set vm.dirty_bytes=100 >/dev/null 2>"$T/err"; r
 [ $rc = 2 ] && grep -q minimum "$T/err" || fail "invalid --set accepted (rc=$rc)"
 check "what-if and its validation"
 
+# a device the forecast does not see clean within its horizon is "> horizon", not "never" (its
+# dirty pages below the background threshold expire later, after dirty_expire_centisecs)
+$W --root "$F/6.18-writing" -b --json --forecast 3 | python3 -c "
+import json,sys; f=json.load(sys.stdin)['forecast']; b={x['bdi']:x for x in f['bdis']}
+assert 'clean_at_s' not in b['254:0'] and b['7:3']['clean_at_s'] == 1.0, b['254:0']" || fail "forecast json"
+$W --root "$F/6.18-writing" -b --forecast 3 >"$T/fc" || fail "forecast text"
+grep -qE '^  254:0 +[0-9.]+s +>3s ' "$T/fc" && ! grep -q never "$T/fc" || fail "forecast text: $(grep 254:0 "$T/fc")"
+check "forecast: not clean within the horizon is '>3s', not 'never'"
+
+# a file system with no backing device has no writeback: said so, not "no device ... or a mount point"
+$W --root "$F/6.18-writing" --until-clean /proc -n 1 >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 2 ] && grep -q "/proc is on a file system with no backing device" "$T/err" || fail "--until-clean /proc: rc $rc $(cat "$T/err")"
+check "--until-clean on a file system without writeback says so"
+
 $W --root "$F/damaged" -b >"$T/out" 2>"$T/err" || fail "damaged fixture: rc $?"
 grep -q 'proc/vmstat: no usable "nr_dirty"' "$T/err" || fail "damaged vmstat not named"
 grep -q '^254:0 ' "$T/out" || fail "other collectors stopped"

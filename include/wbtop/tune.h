@@ -20,6 +20,7 @@ struct wb_tune_entry {
 	char path[192];      /* the file written, derived from key and checked */
 	char orig[32];       /* its value before */
 	char want[32];       /* what was written */
+	char after[32];      /* read back once the whole change was written (this process only; "" from a journal) */
 };
 
 struct wb_tune {
@@ -27,6 +28,7 @@ struct wb_tune {
 	int pid;             /* the wbtop that wrote the journal */
 	int n;
 	struct wb_tune_entry e[WB_TUNE_MAX];
+	char left[256];      /* after a revert: the knobs another changed since, left as they are ("" if none) */
 };
 
 /*
@@ -56,7 +58,11 @@ int wb_tune_read(struct wb_tune *t, const char *path, const char *root, char *er
  */
 int wb_tune_apply(struct wb_tune *t, const char *root, const struct wb_setop *ops, int nops, char *err,
 		  size_t errlen);
-/* Put every journaled file back (sysctl pairs and min/max in a safe order); remove the journal. */
+/*
+ * Put every journaled file back (sysctl pairs and min/max in a safe order); remove the journal.
+ * A knob (with its twin) that no longer reads what this process left in it was changed by
+ * another since: it is left as it is and named in t->left, not overwritten with the old value.
+ */
 int wb_tune_revert(struct wb_tune *t, char *err, size_t errlen);
 /* Keep the change: remove the journal. */
 void wb_tune_confirm(struct wb_tune *t);

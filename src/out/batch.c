@@ -128,7 +128,9 @@ static void text_forecast(FILE *f, const char *what, const struct wb_forecast *f
 		"DRAIN", "CLEAN-AT", "BG-FLUSH/m", "DEMAND/s");
 	for (size_t i = 0; i < fc->nbdis; i++) {
 		const struct wb_forecast_bdi *b = &fc->bdis[i];
-		char dr[24] = "-", cl[24] = "never", dm[16] = "-", nm[WB_NAME_LEN];
+		char dr[24] = "-", cl[24], dm[16] = "-", nm[WB_NAME_LEN];
+		/* not clean within the horizon is not "never": expiry or a flush may come after it */
+		snprintf(cl, sizeof(cl), ">%.0fs", fc->horizon_s);
 		if (b->drain_s >= 0)
 			snprintf(dr, sizeof(dr), "%.1fs", b->drain_s);
 		if (b->clean_at_s >= 0)

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
 #include <time.h>
 
 #include "wbtop/forecast.h"
@@ -32,7 +33,10 @@ int wb_until_find(const struct wb_sample *s, const char *dev)
 			return (int)i;
 	for (size_t i = 0; i < s->nbdis; i++) {
 		const struct wb_bdi *b = &s->bdis[i];
-		if (b->dev[0] && strcmp(b->dev, base) == 0 && (found < 0 || b->nmounts > s->bdis[found].nmounts))
+		/* a file system's own BDI (btrfs-N: no MAJ:MIN name) before the device's, mounted or not */
+		bool fs = !strchr(b->name, ':'), was_fs = found >= 0 && !strchr(s->bdis[found].name, ':');
+		if (b->dev[0] && strcmp(b->dev, base) == 0 &&
+		    (found < 0 || fs > was_fs || (fs == was_fs && b->nmounts > s->bdis[found].nmounts)))
 			found = (int)i;
 	}
 	if (found >= 0)
@@ -291,9 +295,30 @@ static void sleep_for(double secs)
 		;
 }
 
+/* Memory-only file systems: no BDI, nothing is ever written back (btrfs too has a 0:N st_dev: not by that). */
+static bool no_writeback(long type)
+{
+	static const unsigned long magic[] = {
+		0x01021994, /* tmpfs, devtmpfs */ 0x858458f6, /* ramfs */ 0x958458f6, /* hugetlbfs */
+		0x9fa0,     /* proc */            0x62656572, /* sysfs */ 0x1cd1,     /* devpts */
+	};
+
+	for (size_t i = 0; i < sizeof(magic) / sizeof(magic[0]); i++)
+		if ((unsigned long)type == magic[i])
+			return true;
+	return false;
+}
+
 /* Checks that dev names a device whose dirty pages this sample can see. */
 static int check_device(const struct wb_until_opts *o, const struct wb_sample *s, int idx)
 {
+	struct statfs st;
+
+	if (idx < 0 && o->dev[0] == '/' && statfs(o->dev, &st) == 0 && no_writeback(st.f_type)) {
+		fprintf(stderr, "wbtop: --until-clean: %s is on a file system with no backing device (tmpfs, "
+			"ramfs, proc...): its pages are never written back\n", o->dev);
+		return WB_UNTIL_BAD;
+	}
 	if (idx < 0) {
 		fprintf(stderr, "wbtop: --until-clean: no device %s (a name from /sys/class/bdi, "
 			"a block device or a mount point)\n", o->dev);

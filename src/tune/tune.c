@@ -380,6 +380,10 @@ int wb_tune_apply(struct wb_tune *t, const char *root, const struct wb_setop *op
 		}
 		written++;
 	}
+	/* what the kernel shows once everything is written (twins too): a revert compares with it */
+	for (int i = 0; i < t->n; i++)
+		if (read_value(t->e[i].path, t->e[i].after, sizeof(t->e[i].after)))
+			t->e[i].after[0] = '\0';
 	return 0;
 }
 
@@ -398,24 +402,68 @@ static int restore_rank(const struct wb_tune *t, int i)
 	return 3;         /* ... the member that was in force last, so its mode wins */
 }
 
+/* Per-BDI percent and bytes forms are views of the exact _fine ppm: only that is restored. */
+static bool is_view(const struct wb_tune_entry *e)
+{
+	const char *base = strrchr(e->path, '/');
+
+	base = base ? base + 1 : e->path;
+	return strstr(e->path, "/bdi/") && (!strcmp(base, "min_ratio") || !strcmp(base, "max_ratio") ||
+					    !strcmp(base, "min_bytes") || !strcmp(base, "max_bytes"));
+}
+
+/* The knobs one write can change together: "vm.dirty" for dirty_ratio/_bytes, "bdi.7:0.max" for max_*. */
+static void group_of(const char *key, char *out, size_t len)
+{
+	const char *base = strrchr(key, '.');
+	size_t n = strlen(key), b = base ? (size_t)(base + 1 - key) : 0;
+
+	if (!strncmp(key + b, "min_", 4) || !strncmp(key + b, "max_", 4))
+		n = b + 3;
+	else if (n - b > 6 && (!strcmp(key + n - 6, "_ratio") || !strcmp(key + n - 6, "_bytes")))
+		n -= 6;
+	snprintf(out, len, "%.*s", (int)n, key);
+}
+
+/*
+ * Mark the entries whose group another process changed since this one wrote it (a
+ * restored member reads other than it did after the apply); name them in t->left.
+ */
+static void find_changed(struct wb_tune *t, bool *keep)
+{
+	t->left[0] = '\0';
+	for (int i = 0; i < t->n; i++) {
+		char now[32], g[96], h[96];
+		size_t l = strlen(t->left);
+
+		keep[i] = false;
+		if (!t->e[i].after[0] || is_view(&t->e[i]) || read_value(t->e[i].path, now, sizeof(now)) ||
+		    !strcmp(now, t->e[i].after))
+			continue;
+		group_of(t->e[i].key, g, sizeof(g));
+		for (int j = 0; j < t->n; j++) {
+			group_of(t->e[j].key, h, sizeof(h));
+			keep[j] |= !strcmp(g, h);
+		}
+		snprintf(t->left + l, sizeof(t->left) - l, "%s%s is %s, not the %s wbtop left", l ? "; " : "",
+			 t->e[i].key, now, t->e[i].after);
+	}
+}
+
 int wb_tune_revert(struct wb_tune *t, char *err, size_t errlen)
 {
 	int bad = 0;
+	bool keep[WB_TUNE_MAX];
 
+	find_changed(t, keep);
 	/* min_ratio could sit above the max being restored: lower mins to 0 first */
 	for (int i = 0; i < t->n; i++)
-		if (strstr(t->e[i].path, "min_ratio_fine"))
+		if (strstr(t->e[i].path, "min_ratio_fine") && !keep[i])
 			write_value(t->e[i].path, "0");
 	for (int rank = 0; rank <= 3; rank++)
 		for (int i = 0; i < t->n; i++) {
 			char now[32];
-			const char *base = strrchr(t->e[i].path, '/');
-			base = base ? base + 1 : t->e[i].path;
-			if (restore_rank(t, i) != rank)
-				continue;
-			/* per-BDI: the exact _fine ppm is restored; percent and bytes forms are views of it */
-			if (strstr(t->e[i].path, "/bdi/") && (!strcmp(base, "min_ratio") || !strcmp(base, "max_ratio") ||
-							      !strcmp(base, "min_bytes") || !strcmp(base, "max_bytes")))
+			if (restore_rank(t, i) != rank || keep[i] || is_view(&t->e[i]))
 				continue;
 			if (strcmp(t->e[i].orig, "0") == 0 && (strstr(t->e[i].path, "dirty_bytes") ||
 							      strstr(t->e[i].path, "dirty_background_bytes")))

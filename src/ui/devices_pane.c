@@ -100,11 +100,34 @@ static bool row_visible(const struct ui *u, const struct wb_bdi *b, const struct
 	return true;
 }
 
+/*
+ * The selection stays on its device when rows come, go or change order (a new
+ * loop device sorted before it, a sort by DIRTY): the Graph and Tune panes
+ * follow the selection, and an index alone would move them to another device.
+ */
+static void follow_selection(struct ui *u, const char *name, const struct wb_sample *s)
+{
+	bool exists = false;
+
+	for (int k = 0; k < u->nrows; k++)
+		if (strcmp(u->rows[k].name, name) == 0) {
+			u->sel = k;
+			return;
+		}
+	for (size_t i = 0; i < s->nbdis; i++)
+		exists |= strcmp(s->bdis[i].name, name) == 0;
+	if (!exists) /* gone from the kernel, not just filtered out: the cursor lands on a neighbour */
+		snprintf(u->status, sizeof(u->status), "%s has gone: the selection moved to a neighbour", name);
+}
+
 void ui_build_rows(struct ui *u)
 {
 	const struct wb_sample *s = ui_cur(u);
+	char sel_name[WB_NAME_LEN] = "";
 	double P;
 
+	if (u->sel >= 0 && u->sel < u->nrows)
+		memcpy(sel_name, u->rows[u->sel].name, sizeof(sel_name));
 	u->nrows = 0;
 	if (!s)
 		return;
@@ -128,6 +151,7 @@ void ui_build_rows(struct ui *u)
 		r->bl = bl;
 		r->i = i;
 		r->d = &u->view->bdi[i];
+		snprintf(r->name, sizeof(r->name), "%s", b->name);
 		if (r->d->pct_ok && bl) {
 			bool over_bg = r->d->dirty > (double)bl->bg_thresh * P;
 			r->hl = r->d->pct >= u->o->crit_pct || bl->state >= WB_ST_THROTTLED ? 2
@@ -137,6 +161,8 @@ void ui_build_rows(struct ui *u)
 	}
 	sort_ui = u;
 	qsort(u->rows, (size_t)u->nrows, sizeof(*u->rows), row_cmp);
+	if (sel_name[0])
+		follow_selection(u, sel_name, s);
 	if (u->sel >= u->nrows)
 		u->sel = u->nrows ? u->nrows - 1 : 0;
 }

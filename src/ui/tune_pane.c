@@ -347,10 +347,15 @@ static int draw_knobs(const struct ui *u, int y, int rows, put_fn put)
 {
 	const struct wb_bdi *b = tune_bdi(u);
 	int count = (int)wb_knob_count(), first = 0;
-	char l[256], v[32];
+	char l[256], v[32], dev[WB_NAME_LEN + 16];
+	int at = 64, w = ui_cols(u);
 
-	snprintf(l, sizeof(l), "KNOB                          CURRENT      RANGE                per-device: %s",
-		 b ? b->name : "(select a device in pane 1)");
+	/* the device the bdi.* rows are for, whole: cut at 80 columns "7:316" read "7:31",
+	 * another device; it moves left over the padding when it does not fit */
+	snprintf(dev, sizeof(dev), "per-device: %s", b ? b->name : "(select a device in pane 1)");
+	if (w > 0 && at + (int)strlen(dev) > w)
+		at = w - (int)strlen(dev) > 50 ? w - (int)strlen(dev) : 50;
+	snprintf(l, sizeof(l), "%-*.*s%s", at, at, "KNOB                          CURRENT      RANGE", dev);
 	put(u, y++, 0, WB_R_TITLE, l);
 	if (rows < count && u->tune_sel >= rows / 2)
 		first = u->tune_sel - rows / 2 < count - rows ? u->tune_sel - rows / 2 : count - rows;
@@ -476,8 +481,12 @@ static void undo(struct ui *u)
 		snprintf(u->status, sizeof(u->status), "nothing to undo");
 		return;
 	}
-	if (wb_tune_revert(&u->tune_stack[--u->tune_nstack], err, sizeof(err)))
+	struct wb_tune *t = &u->tune_stack[--u->tune_nstack];
+
+	if (wb_tune_revert(t, err, sizeof(err)))
 		snprintf(u->status, sizeof(u->status), "undo: %.180s", err);
+	else if (t->left[0]) /* another process wrote the knob since: its value stays */
+		snprintf(u->status, sizeof(u->status), "not undone, changed by another since: %.150s", t->left);
 	else
 		snprintf(u->status, sizeof(u->status), "undone: %.180s", u->tune_applied);
 	u->tune_trial_end = 0;
@@ -494,7 +503,8 @@ void ui_tune_tick(struct ui *u)
 {
 	if (u->tune_trial_end > 0 && u->now >= u->tune_trial_end) {
 		undo(u);
-		snprintf(u->status, sizeof(u->status), "trial over: %.170s reverted", u->tune_applied);
+		if (!u->tune_stack[u->tune_nstack].left[0])
+			snprintf(u->status, sizeof(u->status), "trial over: %.170s reverted", u->tune_applied);
 	}
 }
 

@@ -799,9 +799,17 @@ static void jump_key(struct ui *u, int ch)
 				 "jump: \"%s\" is neither seconds nor a clock time (HH:MM:SS) in the recording", u->jump);
 			return;
 		}
+		double at, len;
+		size_t i, n;
+
 		u->src->seek(u->src->ctx, t);
 		replay_show(u);
-		snprintf(u->status, sizeof(u->status), "jumped to %.1f s", t);
+		u->src->where(u->src->ctx, &at, &len, &i, &n);
+		if (t > len) /* the seek stops at the last sample: say where it is, not the time typed */
+			snprintf(u->status, sizeof(u->status), "%.1f s is past the end: at the last sample, %.1f s",
+				 t, at);
+		else
+			snprintf(u->status, sizeof(u->status), "jumped to %.1f s", t);
 	}
 }
 

@@ -25,6 +25,7 @@ struct devrow {
 	const struct wb_bdi_derived *d;   /* the pipeline's figures for b */
 	size_t i;                         /* b's index in the sample */
 	int hl;                           /* 0 normal, 1 warn, 2 critical */
+	char name[WB_NAME_LEN];           /* b's BDI name, kept here: the selection follows it to the next sample */
 };
 
 struct ui {

@@ -46,7 +46,7 @@ run() {
 	done
 	capture >"$T/$name"
 }
-body() { sed '$d' "$1"; } # the screen without its status/footer line
+body() { sed '$d; s/^>/ /' "$1"; } # the screen without its status/footer line, nor the cursor (not a setting)
 
 run written l s s W
 grep -q "settings written to $T/wbtop/wbtoprc" "$T/written" || { not_ok "W does not say where"; tail -1 "$T/written"; }

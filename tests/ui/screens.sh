@@ -51,6 +51,8 @@ screen procs-200x60 200 60 "--theme mono" 4
 screen help-200x60 200 60 "--theme mono" h
 screen tune-80x24 80 24 "--theme mono" 5
 screen tune-200x60 200 60 "--theme mono" 5
+# a device name longer than the title leaves room for is not cut (btrfs-1 read "btrf")
+screen tune-btrfs-80x24 80 24 "--theme mono" / b t r Enter 5
 # the selection is a marker: the second row is marked, the first is not
 screen select-down 80 24 "--theme mono" Down
 # ... in its own role, the row bold (capitals), the idle rows in theirs (roles as letters)

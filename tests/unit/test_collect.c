@@ -13,6 +13,7 @@
 
 #include "wbtop/live.h"
 #include "wbtop/model.h"
+#include "wbtop/until.h"
 
 static struct wb_live *open_fixture(const char *name)
 {
@@ -204,6 +205,32 @@ static void lerp_between_samples(void **st)
 	assert_int_equal(wb_lerp_count(0, 0, UINT64_C(1) << 52, 1.0, 0.5), UINT64_C(1) << 51);
 }
 
+/*
+ * --until-clean's device: a block device a btrfs BDI writes for is that BDI, even with no
+ * mount attached to it (a two-device btrfs mounted by its other member): the device's own
+ * BDI, clean, said "clean" while btrfs-30 held 40M.
+ */
+static void until_find_prefers_fs_bdi(void **st)
+{
+	struct wb_bdi b[3];
+	struct wb_sample s;
+
+	(void)st;
+	memset(b, 0, sizeof(b));
+	memset(&s, 0, sizeof(s));
+	snprintf(b[0].name, sizeof(b[0].name), "7:340"), snprintf(b[0].dev, sizeof(b[0].dev), "loop340");
+	snprintf(b[1].name, sizeof(b[1].name), "7:341"), snprintf(b[1].dev, sizeof(b[1].dev), "loop341");
+	snprintf(b[2].name, sizeof(b[2].name), "btrfs-30"), snprintf(b[2].dev, sizeof(b[2].dev), "loop341");
+	s.bdis = b;
+	s.nbdis = 3;
+	assert_int_equal(wb_until_find(&s, "/dev/loop341"), 2);
+	assert_int_equal(wb_until_find(&s, "loop341"), 2);
+	assert_int_equal(wb_until_find(&s, "7:341"), 1); /* a BDI named is that BDI */
+	assert_int_equal(wb_until_find(&s, "loop340"), 0);
+	b[1].nmounts = 1; /* the device's own BDI mounted (not this btrfs): still the btrfs */
+	assert_int_equal(wb_until_find(&s, "loop341"), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +240,7 @@ int main(void)
 		cmocka_unit_test(ring_and_rates),
 		cmocka_unit_test(copy_reuses_or_replaces),
 		cmocka_unit_test(lerp_between_samples),
+		cmocka_unit_test(until_find_prefers_fs_bdi),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

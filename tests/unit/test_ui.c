@@ -533,6 +533,39 @@ static void procs_missing_note(void **st)
 	wb_sample_finish(&s);
 }
 
+/*
+ * The selection stays on its device when the rows change under it (here the loop devices
+ * before it hidden, then the order reversed): the Graph and Tune panes follow the selection,
+ * and by index alone they moved to another device when a loop device came or went.
+ */
+static void selection_follows_device(void **st)
+{
+	char dir[] = "/tmp/wbtop-sel-XXXXXX", cmd[64];
+	struct rig g;
+	int z = -1;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	rig_open(&g, false, dir);
+	for (int k = 0; k < g.u.nrows; k++)
+		if (strcmp(g.u.rows[k].b->dev, "zram0") == 0)
+			z = k;
+	assert_true(z > 0);
+	g.u.sel = z;
+	g.u.hide_loop = true;
+	ui_build_rows(&g.u);
+	assert_string_equal(g.u.rows[g.u.sel].b->dev, "zram0");
+	g.u.sort_desc = !g.u.sort_desc;
+	ui_build_rows(&g.u);
+	assert_string_equal(g.u.rows[g.u.sel].b->dev, "zram0");
+	feed(&g, 3); /* new samples: still there */
+	assert_string_equal(g.u.rows[g.u.sel].b->dev, "zram0");
+	assert_null(strstr(g.u.status, "has gone"));
+	rig_close(&g);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Clicks and the wheel (ui_mouse, as getmouse gives them): tab, title, row, scroll; any event is safe. */
 static void mouse_events(void **st)
 {
@@ -669,6 +702,14 @@ static void jump_to_clock(void **st)
 	ui_handle_key(&g.u, '\n');
 	g.src.where(g.src.ctx, &t, &len, &i, &n);
 	assert_true(fabs(t - 12.5) < 1.01);
+	ui_handle_key(&g.u, 'g'); /* past the end: at the last sample, and the status says that */
+	for (const char *p = "99999"; *p; p++)
+		ui_handle_key(&g.u, *p);
+	ui_handle_key(&g.u, '\n');
+	g.src.where(g.src.ctx, &t, &len, &i, &n);
+	assert_true(t <= len);
+	if (!strstr(g.u.status, "past the end") || strstr(g.u.status, "jumped to 99999"))
+		fail_msg("g 99999 in a %g s recording: \"%s\"", len, g.u.status);
 	ui_handle_key(&g.u, 'g');
 	for (const char *p = "25:99"; *p; p++)
 		ui_handle_key(&g.u, *p);
@@ -697,6 +738,7 @@ int main(void)
 		cmocka_unit_test(tune_keys_in_table),
 		cmocka_unit_test(procs_missing_note),
 		cmocka_unit_test(mouse_events),
+		cmocka_unit_test(selection_follows_device),
 		cmocka_unit_test(jump_to_clock),
 		cmocka_unit_test(column_chooser),
 	};
