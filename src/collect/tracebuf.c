@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Kept-open per-CPU raw trace buffers, merged by timestamp (see tracebuf.h). */
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,21 +36,59 @@ struct wb_tracebuf {
 	struct cpubuf *c;
 	int ncpu;
 	size_t psize;
+	int subbuf;           /* the instance's sub-buffer size, bytes (0: libtracefs's read size) */
 	bool pollable;        /* poll() says when a buffer holds anything (buffer_percent 0) */
+	/*
+	 * The event types tep knows (the ones wbtop reads), by id: a record of
+	 * any other is passed over where it is found, before the merge.
+	 */
+	uint8_t want[65536 / 8];
+	int type_off, type_size; /* common_type in a record */
 };
 
-/*
- * A CPU's buffer on a descriptor of our own, for poll(): libtracefs keeps
- * its own private. Its read size is the one libtracefs would use.
- */
-static struct tracefs_cpu *cpu_open_fd(struct tracefs_instance *inst, int cpu, int *fd)
+/* The record's event type (common_type), or -1. */
+static int rec_type(const struct wb_tracebuf *b, const void *data)
 {
-	struct tracefs_cpu *probe = tracefs_cpu_open(inst, cpu, true), *tcpu = NULL;
-	char rel[64];
-	int size = probe ? tracefs_cpu_read_size(probe) : -1;
+	uint16_t t16;
+	uint32_t t32;
 
-	if (probe)
-		tracefs_cpu_close(probe);
+	if (b->type_size == 2) {
+		memcpy(&t16, (const char *)data + b->type_off, 2);
+		return t16;
+	}
+	if (b->type_size == 4) {
+		memcpy(&t32, (const char *)data + b->type_off, 4);
+		return (int)t32;
+	}
+	return -1;
+}
+
+static bool wanted(const struct wb_tracebuf *b, const void *data)
+{
+	int t = rec_type(b, data);
+
+	if (t < 0) /* an unusual common_type: leave it to tep */
+		return true;
+	return t < 65536 && (b->want[t / 8] & (1u << (t % 8)));
+}
+
+/*
+ * A CPU's buffer on a descriptor of our own, for poll() (libtracefs keeps
+ * its own private) and for a read size of the instance's sub-buffer
+ * (libtracefs 1.6 reads a page). subbuf 0: the size libtracefs would use.
+ */
+static struct tracefs_cpu *cpu_open_fd(struct tracefs_instance *inst, int cpu, int subbuf, int *fd)
+{
+	struct tracefs_cpu *tcpu = NULL;
+	char rel[64];
+	int size = subbuf;
+
+	if (size <= 0) {
+		struct tracefs_cpu *probe = tracefs_cpu_open(inst, cpu, true);
+		size = probe ? tracefs_cpu_read_size(probe) : -1;
+		if (probe)
+			tracefs_cpu_close(probe);
+	}
 	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
 	*fd = size > 0 ? tracefs_instance_file_open(inst, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
 	if (*fd >= 0 && !(tcpu = tracefs_cpu_alloc_fd(*fd, size, true))) {
@@ -67,9 +106,8 @@ static int cpu_open(struct wb_tracebuf *b, struct tracefs_instance *inst, int cp
 	int err = -1;
 
 	c->fd = -1;
-	if (b->pollable)
-		c->tcpu = cpu_open_fd(inst, cpu, &c->fd);
-	if (!c->tcpu)
+	c->tcpu = cpu_open_fd(inst, cpu, b->subbuf, &c->fd);
+	if (!c->tcpu && b->subbuf <= 0) /* libtracefs's read size fits only a page */
 		c->tcpu = tracefs_cpu_open(inst, cpu, true);
 	/* this machine's own buffers: its long size and byte order */
 	c->kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
@@ -87,6 +125,32 @@ static int cpu_open(struct wb_tracebuf *b, struct tracefs_instance *inst, int cp
 	return err;
 }
 
+/*
+ * The instance's sub-buffer size in bytes from buffer_subbuf_size_kb
+ * (Linux 6.8+); 0 when the file is absent (a page, libtracefs's size).
+ */
+static int subbuf_size(struct tracefs_instance *inst)
+{
+	char *txt = tracefs_instance_file_read(inst, "buffer_subbuf_size_kb", NULL);
+	long kb = txt ? strtol(txt, NULL, 10) : 0;
+
+	free(txt);
+	return kb > 0 && kb <= 1024 ? (int)kb * 1024 : 0;
+}
+
+/* The ids of every event tep parsed, and where a record keeps its type. */
+static void want_types(struct wb_tracebuf *b)
+{
+	struct tep_event **ev = tep_list_events(b->tep, TEP_EVENT_SORT_ID);
+	struct tep_format_field *f = ev && ev[0] ? tep_find_common_field(ev[0], "common_type") : NULL;
+
+	b->type_off = f ? f->offset : 0;
+	b->type_size = f ? f->size : 0; /* 0: every record goes to tep */
+	for (int i = 0; ev && ev[i]; i++)
+		if (ev[i]->id >= 0 && ev[i]->id < 65536)
+			b->want[ev[i]->id / 8] |= (uint8_t)(1u << (ev[i]->id % 8));
+}
+
 struct wb_tracebuf *wb_tracebuf_create(struct tracefs_instance *inst, struct tep_handle *tep, bool pollable)
 {
 	struct wb_tracebuf *b = calloc(1, sizeof(*b));
@@ -96,6 +160,8 @@ struct wb_tracebuf *wb_tracebuf_create(struct tracefs_instance *inst, struct tep
 		return NULL;
 	b->tep = tep;
 	b->pollable = pollable;
+	b->subbuf = subbuf_size(inst);
+	want_types(b);
 	b->ncpu = n > 0 && n < 4096 ? (int)n : 1;
 	b->c = calloc((size_t)b->ncpu, sizeof(*b->c));
 	if (!b->c) {
@@ -161,12 +227,20 @@ static int cpu_fill(struct wb_tracebuf *b, struct cpubuf *c)
 	return 0;
 }
 
-/* Move one CPU's cursor to its next record (loading its next sub-buffer). */
+/*
+ * Move one CPU's cursor to its next record of a wanted event (loading its
+ * next sub-buffers), passing over the others here: under load most records
+ * are events wbtop never enabled, and they need no merging nor tep lookup.
+ */
 static void cpu_advance(struct wb_tracebuf *b, struct cpubuf *c)
 {
 	if (c->data)
 		c->data = kbuffer_next_event(c->kbuf, &c->ts);
-	while (!c->data && c->next < c->npages) {
+	for (;;) {
+		while (c->data && !wanted(b, c->data))
+			c->data = kbuffer_next_event(c->kbuf, &c->ts);
+		if (c->data || c->next >= c->npages)
+			return;
 		if (kbuffer_load_subbuffer(c->kbuf, c->pages + c->next++ * b->psize) == 0)
 			c->data = kbuffer_read_event(c->kbuf, &c->ts);
 	}
