@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <kbuffer.h>
 
 #include "wbtop/kvfile.h"
 #include "wbtop/tracebuf.h"
@@ -16,16 +15,90 @@
 /* Sub-buffers read from one CPU in one drain at most: a writer faster than the reader ends it. */
 #define MAX_PAGES 4096
 
+/* The ring buffer's page header: u64 time stamp, long commit (flags on top). */
+#define SUB_HDR (8 + sizeof(long))
+#define COMMIT_MASK ((1u << 27) - 1)
+/* Event header type_len values (kernel/trace/ring_buffer.c) */
+enum { RB_PADDING = 29, RB_TIME_EXTEND = 30, RB_TIME_STAMP = 31 };
+#define TS_MSB (0xf8ULL << 56)
+
+void wb_subbuf_load(struct wb_subbuf *w, const void *sub, size_t len)
+{
+	uint64_t ts;
+	unsigned long commit;
+
+	memset(w, 0, sizeof(*w));
+	if (len < SUB_HDR)
+		return;
+	memcpy(&ts, sub, 8);
+	memcpy(&commit, (const char *)sub + 8, sizeof(long));
+	w->data = (const unsigned char *)sub + SUB_HDR;
+	w->size = (uint32_t)(commit & COMMIT_MASK);
+	if (w->size > len - SUB_HDR)
+		w->size = (uint32_t)(len - SUB_HDR);
+	w->ts = ts;
+}
+
+static uint32_t rd4(const unsigned char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+const void *wb_subbuf_next(struct wb_subbuf *w, uint32_t *len)
+{
+	/* struct ring_buffer_event { u32 type_len:5, time_delta:27; u32 array[]; } */
+	const bool be = !*(const unsigned char *)&(const int){ 1 };
+
+	while (w->next + 4 <= w->size) {
+		const unsigned char *p = w->data + w->next;
+		uint32_t h = rd4(p), type = be ? h >> 27 : h & 31, delta = be ? h & 0x7ffffff : h >> 5, a0;
+
+		if (type >= 1 && type <= 28) { /* the common case: data of type * 4 bytes */
+			w->ts += delta;
+			*len = type * 4;
+			w->next += 4 + *len;
+			return p + 4;
+		}
+		if (w->next + 8 > w->size)
+			break;
+		a0 = rd4(p + 4);
+		switch (type) {
+		case 0: /* a long record: its length (itself included) in array[0] */
+			w->ts += delta;
+			*len = ((a0 - 4) + 3) & ~3u;
+			w->next += 8 + *len;
+			return p + 8;
+		case RB_PADDING:
+			w->ts += delta;
+			w->next += 4 + a0;
+			break;
+		case RB_TIME_EXTEND:
+			w->ts += ((unsigned long long)a0 << 27) + delta;
+			w->next += 8;
+			break;
+		default: /* RB_TIME_STAMP: absolute, its top bits from the time so far */
+			w->ts = (((unsigned long long)a0 << 27) + delta) | (w->ts & TS_MSB);
+			w->next += 8;
+			break;
+		}
+	}
+	w->next = w->size;
+	return NULL;
+}
+
 /* One CPU: its buffer, the sub-buffers read this drain, and a cursor. */
 struct cpubuf {
 	struct tracefs_cpu *tcpu;
 	int fd;               /* its trace_pipe_raw (ours: tcpu is made on it), -1 none */
 	enum wb_polled poll;  /* what a poll() said of fd for the next drain */
-	struct kbuffer *kbuf;
+	struct wb_subbuf sub; /* the sub-buffer being walked */
 	struct wb_kvfile stats;
 	char *pages;          /* npages sub-buffers of psize bytes */
 	size_t npages, cap, next;
-	void *data;           /* the current record, NULL when done */
+	const void *data;     /* the current record, NULL when done */
+	uint32_t len;         /* its length */
 	unsigned long long ts;
 	unsigned long long overrun; /* its stats' overrun count when last read */
 	bool have_overrun;
@@ -109,12 +182,8 @@ static int cpu_open(struct wb_tracebuf *b, struct tracefs_instance *inst, int cp
 	c->tcpu = cpu_open_fd(inst, cpu, b->subbuf, &c->fd);
 	if (!c->tcpu && b->subbuf <= 0) /* libtracefs's read size fits only a page */
 		c->tcpu = tracefs_cpu_open(inst, cpu, true);
-	/* this machine's own buffers: its long size and byte order */
-	c->kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-				*(const unsigned char *)&(const int){ 1 } ? KBUFFER_ENDIAN_LITTLE
-									  : KBUFFER_ENDIAN_BIG);
 	if (dir && asprintf(&path, "%s/per_cpu/cpu%d/stats", dir, cpu) >= 0 &&
-	    wb_kvfile_init(&c->stats, path) == 0 && c->tcpu && c->kbuf) {
+	    wb_kvfile_init(&c->stats, path) == 0 && c->tcpu) {
 		c->stats.one_shot = true;
 		if ((size_t)tracefs_cpu_read_size(c->tcpu) > b->psize)
 			b->psize = (size_t)tracefs_cpu_read_size(c->tcpu);
@@ -187,8 +256,6 @@ void wb_tracebuf_destroy(struct wb_tracebuf *b)
 		} else if (b->c[i].tcpu) {
 			tracefs_cpu_close(b->c[i].tcpu);
 		}
-		if (b->c[i].kbuf)
-			kbuffer_free(b->c[i].kbuf);
 		wb_kvfile_finish(&b->c[i].stats);
 		free(b->c[i].pages);
 	}
@@ -203,6 +270,7 @@ static int cpu_fill(struct wb_tracebuf *b, struct cpubuf *c)
 
 	c->npages = c->next = 0;
 	c->data = NULL;
+	memset(&c->sub, 0, sizeof(c->sub));
 	c->poll = WB_POLL_NONE;
 	if (polled == WB_POLL_QUIET) /* empty at the sample's poll(): its read would fail with EAGAIN */
 		return 0;
@@ -234,15 +302,14 @@ static int cpu_fill(struct wb_tracebuf *b, struct cpubuf *c)
  */
 static void cpu_advance(struct wb_tracebuf *b, struct cpubuf *c)
 {
-	if (c->data)
-		c->data = kbuffer_next_event(c->kbuf, &c->ts);
 	for (;;) {
-		while (c->data && !wanted(b, c->data))
-			c->data = kbuffer_next_event(c->kbuf, &c->ts);
-		if (c->data || c->next >= c->npages)
+		while ((c->data = wb_subbuf_next(&c->sub, &c->len)) && !wanted(b, c->data))
+			;
+		if (c->data || c->next >= c->npages) {
+			c->ts = c->sub.ts;
 			return;
-		if (kbuffer_load_subbuffer(c->kbuf, c->pages + c->next++ * b->psize) == 0)
-			c->data = kbuffer_read_event(c->kbuf, &c->ts);
+		}
+		wb_subbuf_load(&c->sub, c->pages + c->next++ * b->psize, b->psize);
 	}
 }
 
@@ -266,8 +333,8 @@ int wb_tracebuf_drain(struct wb_tracebuf *b, wb_tracebuf_fn fn, void *ctx)
 		if (j < 0)
 			break;
 		r.ts = b->c[j].ts;
-		r.data = b->c[j].data;
-		r.size = kbuffer_event_size(b->c[j].kbuf);
+		r.data = (void *)b->c[j].data;
+		r.size = (int)b->c[j].len;
 		r.cpu = j;
 		ev = tep_find_event_by_record(b->tep, &r);
 		if (ev)
