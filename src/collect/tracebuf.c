@@ -13,7 +13,7 @@
 #include "wbtop/tracebuf.h"
 
 /* Sub-buffers read from one CPU in one drain at most: a writer faster than the reader ends it. */
-#define MAX_PAGES 4096
+#define MAX_BYTES (16u << 20) /* 4096 pages of 4 KiB, whatever the sub-buffer size */
 
 /* The ring buffer's page header: u64 time stamp, long commit (flags on top). */
 #define SUB_HDR (8 + sizeof(long))
@@ -263,7 +263,7 @@ void wb_tracebuf_destroy(struct wb_tracebuf *b)
 	free(b);
 }
 
-/* Read every sub-buffer one CPU holds now (MAX_PAGES at most). 0 or -1. */
+/* Read every sub-buffer one CPU holds now (MAX_BYTES at most). 0 or -1. */
 static int cpu_fill(struct wb_tracebuf *b, struct cpubuf *c)
 {
 	enum wb_polled polled = c->poll;
@@ -274,7 +274,7 @@ static int cpu_fill(struct wb_tracebuf *b, struct cpubuf *c)
 	c->poll = WB_POLL_NONE;
 	if (polled == WB_POLL_QUIET) /* empty at the sample's poll(): its read would fail with EAGAIN */
 		return 0;
-	while (c->npages < MAX_PAGES) {
+	while (c->npages < MAX_BYTES / b->psize) {
 		int n;
 
 		if (c->npages == c->cap) {
