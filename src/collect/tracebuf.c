@@ -1,30 +1,104 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Kept-open per-CPU raw trace buffers, merged by timestamp (see tracebuf.h). */
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <kbuffer.h>
 
 #include "wbtop/kvfile.h"
 #include "wbtop/tracebuf.h"
 
 /* Sub-buffers read from one CPU in one drain at most: a writer faster than the reader ends it. */
-#define MAX_PAGES 4096
+#define MAX_BYTES (16u << 20) /* 4096 pages of 4 KiB, whatever the sub-buffer size */
+
+/* The ring buffer's page header: u64 time stamp, long commit (flags on top). */
+#define SUB_HDR (8 + sizeof(long))
+#define COMMIT_MASK ((1u << 27) - 1)
+/* Event header type_len values (kernel/trace/ring_buffer.c) */
+enum { RB_PADDING = 29, RB_TIME_EXTEND = 30, RB_TIME_STAMP = 31 };
+#define TS_MSB (0xf8ULL << 56)
+
+void wb_subbuf_load(struct wb_subbuf *w, const void *sub, size_t len)
+{
+	uint64_t ts;
+	unsigned long commit;
+
+	memset(w, 0, sizeof(*w));
+	if (len < SUB_HDR)
+		return;
+	memcpy(&ts, sub, 8);
+	memcpy(&commit, (const char *)sub + 8, sizeof(long));
+	w->data = (const unsigned char *)sub + SUB_HDR;
+	w->size = (uint32_t)(commit & COMMIT_MASK);
+	if (w->size > len - SUB_HDR)
+		w->size = (uint32_t)(len - SUB_HDR);
+	w->ts = ts;
+}
+
+static uint32_t rd4(const unsigned char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+const void *wb_subbuf_next(struct wb_subbuf *w, uint32_t *len)
+{
+	/* struct ring_buffer_event { u32 type_len:5, time_delta:27; u32 array[]; } */
+	const bool be = !*(const unsigned char *)&(const int){ 1 };
+
+	while (w->next + 4 <= w->size) {
+		const unsigned char *p = w->data + w->next;
+		uint32_t h = rd4(p), type = be ? h >> 27 : h & 31, delta = be ? h & 0x7ffffff : h >> 5, a0;
+
+		if (type >= 1 && type <= 28) { /* the common case: data of type * 4 bytes */
+			w->ts += delta;
+			*len = type * 4;
+			w->next += 4 + *len;
+			return p + 4;
+		}
+		if (w->next + 8 > w->size)
+			break;
+		a0 = rd4(p + 4);
+		switch (type) {
+		case 0: /* a long record: its length (itself included) in array[0] */
+			w->ts += delta;
+			*len = ((a0 - 4) + 3) & ~3u;
+			w->next += 8 + *len;
+			return p + 8;
+		case RB_PADDING:
+			w->ts += delta;
+			w->next += 4 + a0;
+			break;
+		case RB_TIME_EXTEND:
+			w->ts += ((unsigned long long)a0 << 27) + delta;
+			w->next += 8;
+			break;
+		default: /* RB_TIME_STAMP: absolute, its top bits from the time so far */
+			w->ts = (((unsigned long long)a0 << 27) + delta) | (w->ts & TS_MSB);
+			w->next += 8;
+			break;
+		}
+	}
+	w->next = w->size;
+	return NULL;
+}
 
 /* One CPU: its buffer, the sub-buffers read this drain, and a cursor. */
 struct cpubuf {
 	struct tracefs_cpu *tcpu;
 	int fd;               /* its trace_pipe_raw (ours: tcpu is made on it), -1 none */
 	enum wb_polled poll;  /* what a poll() said of fd for the next drain */
-	struct kbuffer *kbuf;
+	struct wb_subbuf sub; /* the sub-buffer being walked */
 	struct wb_kvfile stats;
 	char *pages;          /* npages sub-buffers of psize bytes */
 	size_t npages, cap, next;
-	void *data;           /* the current record, NULL when done */
+	const void *data;     /* the current record, NULL when done */
+	uint32_t len;         /* its length */
 	unsigned long long ts;
 	unsigned long long overrun; /* its stats' overrun count when last read */
 	bool have_overrun;
@@ -35,21 +109,59 @@ struct wb_tracebuf {
 	struct cpubuf *c;
 	int ncpu;
 	size_t psize;
+	int subbuf;           /* the instance's sub-buffer size, bytes (0: libtracefs's read size) */
 	bool pollable;        /* poll() says when a buffer holds anything (buffer_percent 0) */
+	/*
+	 * The event types tep knows (the ones wbtop reads), by id: a record of
+	 * any other is passed over where it is found, before the merge.
+	 */
+	uint8_t want[65536 / 8];
+	int type_off, type_size; /* common_type in a record */
 };
 
-/*
- * A CPU's buffer on a descriptor of our own, for poll(): libtracefs keeps
- * its own private. Its read size is the one libtracefs would use.
- */
-static struct tracefs_cpu *cpu_open_fd(struct tracefs_instance *inst, int cpu, int *fd)
+/* The record's event type (common_type), or -1. */
+static int rec_type(const struct wb_tracebuf *b, const void *data)
 {
-	struct tracefs_cpu *probe = tracefs_cpu_open(inst, cpu, true), *tcpu = NULL;
-	char rel[64];
-	int size = probe ? tracefs_cpu_read_size(probe) : -1;
+	uint16_t t16;
+	uint32_t t32;
 
-	if (probe)
-		tracefs_cpu_close(probe);
+	if (b->type_size == 2) {
+		memcpy(&t16, (const char *)data + b->type_off, 2);
+		return t16;
+	}
+	if (b->type_size == 4) {
+		memcpy(&t32, (const char *)data + b->type_off, 4);
+		return (int)t32;
+	}
+	return -1;
+}
+
+static bool wanted(const struct wb_tracebuf *b, const void *data)
+{
+	int t = rec_type(b, data);
+
+	if (t < 0) /* an unusual common_type: leave it to tep */
+		return true;
+	return t < 65536 && (b->want[t / 8] & (1u << (t % 8)));
+}
+
+/*
+ * A CPU's buffer on a descriptor of our own, for poll() (libtracefs keeps
+ * its own private) and for a read size of the instance's sub-buffer
+ * (libtracefs 1.6 reads a page). subbuf 0: the size libtracefs would use.
+ */
+static struct tracefs_cpu *cpu_open_fd(struct tracefs_instance *inst, int cpu, int subbuf, int *fd)
+{
+	struct tracefs_cpu *tcpu = NULL;
+	char rel[64];
+	int size = subbuf;
+
+	if (size <= 0) {
+		struct tracefs_cpu *probe = tracefs_cpu_open(inst, cpu, true);
+		size = probe ? tracefs_cpu_read_size(probe) : -1;
+		if (probe)
+			tracefs_cpu_close(probe);
+	}
 	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
 	*fd = size > 0 ? tracefs_instance_file_open(inst, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
 	if (*fd >= 0 && !(tcpu = tracefs_cpu_alloc_fd(*fd, size, true))) {
@@ -67,16 +179,11 @@ static int cpu_open(struct wb_tracebuf *b, struct tracefs_instance *inst, int cp
 	int err = -1;
 
 	c->fd = -1;
-	if (b->pollable)
-		c->tcpu = cpu_open_fd(inst, cpu, &c->fd);
-	if (!c->tcpu)
+	c->tcpu = cpu_open_fd(inst, cpu, b->subbuf, &c->fd);
+	if (!c->tcpu && b->subbuf <= 0) /* libtracefs's read size fits only a page */
 		c->tcpu = tracefs_cpu_open(inst, cpu, true);
-	/* this machine's own buffers: its long size and byte order */
-	c->kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-				*(const unsigned char *)&(const int){ 1 } ? KBUFFER_ENDIAN_LITTLE
-									  : KBUFFER_ENDIAN_BIG);
 	if (dir && asprintf(&path, "%s/per_cpu/cpu%d/stats", dir, cpu) >= 0 &&
-	    wb_kvfile_init(&c->stats, path) == 0 && c->tcpu && c->kbuf) {
+	    wb_kvfile_init(&c->stats, path) == 0 && c->tcpu) {
 		c->stats.one_shot = true;
 		if ((size_t)tracefs_cpu_read_size(c->tcpu) > b->psize)
 			b->psize = (size_t)tracefs_cpu_read_size(c->tcpu);
@@ -85,6 +192,32 @@ static int cpu_open(struct wb_tracebuf *b, struct tracefs_instance *inst, int cp
 	free(path);
 	tracefs_put_tracing_file(dir);
 	return err;
+}
+
+/*
+ * The instance's sub-buffer size in bytes from buffer_subbuf_size_kb
+ * (Linux 6.8+); 0 when the file is absent (a page, libtracefs's size).
+ */
+static int subbuf_size(struct tracefs_instance *inst)
+{
+	char *txt = tracefs_instance_file_read(inst, "buffer_subbuf_size_kb", NULL);
+	long kb = txt ? strtol(txt, NULL, 10) : 0;
+
+	free(txt);
+	return kb > 0 && kb <= 1024 ? (int)kb * 1024 : 0;
+}
+
+/* The ids of every event tep parsed, and where a record keeps its type. */
+static void want_types(struct wb_tracebuf *b)
+{
+	struct tep_event **ev = tep_list_events(b->tep, TEP_EVENT_SORT_ID);
+	struct tep_format_field *f = ev && ev[0] ? tep_find_common_field(ev[0], "common_type") : NULL;
+
+	b->type_off = f ? f->offset : 0;
+	b->type_size = f ? f->size : 0; /* 0: every record goes to tep */
+	for (int i = 0; ev && ev[i]; i++)
+		if (ev[i]->id >= 0 && ev[i]->id < 65536)
+			b->want[ev[i]->id / 8] |= (uint8_t)(1u << (ev[i]->id % 8));
 }
 
 struct wb_tracebuf *wb_tracebuf_create(struct tracefs_instance *inst, struct tep_handle *tep, bool pollable)
@@ -96,6 +229,8 @@ struct wb_tracebuf *wb_tracebuf_create(struct tracefs_instance *inst, struct tep
 		return NULL;
 	b->tep = tep;
 	b->pollable = pollable;
+	b->subbuf = subbuf_size(inst);
+	want_types(b);
 	b->ncpu = n > 0 && n < 4096 ? (int)n : 1;
 	b->c = calloc((size_t)b->ncpu, sizeof(*b->c));
 	if (!b->c) {
@@ -121,8 +256,6 @@ void wb_tracebuf_destroy(struct wb_tracebuf *b)
 		} else if (b->c[i].tcpu) {
 			tracefs_cpu_close(b->c[i].tcpu);
 		}
-		if (b->c[i].kbuf)
-			kbuffer_free(b->c[i].kbuf);
 		wb_kvfile_finish(&b->c[i].stats);
 		free(b->c[i].pages);
 	}
@@ -130,17 +263,18 @@ void wb_tracebuf_destroy(struct wb_tracebuf *b)
 	free(b);
 }
 
-/* Read every sub-buffer one CPU holds now (MAX_PAGES at most). 0 or -1. */
+/* Read every sub-buffer one CPU holds now (MAX_BYTES at most). 0 or -1. */
 static int cpu_fill(struct wb_tracebuf *b, struct cpubuf *c)
 {
 	enum wb_polled polled = c->poll;
 
 	c->npages = c->next = 0;
 	c->data = NULL;
+	memset(&c->sub, 0, sizeof(c->sub));
 	c->poll = WB_POLL_NONE;
 	if (polled == WB_POLL_QUIET) /* empty at the sample's poll(): its read would fail with EAGAIN */
 		return 0;
-	while (c->npages < MAX_PAGES) {
+	while (c->npages < MAX_BYTES / b->psize) {
 		int n;
 
 		if (c->npages == c->cap) {
@@ -161,14 +295,21 @@ static int cpu_fill(struct wb_tracebuf *b, struct cpubuf *c)
 	return 0;
 }
 
-/* Move one CPU's cursor to its next record (loading its next sub-buffer). */
+/*
+ * Move one CPU's cursor to its next record of a wanted event (loading its
+ * next sub-buffers), passing over the others here: under load most records
+ * are events wbtop never enabled, and they need no merging nor tep lookup.
+ */
 static void cpu_advance(struct wb_tracebuf *b, struct cpubuf *c)
 {
-	if (c->data)
-		c->data = kbuffer_next_event(c->kbuf, &c->ts);
-	while (!c->data && c->next < c->npages) {
-		if (kbuffer_load_subbuffer(c->kbuf, c->pages + c->next++ * b->psize) == 0)
-			c->data = kbuffer_read_event(c->kbuf, &c->ts);
+	for (;;) {
+		while ((c->data = wb_subbuf_next(&c->sub, &c->len)) && !wanted(b, c->data))
+			;
+		if (c->data || c->next >= c->npages) {
+			c->ts = c->sub.ts;
+			return;
+		}
+		wb_subbuf_load(&c->sub, c->pages + c->next++ * b->psize, b->psize);
 	}
 }
 
@@ -192,8 +333,8 @@ int wb_tracebuf_drain(struct wb_tracebuf *b, wb_tracebuf_fn fn, void *ctx)
 		if (j < 0)
 			break;
 		r.ts = b->c[j].ts;
-		r.data = b->c[j].data;
-		r.size = kbuffer_event_size(b->c[j].kbuf);
+		r.data = (void *)b->c[j].data;
+		r.size = (int)b->c[j].len;
 		r.cpu = j;
 		ev = tep_find_event_by_record(b->tep, &r);
 		if (ev)
