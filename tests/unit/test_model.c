@@ -418,6 +418,41 @@ static void forecast_idle_device(void **st)
 }
 
 /*
+ * Two devices completing alike, half the shares each, one capped at 10 %
+ * (max_ratio): the kernel counts its completions only up to the cap
+ * (__fprop_add_percpu_max), so the other's share grows into the rest; counted
+ * in full, both kept half and the other's threshold stayed at half of T.
+ */
+static void forecast_capped_share(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b[2] = { { .name = "7:0" }, { .name = "8:0" } };
+	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 2 };
+	struct wb_bdi_limits bl[2] = { { .name = "7:0", .valid = true, .frac_num = 1, .frac_den = 2 },
+				       { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 2 } };
+	struct wb_bdi_knobs kn[2] = { { .name = "7:0", .max_ppm = 100000 }, { .name = "8:0", .max_ppm = 1000000 } };
+	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = kn, .nbdis = 2 };
+	struct wb_forecast f;
+	double bw[2] = { 1000, 1000 }, rate[2] = { 3000, 3000 };
+	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, NULL, NULL, 0, NULL, NULL, NULL };
+	(void)st;
+	wb_sample_init(&s);
+	s.page_size = 4096;
+	for (int i = 0; i < 2; i++) {
+		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
+		b[i].st[WB_B_RECLAIMABLE] = 8000;
+	}
+	s.bdis = b;
+	s.nbdis = 2;
+	l.bdis = bl;
+	l.dirty = 16000;
+	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
+	assert_true(f.bdis[0].thresh[29] <= 2000 + 1e-6);
+	assert_true(f.bdis[1].thresh[29] >= 16000);
+	wb_forecast_finish(&f);
+}
+
+/*
  * The band: p10 <= the point forecast <= p90 for every series and step, it
  * widens with the lead, and a second run gives the same figures (fixed seeds).
  */
@@ -894,6 +929,7 @@ int main(void)
 		cmocka_unit_test(throttled_needs_a_writer),
 		cmocka_unit_test(forecast_drain_and_throttle),
 		cmocka_unit_test(forecast_idle_device),
+		cmocka_unit_test(forecast_capped_share),
 		cmocka_unit_test(forecast_band),
 		cmocka_unit_test(forecast_prepare_stale),
 		cmocka_unit_test(forecast_ratelimit_regimes),
