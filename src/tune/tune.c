@@ -432,11 +432,13 @@ static void group_of(const char *key, char *out, size_t len)
 static void find_changed(struct wb_tune *t, bool *keep)
 {
 	t->left[0] = '\0';
+	/* all cleared first: an entry marks its group's later members too */
+	for (int i = 0; i < t->n; i++)
+		keep[i] = false;
 	for (int i = 0; i < t->n; i++) {
 		char now[32], g[96], h[96];
 		size_t l = strlen(t->left);
 
-		keep[i] = false;
 		if (!t->e[i].after[0] || is_view(&t->e[i]) || read_value(t->e[i].path, now, sizeof(now)) ||
 		    !strcmp(now, t->e[i].after))
 			continue;
