@@ -35,6 +35,7 @@ struct wb_bdis {
 	uint64_t vm_base, explained;
 	bool have_base;
 	unsigned idle_tick;           /* samples read, for the idle BDIs' turns */
+	unsigned slow_us;             /* a stats read this slow backs off (WB_BDI_STATS_SLOW_US; env WBTOP_BDI_SLOW_US) */
 	/* what a poll() said of knob_watch, uevent and mountinfo (POLLPRI) for the next read */
 	enum wb_polled knob_poll, uevent_poll, mount_poll;
 };

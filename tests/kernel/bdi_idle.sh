@@ -60,8 +60,13 @@ for bdi, t0, t1, kib, late_max in writes:
     dev = lambda r: next(b for b in r["bdis"] if b["bdi"] == bdi)
     if len(before) < 8 or not after:
         print("FAIL: %s: %d samples before its write, %d after" % (bdi, len(before), len(after))); fails += 1; continue
-    if any(dev(r).get("reclaimable") for r in before):
-        print("FAIL: %s: reclaimable before the write" % bdi); fails += 1
+    # idle before: nothing reclaimable beyond the wb counters' per-CPU batching (16
+    # pages a CPU here): the count read is the shared part, which can sit a page
+    # or more off zero while a CPU holds the rest (a CI run read 4 KiB on a device
+    # just made, mounted and synced, and 2048 + 4 KiB after its 2 MiB write)
+    if any((dev(r).get("reclaimable") or 0) > 64 * os.cpu_count() * 1024 for r in before):
+        print("FAIL: %s: reclaimable before the write: %s KiB" %
+              (bdi, max((dev(r).get("reclaimable") or 0) // 1024 for r in before))); fails += 1
     # whole: to the kernel's per-CPU batching of the wb counters (16 pages a CPU here), 5 % at least
     slack = max(0.05 * kib, 64 * os.cpu_count())
     seen = next((i for i, r in enumerate(after) if (dev(r).get("reclaimable") or 0) >= (kib - slack) * 1024), None)
@@ -71,18 +76,26 @@ for bdi, t0, t1, kib, late_max in writes:
         print("FAIL: %s: %d KiB seen whole %s sample(s) after the write (at most %d)" %
               (bdi, kib, "no" if seen is None else seen + 1, late_max)); fails += 1
 side = [tuple(map(float, l.split())) for l in open(d + "/side")]
-worst, compared = 0.0, 0
-for r in rows:
+worst, compared, at = 0.0, 0, None
+for i, r in enumerate(rows):
     if r["time"] > t("t_small0") - 0.3: # a write moves the floor by its pages (dirty): the quiet stretch only
         break
     k = next(b for b in r["bdis"] if b["bdi"] == quiet).get("kernel_thresh")
     s = min(side, key=lambda x: abs(x[0] - r["time"]))
     if k is None or abs(s[0] - r["time"]) > 0.06:
         continue
-    worst = max(worst, abs(k / 1024 - s[1]) / s[1])
+    if abs(k / 1024 - s[1]) / s[1] > worst:
+        worst, at = abs(k / 1024 - s[1]) / s[1], (i, k // 1024, s)
     compared += 1
 print("%s (never written): kernel threshold within %.2f %% of the file read beside it (%d samples)" %
       (quiet, worst * 100, compared))
+if at and worst > 0.02:  # the file's figures around that sample, to tell a jump of the kernel's from a stale one of ours
+    i, k, s = at
+    print("  worst at sample %d: wbtop %d kB, the file %d kB %.3f s apart; the file then: %s" %
+          (i, k, s[1], s[0] - rows[i]["time"], [int(x[1]) for x in side if abs(x[0] - s[0]) < 0.55]))
+    print("  wbtop and the file (kB) at each sample from the start: %s" %
+          [((next(b for b in x["bdis"] if b["bdi"] == quiet).get("kernel_thresh") or 0) // 1024,
+            int(min(side, key=lambda y: abs(y[0] - x["time"]))[1])) for x in rows[:i + 3]])
 if compared < 5:
     print("FAIL: %s: %d samples beside a read of its file (5 wanted)" % (quiet, compared)); fails += 1
 if worst > 0.02:

@@ -231,6 +231,45 @@ static void until_find_prefers_fs_bdi(void **st)
 	assert_int_equal(wb_until_find(&s, "loop341"), 2);
 }
 
+/*
+ * --until-clean PATH: the mount of the path's file system as df finds it:
+ * st_dev's entries only, the longest mount point above the path (as a
+ * path: /mnt is not above /mntx), of equal ones the last (stacked on top).
+ */
+static void mount_of_path(void **st)
+{
+	static const char mi[] =
+		"26 1 254:0 / / rw - ext4 /dev/vda rw\n"
+		"30 26 0:27 / /tmp rw - tmpfs tmpfs rw\n"
+		"40 26 7:1 / /mnt rw - ext4 /dev/loop1 rw\n"
+		"41 26 254:0 /srv /mntx rw - ext4 /dev/vda rw\n"
+		"42 26 254:0 /srv /my\\040dir rw - ext4 /dev/vda rw\n"
+		"43 40 7:2 / /mnt/in rw - xfs /dev/loop2 rw\n"
+		"44 40 7:3 / /mnt/in rw - xfs /dev/loop3 rw\n"
+		"garbage line\n";
+	/* device, path: found?, the mount point and source wanted (NULL: not checked) */
+	static const struct { const char *dev, *path; bool found; const char *mnt, *src; } c[] = {
+		{ "254:0", "/tmp/x", true, "/", "/dev/vda" },      /* not tmpfs's /tmp: st_dev's only */
+		{ "254:0", "/mntx/a", true, "/mntx", NULL },
+		{ "254:0", "/my dir/f", true, "/my dir", NULL },   /* \040 decoded */
+		{ "7:1", "/mnt/a/b", true, "/mnt", "/dev/loop1" },
+		{ "7:3", "/mnt/in", true, NULL, "/dev/loop3" },    /* stacked: the last */
+		{ "7:1", "/mntx", false, NULL, NULL },             /* /mnt is not above /mntx */
+		{ "9:9", "/", false, NULL, NULL },
+	};
+	char buf[sizeof(mi)], mnt[WB_PATH_LEN], src[WB_PATH_LEN];
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		memcpy(buf, mi, sizeof(mi)); /* cut in place */
+		assert_int_equal(wb_mount_of(buf, c[i].dev, c[i].path, mnt, sizeof(mnt), src, sizeof(src)), c[i].found);
+		if (c[i].mnt)
+			assert_string_equal(mnt, c[i].mnt);
+		if (c[i].src)
+			assert_string_equal(src, c[i].src);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +280,7 @@ int main(void)
 		cmocka_unit_test(copy_reuses_or_replaces),
 		cmocka_unit_test(lerp_between_samples),
 		cmocka_unit_test(until_find_prefers_fs_bdi),
+		cmocka_unit_test(mount_of_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
