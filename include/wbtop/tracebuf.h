@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A trace instance's per-CPU raw buffers, kept open between drains: every
- * drain reads what each CPU holds (non-blocking, a sub-buffer per read) and
+ * drain reads what each CPU holds (non-blocking, a sub-buffer per read, or
+ * in place through a mapping of the buffer where the kernel offers one) and
  * hands the records to a callback oldest first across CPUs, as
  * tracefs_iterate_raw_events() does, without opening and closing the
  * buffers, the header page and the stats files each time.
@@ -29,8 +30,15 @@ typedef int (*wb_tracebuf_fn)(struct tep_event *ev, struct tep_record *r, int cp
  * wb_tracebuf_destroy(). pollable: inst's buffer_percent is 0, so that
  * poll() says readable as soon as a buffer holds a record (at the default
  * 50 it waits for half a buffer); the buffers are then handed out to poll.
+ * map: walk each CPU's ring buffer where it is, mapped (Linux 6.10+), not
+ * copied out by read(); a CPU whose buffer cannot be mapped is read().
+ * Either way the same records in the same order, and its overruns.
  */
-struct wb_tracebuf *wb_tracebuf_create(struct tracefs_instance *inst, struct tep_handle *tep, bool pollable);
+struct wb_tracebuf *wb_tracebuf_create(struct tracefs_instance *inst, struct tep_handle *tep, bool pollable,
+				       bool map);
+/* How many of the CPUs' buffers are mapped (the rest are read()), of how many. */
+int wb_tracebuf_mapped(const struct wb_tracebuf *b);
+int wb_tracebuf_ncpu(const struct wb_tracebuf *b);
 void wb_tracebuf_destroy(struct wb_tracebuf *b); /* NULL-safe */
 /* Read everything buffered and call fn in time order. 0, or -1 on a read error. */
 int wb_tracebuf_drain(struct wb_tracebuf *b, wb_tracebuf_fn fn, void *ctx);

@@ -258,6 +258,7 @@ struct wb_trace *wb_trace_create(const char *tracing_dir, size_t buffer_kb, char
 	char name[64], filt[64];
 	int enabled = 0;
 	bool pollable, big;
+	const char *how;
 
 	if (geteuid() != 0) {
 		snprintf(err, errlen, "tracepoints need root");
@@ -313,7 +314,17 @@ struct wb_trace *wb_trace_create(const char *tracing_dir, size_t buffer_kb, char
 	pollable = tracefs_instance_file_write(t->inst, "buffer_percent", "0") > 0;
 	tracefs_trace_on(t->inst);
 	t->page_kb = (uint32_t)(sysconf(_SC_PAGESIZE) / 1024);
-	t->buf = wb_tracebuf_create(t->inst, t->tep, pollable);
+	/*
+	 * WBTOP_TRACEBUF=read: every CPU read() (the path of kernels before
+	 * 6.10), to compare; set to anything, which path is used goes to stderr.
+	 */
+	how = getenv("WBTOP_TRACEBUF");
+	t->buf = wb_tracebuf_create(t->inst, t->tep, pollable, !how || strcmp(how, "read") != 0);
+	if (how && t->buf)
+		fprintf(stderr, "wbtop: trace buffers: %d of %d CPUs mapped (mmap), the rest read()\n",
+			wb_tracebuf_mapped(t->buf), wb_tracebuf_ncpu(t->buf));
+	else if (how)
+		fprintf(stderr, "wbtop: trace buffers: libtracefs's iterator (read())\n");
 	if (!t->buf && big) { /* libtracefs's iterator reads a page at a time */
 		snprintf(filt, sizeof(filt), "%u", t->page_kb);
 		tracefs_trace_off(t->inst);

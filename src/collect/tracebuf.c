@@ -6,8 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
-
 
 #include "wbtop/kvfile.h"
 #include "wbtop/tracebuf.h"
@@ -21,6 +22,22 @@
 /* Event header type_len values (kernel/trace/ring_buffer.c) */
 enum { RB_PADDING = 29, RB_TIME_EXTEND = 30, RB_TIME_STAMP = 31 };
 #define TS_MSB (0xf8ULL << 56)
+
+/*
+ * The mapped ring buffer of Linux 6.10+ (include/uapi/linux/trace_mmap.h,
+ * not in Debian 12's headers): a meta page, then every sub-buffer by id.
+ * The ioctl hands the reader sub-buffer to user space, marking what it
+ * holds read; the reader keeps its own place in it.
+ */
+struct rb_meta {
+	uint32_t meta_page_size, meta_struct_len, subbuf_size, nr_subbufs;
+	struct {
+		uint64_t lost_events;
+		uint32_t id, read;
+	} reader;
+	uint64_t flags, entries, overrun, read;
+};
+#define RB_GET_READER _IO('R', 0x20)
 
 void wb_subbuf_load(struct wb_subbuf *w, const void *sub, size_t len)
 {
@@ -102,6 +119,15 @@ struct cpubuf {
 	unsigned long long ts;
 	unsigned long long overrun; /* its stats' overrun count when last read */
 	bool have_overrun;
+	/* mapped (meta non-NULL): the sub-buffers are walked where they are */
+	const volatile struct rb_meta *meta;
+	size_t maplen;
+	const unsigned char *subs; /* sub-buffer 0 */
+	uint32_t msize, nsub;      /* sub-buffer size (header included), count */
+	long id;                   /* the reader sub-buffer being walked, -1 none */
+	size_t loads;              /* sub-buffers loaded this drain */
+	bool quiet;                /* empty at this drain's poll(): no ioctl */
+	bool map_err;              /* an ioctl failed this drain */
 };
 
 struct wb_tracebuf {
@@ -171,15 +197,135 @@ static struct tracefs_cpu *cpu_open_fd(struct tracefs_instance *inst, int cpu, i
 	return tcpu;
 }
 
+/* Re-read the walked sub-buffer's commit: true if it now holds more than walked. */
+static bool map_refresh(struct cpubuf *c)
+{
+	const unsigned long *commit = (const unsigned long *)(c->subs + (size_t)c->id * c->msize + 8);
+	/* acquire: the records below the commit are read after it */
+	unsigned long v = __atomic_load_n(commit, __ATOMIC_ACQUIRE) & COMMIT_MASK;
+
+	if (v > c->msize - SUB_HDR)
+		v = c->msize - SUB_HDR;
+	if (v > c->sub.size)
+		c->sub.size = (uint32_t)v;
+	return c->sub.next < c->sub.size;
+}
+
+/* Start walking reader sub-buffer id from its beginning. */
+static void map_load(struct cpubuf *c, long id)
+{
+	c->id = id;
+	wb_subbuf_load(&c->sub, c->subs + (size_t)id * c->msize, c->msize);
+	c->loads++;
+}
+
+/*
+ * The next records of a mapped CPU once the walked sub-buffer is done:
+ * more committed to it since (the writer may still be on it), or the next
+ * reader sub-buffer from the kernel. False when there is nothing now.
+ */
+static bool map_next(struct cpubuf *c)
+{
+	long id;
+
+	if (c->id >= 0 && map_refresh(c))
+		return true;
+	if (c->quiet || c->map_err || c->loads >= MAX_BYTES / c->msize)
+		return false;
+	/*
+	 * The walked one is done: the kernel may now give it back to the
+	 * writer. If it still had records the kernel had not seen read, the
+	 * ioctl only marks them read and keeps it: then ask again, or the
+	 * sub-buffers behind it would wait for the next drain, after the
+	 * other CPUs' later records.
+	 */
+	for (int tries = 0; tries < 2; tries++) {
+		if (ioctl(c->fd, RB_GET_READER) < 0) {
+			c->map_err = true;
+			return false;
+		}
+		id = (long)c->meta->reader.id;
+		if (id < 0 || id >= (long)c->nsub) {
+			c->map_err = true;
+			return false;
+		}
+		if (id != c->id) {
+			map_load(c, id);
+			return true;
+		}
+		if (map_refresh(c)) /* written on meanwhile */
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Map one CPU's ring buffer (Linux 6.10+; not a snapshot's, nor one
+ * resized meanwhile). False, and nothing mapped, where the kernel will not:
+ * the CPU is then read() as before.
+ */
+static bool cpu_map(struct cpubuf *c)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	const struct rb_meta *m;
+	void *p, *all;
+	size_t len;
+	uint32_t skip;
+
+	if (c->fd < 0 || pg <= 0)
+		return false;
+	p = mmap(NULL, (size_t)pg, PROT_READ, MAP_SHARED, c->fd, 0);
+	if (p == MAP_FAILED)
+		return false;
+	m = p;
+	if (m->meta_struct_len < offsetof(struct rb_meta, read) + 8 || m->meta_page_size < sizeof(*m) ||
+	    m->subbuf_size <= SUB_HDR || m->nr_subbufs < 2) {
+		munmap(p, (size_t)pg);
+		return false;
+	}
+	len = m->meta_page_size + (size_t)m->subbuf_size * m->nr_subbufs;
+	all = mmap(NULL, len, PROT_READ, MAP_SHARED, c->fd, 0);
+	munmap(p, (size_t)pg);
+	if (all == MAP_FAILED)
+		return false;
+	c->meta = all;
+	c->maplen = len;
+	c->msize = c->meta->subbuf_size;
+	c->nsub = c->meta->nr_subbufs;
+	c->subs = (const unsigned char *)all + c->meta->meta_page_size;
+	c->id = -1;
+	if (c->meta->reader.id >= c->nsub) {
+		munmap(all, len);
+		c->meta = NULL;
+		return false;
+	}
+	/*
+	 * Start where the kernel's reader is: its sub-buffer, past what was
+	 * read of it before the mapping (walked to keep the time stamps).
+	 */
+	skip = c->meta->reader.read;
+	map_load(c, (long)c->meta->reader.id);
+	map_refresh(c);
+	while (c->sub.next < skip && c->sub.next < c->sub.size) {
+		uint32_t l;
+		if (!wb_subbuf_next(&c->sub, &l))
+			break;
+	}
+	return true;
+}
+
 /* Open one CPU's buffer and stats file. 0 or -1. */
-static int cpu_open(struct wb_tracebuf *b, struct tracefs_instance *inst, int cpu)
+static int cpu_open(struct wb_tracebuf *b, struct tracefs_instance *inst, int cpu, bool map)
 {
 	struct cpubuf *c = &b->c[cpu];
 	char *dir = tracefs_instance_get_dir(inst), *path = NULL;
 	int err = -1;
 
 	c->fd = -1;
+	c->id = -1;
 	c->tcpu = cpu_open_fd(inst, cpu, b->subbuf, &c->fd);
+	if (map && c->tcpu)
+		cpu_map(c);
 	if (!c->tcpu && b->subbuf <= 0) /* libtracefs's read size fits only a page */
 		c->tcpu = tracefs_cpu_open(inst, cpu, true);
 	if (dir && asprintf(&path, "%s/per_cpu/cpu%d/stats", dir, cpu) >= 0 &&
@@ -220,7 +366,8 @@ static void want_types(struct wb_tracebuf *b)
 			b->want[ev[i]->id / 8] |= (uint8_t)(1u << (ev[i]->id % 8));
 }
 
-struct wb_tracebuf *wb_tracebuf_create(struct tracefs_instance *inst, struct tep_handle *tep, bool pollable)
+struct wb_tracebuf *wb_tracebuf_create(struct tracefs_instance *inst, struct tep_handle *tep, bool pollable,
+				       bool map)
 {
 	struct wb_tracebuf *b = calloc(1, sizeof(*b));
 	long n = sysconf(_SC_NPROCESSORS_CONF);
@@ -238,7 +385,7 @@ struct wb_tracebuf *wb_tracebuf_create(struct tracefs_instance *inst, struct tep
 		return NULL;
 	}
 	for (int i = 0; i < b->ncpu; i++)
-		if (cpu_open(b, inst, i)) {
+		if (cpu_open(b, inst, i, map)) {
 			wb_tracebuf_destroy(b);
 			return NULL;
 		}
@@ -250,6 +397,8 @@ void wb_tracebuf_destroy(struct wb_tracebuf *b)
 	if (!b)
 		return;
 	for (int i = 0; i < b->ncpu && b->c; i++) {
+		if (b->c[i].meta) /* before its descriptor closes */
+			munmap((void *)b->c[i].meta, b->c[i].maplen);
 		if (b->c[i].tcpu && b->c[i].fd >= 0) {
 			tracefs_cpu_free_fd(b->c[i].tcpu);
 			close(b->c[i].fd);
@@ -268,10 +417,16 @@ static int cpu_fill(struct wb_tracebuf *b, struct cpubuf *c)
 {
 	enum wb_polled polled = c->poll;
 
-	c->npages = c->next = 0;
 	c->data = NULL;
-	memset(&c->sub, 0, sizeof(c->sub));
 	c->poll = WB_POLL_NONE;
+	if (c->meta) { /* walked where it is as the merge reaches it (cpu_advance), no copy */
+		c->loads = 0;
+		c->map_err = false;
+		c->quiet = polled == WB_POLL_QUIET; /* then no ioctl either */
+		return 0;
+	}
+	c->npages = c->next = 0;
+	memset(&c->sub, 0, sizeof(c->sub));
 	if (polled == WB_POLL_QUIET) /* empty at the sample's poll(): its read would fail with EAGAIN */
 		return 0;
 	while (c->npages < MAX_BYTES / b->psize) {
@@ -305,6 +460,11 @@ static void cpu_advance(struct wb_tracebuf *b, struct cpubuf *c)
 	for (;;) {
 		while ((c->data = wb_subbuf_next(&c->sub, &c->len)) && !wanted(b, c->data))
 			;
+		if (c->meta && !c->data) {
+			if (map_next(c))
+				continue;
+			return;
+		}
 		if (c->data || c->next >= c->npages) {
 			c->ts = c->sub.ts;
 			return;
@@ -322,6 +482,7 @@ int wb_tracebuf_drain(struct wb_tracebuf *b, wb_tracebuf_fn fn, void *ctx)
 			rc = -1;
 		cpu_advance(b, &b->c[i]);
 	}
+
 	for (;;) { /* oldest first; on equal times the lower CPU, as libtracefs */
 		struct tep_record r = { 0 };
 		struct tep_event *ev;
@@ -341,6 +502,9 @@ int wb_tracebuf_drain(struct wb_tracebuf *b, wb_tracebuf_fn fn, void *ctx)
 			fn(ev, &r, j, ctx);
 		cpu_advance(b, &b->c[j]);
 	}
+	for (int i = 0; i < b->ncpu; i++)
+		if (b->c[i].map_err)
+			rc = -1;
 	return rc;
 }
 
@@ -376,6 +540,10 @@ unsigned long long wb_tracebuf_overruns(struct wb_tracebuf *b)
 		 * stats were read: an overrun overwrites unread pages, and those
 		 * would have been there to read. Its count stands.
 		 */
+		if (c->meta) { /* as of this drain's last ioctl: what the stats file says */
+			sum += c->meta->overrun;
+			continue;
+		}
 		if (!c->have_overrun || c->npages > 0) {
 			c->have_overrun = wb_kvfile_read(&c->stats, NULL) == 0 && (p = strstr(c->stats.buf, "overrun:"));
 			c->overrun = c->have_overrun ? strtoull(p + 8, NULL, 10) : 0;
@@ -383,4 +551,18 @@ unsigned long long wb_tracebuf_overruns(struct wb_tracebuf *b)
 		sum += c->overrun;
 	}
 	return sum;
+}
+
+int wb_tracebuf_mapped(const struct wb_tracebuf *b)
+{
+	int n = 0;
+
+	for (int i = 0; b && i < b->ncpu; i++)
+		n += b->c[i].meta != NULL;
+	return n;
+}
+
+int wb_tracebuf_ncpu(const struct wb_tracebuf *b)
+{
+	return b ? b->ncpu : 0;
 }
