@@ -21,7 +21,7 @@ struct wb_forecast_bdi {
 	double *dirty, *writeback, *thresh, *write_rate; /* per step: pages, pages/s */
 	double *p10[WB_FC_SERIES], *p90[WB_FC_SERIES];   /* the band per step (NULL: none) */
 	double drain_s;            /* writers stopped now: seconds to clean; < 0 unknown */
-	double clean_at_s;         /* first step with nothing dirty (writers going on); < 0 never */
+	double clean_at_s;         /* first step with nothing dirty (writers going on), 0 clean now; < 0 never */
 	double bg_flushes_per_min; /* background flusher wakeups (writeback_wake_background) */
 	double dirty_rate_in;      /* the assumed writer demand, pages/s */
 };

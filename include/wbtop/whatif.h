@@ -54,6 +54,12 @@ int wb_knob_find(const char *name, bool is_bdi);
  * threshold) are wb_settings_apply's.
  */
 int wb_knob_check(size_t i, const char *key, uint64_t v, uint32_t page_size, char *err, size_t errlen);
+/*
+ * A caution for a change the kernel takes but that stops every writer: a
+ * global dirty threshold of 0 where it is not 0 now (vm.dirty_bytes within
+ * a page of 2^64 wraps to 0 pages in the kernel's rounding up). NULL if none.
+ */
+const char *wb_whatif_caution(const struct wb_limits *now, const struct wb_limits *then);
 
 /* The file a setop writes, relative to "/" (e.g. "proc/sys/vm/dirty_ratio"). */
 void wb_setop_path(const struct wb_setop *op, char *buf, size_t len);

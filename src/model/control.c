@@ -186,6 +186,58 @@ void wb_model_bandwidths(const struct wb_sample *prev, const struct wb_sample *c
 	}
 }
 
+void wb_model_completed(const struct wb_sample *cur, const struct wb_ring *hist, const char *name,
+			double *pages, double *secs)
+{
+	const struct wb_bdi *b = wb_sample_bdi(cur, name), *o, *from = NULL;
+	const struct wb_sample *now = cur, *h;
+
+	*pages = *secs = 0;
+	for (size_t i = 0; b && b->stats_skipped && (h = wb_ring_get(hist, i)); i++)
+		if (h->mono < cur->mono && (o = wb_sample_bdi(h, name)) && !o->stats_skipped) {
+			/* stats not re-read (back-off) stand still: from the last read */
+			now = h;
+			b = o;
+		}
+	if (!b || b->stats_skipped || !WB_HAS(b->st_valid, WB_B_WRITTEN) || !WB_HAS(b->st_valid, WB_B_WRITEBACK) ||
+	    !b->st[WB_B_WRITEBACK])
+		return;
+	for (size_t i = 0; (h = wb_ring_get(hist, i)); i++) {
+		if (h->mono >= now->mono)
+			continue;
+		if (cur->mono - h->mono > WB_DRAIN_WINDOW_S + 0.5)
+			break;
+		o = wb_sample_bdi(h, name);
+		if (o && o->stats_skipped)
+			continue;
+		/* a gap in its writeback, or a counter that went back (another device under the name) */
+		if (!o || !WB_HAS(o->st_valid, WB_B_WRITTEN) || !WB_HAS(o->st_valid, WB_B_WRITEBACK) ||
+		    !o->st[WB_B_WRITEBACK] || o->st[WB_B_WRITTEN] > b->st[WB_B_WRITTEN])
+			break;
+		from = o;
+		*secs = now->mono - h->mono;
+	}
+	if (from)
+		*pages = (double)(b->st[WB_B_WRITTEN] - from->st[WB_B_WRITTEN]);
+}
+
+void wb_model_drain(struct wb_limits *l, const struct wb_sample *cur, const struct wb_ring *hist)
+{
+	if (!l || !l->valid || !hist)
+		return;
+	for (size_t i = 0; i < l->nbdis && i < cur->nbdis; i++) {
+		struct wb_bdi_limits *b = &l->bdis[i];
+		double pages, secs;
+
+		if (!b->dirty_known)
+			continue;
+		wb_model_completed(cur, hist, cur->bdis[i].name, &pages, &secs);
+		/* none completed: a stall, or counters that stand still (a fixture): the estimate's */
+		if (secs >= WB_DRAIN_MIN_S && pages > 0)
+			b->drain_s = (double)b->wb_dirty * secs / pages;
+	}
+}
+
 int wb_model_eval(const struct wb_sample *prev, const struct wb_sample *cur,
 		  const struct wb_settings *k, const struct wb_limits *base, unsigned hz,
 		  struct wb_limits *out)

@@ -879,7 +879,8 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 	other = (double)l->dirty;
 	for (size_t i = 0; i < nb; i++) {
 		other -= sb[i].r + sb[i].w;
-		out->bdis[i].clean_at_s = -1;
+		/* clean now with nothing to dirty it: clean at the sample, not at the first step */
+		out->bdis[i].clean_at_s = sb[i].r + sb[i].w < 1 && !(sb[i].demand > 0) ? 0 : -1;
 		out->bdis[i].dirty_rate_in = isfinite(sb[i].demand) ? sb[i].demand : -1;
 		memcpy(out->bdis[i].name, s->bdis[i].name, WB_NAME_LEN);
 		out->bdis[i].drain_s = sb[i].bw > 0 ? (sb[i].r + sb[i].w) / sb[i].bw : -1;

@@ -119,6 +119,14 @@ int wb_knob_check(size_t i, const char *key, uint64_t v, uint32_t page_size, cha
 	return v > hi && P_BOUND(d, page_size, hi) ? -ERANGE : -EINVAL; /* as the kernel answers */
 }
 
+const char *wb_whatif_caution(const struct wb_limits *now, const struct wb_limits *then)
+{
+	if (!now || !then || then->thresh || !now->thresh)
+		return NULL;
+	return "the global dirty threshold would be 0: every writer is throttled at once "
+	       "(vm.dirty_bytes within a page of 2^64 wraps to 0 in the kernel's rounding)";
+}
+
 /* Number with an optional unit suffix allowed by u. */
 static int parse_value(const char *v, enum unit u, uint64_t *out, char *err, size_t errlen)
 {

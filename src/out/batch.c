@@ -8,6 +8,7 @@
 #include "wbtop/catalog.h"
 #include "wbtop/out.h"
 #include "wbtop/util.h"
+#include "wbtop/whatif.h"
 
 #define MAX_COLS 64
 
@@ -106,6 +107,9 @@ static void text_whatif(FILE *f, const struct wb_view *v)
 	t = wb_catalog_global(&n);
 	wb_catalog_ctx(&c, v, v->whatif, SIZE_MAX);
 	text_pairs(f, t, n, &c, true, "What-if: ");
+	const char *caution = wb_whatif_caution(v->lim, v->whatif);
+	if (caution)
+		fprintf(f, "  caution: %s\n", caution);
 	t = wb_catalog_bdi(&n);
 	col[m++] = &t[0]; /* the BDI's name */
 	for (size_t k = 0; k < n && m < MAX_COLS; k++)

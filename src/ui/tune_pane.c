@@ -180,6 +180,9 @@ static int warnings(const struct ui *u, const char **w, char buf[][160], int max
 			n++;
 		}
 	}
+	const char *caution = u->tune_pred_ok ? wb_whatif_caution(&u->lim, &u->tune_pred) : NULL;
+	if (caution && n < max)
+		w[n++] = caution;
 	if (u->tune_pred_ok && u->tune_pred.dirty > u->tune_pred.freerun && u->lim.dirty <= u->lim.freerun && n < max)
 		w[n++] = "dirty pages would be past the freerun ceiling: writers start being throttled";
 	return n;

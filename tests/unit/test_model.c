@@ -413,6 +413,9 @@ static void forecast_idle_device(void **st)
 			assert_true(f.bdis[1].write_rate[t] == 0 && f.bdis[1].dirty[t] == 0);
 		assert_true(f.bdis[1].bg_flushes_per_min == 0);
 		assert_true(f.bdis[0].bg_flushes_per_min > 100);
+		/* clean already, no writer: clean now (was 1.0, the first step) */
+		assert_true(f.bdis[1].clean_at_s == 0);
+		assert_true(f.bdis[0].clean_at_s < 0);
 		wb_forecast_finish(&f);
 	}
 }
@@ -676,6 +679,73 @@ static void one_bdi_history(struct wb_sample *h, struct wb_bdi *b, int n, const 
 	}
 }
 
+/* The ring holds copies: the n newest of h again, oldest pushed first. */
+static void refill(struct wb_ring *r, const struct wb_sample *h, int n)
+{
+	wb_ring_clear(r);
+	for (int i = n - 1; i >= 0; i--)
+		assert_int_equal(wb_ring_push(r, &h[i]), 0);
+}
+
+/*
+ * The drain time by what the device completes: a loop device throttled to
+ * 4 MiB/s (1024 pages/s) with 55M (14080 pages) under writeback while the
+ * kernel's estimate still said 103 MB/s (25146 pages/s): 13.75 s, not 0.56.
+ */
+static void drain_by_completions(void **st)
+{
+	struct wb_sample h[8];
+	struct wb_bdi b[8];
+	struct wb_ring *r = wb_ring_create(16);
+	struct wb_bdi_limits bl = { .name = "7:1", .valid = true, .dirty_known = true, .wb_dirty = 14080 };
+	struct wb_limits l = { .valid = true, .nbdis = 1, .bdis = &bl };
+	double bw = 25146;
+	(void)st;
+	assert_non_null(r);
+	one_bdi_history(h, b, 8, "7:1", 1);
+	for (int i = 7; i >= 0; i--) {
+		b[i].st[WB_B_WRITTEN] = (uint64_t)(1024 * (10 - i));
+		b[i].st[WB_B_WRITEBACK] = 14080;
+		b[i].st[WB_B_WB_BW] = 25146;
+		b[i].st_valid = WB_BIT(WB_B_WRITTEN) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_WB_BW);
+		assert_int_equal(wb_ring_push(r, &h[i]), 0); /* the pipeline's ring holds cur too */
+	}
+	wb_control_compute(&l, &h[0], &bw, 250);
+	assert_true(bl.drain_s > 0.55 && bl.drain_s < 0.57); /* the kernel's estimate */
+	wb_model_drain(&l, &h[0], r);
+	assert_true(bl.drain_s > 13.7 && bl.drain_s < 13.8);
+	/* in bursts: nothing for a second, then two at once, over the same span */
+	b[1].st[WB_B_WRITTEN] = b[2].st[WB_B_WRITTEN];
+	refill(r, h, 8);
+	wb_model_drain(&l, &h[0], r);
+	assert_true(bl.drain_s > 13.7 && bl.drain_s < 13.8);
+	/* writeback in flight only since the last sample: too short to say, the estimate stays */
+	b[1].st[WB_B_WRITEBACK] = 0;
+	refill(r, h, 8);
+	wb_control_compute(&l, &h[0], &bw, 250);
+	wb_model_drain(&l, &h[0], r);
+	assert_true(bl.drain_s > 0.55 && bl.drain_s < 0.57);
+	/* nothing completed over 3 s of writeback in flight: the estimate's (a stall, or a fixture) */
+	b[1].st[WB_B_WRITEBACK] = 14080;
+	for (int i = 0; i < 3; i++)
+		b[i].st[WB_B_WRITTEN] = b[3].st[WB_B_WRITTEN];
+	refill(r, h, 8);
+	wb_model_drain(&l, &h[0], r);
+	assert_true(bl.drain_s > 24 && bl.drain_s < 24.1); /* over the 7 s: 4096 pages */
+	refill(r, h, 4);
+	wb_control_compute(&l, &h[0], &bw, 250);
+	wb_model_drain(&l, &h[0], r);
+	assert_true(bl.drain_s > 0.55 && bl.drain_s < 0.57);
+	/* a clean device: no writeback, the estimate's (0 pages: 0 s) */
+	bl.wb_dirty = 0;
+	b[0].st[WB_B_WRITEBACK] = 0;
+	refill(r, h, 4);
+	wb_control_compute(&l, &h[0], &bw, 250);
+	wb_model_drain(&l, &h[0], r);
+	assert_true(bl.drain_s == 0);
+	wb_ring_destroy(r);
+}
+
 /*
  * Stats not re-read (a loaded machine's back-off) in the newest samples: the
  * counters stand still there, and the writer's rate comes from the fresh
@@ -928,6 +998,7 @@ int main(void)
 		cmocka_unit_test(control_position_rate_pause),
 		cmocka_unit_test(throttled_needs_a_writer),
 		cmocka_unit_test(forecast_drain_and_throttle),
+		cmocka_unit_test(drain_by_completions),
 		cmocka_unit_test(forecast_idle_device),
 		cmocka_unit_test(forecast_capped_share),
 		cmocka_unit_test(forecast_band),
