@@ -362,7 +362,11 @@ int wb_apply_recover(const struct wb_apply_opts *o)
 		wb_tune_confirm(&t);
 		fprintf(stderr, "wbtop: kept\n");
 	} else if (wb_tune_revert(&t, err, sizeof(err)) == 0) {
-		fprintf(stderr, "wbtop: reverted\n");
+		if (t.left[0])
+			fprintf(stderr, "wbtop: reverted, but changed by another since and left as they are: %s\n",
+				t.left);
+		else
+			fprintf(stderr, "wbtop: reverted\n");
 	} else {
 		fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, t.journal);
 		return o->recover ? -1 : 0;

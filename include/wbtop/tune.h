@@ -20,7 +20,8 @@ struct wb_tune_entry {
 	char path[192];      /* the file written, derived from key and checked */
 	char orig[32];       /* its value before */
 	char want[32];       /* what was written */
-	char after[32];      /* read back once the whole change was written (this process only; "" from a journal) */
+	char after[32];      /* read back once the whole change was written ("" unknown: a journal of version
+			      * 2 or older, or one the writer died before completing) */
 };
 
 struct wb_tune {

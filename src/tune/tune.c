@@ -126,6 +126,14 @@ static int key_path(const char *key, const char *root, char *path, size_t len, i
 	return 0;
 }
 
+/* A journaled key's catalogue index (the key was checked by key_path()). */
+static int knob_idx(const char *key)
+{
+	const char *dot = strrchr(key, '.');
+
+	return strncmp(key, "vm.", 3) == 0 ? wb_knob_find(key + 3, false) : wb_knob_find(dot ? dot + 1 : key, true);
+}
+
 /* A value as the kernel reads it back: digits, within the knob's range (0: a pair's member that is off). */
 static int value_ok(const char *v, int idx, const char *key, char *why, size_t wlen)
 {
@@ -202,8 +210,11 @@ static void sync_dir(const char *path)
 }
 
 /*
- * Journal: "wbtop-journal 2", "pid N", then "key<TAB>orig<TAB>want" lines;
- * a new file made O_EXCL next to it, synced, renamed over it.
+ * Journal: "wbtop-journal 3", "pid N", then "key<TAB>orig<TAB>want<TAB>after"
+ * lines (after: what the knob read once the whole change was written, empty
+ * until then; a recovery leaves a knob that reads otherwise alone, as a live
+ * revert does); a new file made O_EXCL next to it, synced, renamed over it.
+ * Versions 1 and 2 (no after) are still read.
  */
 static int save_journal(const struct wb_tune *t, char *err, size_t errlen)
 {
@@ -223,9 +234,9 @@ static int save_journal(const struct wb_tune *t, char *err, size_t errlen)
 		}
 		return -1;
 	}
-	fprintf(f, "wbtop-journal 2\npid %d\n", t->pid);
+	fprintf(f, "wbtop-journal 3\npid %d\n", t->pid);
 	for (int i = 0; i < t->n; i++)
-		fprintf(f, "%s\t%s\t%s\n", t->e[i].key, t->e[i].orig, t->e[i].want);
+		fprintf(f, "%s\t%s\t%s\t%s\n", t->e[i].key, t->e[i].orig, t->e[i].want, t->e[i].after);
 	ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
 	ok &= fclose(f) == 0;
 	if (!ok || rename(tmp, t->journal) != 0) {
@@ -382,8 +393,17 @@ int wb_tune_apply(struct wb_tune *t, const char *root, const struct wb_setop *op
 	}
 	/* what the kernel shows once everything is written (twins too): a revert compares with it */
 	for (int i = 0; i < t->n; i++)
-		if (read_value(t->e[i].path, t->e[i].after, sizeof(t->e[i].after)))
-			t->e[i].after[0] = '\0';
+		if (read_value(t->e[i].path, t->e[i].after, sizeof(t->e[i].after)) ||
+		    value_ok(t->e[i].after, knob_idx(t->e[i].key), t->e[i].key, err, errlen))
+			t->e[i].after[0] = '\0'; /* unknown: a recovery reverts it unconditionally */
+	/*
+	 * ... and the journal says it too, for a recovery after a crash. Not
+	 * written: the journal as it was stands (every knob reverted as it
+	 * was before this record existed), which is no reason to undo the change.
+	 */
+	if (save_journal(t, err, errlen))
+		fprintf(stderr, "wbtop: %s; a recovery would revert even knobs changed by another since\n", err);
+	err[0] = '\0';
 	return 0;
 }
 
@@ -544,18 +564,23 @@ static int v1_key(const char *path, char *key, size_t len)
 	return -1;
 }
 
-/* Check one entry line ("key<TAB>orig<TAB>want\n", or a path for the key in version 1) into t. */
+/*
+ * Check one entry line ("key<TAB>orig<TAB>want\n", or a path for the key in
+ * version 1; version 3 adds "<TAB>after", which may be empty) into t.
+ */
 static int read_entry(struct wb_tune *t, char *line, int version, const char *root, char *why, size_t wlen)
 {
 	struct wb_tune_entry *e = &t->e[t->n];
-	char *f1 = line, *f2, *f3, *nl = strchr(line, '\n');
+	char *f1 = line, *f2, *f3, *f4 = NULL, *nl = strchr(line, '\n');
 	int idx;
 
 	*nl = '\0';
 	f2 = strchr(f1, '\t');
 	f3 = f2 ? strchr(f2 + 1, '\t') : NULL;
-	if (!f3 || strchr(f3 + 1, '\t')) {
-		snprintf(why, wlen, "expected three fields separated by tabs");
+	if (version >= 3 && f3 && (f4 = strchr(f3 + 1, '\t')))
+		*f4++ = '\0';
+	if (!f3 || strchr(f3 + 1, '\t') || (version >= 3 && (!f4 || strchr(f4, '\t')))) {
+		snprintf(why, wlen, "expected %s fields separated by tabs", version >= 3 ? "four" : "three");
 		return -EINVAL;
 	}
 	*f2++ = '\0';
@@ -569,7 +594,7 @@ static int read_entry(struct wb_tune *t, char *line, int version, const char *ro
 		return -EINVAL;
 	}
 	if (key_path(e->key, root, e->path, sizeof(e->path), &idx, why, wlen) || value_ok(f2, idx, e->key, why, wlen) ||
-	    value_ok(f3, idx, e->key, why, wlen))
+	    value_ok(f3, idx, e->key, why, wlen) || (f4 && *f4 && value_ok(f4, idx, e->key, why, wlen)))
 		return -EINVAL;
 	if (find_entry(t, e->key) >= 0) {
 		snprintf(why, wlen, "%s appears twice", e->key);
@@ -577,6 +602,7 @@ static int read_entry(struct wb_tune *t, char *line, int version, const char *ro
 	}
 	snprintf(e->orig, sizeof(e->orig), "%s", f2);
 	snprintf(e->want, sizeof(e->want), "%s", f3);
+	snprintf(e->after, sizeof(e->after), "%s", f4 ? f4 : "");
 	t->n++;
 	return 0;
 }
@@ -597,7 +623,9 @@ static int read_line(struct wb_tune *t, char *line, ssize_t n, int lineno, int *
 		return -EINVAL;
 	}
 	if (lineno == 1) {
-		*version = strcmp(line, "wbtop-journal 2\n") == 0 ? 2 : strcmp(line, "wbtop-journal 1\n") == 0 ? 1 : 0;
+		*version = strcmp(line, "wbtop-journal 3\n") == 0   ? 3
+			   : strcmp(line, "wbtop-journal 2\n") == 0 ? 2
+			   : strcmp(line, "wbtop-journal 1\n") == 0 ? 1 : 0;
 		if (!*version)
 			snprintf(why, wlen, "not a wbtop journal");
 		return *version ? 0 : -EINVAL;

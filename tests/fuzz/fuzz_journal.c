@@ -18,6 +18,16 @@
 
 static char dir[64], root[96], journal[128];
 
+/* The tree goes with the process (each run left one in /tmp). */
+static void remove_dir(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "fuzz_journal: could not remove %s\n", dir);
+}
+
 /* A fixture tree with the vm knobs and one BDI, made once per process. */
 static void setup(void)
 {
@@ -28,6 +38,7 @@ static void setup(void)
 	snprintf(dir, sizeof(dir), "/tmp/wbtop-fuzz-XXXXXX");
 	if (!mkdtemp(dir))
 		abort();
+	atexit(remove_dir);
 	snprintf(root, sizeof(root), "%s/root", dir);
 	snprintf(journal, sizeof(journal), "%s/journal", dir);
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s/proc/sys/vm %s/sys/class/bdi/7:0", root, root);

@@ -111,8 +111,17 @@ for sets in grid:
     assert p.returncode == 0, f"{sets}: predicted fine, --apply failed: {p.stderr}"
     after, _ = sample()
     # settings as predicted
-    wi_set = settings_of(pred)  # before
+    # every setting written reads back as written (max_bytes/min_bytes are
+    # stored as a ratio of the threshold then: left to the per-BDI check)
     got = settings_of(after)
+    for s_ in sets:
+        k, v = s_.split("=")
+        if k.startswith("vm."):
+            assert got[k[3:]] == int(v), f"{sets}: {k} reads back {got[k[3:]]}"
+        elif k.endswith("_ratio"):
+            assert got[k[4:] + "_fine"] == int(v) * 10000, f"{sets}: {k} reads back {got[k[4:] + '_fine']}"
+        elif not k.endswith("_bytes"):
+            assert got[k[4:]] == int(v), f"{sets}: {k} reads back {got[k[4:]]}"
     g = after["global"]
     assert g["thresh"] == g["kernel_thresh"], (sets, g)
     assert g["bg_thresh"] == g["kernel_bg_thresh"], (sets, g)
@@ -162,6 +171,15 @@ for sets in grid:
             print(f"  per-BDI miss {sets} {name} ({cls}): predicted {p_['thresh']//P} "
                   f"kernel {b['kernel_thresh']//P} (bound {bound} pages, share moved "
                   f"{share_moved} pages)")
+            keys = ("share", "share_src", "kernel_thresh", "kernel_global_thresh", "thresh",
+                    "max_ratio_fine", "min_ratio_fine", "strict_limit", "dirty", "writeback")
+            for what, x in (("before", before), ("predicted", p_), ("after", b)):
+                print(f"    {what}: " + ", ".join(f"{k}={x[k]}" for k in keys if k in x))
+            if os.environ.get("WB_KEEP"):  # both samples whole, for the diagnosis
+                kept = os.path.join(os.environ["WB_KEEP"], f"thresh_grid-miss-{phase}-{n}.json")
+                with open(kept, "w") as f:
+                    json.dump({"sets": sets, "predicted": pred, "after": after}, f)
+                print(f"    kept: {kept}")
     n += 1
     if drift_t:
         print(f"  {sets}: global prediction moved {drift_t} pages with memory drift "

@@ -46,3 +46,25 @@ got="$(cat /proc/sys/vm/dirty_ratio) $(cat "$B/max_ratio_fine")"
 [ "$got" = "20 400000" ] && grep -q "^reverted: the previous values are back" "$TMP/out" ||
 	{ cat "$TMP/out"; fail "an untouched trial reverted to $got"; }
 ok "a trial nobody else touched is put back whole"
+
+# after a crash: wbtop killed in its trial, another writes dirty_ratio, then
+# --recover revert. The journal records what each knob read after the change,
+# so the other's value stays and is named; the knob nobody touched comes back.
+# (Before, the journal had no such record and the recovery wrote 20 over 25.)
+E=/proc/sys/vm/dirty_expire_centisecs EXP=$(cat /proc/sys/vm/dirty_expire_centisecs)
+echo 20 > /proc/sys/vm/dirty_ratio
+"$W" --set vm.dirty_ratio=30 --set vm.dirty_expire_centisecs=$((EXP + 100)) --apply --trial 60 \
+	< /dev/null > "$TMP/out" 2>&1 &
+PID=$!
+# the trial is under way once it reports the knobs it wrote
+for _i in $(seq 100); do [ "$(cat /proc/sys/vm/dirty_ratio)" = 30 ] && grep -q . "$TMP/out" && break; sleep 0.1; done
+sleep 0.5
+grep -q "^vm.dirty_ratio	20	30" "$JOURNAL" || { kill $PID; cat "$TMP/out"; fail "no journal during the trial"; }
+kill -9 $PID; wait $PID 2>/dev/null
+echo 25 > /proc/sys/vm/dirty_ratio
+"$W" --batch -n 1 --no-trace --recover revert < /dev/null > /dev/null 2> "$TMP/err"; rc=$?
+got="$(cat /proc/sys/vm/dirty_ratio) $(cat $E)"
+[ $rc = 0 ] && [ "$got" = "25 $EXP" ] || { cat "$TMP/err"; fail "recovery after a crash: rc $rc, dirty_ratio and expire $got (25 $EXP expected)"; }
+grep -q "changed by another.*vm.dirty_ratio is 25" "$TMP/err" || { cat "$TMP/err"; fail "the recovery did not say it left dirty_ratio"; }
+[ ! -e "$JOURNAL" ] || fail "the journal stayed after the recovery"
+ok "after a crash, --recover revert leaves a knob another changed since and puts back the rest"

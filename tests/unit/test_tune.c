@@ -191,6 +191,7 @@ static void journal_good(void **st)
 	static struct wb_tune t;
 	static const char v2[] = "wbtop-journal 2\npid 12345\nvm.dirty_ratio\t20\t15\nbdi.7:0.max_ratio_fine\t1000000\t400000\n";
 	static const char v1[] = "wbtop-journal 1\npid 7\n/proc/sys/vm/dirty_bytes\t0\t8192\n";
+	static const char v3[] = "wbtop-journal 3\npid 7\nvm.dirty_ratio\t20\t15\t15\nvm.dirty_bytes\t0\t0\t\n";
 	(void)st;
 	put("j", v2, sizeof(v2) - 1);
 	assert_int_equal(read_j(&t), 1);
@@ -204,6 +205,15 @@ static void journal_good(void **st)
 	put("j", v1, sizeof(v1) - 1); /* the version before keys: its paths mapped back to keys */
 	assert_int_equal(read_j(&t), 1);
 	assert_string_equal(t.e[0].key, "vm.dirty_bytes");
+	assert_string_equal(t.e[0].after, ""); /* versions 1 and 2 do not know it */
+	/* version 3: what each knob read after the change, for a recovery to leave one changed since */
+	put("j", v3, sizeof(v3) - 1);
+	assert_int_equal(read_j(&t), 1);
+	assert_int_equal(t.n, 2);
+	assert_string_equal(t.e[0].want, "15");
+	assert_string_equal(t.e[0].after, "15");
+	assert_string_equal(t.e[1].key, "vm.dirty_bytes");
+	assert_string_equal(t.e[1].after, ""); /* died before the record: unknown */
 	put("j", "wbtop-journal 2\npid 7\n", 22);
 	assert_int_equal(read_j(&t), 0);
 	unlink(t.journal);
@@ -227,7 +237,11 @@ static void journal_hostile(void **st)
 		{ "a cut last line", "wbtop-journal 2\npid 7\nvm.dirty_ratio\t20\t15", "j:3: cut short" },
 		{ "no pid", "wbtop-journal 2\n", "no pid" },
 		{ "pid 0", "wbtop-journal 2\npid 0\n", "j:2:" },
-		{ "another header", "wbtop-journal 3\npid 7\n", "j:1: not a wbtop journal" },
+		{ "another header", "wbtop-journal 4\npid 7\n", "j:1: not a wbtop journal" },
+		{ "version 3, three fields", "wbtop-journal 3\npid 7\nvm.dirty_ratio\t20\t15\n", "four fields" },
+		{ "version 3, five fields", "wbtop-journal 3\npid 7\nvm.dirty_ratio\t20\t15\t15\t1\n", "four fields" },
+		{ "version 3, after out of range", "wbtop-journal 3\npid 7\nvm.dirty_ratio\t20\t15\t500\n",
+		  "vm.dirty_ratio=500" },
 		{ "empty", "", "empty" },
 	};
 	static struct wb_tune t;
