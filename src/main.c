@@ -105,7 +105,7 @@ static void usage(FILE *f)
 		"      --recover revert|keep  (root) what to do with changes a killed wbtop left\n"
 		"                         unconfirmed\n"
 		"      --export-sysctl    print the --set values as a sysctl.d snippet and udev rules\n"
-		"      --until-clean DEV  follow DEV (loop0, 7:0, /dev/sdb1 or a mount point) until\n"
+		"      --until-clean DEV  follow DEV (loop0, 7:0, /dev/sdb1 or any path on it) until\n"
 		"                         nothing on it is dirty or under writeback: exit 0 when\n"
 		"                         clean (root and debugfs; a progress bar on a terminal)\n"
 		"      --root DIR         read kernel files under DIR (fixture trees; not in a replay)\n"
@@ -566,7 +566,8 @@ static int run_ui(const struct opts *o, struct wb_source *src, const char *notic
 static int run_until(const struct opts *o, struct wb_source *src)
 {
 	struct wb_until_opts uo = { .dev = o->until, .delay = o->delay, .count = o->count,
-				    .bar = !src->replay && isatty(STDOUT_FILENO) };
+				    .bar = !src->replay && isatty(STDOUT_FILENO),
+				    .live = !src->replay && strcmp(o->root, "/") == 0 };
 
 	return wb_until_clean(&uo, src, stdout);
 }

@@ -44,6 +44,14 @@ if [ -n "$dev" ]; then
 		bad "unprivileged: exit $rc ($(head -1 "$T/err"))"
 	fi
 fi
+# live, any path names its file system's device, as df resolves it: a directory
+# that is no mount point (this one) was "no device"
+here=$(cd "$(dirname "$0")" && pwd)
+timeout 20 "$W" --until-clean "$here" -n 1 --no-trace > "$T/p" 2> "$T/err"; rc=$?
+if grep -q 'no device' "$T/err"; then bad "--until-clean $here: $(cat "$T/err")"
+elif { [ $rc -le 1 ] && grep -q left "$T/p"; } || { [ $rc = 2 ] && grep -q 'level 2\|no backing' "$T/err"; }; then
+	ok "--until-clean on a directory: exit $rc $(head -c 80 "$T/p" "$T/err" 2>/dev/null | tr '\n' ' ')"
+else bad "--until-clean $here: exit $rc $(cat "$T/err")"; fi
 # a block device carrying btrfs: its dirty pages are on the file system's BDI (btrfs-1), not loop2's
 F=${FIXTURES:?}
 "$W" --root "$F/6.18-writing" --until-clean /dev/loop2 -n 1 -d 0.1 > "$T/bt" 2>&1

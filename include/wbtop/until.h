@@ -14,10 +14,11 @@
 #include "wbtop/source.h"
 
 struct wb_until_opts {
-	const char *dev;   /* "7:0", "loop0", "/dev/loop0", a BDI name or a mount point */
+	const char *dev;   /* "7:0", "loop0", "/dev/loop0", a BDI name, a mount point or (live) any path */
 	double delay;      /* seconds between samples (live) */
 	long count;        /* stop after this many samples (0: until clean) */
 	bool bar;          /* rewrite one line with a progress bar (a terminal) */
+	bool live;         /* the samples are this machine's now: dev may be resolved by its files */
 };
 
 /* Exit codes, as the man page gives them. */
@@ -28,6 +29,23 @@ enum { WB_UNTIL_CLEAN = 0, WB_UNTIL_NOT_CLEAN = 1, WB_UNTIL_BAD = 2 };
  * A mount point matches the BDI it is mounted from.
  */
 int wb_until_find(const struct wb_sample *s, const char *dev);
+
+/*
+ * The mount in mountinfo's text (changed: cut into fields) of the file
+ * system with st_dev majmin ("254:0") that holds the absolute, resolved
+ * path (the longest mount point above it; of equal ones the last, on
+ * top): its mount point and source into mnt and src. False if none.
+ */
+bool wb_mount_of(char *mountinfo, const char *majmin, const char *path, char *mnt, size_t mntlen, char *src,
+		 size_t srclen);
+
+/*
+ * wb_until_find(), and when that finds nothing and dev is a partition or
+ * a path on this machine (stat, /proc/self/mountinfo, sysfs), the BDI
+ * that holds its file system's dirty pages, as df finds the file system;
+ * the BDI's name into name. Index or -1.
+ */
+int wb_until_resolve(const struct wb_sample *s, const char *dev, char *name, size_t n);
 
 /*
  * Run the loop on src, printing to out. Returns WB_UNTIL_CLEAN when the

@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* --until-clean: follow one device until it is clean, with the model's ETA. */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <time.h>
+#include <unistd.h>
+
+#include "wbtop/bdi.h"
 
 #include "wbtop/forecast.h"
 #include "wbtop/model.h"
@@ -46,6 +53,154 @@ int wb_until_find(const struct wb_sample *s, const char *dev)
 			if (strcmp(s->bdis[i].mounts[m], dev) == 0)
 				return (int)i;
 	return -1;
+}
+
+bool wb_mount_of(char *mountinfo, const char *majmin, const char *path, char *mnt, size_t mntlen, char *src,
+		 size_t srclen)
+{
+	size_t best = 0;
+	bool found = false;
+
+	for (char *p = mountinfo, *eol; p && *p; p = eol ? eol + 1 : NULL) {
+		char *f[7], *sep, *save = NULL, *tok;
+		int nf = 0;
+
+		if ((eol = strchr(p, '\n')))
+			*eol = '\0';
+		/* id parent maj:min root mountpoint opts [optional...] - fstype source super */
+		if (!(sep = strstr(p, " - ")))
+			continue;
+		*sep = '\0';
+		for (tok = strtok_r(p, " ", &save); tok && nf < 5; tok = strtok_r(NULL, " ", &save))
+			f[nf++] = tok;
+		save = NULL;
+		for (tok = strtok_r(sep + 3, " ", &save); tok && nf < 7; tok = strtok_r(NULL, " ", &save))
+			f[nf++] = tok;
+		if (nf < 7 || strcmp(f[2], majmin) != 0)
+			continue;
+		wb_mountinfo_unescape(f[4]);
+		wb_mountinfo_unescape(f[6]);
+		size_t n = strlen(f[4]);
+		/* a prefix as a path: "/" or "/mnt" of "/mnt/x", not "/mn"; a later equal one stacks on top */
+		bool under = strcmp(f[4], "/") == 0 ||
+			     (strncmp(path, f[4], n) == 0 && (path[n] == '\0' || path[n] == '/'));
+		if (!under || (found && n < best))
+			continue;
+		best = n;
+		found = true;
+		snprintf(mnt, mntlen, "%s", f[4]);
+		snprintf(src, srclen, "%s", f[6]);
+	}
+	return found;
+}
+
+/* The whole disk of a partition ("vda1" -> "vda", by sysfs), or false if name is not a partition. */
+static bool disk_of(const char *sysdir, char *disk, size_t n)
+{
+	char p[PATH_MAX], *real, *slash;
+	bool ok = false;
+
+	snprintf(p, sizeof(p), "%s/partition", sysdir);
+	if (access(p, F_OK) != 0 || !(real = realpath(sysdir, NULL)))
+		return false;
+	if ((slash = strrchr(real, '/'))) {
+		*slash = '\0'; /* .../block/vda/vda1 -> .../block/vda */
+		if ((slash = strrchr(real, '/')))
+			ok = snprintf(disk, n, "%s", slash + 1) < (int)n;
+	}
+	free(real);
+	return ok;
+}
+
+/*
+ * The btrfs BDI (btrfs-N) of the file system that device name is a member
+ * of (/sys/fs/btrfs/UUID/devices/NAME): its BDI shows one member as its
+ * device, the mount's source, and a file system may have several.
+ */
+static bool btrfs_of(const char *name, char *bdi, size_t n)
+{
+	DIR *dh = opendir("/sys/fs/btrfs");
+	struct dirent *e;
+	bool ok = false;
+
+	while (dh && !ok && (e = readdir(dh))) {
+		char p[PATH_MAX], link[256];
+		ssize_t len;
+		const char *slash;
+
+		snprintf(p, sizeof(p), "/sys/fs/btrfs/%s/devices/%s", e->d_name, name);
+		if (e->d_name[0] == '.' || access(p, F_OK) != 0)
+			continue;
+		snprintf(p, sizeof(p), "/sys/fs/btrfs/%s/bdi", e->d_name);
+		if ((len = readlink(p, link, sizeof(link) - 1)) <= 0)
+			continue;
+		link[len] = '\0';
+		slash = strrchr(link, '/');
+		ok = snprintf(bdi, n, "%s", slash ? slash + 1 : link) < (int)n;
+	}
+	if (dh)
+		closedir(dh);
+	return ok;
+}
+
+/*
+ * What a device name dev that no BDI has (live) stands for, by the
+ * kernel's files: a partition is its disk's (the disk holds the BDI); any
+ * other path is its file system's, as df finds it: the mount of its
+ * st_dev in /proc/self/mountinfo (the longest mount point above it),
+ * then that file system's BDI (its MAJ:MIN), the disk of that partition,
+ * or the mount's source. Candidates into cand (up to max); how many.
+ */
+static int resolve_candidates(const char *dev, char cand[][WB_PATH_LEN], int max)
+{
+	char sys[PATH_MAX], majmin[32], mnt[WB_PATH_LEN], src[WB_PATH_LEN] = "", *real, *buf = NULL;
+	const char *base = strncmp(dev, "/dev/", 5) == 0 ? dev + 5 : dev;
+	struct stat st;
+	size_t cap = 0;
+	FILE *f;
+	int n = 0;
+
+	snprintf(sys, sizeof(sys), "/sys/class/block/%s", base);
+	if (!strchr(base, '/') && disk_of(sys, cand[n], WB_PATH_LEN))
+		n++;
+	if (!strchr(base, '/') && n < max && btrfs_of(base, cand[n], WB_PATH_LEN))
+		n++;
+	if (dev[0] != '/' || stat(dev, &st) != 0 || S_ISBLK(st.st_mode) || !(real = realpath(dev, NULL)))
+		return n;
+	snprintf(majmin, sizeof(majmin), "%u:%u", major(st.st_dev), minor(st.st_dev));
+	if ((f = fopen("/proc/self/mountinfo", "re"))) {
+		ssize_t len = getdelim(&buf, &cap, '\0', f);
+		fclose(f);
+		if (len > 0 && wb_mount_of(buf, majmin, real, mnt, sizeof(mnt), src, sizeof(src)) && n < max)
+			snprintf(cand[n++], WB_PATH_LEN, "%s", mnt);
+	}
+	if (n < max)
+		snprintf(cand[n++], WB_PATH_LEN, "%s", majmin);
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%s", majmin);
+	if (n < max && disk_of(sys, cand[n], WB_PATH_LEN))
+		n++;
+	if (n < max && strncmp(src, "/dev/", 5) == 0)
+		snprintf(cand[n++], WB_PATH_LEN, "%s", src);
+	free(buf);
+	free(real);
+	return n;
+}
+
+int wb_until_resolve(const struct wb_sample *s, const char *dev, char *name, size_t n)
+{
+	char cand[5][WB_PATH_LEN];
+	const char *base = strncmp(dev, "/dev/", 5) == 0 ? dev + 5 : dev;
+	int idx = wb_until_find(s, dev), nc = idx < 0 ? resolve_candidates(dev, cand, 5) : 0, fs;
+
+	/* a btrfs member the file system's BDI does not show as its device: its pages are there, as for the one it shows */
+	if (idx >= 0 && strcmp(s->bdis[idx].name, dev) != 0 && strchr(s->bdis[idx].name, ':') && !strchr(base, '/') &&
+	    btrfs_of(base, cand[0], WB_PATH_LEN) && (fs = wb_until_find(s, cand[0])) >= 0)
+		idx = fs;
+	for (int i = 0; idx < 0 && i < nc; i++)
+		idx = wb_until_find(s, cand[i]);
+	if (idx >= 0)
+		snprintf(name, n, "%s", s->bdis[idx].name);
+	return idx;
 }
 
 static bool has_stats(const struct wb_bdi *b)
@@ -105,42 +260,6 @@ static double clean_at(const struct wb_sample *cur, const struct wb_limits *lim,
  */
 struct eta { double lo, hi; bool writing; double stalled_s; bool unmeasured; };
 
-/*
- * What the device completed over the samples in which it had writeback in
- * flight throughout (a backlog: it wrote flat out): pages and seconds (0
- * seconds when there is none). The kernel's own estimate moves only while
- * someone dirties pages, so after a copy it can be far off (a new device's
- * starts at 100 MiB/s); and a slow device completing big requests may show
- * nothing completed for seconds.
- */
-struct backlog { double pages, secs; };
-
-static struct backlog backlog(const struct wb_sample *cur, const struct wb_ring *hist, const char *name)
-{
-	const struct wb_bdi *b = wb_sample_bdi(cur, name), *o;
-	const struct wb_sample *old = NULL;
-	struct backlog r = { 0, 0 };
-
-	if (!b || !WB_HAS(b->st_valid, WB_B_WRITTEN) || !WB_HAS(b->st_valid, WB_B_WRITEBACK) || !b->st[WB_B_WRITEBACK])
-		return r;
-	for (size_t i = 0; i < wb_ring_len(hist); i++) {
-		const struct wb_sample *h = wb_ring_get(hist, i);
-		if (h->mono >= cur->mono)
-			continue;
-		o = wb_sample_bdi(h, name);
-		if (!o || !WB_HAS(o->st_valid, WB_B_WRITTEN) || !o->st[WB_B_WRITEBACK] ||
-		    o->st[WB_B_WRITTEN] > b->st[WB_B_WRITTEN])
-			break;
-		old = h;
-	}
-	if (!old)
-		return r;
-	o = wb_sample_bdi(old, name);
-	r.pages = (double)(b->st[WB_B_WRITTEN] - o->st[WB_B_WRITTEN]);
-	r.secs = cur->mono - old->mono;
-	return r;
-}
-
 /* The kernel's bandwidth estimate is still its starting value (INIT_BW, 100 MiB/s): never measured. */
 static bool bw_unmeasured(const struct wb_sample *s, const struct wb_bdi *b)
 {
@@ -155,12 +274,21 @@ static struct eta eta(const struct wb_view *v, const struct wb_ring *hist, int i
 	struct eta e = { -1, -1, false, 0, false };
 	struct wb_forecast_in in;
 	size_t n = cur->nbdis;
-	struct backlog bl = backlog(cur, hist, cur->bdis[idx].name);
-	double *buf, *x, span = 0, age0, bw = bl.secs >= 1 ? bl.pages / bl.secs : 0;
+	double *buf, *x, span = 0, age0, bw, done, secs;
+
+	/*
+	 * What it completed with writeback in flight throughout (the model's
+	 * measure, as the Devices pane's CLEAN-IN): the kernel's own estimate
+	 * moves only while someone dirties pages, so after a copy it can be far
+	 * off (a new device's starts at 100 MiB/s), and a slow device completing
+	 * big requests may show nothing completed for seconds.
+	 */
+	wb_model_completed(cur, hist, cur->bdis[idx].name, &done, &secs);
+	bw = secs >= 1 ? done / secs : 0;
 
 	/* no rate to go by: say so rather than forecast with a figure nobody measured */
-	if (bl.secs >= 2 && bl.pages == 0)
-		e.stalled_s = bl.secs;
+	if (secs >= 2 && done == 0)
+		e.stalled_s = secs;
 	else if (bw == 0 && bw_unmeasured(cur, &cur->bdis[idx]))
 		e.unmeasured = true;
 	if (!v->lim)
@@ -321,7 +449,7 @@ static int check_device(const struct wb_until_opts *o, const struct wb_sample *s
 	}
 	if (idx < 0) {
 		fprintf(stderr, "wbtop: --until-clean: no device %s (a name from /sys/class/bdi, "
-			"a block device or a mount point)\n", o->dev);
+			"a block device or a path on a file system)\n", o->dev);
 		return WB_UNTIL_BAD;
 	}
 	if (!has_stats(&s->bdis[idx])) {
@@ -351,7 +479,8 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 		if (wb_stop || src->read(src->ctx, &cur) != 0 || wb_pipeline_push(pl, &cur, err, sizeof(err)) == -ENOMEM)
 			break;
 		/* the BDI is looked up by the name found first: a mount may go */
-		int idx = wb_until_find(&cur, name[0] ? name : o->dev);
+		int idx = name[0] ? wb_until_find(&cur, name)
+			  : o->live ? wb_until_resolve(&cur, o->dev, name, sizeof(name)) : wb_until_find(&cur, o->dev);
 		if (i == 0 && (rc = check_device(o, &cur, idx)) != 0)
 			break;
 		rc = WB_UNTIL_NOT_CLEAN;
