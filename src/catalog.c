@@ -122,21 +122,34 @@ static struct wb_value m_state(const struct wb_fctx *c)
 	return share_ok(c) && c->bl->dirty_known ? KNOWN_S(wb_bdi_state_names[c->bl->state]) : UNKNOWN;
 }
 
+/* The limit that holds the writers, under the limits c shows (the current or the what-if). */
+static enum wb_held_by held_of(const struct wb_fctx *c)
+{
+	if (!c->d)
+		return WB_HELD_NONE;
+	return c->l && c->l == c->v->whatif ? c->d->if_held_by : c->d->held_by;
+}
+
 /* The state with the limit that holds the writers: "throttled:global" (text, CSV, pane;
  * no space: text columns split on whitespace). */
 static struct wb_value m_state_held(const struct wb_fctx *c)
 {
 	struct wb_value x = m_state(c);
-	enum wb_held_by h;
+	enum wb_held_by h = held_of(c);
 
-	if (!x.known || !c->d)
-		return x;
-	h = c->l && c->l == c->v->whatif ? c->d->if_held_by : c->d->held_by;
-	if (h != WB_HELD_NONE) {
+	if (x.known && h != WB_HELD_NONE) {
 		snprintf(x.tmp, sizeof(x.tmp), "%s:%s", x.s, wb_held_by_names[h]);
 		x.s = NULL;
 	}
 	return x;
+}
+
+/* The limit that holds its writers ("global", "device"); absent when none. */
+static struct wb_value m_held_by(const struct wb_fctx *c)
+{
+	enum wb_held_by h = held_of(c);
+
+	return m_state(c).known && h != WB_HELD_NONE ? KNOWN_S(wb_held_by_names[h]) : UNKNOWN;
 }
 
 /* Past its background threshold: the flusher writes it back now. */
@@ -267,6 +280,7 @@ static const struct wb_field bdi_fields[] = {
 	{ "share_src", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, false, true, { 0, 0, 0 }, m_share_src },
 	{ "state", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, true, { 0, 0, 0 }, m_state },
 	{ NULL, "state", "STATE", WB_U_TEXT, WB_J_STR, 17, 1, true, true, { 15, 9, 15 }, m_state_held },
+	{ "held_by", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, true, { 0, 0, 0 }, m_held_by },
 	{ "drain_s", NULL, "DRAIN", WB_U_SECS, WB_J_REAL3, 8, 0, false, true, { 0, 0, 0 }, m_drain },
 	{ "pos_ratio", NULL, "POS-RATIO", WB_U_REAL, WB_J_REAL4, 9, 0, false, true, { 0, 0, 0 }, m_pos_ratio },
 	{ "task_ratelimit", NULL, "TASK-RL/s", WB_U_BYTES, WB_J_INT, 9, 0, false, true, { 0, 0, 0 }, m_task_rl },

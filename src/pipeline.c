@@ -194,14 +194,18 @@ static int run_model(struct wb_pipeline *p, char *err, size_t errlen)
 	struct wb_settings k;
 	int rc;
 
-	if (wb_model_eval(v->prev, v->cur, NULL, NULL, 0, &p->lim) == 0)
+	if (wb_model_eval(v->prev, v->cur, NULL, NULL, 0, &p->lim) == 0) {
+		wb_model_drain(&p->lim, v->cur, p->ring); /* by what the device completes, not the kernel's estimate */
 		v->lim = &p->lim;
+	}
 	if (p->o.nsets) {
 		rc = whatif_settings(p, v->cur, &p->lim, &k, err, errlen);
 		if (rc)
 			return rc;
-		if (wb_model_eval(v->prev, v->cur, &k, &p->lim, 0, &p->whatif) == 0)
+		if (wb_model_eval(v->prev, v->cur, &k, &p->lim, 0, &p->whatif) == 0) {
+			wb_model_drain(&p->whatif, v->cur, p->ring);
 			v->whatif = &p->whatif;
+		}
 		wb_settings_finish(&k);
 	}
 	if (p->o.forecast_s > 0 && v->lim)

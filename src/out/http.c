@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -278,6 +279,27 @@ static bool wants_gz(struct MHD_Connection *c)
 }
 
 /* Every request: GET/HEAD on / and /metrics, 405 for other methods, 404 for other paths. */
+/*
+ * The server's thread yields to the sampler, once, at its first request: a
+ * storm of scrapes on a busy machine (50 clients, 1000 a second, beside
+ * other work) delayed samples to 1.2 s apart at -d 0.5. PRIO_PROCESS with
+ * 0 is the calling thread on Linux; lowering one's own priority needs no
+ * privilege, and a failure leaves it as it was.
+ */
+static void yield_to_sampler(void)
+{
+	static _Thread_local bool done;
+	int nv;
+
+	if (done)
+		return;
+	done = true;
+	errno = 0;
+	nv = getpriority(PRIO_PROCESS, 0);
+	if (errno == 0 && nv < 19)
+		(void)setpriority(PRIO_PROCESS, 0, nv + 5 > 19 ? 19 : nv + 5);
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 			      const char *version, const char *upload, size_t *upload_size, void **con_cls)
 {
@@ -288,6 +310,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	bool om, gz;
 
 	(void)version, (void)upload, (void)upload_size, (void)con_cls;
+	yield_to_sampler();
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, h->not_allowed);
 	if (strcmp(url, "/") == 0)

@@ -52,5 +52,13 @@ print(f"the disk's writer paused {dp} times during its copy")
 check(dp > 0, "wbtop shows the fast disk's writer throttled behind the stick")
 st = {bdi(x, stick)["state"] for x in s}
 print(f"stick states: {sorted(st)}")
+# which limit held the disk's writer, second by second during its copy, and
+# what the disk wrote in the interval that followed
+held = [(x, s[i + 1]) for i, x in enumerate(s[:-1]) if d0 <= x["mono"] <= d1]
+for h in ("global", "device"):
+    xs = [nx for x, nx in held if bdi(x, disk).get("held_by") == h]
+    if xs:
+        w = [bdi(nx, disk).get("written", 0) for nx in xs]
+        print(f"the disk held by the {h} limit: {len(xs)} samples, wrote {sum(w) / len(w) / MB:.1f} MiB/s on average in the next second")
 done()
 PY
