@@ -196,6 +196,7 @@ static int run_model(struct wb_pipeline *p, char *err, size_t errlen)
 
 	if (wb_model_eval(v->prev, v->cur, NULL, NULL, 0, &p->lim) == 0) {
 		wb_model_drain(&p->lim, v->cur, p->ring); /* by what the device completes, not the kernel's estimate */
+		wb_model_hidden_shares(&p->lim, v->cur, p->ring); /* before the what-if, which takes them */
 		v->lim = &p->lim;
 	}
 	if (p->o.nsets) {

@@ -55,6 +55,8 @@ struct wb_bdi_limits {
 	bool valid;                /* thresholds computed */
 	enum wb_frac_src frac_src;
 	uint64_t frac_num, frac_den; /* writeout fraction num/den */
+	bool frac_hidden;          /* capped, the floor alone at the cap: the kernel's figure hides the share */
+	uint64_t min_ppm, max_ppm; /* the knobs the thresholds were computed with */
 	uint64_t thresh;           /* wb_thresh against the dirty threshold */
 	uint64_t bg_thresh;        /* flusher's per-wb background threshold */
 	uint64_t bdp_bg_thresh;    /* wb_bg_thresh in balance_dirty_pages: thresh*bg/thresh */
@@ -138,6 +140,11 @@ int wb_limits_compute(const struct wb_sample *s, const struct wb_settings *k,
 		      const struct wb_limits *frac_from, struct wb_limits *out);
 void wb_limits_finish(struct wb_limits *l);
 const struct wb_bdi_limits *wb_limits_bdi(const struct wb_limits *l, const char *name);
+/*
+ * BDI i of l (computed for sample s) takes writeout share `share` (0..1),
+ * no more than the least that reaches its cap, and its thresholds again.
+ */
+void wb_limits_set_share(struct wb_limits *l, const struct wb_sample *s, size_t i, double share);
 
 /* ---- control (control.c) ---- */
 /* Cubic global control line: 1024 at setpoint, 0 at limit, up to 2048. */
@@ -178,6 +185,14 @@ void wb_model_completed(const struct wb_sample *cur, const struct wb_ring *hist,
  */
 #define WB_DRAIN_MIN_S 2.0
 void wb_model_drain(struct wb_limits *l, const struct wb_sample *cur, const struct wb_ring *hist);
+/*
+ * Every BDI of l whose share the kernel's figure hides (frac_hidden) takes
+ * the share of the pages written back that it completed over the samples
+ * of hist up to WB_SHARE_WINDOW_S back (the kernel's share is of recent
+ * completions, halved every 3 s), when there were enough to judge by.
+ */
+#define WB_SHARE_WINDOW_S 6.0
+void wb_model_hidden_shares(struct wb_limits *l, const struct wb_sample *cur, const struct wb_ring *hist);
 
 /*
  * Write bandwidth per BDI of cur, pages/s (0 unknown): wb_stats' smoothed

@@ -238,6 +238,49 @@ void wb_model_drain(struct wb_limits *l, const struct wb_sample *cur, const stru
 	}
 }
 
+/*
+ * Pages fewer than this written back by every device over the window say
+ * nothing of who wrote them (the kernel's shares stand still without
+ * completions): 4 MiB.
+ */
+#define SHARE_MIN_BYTES (4u << 20)
+
+void wb_model_hidden_shares(struct wb_limits *l, const struct wb_sample *cur, const struct wb_ring *hist)
+{
+	uint64_t min_pages = SHARE_MIN_BYTES / (cur && cur->page_size ? cur->page_size : 4096);
+
+	if (!l || !l->valid || !hist || !WB_HAS(cur->g.valid, WB_G_WRITTEN))
+		return;
+	for (size_t i = 0; i < l->nbdis && i < cur->nbdis; i++) {
+		const struct wb_bdi *b = &cur->bdis[i], *o, *from = NULL;
+		const struct wb_sample *h, *then = NULL;
+
+		if (!l->bdis[i].frac_hidden || b->stats_skipped || !WB_HAS(b->st_valid, WB_B_WRITTEN))
+			continue;
+		/* the oldest sample in the window with both counters, neither gone back */
+		for (size_t k = 0; (h = wb_ring_get(hist, k)); k++) {
+			if (h->mono >= cur->mono)
+				continue;
+			if (cur->mono - h->mono > WB_SHARE_WINDOW_S + 0.5)
+				break;
+			o = wb_sample_bdi(h, b->name);
+			if (!o || o->stats_skipped || !WB_HAS(o->st_valid, WB_B_WRITTEN) || !WB_HAS(h->g.valid, WB_G_WRITTEN))
+				continue;
+			if (o->st[WB_B_WRITTEN] > b->st[WB_B_WRITTEN] || h->g.v[WB_G_WRITTEN] > cur->g.v[WB_G_WRITTEN])
+				break;
+			from = o;
+			then = h;
+		}
+		if (!from || cur->mono - then->mono < 1.0)
+			continue;
+		double all = (double)(cur->g.v[WB_G_WRITTEN] - then->g.v[WB_G_WRITTEN]);
+		double own = (double)(b->st[WB_B_WRITTEN] - from->st[WB_B_WRITTEN]);
+		if (all < (double)min_pages)
+			continue;
+		wb_limits_set_share(l, cur, i, own >= all ? 1.0 : own / all);
+	}
+}
+
 int wb_model_eval(const struct wb_sample *prev, const struct wb_sample *cur,
 		  const struct wb_settings *k, const struct wb_limits *base, unsigned hz,
 		  struct wb_limits *out)

@@ -179,7 +179,7 @@ enum wb_frac_src wb_frac_invert(uint64_t K, uint64_t T, uint64_t D, uint64_t sum
 	if (K + FLOOR_SLACK >= mx && mx <= T) {
 		src = max_ppm < WB_RATIO_FULL ? WB_FRAC_CAPPED : WB_FRAC_DEBUGFS;
 		if (src == WB_FRAC_CAPPED && fl >= mx)
-			return src; /* the floor alone reaches the cap: share unknown, take 0 (see wb_frac_held) */
+			return src; /* the floor alone reaches the cap: share unknown, take 0 (see frac_held) */
 	} else if (K <= fl + FLOOR_SLACK) {
 		return WB_FRAC_FLOOR;
 	}
@@ -255,26 +255,66 @@ static void compute_nodes(const struct wb_sample *s, const struct wb_settings *k
 	out->nnodes = s->nnodes;
 }
 
+/* The smallest share (of the unreserved threshold) that reaches bl's cap by itself. */
+static void cap_share(const struct wb_bdi_limits *bl, uint64_t T, uint64_t sum_min_ppm, uint64_t *num, uint64_t *den)
+{
+	uint64_t mx = T * bl->max_ppm / WB_RATIO_FULL, res = T * bl->min_ppm / WB_RATIO_FULL;
+	uint64_t U = unreserved(T, sum_min_ppm);
+
+	*num = mx > res ? (mx - res < U ? mx - res : U) : 0;
+	*den = U ? U : 1;
+}
+
 /*
  * A device at its max_ratio cap whose idle floor alone reaches the cap: the
- * kernel's figure says nothing of its share, which inverts to 0. When its own
- * pages hold it there (half the cap or more dirty: someone writes it), take
- * the smallest share that reaches the cap by itself: 0 predicted a collapse
+ * kernel's figure says nothing of its share, which inverts to 0 (marked
+ * frac_hidden, for wb_model_hidden_shares(), which judges it by what the
+ * device completed when there is a history). With pages of its own dirty
+ * or under writeback (someone writes it, or it is completing), take the
+ * smallest share that reaches the cap by itself: 0 predicted a collapse
  * under strict_limit or a lower limit that the kernel did not show (1.2M
- * against its 6.0M). An idle capped device keeps 0 (its share decays).
+ * against its 6.0M; a CI run at 2.0M against 6.0M, when a writer's
+ * truncate had just drained the device below half the cap, the test this
+ * took before). An idle capped device keeps 0 (its share decays).
  */
-static void frac_held(struct wb_bdi_limits *bl, const struct wb_bdi *b, const struct wb_limits *out,
-		      const struct wb_bdi_knobs *kn)
+static void frac_held(struct wb_bdi_limits *bl, const struct wb_bdi *b, const struct wb_limits *out)
 {
-	uint64_t mx = out->thresh * kn->max_ppm / WB_RATIO_FULL, res = out->thresh * kn->min_ppm / WB_RATIO_FULL;
-	uint64_t U = unreserved(out->thresh, out->sum_min_ppm);
+	uint64_t mx = out->thresh * bl->max_ppm / WB_RATIO_FULL, res = out->thresh * bl->min_ppm / WB_RATIO_FULL;
 	uint64_t own = WB_HAS(b->st_valid, WB_B_RECLAIMABLE) && WB_HAS(b->st_valid, WB_B_WRITEBACK)
 			       ? b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK] : 0;
 
-	if (bl->frac_src != WB_FRAC_CAPPED || bl->frac_num || !U || mx <= res || 2 * own < mx)
+	if (bl->frac_src != WB_FRAC_CAPPED || bl->frac_num || !unreserved(out->thresh, out->sum_min_ppm) || mx <= res)
 		return;
-	bl->frac_num = mx - res < U ? mx - res : U;
-	bl->frac_den = U;
+	bl->frac_hidden = true;
+	if (own)
+		cap_share(bl, out->thresh, out->sum_min_ppm, &bl->frac_num, &bl->frac_den);
+}
+
+/* bl's thresholds from its share and knobs, against out's global figures (ndirty: nr_dirty, for the background one). */
+static void bdi_thresholds(struct wb_bdi_limits *bl, const struct wb_limits *out, uint64_t ndirty)
+{
+	bl->thresh = wb_calc_thresh(out->thresh, out->dirty, out->sum_min_ppm, bl->min_ppm, bl->max_ppm, bl->strict,
+				    bl->frac_num, bl->frac_den);
+	bl->bg_thresh = wb_calc_thresh(out->bg, ndirty, out->sum_min_ppm, bl->min_ppm, bl->max_ppm, bl->strict,
+				       bl->frac_num, bl->frac_den);
+	bl->bdp_bg_thresh = out->thresh ? wb_mul_div(bl->thresh, out->bg, out->thresh) : 0;
+}
+
+void wb_limits_set_share(struct wb_limits *l, const struct wb_sample *s, size_t i, double share)
+{
+	struct wb_bdi_limits *bl;
+	uint64_t num, den;
+
+	if (!l || i >= l->nbdis || !(share >= 0))
+		return;
+	bl = &l->bdis[i];
+	cap_share(bl, l->thresh, l->sum_min_ppm, &num, &den);
+	/* at or past the cap's share: the least that reaches it (what the kernel's figure shows) */
+	if (share * (double)den < (double)num)
+		num = (uint64_t)(share * (double)den + 0.5);
+	bl->frac_num = num;
+	bl->frac_den = den;
+	bdi_thresholds(bl, l, s->g.v[WB_G_DIRTY]);
 }
 
 /* Per-BDI thresholds; fractions from the matching BDI of frac_from. */
@@ -292,26 +332,25 @@ static void compute_bdi(const struct wb_sample *s, const struct wb_settings *k,
 		kn = &dflt;
 	memcpy(bl->name, b->name, sizeof(bl->name));
 	bl->strict = kn->strict;
+	bl->min_ppm = kn->min_ppm;
+	bl->max_ppm = kn->max_ppm;
 	if (src) {
 		bl->frac_src = src->frac_src;
 		bl->frac_num = src->frac_num;
 		bl->frac_den = src->frac_den;
+		bl->frac_hidden = src->frac_hidden;
 	} else if (WB_HAS(b->st_valid, WB_B_THRESH) && WB_HAS(b->st_valid, WB_B_DIRTY_THRESH)) {
 		/* invert with the settings the kernel had (the sample's) */
 		bl->frac_src = wb_frac_invert(b->st[WB_B_THRESH], b->st[WB_B_DIRTY_THRESH], out->dirty,
 					      out->sum_min_ppm, kn->min_ppm, kn->max_ppm, kn->strict,
 					      &bl->frac_num, &bl->frac_den);
-		frac_held(bl, b, out, kn);
+		frac_held(bl, b, out);
 	} else {
 		bl->frac_src = WB_FRAC_NONE;
 		bl->frac_num = 0;
 		bl->frac_den = 1;
 	}
-	bl->thresh = wb_calc_thresh(out->thresh, out->dirty, out->sum_min_ppm, kn->min_ppm,
-				    kn->max_ppm, kn->strict, bl->frac_num, bl->frac_den);
-	bl->bg_thresh = wb_calc_thresh(out->bg, ndirty, out->sum_min_ppm, kn->min_ppm, kn->max_ppm,
-				       kn->strict, bl->frac_num, bl->frac_den);
-	bl->bdp_bg_thresh = out->thresh ? wb_mul_div(bl->thresh, out->bg, out->thresh) : 0;
+	bdi_thresholds(bl, out, ndirty);
 	bl->wb_max = out->thresh * kn->max_ppm / WB_RATIO_FULL;
 	bl->floor = idle_floor(out->thresh, out->dirty, kn->strict);
 	bl->dirty_known = WB_HAS(b->st_valid, WB_B_RECLAIMABLE) && WB_HAS(b->st_valid, WB_B_WRITEBACK);

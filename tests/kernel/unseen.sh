@@ -65,18 +65,22 @@ else
 	ok "F6: --apply reports each changed knob once and the btrfs device's row ($nrows other rows)"
 fi
 
-# F5: a capped device (max_ratio) gets share 0 in the what-if: strict_limit predicts a collapse
+# F5: a capped device (max_ratio) gets share 0 in the what-if: strict_limit predicts a collapse.
+# The floor alone reaches the cap here, so the kernel's figure hides the share: the model judges
+# it by what the device completed over the samples before (3 s, as the UI has them); one sample
+# has only its pages to go by, which the writer's truncate can drain to none (a CI run).
 save_bdi "$BT_BDI"
 bg_job bash -c "while :; do dd if=/dev/zero of=$BT_MNT/g bs=1M count=100 status=none; done"
 sleep 6
 echo 3 > /sys/class/bdi/$BT_BDI/max_ratio
-pred=$("$W" --batch --no-trace --json -n 1 --set "bdi.$BT_BDI.strict_limit=1" |
-	python3 -c 'import json,sys; print([b["thresh"] for b in json.load(sys.stdin)["whatif"]["bdis"] if b["bdi"]=="'"$BT_BDI"'"][0])')
+"$W" --batch --no-trace --json -n 4 -d 1 --set "bdi.$BT_BDI.strict_limit=1" | tail -1 > "$TMP/f5.json"
+pred=$(python3 -c 'import json,sys; print([b["thresh"] for b in json.load(open(sys.argv[1]))["whatif"]["bdis"] if b["bdi"]=="'"$BT_BDI"'"][0])' "$TMP/f5.json")
 echo 1 > /sys/class/bdi/$BT_BDI/strict_limit
 kern=$(awk '/BdiDirtyThresh/{print $2 * 1024}' /sys/kernel/debug/bdi/$BT_BDI/stats)
 kill -- -"$BG_PID" 2>/dev/null
 python3 -c "import sys; p,k=$pred,$kern; sys.exit(0 if abs(p-k) <= 0.02*k + 131072 else 1)" &&
 	ok "F5: strict_limit on a capped device: predicted $pred, kernel $kern" ||
-	bug "F5: strict_limit on a capped device: predicted $pred, kernel $kern"
+	{ bug "F5: strict_limit on a capped device: predicted $pred, kernel $kern"
+	  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print("  the device now:", [b for b in j["bdis"] if b["bdi"]==sys.argv[2]])' "$TMP/f5.json" "$BT_BDI"; }
 echo "$bugs failed"
 [ "$bugs" = 0 ]

@@ -747,6 +747,110 @@ static void drain_by_completions(void **st)
 }
 
 /*
+ * A device capped at 3 % whose idle floor alone reaches the cap (the kernel's
+ * figure hides its share): with pages of its own, any, it takes the cap's
+ * share (a CI run: a writer's truncate had drained it to a few pages, the
+ * share taken as 0, strict_limit predicted 2.0M against the kernel's 6.0M);
+ * idle, 0. With a history, what it completed of everything written back
+ * decides: most of it, the cap's share; 2 %, 2 %; too little written
+ * back by anyone, the guess stands.
+ */
+static void capped_hidden_share(void **st)
+{
+	struct wb_sample h[8];
+	struct wb_bdi b[8];
+	struct wb_zone z = { .name = "Normal" };
+	struct wb_ring *r = wb_ring_create(16);
+	struct wb_limits l, w;
+	struct wb_settings k;
+	const uint64_t T = 1218339, cap = T * 3 / 100;
+	(void)st;
+	assert_non_null(r);
+	one_bdi_history(h, b, 8, "btrfs-1", 1);
+	z.v[WB_Z_HIGH] = 31026;
+	z.v[WB_Z_MANAGED] = 1 << 20;
+	for (int i = 0; i < 8; i++) {
+		struct wb_sample *s = &h[i];
+		double mono = s->mono;
+
+		state_sample(s);
+		s->mono = mono;
+		s->bdis = &b[i];
+		s->nbdis = 1;
+		s->zones = &z;
+		s->nzones = 1;
+		s->g.v[WB_G_DIRTY] = 100;
+		s->g.v[WB_G_WRITEBACK] = 8;
+		s->g.v[WB_G_DIRTY_THRESH] = T;
+		s->g.v[WB_G_WRITTEN] = 1000000 + 2000 * (uint64_t)(8 - i); /* 2000 pages/s by everyone */
+		s->g.valid = WB_BIT(WB_G_MEMFREE) | WB_BIT(WB_G_ACTIVE_FILE) | WB_BIT(WB_G_INACTIVE_FILE) |
+			     WB_BIT(WB_G_DIRTY) | WB_BIT(WB_G_WRITEBACK) | WB_BIT(WB_G_DIRTY_THRESH) |
+			     WB_BIT(WB_G_WRITTEN);
+		b[i].st[WB_B_THRESH] = cap; /* the floor, (T - 108) / 8, is far above it */
+		b[i].st[WB_B_DIRTY_THRESH] = T;
+		b[i].st[WB_B_RECLAIMABLE] = 3;
+		b[i].st[WB_B_WRITEBACK] = 0;
+		b[i].st[WB_B_WRITTEN] = 5000 + 1900 * (uint64_t)(8 - i); /* 95 % of it */
+		b[i].st_valid = WB_BIT(WB_B_THRESH) | WB_BIT(WB_B_DIRTY_THRESH) | WB_BIT(WB_B_RECLAIMABLE) |
+				WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_WRITTEN);
+		b[i].knob[WB_K_MAX_RATIO_FINE] = 30000;
+		b[i].knob_valid = WB_BIT(WB_K_MAX_RATIO_FINE);
+	}
+	/* no history: 3 pages of its own say someone writes it */
+	assert_int_equal(wb_limits_compute(&h[0], NULL, NULL, &l), 0);
+	assert_int_equal(l.bdis[0].frac_src, WB_FRAC_CAPPED);
+	assert_true(l.bdis[0].frac_hidden);
+	assert_int_equal(l.bdis[0].thresh, cap);
+	assert_true(l.bdis[0].frac_num * 100 >= l.bdis[0].frac_den * 3 - 100);
+	/* ... and the what-if under strict_limit keeps the cap, not the floor/100 */
+	assert_int_equal(wb_settings_from_sample(&k, &h[0]), 0);
+	k.bdis[0].strict = true;
+	assert_int_equal(wb_limits_compute(&h[0], &k, &l, &w), 0);
+	assert_int_equal(w.bdis[0].thresh, cap);
+	wb_limits_finish(&w);
+	wb_limits_finish(&l);
+	/* idle: 0, the floor/100 under strict_limit */
+	b[0].st[WB_B_RECLAIMABLE] = 0;
+	assert_int_equal(wb_limits_compute(&h[0], NULL, NULL, &l), 0);
+	assert_int_equal(l.bdis[0].frac_num, 0);
+	assert_int_equal(wb_limits_compute(&h[0], &k, &l, &w), 0);
+	assert_int_equal(w.bdis[0].thresh, (w.thresh - w.dirty) / 100);
+	wb_limits_finish(&w);
+	/* a history: it completed 95 % of what was written back: the cap's share */
+	refill(r, h, 8);
+	wb_model_hidden_shares(&l, &h[0], r);
+	assert_true(l.bdis[0].frac_num * 100 >= l.bdis[0].frac_den * 3 - 100);
+	assert_int_equal(l.bdis[0].thresh, cap);
+	assert_int_equal(wb_limits_compute(&h[0], &k, &l, &w), 0);
+	assert_int_equal(w.bdis[0].thresh, cap);
+	wb_limits_finish(&w);
+	wb_limits_finish(&l);
+	/* 2 % of it: 2 % (pages of its own or not) */
+	b[0].st[WB_B_RECLAIMABLE] = 3;
+	for (int i = 0; i < 8; i++)
+		b[i].st[WB_B_WRITTEN] = 5000 + 40 * (uint64_t)(8 - i);
+	refill(r, h, 8);
+	assert_int_equal(wb_limits_compute(&h[0], NULL, NULL, &l), 0);
+	wb_model_hidden_shares(&l, &h[0], r);
+	assert_in_range((long)(1e4 * (double)l.bdis[0].frac_num / (double)l.bdis[0].frac_den), 195, 205);
+	assert_int_equal(wb_limits_compute(&h[0], &k, &l, &w), 0);
+	assert_in_range((long)w.bdis[0].thresh, (long)(w.thresh / 50 - 8), (long)(w.thresh / 50 + 8)); /* over the floor/100 */
+	wb_limits_finish(&w);
+	wb_limits_finish(&l);
+	/* next to nothing written back by anyone: the guess stands */
+	for (int i = 0; i < 8; i++)
+		h[i].g.v[WB_G_WRITTEN] = 1000000 + 10 * (uint64_t)(8 - i);
+	refill(r, h, 8);
+	assert_int_equal(wb_limits_compute(&h[0], NULL, NULL, &l), 0);
+	wb_model_hidden_shares(&l, &h[0], r);
+	assert_int_equal(l.bdis[0].thresh, cap);
+	assert_true(l.bdis[0].frac_num * 100 >= l.bdis[0].frac_den * 3 - 100);
+	wb_limits_finish(&l);
+	wb_settings_finish(&k);
+	wb_ring_destroy(r);
+}
+
+/*
  * Stats not re-read (a loaded machine's back-off) in the newest samples: the
  * counters stand still there, and the writer's rate comes from the fresh
  * samples before them, not 0 (a device writing 30 MiB/s was forecast idle).
@@ -1001,6 +1105,7 @@ int main(void)
 		cmocka_unit_test(drain_by_completions),
 		cmocka_unit_test(forecast_idle_device),
 		cmocka_unit_test(forecast_capped_share),
+		cmocka_unit_test(capped_hidden_share),
 		cmocka_unit_test(forecast_band),
 		cmocka_unit_test(forecast_prepare_stale),
 		cmocka_unit_test(forecast_ratelimit_regimes),
