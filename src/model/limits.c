@@ -176,6 +176,15 @@ enum wb_frac_src wb_frac_invert(uint64_t K, uint64_t T, uint64_t D, uint64_t sum
 
 	*num = 0;
 	*den = 1;
+	/*
+	 * The kernel caps last, so a figure over the cap the knobs give cannot
+	 * be of these knobs (read apart from them): it says only "at the cap",
+	 * not a share past it (taken as one, a cap lifted would be predicted
+	 * the whole threshold: a CI run, 240665 pages where the kernel showed
+	 * 150426, for a device the knobs capped at 20 %).
+	 */
+	if (K > mx)
+		K = mx;
 	if (K + FLOOR_SLACK >= mx && mx <= T) {
 		src = max_ppm < WB_RATIO_FULL ? WB_FRAC_CAPPED : WB_FRAC_DEBUGFS;
 		if (src == WB_FRAC_CAPPED && fl >= mx)

@@ -141,6 +141,10 @@ static void fraction_inversion_round_trip(void **st)
 	assert_int_equal(wb_frac_invert(152313, 1218617, 108, 0, 0, WB_RATIO_FULL, false, &n, &d),
 			 WB_FRAC_FLOOR);
 	assert_int_equal(n, 0);
+	/* a figure over the cap the knobs give (read apart from them): at the cap, not a share past it */
+	assert_int_equal(wb_frac_invert(51000, 51200, 40000, 0, 0, 200000, false, &n, &d), WB_FRAC_CAPPED);
+	assert_int_equal(n, 10240);
+	assert_int_equal(d, 51200);
 }
 
 static void polynom(void **st)
