@@ -194,9 +194,8 @@ static int run_model(struct wb_pipeline *p, char *err, size_t errlen)
 	struct wb_settings k;
 	int rc;
 
-	if (wb_model_eval(v->prev, v->cur, NULL, NULL, 0, &p->lim) == 0) {
+	if (wb_model_eval_hist(v->prev, v->cur, p->ring, NULL, NULL, 0, &p->lim) == 0) {
 		wb_model_drain(&p->lim, v->cur, p->ring); /* by what the device completes, not the kernel's estimate */
-		wb_model_hidden_shares(&p->lim, v->cur, p->ring); /* before the what-if, which takes them */
 		v->lim = &p->lim;
 	}
 	if (p->o.nsets) {
@@ -451,7 +450,7 @@ static int timeline_refill(struct wb_pipeline *p)
 	p->have_view = true;
 	p->view.cur = wb_ring_get(p->ring, 0);
 	p->view.prev = wb_ring_get(p->ring, 1);
-	if (wb_model_eval(p->view.prev, p->view.cur, NULL, NULL, 0, &p->lim) == 0)
+	if (wb_model_eval_hist(p->view.prev, p->view.cur, p->ring, NULL, NULL, 0, &p->lim) == 0)
 		p->view.lim = &p->lim;
 	rc = derive(p) ? -ENOMEM : wb_timeline_push(p->tl, &p->view);
 	view_finish(p);

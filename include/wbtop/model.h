@@ -189,9 +189,13 @@ void wb_model_drain(struct wb_limits *l, const struct wb_sample *cur, const stru
  * Every BDI of l whose share the kernel's figure hides (frac_hidden) takes
  * the share of the pages written back that it completed over the samples
  * of hist up to WB_SHARE_WINDOW_S back (the kernel's share is of recent
- * completions, halved every 3 s), when there were enough to judge by.
+ * completions, halved every 3 s of them), further while too few were
+ * written back (up to WB_SHARE_QUIET_S), when there were enough to judge by; no
+ * more than the least that reaches its cap. wb_model_eval_hist() calls it
+ * before the control layer, which the thresholds feed.
  */
 #define WB_SHARE_WINDOW_S 6.0
+#define WB_SHARE_QUIET_S 120.0
 void wb_model_hidden_shares(struct wb_limits *l, const struct wb_sample *cur, const struct wb_ring *hist);
 
 /*
@@ -206,5 +210,8 @@ void wb_model_bandwidths(const struct wb_sample *prev, const struct wb_sample *c
 int wb_model_eval(const struct wb_sample *prev, const struct wb_sample *cur,
 		  const struct wb_settings *k, const struct wb_limits *base, unsigned hz,
 		  struct wb_limits *out);
+/* ... with the history that judges the shares the kernel's figures hide (hist: newest first, may hold cur). */
+int wb_model_eval_hist(const struct wb_sample *prev, const struct wb_sample *cur, const struct wb_ring *hist,
+		       const struct wb_settings *k, const struct wb_limits *base, unsigned hz, struct wb_limits *out);
 
 #endif

@@ -245,39 +245,83 @@ void wb_model_drain(struct wb_limits *l, const struct wb_sample *cur, const stru
  */
 #define SHARE_MIN_BYTES (4u << 20)
 
-void wb_model_hidden_shares(struct wb_limits *l, const struct wb_sample *cur, const struct wb_ring *hist)
+/* Pages written back by everyone from then to now. */
+static uint64_t all_since(const struct wb_sample *now, const struct wb_sample *then)
 {
-	uint64_t min_pages = SHARE_MIN_BYTES / (cur && cur->page_size ? cur->page_size : 4096);
+	return now->g.v[WB_G_WRITTEN] - then->g.v[WB_G_WRITTEN];
+}
 
-	if (!l || !l->valid || !hist || !WB_HAS(cur->g.valid, WB_G_WRITTEN))
-		return;
-	for (size_t i = 0; i < l->nbdis && i < cur->nbdis; i++) {
-		const struct wb_bdi *b = &cur->bdis[i], *o, *from = NULL;
-		const struct wb_sample *h, *then = NULL;
+/* o, of sample s, has a freshly read BdiWritten beside s's nr_written. */
+static bool fresh_written(const struct wb_sample *s, const struct wb_bdi *o)
+{
+	return o && !o->stats_skipped && WB_HAS(o->st_valid, WB_B_WRITTEN) && WB_HAS(s->g.valid, WB_G_WRITTEN);
+}
 
-		if (!l->bdis[i].frac_hidden || b->stats_skipped || !WB_HAS(b->st_valid, WB_B_WRITTEN))
-			continue;
-		/* the oldest sample in the window with both counters, neither gone back */
+/*
+ * BDI name's part of all pages written back over the samples of hist up to
+ * WB_SHARE_WINDOW_S before its last fresh read (stats kept by the back-off
+ * stand still: that read's, and its sample's nr_written), no more than
+ * WB_SHARE_WINDOW_S old; further back, up to WB_SHARE_QUIET_S, while too
+ * little was written back to judge by: the kernel's shares age only with
+ * completions (its period timer stops without them), so a device that
+ * wrote and went quiet keeps its share. < 0 when there is not enough to
+ * judge by. A sample without the BDI ends the window: another device may
+ * have come back under its name, its counter started again.
+ */
+static double completed_share(const struct wb_sample *cur, const struct wb_ring *hist, const char *name)
+{
+	const struct wb_sample *now = cur, *h, *then = NULL;
+	const struct wb_bdi *b = wb_sample_bdi(cur, name), *o, *from = NULL;
+	uint64_t min_pages = SHARE_MIN_BYTES / (cur->page_size ? cur->page_size : 4096);
+
+	if (!min_pages)
+		min_pages = 1;
+
+	if (b && b->stats_skipped)
 		for (size_t k = 0; (h = wb_ring_get(hist, k)); k++) {
 			if (h->mono >= cur->mono)
 				continue;
-			if (cur->mono - h->mono > WB_SHARE_WINDOW_S + 0.5)
+			if (!(o = wb_sample_bdi(h, name)) || cur->mono - h->mono > WB_SHARE_WINDOW_S)
+				return -1;
+			if (fresh_written(h, o)) {
+				now = h;
+				b = o;
 				break;
-			o = wb_sample_bdi(h, b->name);
-			if (!o || o->stats_skipped || !WB_HAS(o->st_valid, WB_B_WRITTEN) || !WB_HAS(h->g.valid, WB_G_WRITTEN))
-				continue;
-			if (o->st[WB_B_WRITTEN] > b->st[WB_B_WRITTEN] || h->g.v[WB_G_WRITTEN] > cur->g.v[WB_G_WRITTEN])
-				break;
-			from = o;
-			then = h;
+			}
 		}
-		if (!from || cur->mono - then->mono < 1.0)
+	if (!fresh_written(now, b))
+		return -1;
+	for (size_t k = 0; (h = wb_ring_get(hist, k)); k++) {
+		if (h->mono >= now->mono)
 			continue;
-		double all = (double)(cur->g.v[WB_G_WRITTEN] - then->g.v[WB_G_WRITTEN]);
-		double own = (double)(b->st[WB_B_WRITTEN] - from->st[WB_B_WRITTEN]);
-		if (all < (double)min_pages)
+		/* past the window only while too little was written back: the shares stand still without it */
+		if (now->mono - h->mono > (from && all_since(now, then) >= min_pages ? WB_SHARE_WINDOW_S : WB_SHARE_QUIET_S) + 0.5 ||
+		    !(o = wb_sample_bdi(h, name)))
+			break;
+		if (!fresh_written(h, o))
 			continue;
-		wb_limits_set_share(l, cur, i, own >= all ? 1.0 : own / all);
+		if (o->st[WB_B_WRITTEN] > b->st[WB_B_WRITTEN] || h->g.v[WB_G_WRITTEN] > now->g.v[WB_G_WRITTEN])
+			break;
+		from = o;
+		then = h;
+	}
+	if (!from || now->mono - then->mono < 1.0)
+		return -1;
+	uint64_t all = all_since(now, then), own = b->st[WB_B_WRITTEN] - from->st[WB_B_WRITTEN];
+	if (all < min_pages)
+		return -1;
+	return own >= all ? 1.0 : (double)own / (double)all;
+}
+
+void wb_model_hidden_shares(struct wb_limits *l, const struct wb_sample *cur, const struct wb_ring *hist)
+{
+	if (!l || !l->valid || !cur || !hist)
+		return;
+	for (size_t i = 0; i < l->nbdis && i < cur->nbdis; i++) {
+		double share;
+
+		if (l->bdis[i].frac_hidden && (share = completed_share(cur, hist, cur->bdis[i].name)) >= 0)
+			wb_limits_set_share(l, cur, i, share);
 	}
 }
 
@@ -285,11 +329,19 @@ int wb_model_eval(const struct wb_sample *prev, const struct wb_sample *cur,
 		  const struct wb_settings *k, const struct wb_limits *base, unsigned hz,
 		  struct wb_limits *out)
 {
+	return wb_model_eval_hist(prev, cur, NULL, k, base, hz, out);
+}
+
+int wb_model_eval_hist(const struct wb_sample *prev, const struct wb_sample *cur, const struct wb_ring *hist,
+		       const struct wb_settings *k, const struct wb_limits *base, unsigned hz, struct wb_limits *out)
+{
 	double stackbw[64], *bw = stackbw;
 	int err = wb_limits_compute(cur, k, base, out);
 
 	if (err)
 		return err;
+	if (!base) /* a what-if takes its shares from base */
+		wb_model_hidden_shares(out, cur, hist);
 	if (cur->nbdis > 64) {
 		bw = calloc(cur->nbdis, sizeof(*bw));
 		if (!bw)

@@ -272,6 +272,13 @@ static void cap_share(const struct wb_bdi_limits *bl, uint64_t T, uint64_t sum_m
 
 	*num = mx > res ? (mx - res < U ? mx - res : U) : 0;
 	*den = U ? U : 1;
+	/*
+	 * The kernel counts a device's completions only up to its max_ratio's
+	 * share (__fprop_add_percpu_max): others' min_ratio reserves can make
+	 * the cap out of its reach.
+	 */
+	if (*num > wb_mul_div(*den, bl->max_ppm, WB_RATIO_FULL))
+		*num = wb_mul_div(*den, bl->max_ppm, WB_RATIO_FULL);
 }
 
 /*
@@ -279,14 +286,16 @@ static void cap_share(const struct wb_bdi_limits *bl, uint64_t T, uint64_t sum_m
  * kernel's figure says nothing of its share, which inverts to 0 (marked
  * frac_hidden, for wb_model_hidden_shares(), which judges it by what the
  * device completed when there is a history). With pages of its own dirty
- * or under writeback (someone writes it, or it is completing), take the
+ * or under writeback, more than the per-CPU counters' slack (someone
+ * writes it, or it is completing), take the
  * smallest share that reaches the cap by itself: 0 predicted a collapse
  * under strict_limit or a lower limit that the kernel did not show (1.2M
  * against its 6.0M; a CI run at 2.0M against 6.0M, when a writer's
  * truncate had just drained the device below half the cap, the test this
  * took before). An idle capped device keeps 0 (its share decays).
  */
-static void frac_held(struct wb_bdi_limits *bl, const struct wb_bdi *b, const struct wb_limits *out)
+static void frac_held(struct wb_bdi_limits *bl, const struct wb_sample *s, const struct wb_bdi *b,
+		      const struct wb_limits *out)
 {
 	uint64_t mx = out->thresh * bl->max_ppm / WB_RATIO_FULL, res = out->thresh * bl->min_ppm / WB_RATIO_FULL;
 	uint64_t own = WB_HAS(b->st_valid, WB_B_RECLAIMABLE) && WB_HAS(b->st_valid, WB_B_WRITEBACK)
@@ -295,7 +304,7 @@ static void frac_held(struct wb_bdi_limits *bl, const struct wb_bdi *b, const st
 	if (bl->frac_src != WB_FRAC_CAPPED || bl->frac_num || !unreserved(out->thresh, out->sum_min_ppm) || mx <= res)
 		return;
 	bl->frac_hidden = true;
-	if (own)
+	if (own > wb_counter_slack(s)) /* more than the per-CPU counters can leave behind on an idle device */
 		cap_share(bl, out->thresh, out->sum_min_ppm, &bl->frac_num, &bl->frac_den);
 }
 
@@ -353,7 +362,7 @@ static void compute_bdi(const struct wb_sample *s, const struct wb_settings *k,
 		bl->frac_src = wb_frac_invert(b->st[WB_B_THRESH], b->st[WB_B_DIRTY_THRESH], out->dirty,
 					      out->sum_min_ppm, kn->min_ppm, kn->max_ppm, kn->strict,
 					      &bl->frac_num, &bl->frac_den);
-		frac_held(bl, b, out);
+		frac_held(bl, s, b, out);
 	} else {
 		bl->frac_src = WB_FRAC_NONE;
 		bl->frac_num = 0;
