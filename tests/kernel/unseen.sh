@@ -3,7 +3,7 @@
 # Cases no other test had, found by a hostile campaign on this kernel: btrfs
 # followed by its block device, a fresh 1 MiB/s device's time until clean, a
 # textfile path that is a FIFO, per-device figures unprivileged, the what-if
-# on a device held at its max_ratio cap, --apply's report. Root; puts the machine back.
+# on a device held at its max_ratio cap (writing, and gone quiet), --apply's report. Root; puts the machine back.
 . "$(dirname "$0")/../kernel/lib.sh"
 W=$WBTOP bugs=0
 command -v setpriv >/dev/null || skip "needs setpriv"
@@ -82,5 +82,29 @@ python3 -c "import sys; p,k=$pred,$kern; sys.exit(0 if abs(p-k) <= 0.02*k + 1310
 	ok "F5: strict_limit on a capped device: predicted $pred, kernel $kern" ||
 	{ bug "F5: strict_limit on a capped device: predicted $pred, kernel $kern"
 	  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print("  the device now:", [b for b in j["bdis"] if b["bdi"]==sys.argv[2]])' "$TMP/f5.json" "$BT_BDI"; }
+# F7: the same device written, drained and quiet under wbtop's watch: no page of its own, and its
+# kernel share stands still without completions; the what-if judges it by what it completed before
+echo 0 > /sys/class/bdi/$BT_BDI/strict_limit
+wait "$BG_PID" 2>/dev/null
+BT_MM=$(cat /sys/class/block/$(basename "$BT_DEV")/dev)
+rm -f "$BT_MNT/g"
+echo "$BT_MM 0" > /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device # F5's leftovers written at full speed
+sync -f "$BT_MNT"
+echo "$BT_MM 4194304" > /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device
+"$W" --batch --no-trace --json -n 16 -d 1 --set "bdi.$BT_BDI.strict_limit=1" > "$TMP/f7.all" &
+F7_PID=$!
+sleep 1
+dd if=/dev/zero of="$BT_MNT/h" bs=1M count=24 conv=fsync status=none
+wait "$F7_PID"
+tail -1 "$TMP/f7.all" > "$TMP/f7.json"
+pred=$(python3 -c 'import json,sys; print([b["thresh"] for b in json.load(open(sys.argv[1]))["whatif"]["bdis"] if b["bdi"]=="'"$BT_BDI"'"][0])' "$TMP/f7.json")
+echo 1 > /sys/class/bdi/$BT_BDI/strict_limit
+kern=$(awk '/BdiDirtyThresh/{print $2 * 1024}' /sys/kernel/debug/bdi/$BT_BDI/stats)
+own=$(python3 -c 'import json,sys; b=[b for b in json.load(open(sys.argv[1]))["bdis"] if b["bdi"]==sys.argv[2]][0]; print(b["reclaimable"] + b["writeback"])' "$TMP/f7.json" "$BT_BDI")
+echo "F7: its own pages at the what-if: $own bytes"
+python3 -c "import sys; p,k=$pred,$kern; sys.exit(0 if abs(p-k) <= 0.02*k + 131072 else 1)" &&
+	ok "F7: strict_limit on a capped device gone quiet: predicted $pred, kernel $kern" ||
+	{ bug "F7: strict_limit on a capped device gone quiet: predicted $pred, kernel $kern"
+	  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print("  the device now:", [b for b in j["bdis"] if b["bdi"]==sys.argv[2]])' "$TMP/f7.json" "$BT_BDI"; }
 echo "$bugs failed"
 [ "$bugs" = 0 ]
