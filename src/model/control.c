@@ -238,11 +238,7 @@ void wb_model_drain(struct wb_limits *l, const struct wb_sample *cur, const stru
 	}
 }
 
-/*
- * Pages fewer than this written back by every device over the window say
- * nothing of who wrote them (the kernel's shares stand still without
- * completions): 4 MiB.
- */
+/* Pages fewer than this written back by every device over the window say nothing of who wrote them: 4 MiB. */
 #define SHARE_MIN_BYTES (4u << 20)
 
 /* Pages written back by everyone from then to now. */
@@ -262,9 +258,9 @@ static bool fresh_written(const struct wb_sample *s, const struct wb_bdi *o)
  * WB_SHARE_WINDOW_S before its last fresh read (stats kept by the back-off
  * stand still: that read's, and its sample's nr_written), no more than
  * WB_SHARE_WINDOW_S old; further back, up to WB_SHARE_QUIET_S, while too
- * little was written back to judge by: the kernel's shares age only with
- * completions (its period timer stops without them), so a device that
- * wrote and went quiet keeps its share. < 0 when there is not enough to
+ * little was written back to judge by: without completions the kernel
+ * halves both sides of its counts alike, so a device that wrote and went
+ * quiet keeps its share. < 0 when there is not enough to
  * judge by. A sample without the BDI ends the window: another device may
  * have come back under its name, its counter started again.
  */
@@ -294,7 +290,7 @@ static double completed_share(const struct wb_sample *cur, const struct wb_ring 
 	for (size_t k = 0; (h = wb_ring_get(hist, k)); k++) {
 		if (h->mono >= now->mono)
 			continue;
-		/* past the window only while too little was written back: the shares stand still without it */
+		/* past the window only while too little was written back: without it the shares hold */
 		if (now->mono - h->mono > (from && all_since(now, then) >= min_pages ? WB_SHARE_WINDOW_S : WB_SHARE_QUIET_S) + 0.5 ||
 		    !(o = wb_sample_bdi(h, name)))
 			break;

@@ -285,27 +285,31 @@ static void cap_share(const struct wb_bdi_limits *bl, uint64_t T, uint64_t sum_m
  * A device at its max_ratio cap whose idle floor alone reaches the cap: the
  * kernel's figure says nothing of its share, which inverts to 0 (marked
  * frac_hidden, for wb_model_hidden_shares(), which judges it by what the
- * device completed when there is a history). With pages of its own dirty
- * or under writeback, more than the per-CPU counters' slack (someone
- * writes it, or it is completing), take the
- * smallest share that reaches the cap by itself: 0 predicted a collapse
- * under strict_limit or a lower limit that the kernel did not show (1.2M
- * against its 6.0M; a CI run at 2.0M against 6.0M, when a writer's
- * truncate had just drained the device below half the cap, the test this
- * took before). An idle capped device keeps 0 (its share decays).
+ * device completed when there is a history). With more pages of its own
+ * dirty or under writeback than the per-CPU counters' slack (someone writes
+ * it, or it is completing), take the smallest share that reaches the cap by
+ * itself: 0 predicted a collapse under strict_limit or a lower limit that
+ * the kernel did not show (1.2M against its 6.0M; a CI run at 2.0M against
+ * 6.0M, when the test then asked for half the cap, and a writer's truncate
+ * had drained the device below it). An idle capped device keeps 0.
  */
 static void frac_held(struct wb_bdi_limits *bl, const struct wb_sample *s, const struct wb_bdi *b,
 		      const struct wb_limits *out)
 {
-	uint64_t mx = out->thresh * bl->max_ppm / WB_RATIO_FULL, res = out->thresh * bl->min_ppm / WB_RATIO_FULL;
 	uint64_t own = WB_HAS(b->st_valid, WB_B_RECLAIMABLE) && WB_HAS(b->st_valid, WB_B_WRITEBACK)
 			       ? b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK] : 0;
+	uint64_t num, den;
 
-	if (bl->frac_src != WB_FRAC_CAPPED || bl->frac_num || !unreserved(out->thresh, out->sum_min_ppm) || mx <= res)
+	if (bl->frac_src != WB_FRAC_CAPPED || bl->frac_num)
+		return;
+	cap_share(bl, out->thresh, out->sum_min_ppm, &num, &den);
+	if (!num) /* nothing unreserved, or a cap at or under its own reserve: the figure says it all */
 		return;
 	bl->frac_hidden = true;
-	if (own > wb_counter_slack(s)) /* more than the per-CPU counters can leave behind on an idle device */
-		cap_share(bl, out->thresh, out->sum_min_ppm, &bl->frac_num, &bl->frac_den);
+	if (own > wb_counter_slack(s)) {
+		bl->frac_num = num;
+		bl->frac_den = den;
+	}
 }
 
 /* bl's thresholds from its share and knobs, against out's global figures (ndirty: nr_dirty, for the background one). */
