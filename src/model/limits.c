@@ -412,14 +412,19 @@ int wb_limits_compute(const struct wb_sample *s, const struct wb_settings *k,
 	out->dirtyable = wb_dirtyable(free, out->reserve, lru);
 	out->kernel_known = WB_HAS(s->g.valid, WB_G_DIRTY_THRESH);
 	if (out->kernel_known) {
-		/* with the sample's own settings, do we agree with the kernel? */
+		/*
+		 * With the sample's own settings, do we agree with the kernel?
+		 * Any difference is memory that moved between the meminfo read
+		 * and the kernel's own: its figure is the one the knobs act on.
+		 */
 		struct wb_settings cur;
 		uint64_t t0, b0;
 
 		wb_settings_from_sample(&cur, s);
 		wb_domain_limits(&cur, out->dirtyable, s->page_size, &t0, &b0);
 		wb_settings_finish(&cur);
-		if ((t0 > s->g.v[WB_G_DIRTY_THRESH] + 4 || t0 + 4 < s->g.v[WB_G_DIRTY_THRESH]) &&
+		if ((t0 != s->g.v[WB_G_DIRTY_THRESH] ||
+		     (WB_HAS(s->g.valid, WB_G_BG_THRESH) && b0 != s->g.v[WB_G_BG_THRESH])) &&
 		    calibrate_avail(s, &kernel_avail)) {
 			out->dirtyable = kernel_avail;
 			out->calibrated = true;

@@ -189,7 +189,17 @@ static void limits_on_sample(void **st)
 	assert_int_equal(l.ratelimit_pages, 1218339 / 64);
 	assert_int_equal(l.bdis[0].frac_src, WB_FRAC_FLOOR);
 	assert_int_equal(l.bdis[0].thresh, (1218339 - 108) / 8);
-	/* the kernel disagrees by more than a few pages: calibrate from it */
+	/* two pages apart (memory moved between the reads): the kernel's figure */
+	s.g.v[WB_G_DIRTY_THRESH] = 1218339 - 2;
+	s.g.v[WB_G_BG_THRESH] = 608425 - 1;
+	s.g.valid |= WB_BIT(WB_G_BG_THRESH);
+	wb_limits_finish(&l);
+	assert_int_equal(wb_limits_compute(&s, NULL, NULL, &l), 0);
+	assert_true(l.calibrated);
+	assert_int_equal(l.thresh, 1218339 - 2);
+	assert_int_equal(l.bg, 608425 - 1);
+	assert_int_equal(l.kernel_diff, 0);
+	/* the kernel disagrees by many pages: calibrate from it */
 	s.g.v[WB_G_DIRTY_THRESH] = 1200000;
 	wb_limits_finish(&l);
 	assert_int_equal(wb_limits_compute(&s, NULL, NULL, &l), 0);
