@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The process table reads a process whose io counters stand still less
+# The process table reads a process whose write counters stand still less
 # often (src/collect/procs.c). Nothing it writes may be lost: a sleeper that
-# wakes to write a little is listed within 8 samples with all its bytes, and
+# wakes to write a little is listed within 8 samples with all its bytes (so
+# is one that only read until then: its read counters move), and
 # one that wakes to write a lot (more than the processes read explain of
 # /proc/vmstat's nr_dirtied) is listed at once. Writes to a disk file
 # system (page cache), no root needed.
@@ -14,7 +15,8 @@ trap 'kill $PIDS 2>/dev/null; wait 2>/dev/null; rm -rf "$D"' EXIT
 case $(stat -f -c %T "$D") in
 tmpfs|ramfs) echo "SKIP: $D is on $(stat -f -c %T "$D") (no write accounting)"; exit 77 ;;
 esac
-# sleeper SECONDS KiB: sleeps, writes KiB in one write, notes the wall time, sleeps on.
+# sleeper SECONDS KiB [read]: sleeps (or reads a small file 10 times a second),
+# writes KiB in one write, notes the wall time, sleeps on.
 # -S -B: no site imports (.pth files) and no bytecode written: whatever the
 # interpreter writes while starting is counted as the sleeper's (a run under
 # load listed 538 KiB for the 512 written; its note file adds one page, 4 KiB)
@@ -22,7 +24,11 @@ sleeper() {
 	python3 -S -B -c "
 import os, sys, time
 data = b'x' * ($2 << 10)
-time.sleep($1)
+end = time.time() + $1
+while '${3:-}' == 'read' and time.time() < end:
+    open('/proc/self/stat').read()
+    time.sleep(0.1)
+time.sleep(max(0, end - time.time()))
 fd = os.open('$D/f$2', os.O_WRONLY | os.O_CREAT)
 os.write(fd, data)
 os.close(fd)
@@ -32,6 +38,7 @@ time.sleep(60)" &
 }
 sleeper 9 512       # a little: under the 4 MiB nr_dirtied margin
 sleeper 11 32768    # a lot
+sleeper 10 640 read # a little, after reading for 10 s
 "$W" --batch --json -n 90 -d 0.2 --no-trace >"$D/out" 2>"$D/err" || { echo "FAIL: wbtop: $(cat "$D/err")"; exit 1; }
 python3 - "$D" <<'PY'
 import json, sys
@@ -39,7 +46,7 @@ d = sys.argv[1]
 samples = [json.loads(l) for l in open(d + "/out")]
 fails = 0
 # the first sample after the write: late 1; a sleeper read every 8th sample: up to 8
-for kib, late_max in ((512, 8), (32768, 1)):
+for kib, late_max in ((512, 8), (32768, 1), (640, 8)):
     pid, t = open("%s/t%d" % (d, kib)).read().split()
     pid, t = int(pid), float(t)
     got, first = 0.0, None

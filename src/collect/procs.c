@@ -7,8 +7,8 @@
  * and re-read with one pread; /proc/PID/stat is read only for the tasks that
  * wrote since the last sample (their state, name and wchan).
  *
- * A process whose io counters have not moved for a while (asleep: no read or
- * write at all) is read less often, down to every 8th sample after half a
+ * A process whose write counters have not moved for a while (asleep, or
+ * reading only) is read less often, down to every 8th sample after half a
  * minute; each /proc/PID/io read costs a few microseconds of kernel time,
  * cold, and most processes sleep. What it wrote meanwhile is never lost (the
  * counters are cumulative): it is listed in the sample it is read in.
@@ -32,10 +32,10 @@
 #define PF_KTHREAD_FLAG 0x00200000u /* include/linux/sched.h PF_KTHREAD */
 #define MAX_KEPT_FDS 4096           /* above this, /proc/PID/io is opened each sample */
 #define LIST_EVERY 64               /* /proc is listed whole at least every LIST_EVERY times */
-#define UNEXPLAINED (4u << 20)
-#define RECENT 30                   /* samples a writer is watched for after it last wrote */      /* bytes dirtied that no process read explains: read them all */
+#define UNEXPLAINED (4u << 20)      /* bytes dirtied that no process read explains: read them all */
+#define RECENT 30                   /* samples a writer is watched for after it last wrote */
 
-/* How often a process is read after its io counters stood still for `idle` samples. */
+/* How often a process is read after its write counters stood still for `idle` samples. */
 static const struct {
 	unsigned idle, every;
 } backoff[] = { { 28, 8 }, { 12, 4 }, { 4, 2 } };
@@ -49,9 +49,8 @@ struct task {
 	bool unreadable; /* skipped because its io is not readable to us */
 	bool have;      /* wb and cb hold a reading */
 	uint64_t wb, cb;
-	uint64_t sig;   /* hash of its io text at the last read: unchanged, it did no I/O */
 	unsigned wrote; /* the sample it last wrote in (wb_procs.tick), 0 never */
-	unsigned still; /* the sample its io text last changed in (or was first read) */
+	unsigned still; /* the sample its write counters last moved in (or it was first read) */
 	unsigned read;  /* the sample it was last read in */
 };
 
@@ -205,22 +204,17 @@ static bool parse_io(const char *buf, uint64_t *wb, uint64_t *cb)
 	return w && c && wb_parse_u64(w + 14, NULL, wb) && wb_parse_u64(c + 24, NULL, cb);
 }
 
-/* FNV-1a of a short text: whether a process's io counters moved at all. */
-static uint64_t text_sig(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ull;
-	return h;
-}
-
-/* Read a task's io counters (kept descriptor, else open/read/close); t->sig their text's hash. */
+/*
+ * Read a task's io counters (kept descriptor, else open/read/close). Only its
+ * write counters, the two wbtop reports, wake it from the sleepers' back-off:
+ * htop, atop, sadc and tmux read every second (and wchar moves with a
+ * terminal's or a pipe's writes) but write nothing to a disk, and were read
+ * every sample for their moving read counters.
+ */
 static bool read_io(struct wb_procs *p, struct task *t, uint64_t *wb, uint64_t *cb)
 {
 	char buf[256];
 	ssize_t n;
-	uint64_t sig;
 
 	if (t->io_fd >= 0) {
 		n = pread(t->io_fd, buf, sizeof(buf) - 1, 0);
@@ -234,10 +228,8 @@ static bool read_io(struct wb_procs *p, struct task *t, uint64_t *wb, uint64_t *
 	}
 	if (!parse_io(buf, wb, cb))
 		return false;
-	sig = text_sig(buf, (size_t)n);
-	if (sig != t->sig || !t->have)
+	if (!t->have || *wb != t->wb || *cb != t->cb)
 		t->still = p->tick;
-	t->sig = sig;
 	t->read = p->tick;
 	return true;
 }
@@ -439,7 +431,7 @@ static bool task_update(struct wb_procs *p, struct task *t, struct wb_proc *out)
 	return out->write_bytes_delta || out->cancelled_delta;
 }
 
-/* Is the task read in this sample? Writers and busy ones always; sleepers less often. */
+/* Is the task read in this sample? Writers and new ones always; the others less often. */
 static bool due(const struct wb_procs *p, const struct task *t)
 {
 	unsigned idle = p->tick - t->still;
