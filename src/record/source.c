@@ -144,6 +144,14 @@ static int rp_next_event(void *ctx)
 			break;
 		}
 	wb_sample_init(&s);
+	/* the sample shown (the one before p->i) decides whether the next throttled one starts an episode */
+	if (p->i > 0 && wb_rec_read(p->r, p->i - 1, &s, err, sizeof(err)) == 0) {
+		quiet = true;
+		for (size_t b = 0; b < s.nbdis; b++)
+			quiet &= s.bdis[b].ev.pauses == 0;
+	} else {
+		quiet = true; /* nothing shown before: a throttled first sample starts one */
+	}
 	for (size_t i = p->i; i < p->end; i++) {
 		bool thr = false;
 		if (note_t >= 0 && wb_rec_time(p->r, i) >= note_t) {
@@ -155,12 +163,12 @@ static int rp_next_event(void *ctx)
 			break;
 		for (size_t b = 0; b < s.nbdis; b++)
 			thr |= s.bdis[b].ev.pauses > 0;
-		if (thr && (quiet || i > p->i)) {
+		if (thr && quiet) {
 			p->i = i;
 			wb_sample_finish(&s);
 			return 0;
 		}
-		quiet |= !thr;
+		quiet = !thr;
 	}
 	wb_sample_finish(&s);
 	return -1;

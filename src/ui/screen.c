@@ -45,8 +45,10 @@ static attr_t ui_attr(const struct ui *u, enum wb_role r)
 void ui_apply_theme(struct ui *u)
 {
 	shown_valid = false; /* every cell's colours may change: the next flush writes them all */
-	if (!has_colors() || u->theme.mono)
+	if (!has_colors() || u->theme.mono) {
+		bkgd(ui_attr(u, WB_R_NORMAL)); /* no colour pair: not the previous theme's background */
 		return;
+	}
 	for (int r = 0; r < WB_R_COUNT; r++) {
 		const struct wb_style *s = &u->theme.role[r];
 		bool wide = COLORS >= 256;

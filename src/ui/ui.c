@@ -627,7 +627,7 @@ static const struct ui_binding bindings[] = {
 	{ { '\t', KEY_BTAB, '1', '2', '3', '4', '5', '6' }, "Tab, 1-6", "switch pane", "Tab", "Pane", 2, K_ALL, k_pane },
 	{ { '\n', KEY_ENTER }, "Enter", "Devices: its Graph", NULL, NULL, 0, K_ALL, k_pane },
 	/* the Graph pane's own keys (< and > are the replay's speed elsewhere) */
-	{ { '<', '>' }, "< / >", "Graph: zoom out/in", "<>", "Zoom", 4, K_GRAPH, k_graph },
+	{ { '<', '>' }, "< / >", "Graph: zoom in/out", "<>", "Zoom", 4, K_GRAPH, k_graph },
 	{ { 'f', 'F' }, "f / F", "Graph: pin/unpin fcast", "f", "Pin", 5, K_GRAPH, k_graph },
 	{ { 'b' }, "b", "Graph: glyph set", NULL, NULL, 0, K_GRAPH, k_graph },
 	{ { KEY_UP, KEY_DOWN }, "Up/Down", "select a row", NULL, NULL, 0, K_ALL, k_move },
