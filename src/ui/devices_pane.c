@@ -201,7 +201,7 @@ static int dev_cell(const struct ui *u, const struct devrow *r, const struct wb_
 /* Which columns fit, and their widths (the sparkline takes what is left). */
 static void dev_layout(const struct ui *u, const struct wb_field *const *col, int nc, int *width, bool *shown)
 {
-	int prio[DEV_MAX_COLS];
+	int prio[DEV_MAX_COLS] = { 0 };
 
 	for (int c = 0; c < nc; c++) {
 		width[c] = col[c]->width;
@@ -217,6 +217,25 @@ static void dev_layout(const struct ui *u, const struct wb_field *const *col, in
 				used += shown[k] ? width[k] + 1 : 0;
 			width[c] += ui_cols(u) - 1 - used;
 		}
+}
+
+/* The sortable column whose title is under screen column x, or -1. */
+int ui_dev_column_at(const struct ui *u, int x)
+{
+	size_t n;
+	const struct wb_field *const *col = dev_cols(&n);
+	int nc = (int)n, width[DEV_MAX_COLS], at = 0;
+	bool shown[DEV_MAX_COLS];
+
+	dev_layout(u, col, nc, width, shown);
+	for (int c = 0; c < nc; c++) {
+		if (!shown[c])
+			continue;
+		if (x >= at && x <= at + width[c]) /* the title and the space after it */
+			return c < ui_dev_columns() ? c : -1;
+		at += width[c] + 1;
+	}
+	return -1;
 }
 
 void ui_draw_devices(struct ui *u, int y, int h)

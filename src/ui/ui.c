@@ -240,8 +240,11 @@ static size_t proc_columns(const struct wb_field **col, size_t max)
 
 static const char *const pane_names[P_COUNT] = { "Devices", "Zones", "Flusher", "Processes", "Tune", "Graph" };
 
-/* s / S: the current pane's table (Devices rows also order Tune and Graph). */
-static void k_sort(struct ui *u, int ch)
+/*
+ * s / S: the current pane's table (Devices rows also order Tune and Graph);
+ * ch 0 with `at`: a click on the title of column `at` (again: the other way).
+ */
+static void k_sort_at(struct ui *u, int ch, int at)
 {
 	const struct wb_field *col[8];
 	size_t m = proc_columns(col, 8);
@@ -251,9 +254,12 @@ static void k_sort(struct ui *u, int ch)
 		return;
 	}
 	if (u->pane == P_PROCS) {
-		if (ch == 'S')
+		if (ch == 'S' || (!ch && at == u->proc_sort_col))
 			u->proc_sort_desc = !u->proc_sort_desc;
-		else if (m) {
+		else if (!ch && at >= 0 && at < (int)m) {
+			u->proc_sort_col = at;
+			u->proc_sort_desc = !col[at]->left;
+		} else if (m) {
 			int k = 0;
 			do /* the next column shown */
 				u->proc_sort_col = (u->proc_sort_col + 1) % (int)m;
@@ -264,8 +270,11 @@ static void k_sort(struct ui *u, int ch)
 			 m ? col[u->proc_sort_col]->title : "-", u->proc_sort_desc ? "(descending)" : "(ascending)");
 		return;
 	}
-	if (ch == 'S') {
+	if (ch == 'S' || (!ch && at == u->sort_col)) {
 		u->sort_desc = !u->sort_desc;
+	} else if (!ch && at >= 0 && at < ui_dev_columns()) {
+		u->sort_col = at;
+		u->sort_desc = u->sort_col > 1;
 	} else {
 		int k = 0;
 		do /* the next column shown */
@@ -276,6 +285,26 @@ static void k_sort(struct ui *u, int ch)
 	}
 	snprintf(u->status, sizeof(u->status), "sorted by %s %s", ui_dev_column_name(u->sort_col),
 		 u->sort_desc ? "(descending)" : "(ascending)");
+}
+
+static void k_sort(struct ui *u, int ch)
+{
+	k_sort_at(u, ch, -1);
+}
+
+/* Devices by name; Processes top writers first (write rate, descending). */
+void ui_sort_defaults(struct ui *u)
+{
+	const struct wb_field *col[8];
+	size_t m = proc_columns(col, 8);
+
+	u->sort_col = 0;
+	u->sort_desc = false;
+	for (size_t c = 0; c < m; c++)
+		if (col[c]->key && strcmp(col[c]->key, "write_rate") == 0) {
+			u->proc_sort_col = (int)c;
+			u->proc_sort_desc = true;
+		}
 }
 
 char *ui_filter(struct ui *u)
@@ -738,8 +767,15 @@ void ui_mouse(struct ui *u, const MEVENT *m)
 		return;
 	else if (e.y == u->tab_y && tab_at(e.x) >= 0)
 		k_pane(u, '1' + tab_at(e.x));
-	else if (e.y == u->tab_y + 1 && (u->pane == P_DEVICES || u->pane == P_PROCS))
-		k_sort(u, 's');
+	else if (e.y == u->tab_y + 1 && u->pane == P_DEVICES) {
+		int c = ui_dev_column_at(u, e.x);
+		if (c >= 0)
+			k_sort_at(u, 0, c);
+	} else if (e.y == u->tab_y + 1 && u->pane == P_PROCS && ui_cur(u) && ui_cur(u)->procs_valid) {
+		int c = ui_proc_column_at(u, e.x);
+		if (c >= 0)
+			k_sort_at(u, 0, c);
+	}
 	else if (e.y > u->tab_y + 1 && u->pane == P_DEVICES && u->scroll + e.y - u->tab_y - 2 < u->nrows)
 		u->sel = u->scroll + e.y - u->tab_y - 2;
 	else if (e.y > u->tab_y + 1 && u->pane == P_PROCS && u->proc_scroll + e.y - u->tab_y - 2 < ui_table_rows(u))
@@ -937,6 +973,7 @@ int ui_init(struct ui *u, const struct wb_ui_opts *o, struct wb_source *src, str
 
 	*u = (struct ui){ .o = o, .grid = g, .delay = src->replay ? src->interval : o->delay, .sort_col = 0,
 			  .src = src, .speed = 1, .cfg = o->cfg, .tab_y = -1, .procs_on = true };
+	ui_sort_defaults(u);
 	u->utf8 = cs && strcmp(cs, "UTF-8") == 0;
 	if (init_theme(u, err, errlen))
 		return -1;

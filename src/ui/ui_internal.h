@@ -217,6 +217,9 @@ const char *ui_procs_missing_note(const struct wb_sample *s, char *buf, size_t n
 /* draw.c: the whole screen into the grid (the caller sizes it); no curses */
 void ui_render(struct ui *u);
 int ui_dev_columns(void);
+int ui_dev_column_at(const struct ui *u, int x);
+int ui_proc_column_at(const struct ui *u, int x);
+void ui_sort_defaults(struct ui *u);
 const char *ui_dev_column_name(int c);
 void ui_build_rows(struct ui *u);
 /* ui.c: u set up on src without a terminal (theme, pipeline, settings); 0, or -1 with err. */

@@ -572,11 +572,16 @@ static void mouse_events(void **st)
 	char dir[] = "/tmp/wbtop-mouse-XXXXXX", cmd[64];
 	struct rig g;
 	MEVENT e = { 0 };
+	struct wb_grid grid;
 	int col;
 
 	(void)st;
 	assert_non_null(mkdtemp(dir));
 	rig_open(&g, false, dir);
+	wb_grid_init(&grid);
+	assert_int_equal(wb_grid_resize(&grid, 160, 48), 0);
+	g.u.grid = &grid; /* the title line's layout needs a width */
+	ui_sort_defaults(&g.u);
 	g.u.tab_y = 7;
 	e.bstate = BUTTON1_CLICKED;
 	e.y = 7, e.x = 13; /* " 1 Devices " " 2 Zones " */
@@ -585,10 +590,29 @@ static void mouse_events(void **st)
 	e.x = 1;
 	ui_mouse(&g.u, &e);
 	assert_int_equal(g.u.pane, P_DEVICES);
-	col = g.u.sort_col;
-	e.y = 8; /* the column titles */
+	e.y = 8; /* the column titles: sorted by the one clicked, the other way when clicked again */
+	for (e.x = 0; e.x < 300 && ui_dev_column_at(&g.u, e.x) <= 0; e.x++)
+		;
+	col = ui_dev_column_at(&g.u, e.x);
+	assert_true(col > 0);
+	e.x += 2; /* inside the title, not its first cell only */
+	assert_int_equal(ui_dev_column_at(&g.u, e.x), col);
 	ui_mouse(&g.u, &e);
-	assert_int_not_equal(g.u.sort_col, col);
+	assert_int_equal(g.u.sort_col, col);
+	{
+		bool desc = g.u.sort_desc;
+		ui_mouse(&g.u, &e);
+		assert_int_equal(g.u.sort_col, col);
+		assert_int_equal(g.u.sort_desc, !desc);
+	}
+	assert_int_equal(ui_dev_column_at(&g.u, 100000), -1);
+	/* the Processes titles, by the catalogue's widths: PID (7) COMM (16) WRITE/s (8) */
+	assert_int_equal(ui_proc_column_at(&g.u, 0), 0);
+	assert_int_equal(ui_proc_column_at(&g.u, 8), 1);
+	assert_int_equal(ui_proc_column_at(&g.u, 25), 2);
+	assert_int_equal(g.u.proc_sort_col, 2); /* top writers first */
+	assert_true(g.u.proc_sort_desc);
+	e.x = 1;
 	e.y = 11; /* the third row */
 	ui_mouse(&g.u, &e);
 	assert_int_equal(g.u.sel, 2);
@@ -617,6 +641,8 @@ static void mouse_events(void **st)
 		assert_true(g.u.sel >= 0 && g.u.sel < (g.u.nrows ? g.u.nrows : 1));
 		assert_true(g.u.pane >= 0 && g.u.pane < P_COUNT);
 	}
+	g.u.grid = NULL;
+	wb_grid_finish(&grid);
 	rig_close(&g);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
