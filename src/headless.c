@@ -146,9 +146,9 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 			report_diag(src->diag(src->ctx), &dh);
 		if (!told_hidden && o->fmt != WB_FMT_TEXT) {
 			const char *h[4];
-			int nh = wb_level_hidden(cur.level, h, 4);
-			if (o->no_trace && !src->replay && nh && cur.level == WB_LEVEL_DEBUGFS)
-				nh--; /* level 3 is off because --no-trace asked for it: no advice to give */
+			int nh = wb_level_hidden(cur.level, cur.level_why, h, 4);
+			if (cur.level_why == WB_WHY_NO_TRACE && nh && cur.level == WB_LEVEL_DEBUGFS)
+				nh--; /* level 3 is off because --no-trace asked for it: nothing to tell */
 			for (int j = 0; j < nh; j++)
 				fprintf(stderr, "wbtop: %s\n", h[j]);
 			told_hidden = true;

@@ -121,24 +121,52 @@ const char *wb_fmt_count(char *buf, size_t len, double v)
 	return buf;
 }
 
-/* One line per level that is missing, index = the level it would add. */
-static const char *const hidden_text[] = {
-	[WB_LEVEL_PROC] = "level 0 missing: /proc/vmstat unreadable: global dirty state unknown",
-	[WB_LEVEL_SYSFS] = "level 1 hidden: per-device knobs and names (/sys/class/bdi unreadable)",
-	[WB_LEVEL_DEBUGFS] = "level 2 hidden: per-device dirty, writeback, thresholds, bandwidth "
-			     "(need root and debugfs: run as root with --mount-debugfs)",
-	[WB_LEVEL_TRACE] = "level 3 hidden: flusher wakeups, throttling and reclaim events "
-			   "(need root and tracefs: run as root with --mount-debugfs)",
+/* One line per level that is missing and why: [why][the level it would add]. */
+#define L0 "level 0 missing: global dirty state unknown "
+#define L1 "level 1 hidden: per-device knobs and names "
+#define L2 "level 2 hidden: per-device dirty, writeback, thresholds, bandwidth "
+#define L3 "level 3 hidden: flusher wakeups, throttling and reclaim events "
+static const char *const hidden_text[][WB_LEVEL_TRACE + 1] = {
+	[WB_WHY_KERNEL] = {
+		L0 "(/proc/vmstat unreadable)",
+		L1 "(/sys/class/bdi unreadable)",
+		L2 "(need root and debugfs: run as root with --mount-debugfs)",
+		L3 "(need root and tracefs: run as root with --mount-debugfs)",
+	},
+	[WB_WHY_NO_TRACE] = { /* only level 3 is the option's doing */
+		L0 "(/proc/vmstat unreadable)",
+		L1 "(/sys/class/bdi unreadable)",
+		L2 "(need root and debugfs: run as root with --mount-debugfs)",
+		"level 3 off: flusher wakeups, throttling and reclaim events (--no-trace)",
+	},
+	[WB_WHY_FIXTURE] = {
+		L0 "(not in the fixture tree)",
+		L1 "(not in the fixture tree)",
+		L2 "(not in the fixture tree)",
+		L3 "(a fixture tree has no trace events)",
+	},
+	[WB_WHY_RECORDING] = {
+		L0 "(not in the recording)",
+		L1 "(not in the recording)",
+		L2 "(not in the recording: it was made without root or debugfs)",
+		L3 "(not in the recording: it was made without tracefs or with --no-trace)",
+	},
 };
+#undef L0
+#undef L1
+#undef L2
+#undef L3
 
-int wb_level_hidden(int level, const char **lines, int n)
+int wb_level_hidden(int level, int why, const char **lines, int n)
 {
 	int k = 0;
 
+	if (why < 0 || why > WB_WHY_RECORDING)
+		why = WB_WHY_KERNEL;
 	/* a level from a damaged recording may be anything: never index outside the table */
 	for (int l = level < 0 ? 0 : level >= WB_LEVEL_TRACE ? WB_LEVEL_TRACE + 1 : level + 1;
 	     l <= WB_LEVEL_TRACE && k < n; l++)
-		lines[k++] = hidden_text[l];
+		lines[k++] = hidden_text[why][l];
 	return k;
 }
 

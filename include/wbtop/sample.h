@@ -32,6 +32,14 @@ enum wb_level {
 	WB_LEVEL_TRACE = 3,   /* + writeback tracepoints (root, tracefs) */
 };
 
+/* Why the levels above the one reached are missing: what the hint says. */
+enum wb_level_why {
+	WB_WHY_KERNEL = 0,    /* the kernel files were not readable: run as root, mount */
+	WB_WHY_NO_TRACE,      /* level 3 turned off (--no-trace) */
+	WB_WHY_FIXTURE,       /* a fixture tree (--root) has no more */
+	WB_WHY_RECORDING,     /* the recording has no more */
+};
+
 enum wb_sysctl {
 	WB_SYS_DIRTY_RATIO,
 	WB_SYS_DIRTY_BYTES,
@@ -228,6 +236,7 @@ struct wb_sample {
 	uint32_t page_size;
 	uint32_t ncpus;              /* online CPUs */
 	int level;                   /* enum wb_level reached */
+	int level_why;               /* enum wb_level_why: why not higher (not recorded) */
 	uint64_t sys[WB_SYS_COUNT];
 	uint64_t sys_valid;
 	struct wb_global g;

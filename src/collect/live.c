@@ -26,6 +26,7 @@ struct wb_live {
 	struct wb_bdis bdis;
 	struct wb_procs *procs;
 	bool procs_off;        /* the process table is not wanted now */
+	int why;               /* enum wb_level_why of every sample: a fixture tree, --no-trace */
 	struct wb_trace *trace;
 	struct wb_diag diag, notes;
 	bool mounted_debugfs, mounted_tracefs;
@@ -121,6 +122,7 @@ struct wb_live *wb_live_create(const struct wb_live_opts *o, char *err, size_t e
 		l->procs = wb_procs_create(&l->diag);
 	if (o->trace && strcmp(root, "/") == 0)
 		start_trace(l);
+	l->why = strcmp(root, "/") != 0 ? WB_WHY_FIXTURE : !o->trace ? WB_WHY_NO_TRACE : WB_WHY_KERNEL;
 	/* poll_quiet()'s set: three for the BDIs, one for the sysctls, one a CPU */
 	l->pf_cap = 4 + (size_t)(sysconf(_SC_NPROCESSORS_CONF) > 0 ? sysconf(_SC_NPROCESSORS_CONF) : 1);
 	l->pf = malloc(l->pf_cap * sizeof(*l->pf));
@@ -254,6 +256,7 @@ void wb_live_read(struct wb_live *l, struct wb_sample *s)
 		if (s->level == WB_LEVEL_DEBUGFS && s->ev_valid)
 			s->level = WB_LEVEL_TRACE;
 	}
+	s->level_why = l->why;
 }
 
 void wb_live_need_procs(struct wb_live *l, bool on)

@@ -624,7 +624,10 @@ int wb_rec_read(struct wb_rec_reader *r, size_t i, struct wb_sample *s, char *er
 	for (size_t k = from; k <= i; k++)
 		if (decode_one(r, k, err, errlen))
 			return -1;
-	return wb_sample_copy(s, &r->cur) ? -1 : 0;
+	if (wb_sample_copy(s, &r->cur))
+		return -1;
+	s->level_why = WB_WHY_RECORDING;
+	return 0;
 }
 
 size_t wb_rec_seek_time(const struct wb_rec_reader *r, double t)

@@ -90,7 +90,7 @@ static void run(const struct wb_sample *a, const struct wb_sample *b)
 		const struct wb_sample *s = i ? b : a;
 		if (!s)
 			break;
-		wb_level_hidden(s->level, hidden, 4);
+		wb_level_hidden(s->level, s->level_why, hidden, 4);
 		if (wb_pipeline_push(p, s, err, sizeof(err)) != -ENOMEM && !skip_sinks && wb_pipeline_view(p))
 			sinks(wb_pipeline_view(p));
 	}
