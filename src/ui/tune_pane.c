@@ -156,6 +156,23 @@ static void preview(struct ui *u)
 	wb_settings_finish(&k);
 }
 
+/*
+ * A new sample: the prediction shown is made again from it, so that the
+ * before and after sides are of the same sample (it was kept from the
+ * keypress while the before side moved on: drift shown as the change's
+ * effect). Not while a value is typed or confirmed, nor after an apply
+ * (the prediction then stays beside what the kernel did).
+ */
+void ui_tune_refresh(struct ui *u)
+{
+	int scroll = u->tune_scroll;
+
+	if (!u->tune_ok || u->tune_editing || u->tune_confirm || u->tune_verify)
+		return;
+	preview(u);
+	u->tune_scroll = scroll; /* the table keeps its place (clamped when drawn) */
+}
+
 /* Warnings for the previewed change. */
 static int warnings(const struct ui *u, const char **w, char buf[][160], int max)
 {

@@ -63,6 +63,7 @@ int ui_push(struct ui *u, const struct wb_sample *s)
 	if (rc == -EINVAL)
 		snprintf(u->status, sizeof(u->status), "what-if: %.180s", err);
 	take_view(u);
+	ui_tune_refresh(u);
 	if (rc != -ENOMEM)
 		ui_log_events(u, s);
 	return rc == -EINVAL ? 0 : rc;

@@ -157,6 +157,7 @@ bool ui_tune_key(struct ui *u, int ch);
 void ui_tune_tick(struct ui *u);
 void ui_tune_revert_all(struct ui *u);
 void ui_tune_finish(struct ui *u);
+void ui_tune_refresh(struct ui *u);
 /* draw.c: widgets shared by the panes */
 /* A marker on a meter. */
 struct ui_mark {

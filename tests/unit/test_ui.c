@@ -525,6 +525,42 @@ static void tune_keys_in_table(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * The Tune pane's prediction follows the samples: both sides of its table
+ * are of the newest sample (it was made once, at the keypress, while the
+ * before side moved on, so drift showed as the change's effect).
+ */
+static void tune_preview_follows(void **st)
+{
+	char dir[] = "/tmp/wbtop-tfollow-XXXXXX", cmd[64];
+	struct rig g;
+	uint64_t first;
+	bool moved = false;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	rig_open(&g, false, dir);
+	rig_reset(&g, P_TUNE);
+	g.u.tune_sel = 0; /* vm.dirty_ratio: its threshold moves with the dirtyable memory */
+	assert_true(ui_tune_key(&g.u, 'e'));
+	assert_true(ui_tune_key(&g.u, '3'));
+	assert_true(ui_tune_key(&g.u, '0'));
+	assert_true(ui_tune_key(&g.u, '\n'));
+	assert_true(g.u.tune_ok);
+	assert_string_equal(g.u.tune_op.key, "vm.dirty_ratio");
+	first = g.u.lim.dirtyable;
+	for (int k = 0; k < 10; k++) {
+		feed(&g, 1);
+		assert_true(g.u.tune_ok);
+		assert_int_equal(g.u.tune_pred.dirtyable, g.u.lim.dirtyable);
+		moved |= g.u.lim.dirtyable != first;
+	}
+	assert_true(moved); /* else the check above could not fail */
+	rig_close(&g);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Processes missing from the table: "run as root" only when the sample was not read as root. */
 static void procs_missing_note(void **st)
 {
@@ -777,6 +813,7 @@ int main(void)
 		cmocka_unit_test(tune_keys_in_table),
 		cmocka_unit_test(procs_missing_note),
 		cmocka_unit_test(mouse_events),
+		cmocka_unit_test(tune_preview_follows),
 		cmocka_unit_test(selection_follows_device),
 		cmocka_unit_test(jump_to_clock),
 		cmocka_unit_test(column_chooser),
