@@ -190,12 +190,18 @@ static int warnings(const struct ui *u, const char **w, char buf[][160], int max
 		w[n++] = "writing bytes clears vm.dirty_background_ratio";
 	for (size_t i = 0; u->tune_pred_ok && i < u->tune_pred.nbdis && n < max; i++) {
 		const struct wb_bdi_limits *p = &u->tune_pred.bdis[i];
-		if (p->dirty_known && p->wb_dirty > p->thresh && p->wb_dirty > 0) {
+		const struct wb_bdi_limits *o = i < u->lim.nbdis ? &u->lim.bdis[i] : NULL;
+		if (!p->dirty_known || p->wb_dirty <= p->thresh || p->wb_dirty == 0)
+			continue;
+		/* over it already: not the change's doing, unless the change lowers it */
+		if (o && o->wb_dirty > o->thresh)
+			snprintf(buf[n], 160, "%s: over its threshold now%s; its writers stay held", p->name,
+				 p->thresh < o->thresh ? ", lowered further" : "");
+		else
 			snprintf(buf[n], 160, "%s's threshold would fall below what is dirty now: its writers will stall",
 				 p->name);
-			w[n] = buf[n];
-			n++;
-		}
+		w[n] = buf[n];
+		n++;
 	}
 	const char *caution = u->tune_pred_ok ? wb_whatif_caution(&u->lim, &u->tune_pred) : NULL;
 	if (caution && n < max)
