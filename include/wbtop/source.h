@@ -24,6 +24,8 @@ struct wb_source {
 	/* Replay only (NULL when live). */
 	bool replay;
 	double interval;                        /* the recording's sampling interval */
+	double range_from, range_to;            /* the range replayed (--from/--to): its first and
+						 * last sample, seconds from the recording's start */
 	bool warmup;                            /* the first read is the sample before the range: context for rates */
 	int (*seek)(void *ctx, double t_rel);   /* next read: first sample at or after t_rel s */
 	void (*where)(void *ctx, double *t_rel, double *len, size_t *i, size_t *n);

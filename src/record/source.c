@@ -200,4 +200,8 @@ void wb_replay_source(struct wb_replay *p, struct wb_source *src)
 				   .where = rp_where, .next_event = rp_next_event, .note = rp_note,
 				   .rewind = rp_rewind,
 				   .warmup = p->i < p->first };
+	if (p->first < p->end) {
+		src->range_from = wb_rec_time(p->r, p->first) - p->t0;
+		src->range_to = wb_rec_time(p->r, p->end - 1) - p->t0;
+	}
 }

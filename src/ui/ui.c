@@ -183,7 +183,17 @@ static void k_edit(struct ui *u, int ch)
 	u->tune_ok = false;
 	u->tune_buf[0] = '\0';
 }
-/* Home/End in a replay: the recording's first or last sample. */
+/* A replay cut by --from/--to: its range is not the whole recording. */
+static bool range_cut(const struct ui *u)
+{
+	double t, len;
+	size_t i, n;
+
+	u->src->where(u->src->ctx, &t, &len, &i, &n);
+	return u->src->range_from > 1e-6 || u->src->range_to < len - 1e-6;
+}
+
+/* Home/End in a replay: the first or last sample of the range replayed. */
 static void replay_ends(struct ui *u, int ch)
 {
 	double t, len;
@@ -192,7 +202,8 @@ static void replay_ends(struct ui *u, int ch)
 	u->src->where(u->src->ctx, &t, &len, &i, &n);
 	u->src->seek(u->src->ctx, ch == KEY_HOME ? 0 : len);
 	replay_show(u);
-	snprintf(u->status, sizeof(u->status), "%s of the recording", ch == KEY_HOME ? "start" : "end");
+	snprintf(u->status, sizeof(u->status), "%s of the %s", ch == KEY_HOME ? "start" : "end",
+		 range_cut(u) ? "range (--from/--to)" : "recording");
 }
 static void k_move(struct ui *u, int ch)
 {
@@ -500,10 +511,18 @@ static int replay_prev_event(struct ui *u)
 /* , : one sample back, through the exact-seek path (rebuild the window, then read it). */
 static void replay_back(struct ui *u)
 {
+	double t, len;
+	size_t i, n;
+
+	u->src->where(u->src->ctx, &t, &len, &i, &n);
+	u->frozen = true;
+	if (t <= u->src->range_from + 1e-6) { /* not before --from: the rewind is the pipeline's */
+		snprintf(u->status, sizeof(u->status), "at the %s first sample", range_cut(u) ? "range's" : "recording's");
+		return;
+	}
 	if (u->src->rewind(u->src->ctx, 2) < 2)
 		snprintf(u->status, sizeof(u->status), "at the recording's first sample");
 	replay_show(u);
-	u->frozen = true;
 }
 
 /* . : one sample forward, paused. */
@@ -845,6 +864,9 @@ static void jump_key(struct ui *u, int ch)
 		if (t > len) /* the seek stops at the last sample: say where it is, not the time typed */
 			snprintf(u->status, sizeof(u->status), "%.1f s is past the end: at the last sample, %.1f s",
 				 t, at);
+		else if (range_cut(u) && (t < u->src->range_from - 1e-3 || t > u->src->range_to + 1e-3))
+			snprintf(u->status, sizeof(u->status), "%.1f s is outside the range replayed (%.1f-%.1f s): at %.1f s",
+				 t, u->src->range_from, u->src->range_to, at);
 		else
 			snprintf(u->status, sizeof(u->status), "jumped to %.1f s", t);
 	}
@@ -1026,9 +1048,12 @@ bool ui_tick(struct ui *u, double t, double *next)
 	if ((!u->frozen && !u->ended) || u->step) {
 		if (ui_take_sample(u) != 0) {
 			u->ended = true;
-			snprintf(u->status, sizeof(u->status), u->src->replay
-				 ? "end of the recording: g jumps, Left seeks back, q quits"
-				 : "the source ended; press q to quit");
+			if (u->diag && u->diag->n) /* a damaged frame ended it: say so, not "the end" */
+				snprintf(u->status, sizeof(u->status), "replay stopped: %.170s", u->diag->msg[0]);
+			else
+				snprintf(u->status, sizeof(u->status), u->src->replay
+					 ? "end of the recording: g jumps, Left seeks back, q quits"
+					 : "the source ended; press q to quit");
 		}
 		u->step = false;
 		redraw = true;

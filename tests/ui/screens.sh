@@ -132,6 +132,24 @@ for f in tune-usb-stick-80x24 tune-usb-stick-200x60; do
 		bad "$f: disk row, idle rows or raw bytes"; cat "$T/$f.txt"
 	fi
 done
+# a replay cut by --from/--to: a jump outside the range says where it landed, Home is the
+# range's start and , does not step before it; a damaged frame says so when it stops the replay
+screen replay-range-jump 80 24 "--replay $EX/../usb-stick.wbrec --from 20 --to 30 --theme mono" Space g 5 Enter
+screen replay-range-back 80 24 "--replay $EX/../usb-stick.wbrec --from 20 --to 30 --theme mono" Space Home ,
+for f in replay-range-jump replay-range-back; do
+	case $f in
+	*jump) want='5.0 s is outside the range replayed (20.0-30.0 s): at 20.0 s' ;;
+	*back) want="at the range's first sample" ;;
+	esac
+	if grep -qF "$want" "$T/$f.txt" && grep -q ' 20.0/74.0s ' "$T/$f.txt"; then
+		ok "$f: $want"
+	else
+		bad "$f: not \"$want\" at 20.0 s"; cat "$T/$f.txt"
+	fi
+done
+screen replay-damaged 80 24 "--replay $F/damaged/wbrec/level-max.wbrec --theme mono"
+grep -q 'replay stopped: recording: offset [0-9]*: damaged frame' "$T/replay-damaged.txt" && ok "replay-damaged: the damage named" ||
+	{ bad "replay-damaged: the damage not named"; cat "$T/replay-damaged.txt"; }
 # replay shows the same screens as live: record the fixture, replay it, and
 # compare with the live golden below the header (title line, time bar)
 if "$W" --root "$F/6.18-writing" --batch -n 4 -d 0.05 --record "$T/fx.wbrec" >/dev/null 2>&1 &&

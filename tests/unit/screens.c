@@ -32,7 +32,7 @@
 struct args {
 	int w, h;
 	const char *root, *replay, *theme;
-	double delay;
+	double delay, from, to; /* the replay's --from / --to (0: the whole recording) */
 	const char *sets[MAX_SETS];
 	int nsets;
 	bool roles;
@@ -87,6 +87,10 @@ static int parse(int argc, char **argv, struct args *a)
 			a->replay = v;
 		else if (strcmp(o, "-d") == 0)
 			a->delay = atof(v);
+		else if (strcmp(o, "--from") == 0)
+			a->from = atof(v);
+		else if (strcmp(o, "--to") == 0)
+			a->to = atof(v);
 		else if (strcmp(o, "--theme") == 0)
 			a->theme = v;
 		else if (strcmp(o, "--set") == 0 && a->nsets < MAX_SETS)
@@ -215,7 +219,7 @@ static int drive_replay(const struct args *a, struct wb_ui_opts *o)
 {
 	char err[256], warn[256], origin[160];
 	struct wb_rec_reader *r = wb_rec_open(a->replay, err, sizeof(err), warn, sizeof(warn));
-	struct wb_replay *p = r ? wb_replay_create(r, 0, 0) : NULL;
+	struct wb_replay *p = r ? wb_replay_create(r, a->from, a->to) : NULL;
 	struct wb_source src;
 	int rc = 1;
 
@@ -241,7 +245,7 @@ int main(int argc, char **argv)
 	struct wb_ui_opts o;
 
 	if (parse(argc, argv, &a)) {
-		fprintf(stderr, "usage: screens COLSxLINES [--root DIR | --replay FILE] [-d SEC] [--theme NAME] "
+		fprintf(stderr, "usage: screens COLSxLINES [--root DIR | --replay FILE [--from S] [--to S]] [-d SEC] [--theme NAME] "
 				"[--set K=V]... [-- KEY...]\n");
 		return 2;
 	}
