@@ -238,6 +238,17 @@ rec 2 "$T/notes.txt" --force > /dev/null 2>&1 && [ "$($W --replay "$T/notes.txt"
 rec 2 "$T/adir" > /dev/null 2> "$T/e"; [ $? = 1 ] && grep -q "adir: Is a directory" "$T/e" || fail "--record a directory"
 $W --root "$F/6.18-writing" --batch --force > /dev/null 2> "$T/e"; [ $? = 2 ] && grep -q "force needs --record" "$T/e" ||
 	fail "--force alone"
+# a second wbtop recording to the same file (appending, or --force) is refused while
+# the first one records: it would cut the first one's newest frames off
+rec 60 "$T/busy.wbrec" > "$T/busy1.json" 2>/dev/null & busy=$!
+for _ in $(seq 50); do [ -s "$T/busy.wbrec" ] && break; sleep 0.1; done
+for force in "" --force; do
+	rec 2 "$T/busy.wbrec" $force > /dev/null 2> "$T/e"; rc=$?
+	[ $rc = 1 ] && grep -q "busy.wbrec: another wbtop is recording to it" "$T/e" || fail "a busy recording $force: rc $rc, $(cat "$T/e")"
+done
+wait $busy || fail "the first recorder failed"
+$W --replay "$T/busy.wbrec" --batch --json > "$T/busy2.json" 2> "$T/e" && cmp -s "$T/busy1.json" "$T/busy2.json" &&
+	! grep -q offset "$T/e" || fail "a busy recording was damaged: $(cat "$T/e")"
 ok "--record appends to a recording of this boot, keeps other files (--force replaces), never follows a symlink"
 # 12. the same in the UI (in tmux): it goes on sampling, shows the message frame after
 # frame, and exits 1 with it on stderr

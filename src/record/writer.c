@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -203,6 +204,15 @@ static int open_file(struct wb_rec_writer *w, bool replace, char *err, size_t er
 		snprintf(err, errlen, "%s: not a regular file: not recorded to", w->path);
 		return -1;
 	}
+	/*
+	 * One writer a file: a second wbtop appending (or --force) would cut
+	 * the first one's newest frames off and interleave its own with them.
+	 */
+	if (flock(w->fd, LOCK_EX | LOCK_NB) != 0) {
+		snprintf(err, errlen, "%s: %s", w->path,
+			 errno == EWOULDBLOCK ? "another wbtop is recording to it: not recorded to" : strerror(errno));
+		return -1;
+	}
 	if (st.st_size > 0 && !replace)
 		return continue_file(w, err, errlen);
 	if (st.st_size > 0 && ftruncate(w->fd, 0) != 0) {
@@ -330,7 +340,7 @@ static int rotate(struct wb_rec_writer *w)
 	}
 	close(w->fd);
 	w->fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
+	if (w->fd < 0 || flock(w->fd, LOCK_EX | LOCK_NB) != 0) {
 		e = errno;
 		stopped(w, e, "creating it again after moving it to FILE.1 (--max-size)");
 		return -e;
