@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "wbtop/apply.h"
@@ -712,6 +713,23 @@ static int start_metrics(const struct opts *o, struct wb_http **http, struct wb_
 	return 0;
 }
 
+/*
+ * Each BDI keeps its knob and debugfs files open (9 descriptors): under the
+ * usual soft limit of 1024 a machine with some 110 BDIs or more (NFS, FUSE,
+ * loop devices) ran out, and /sys/class/bdi itself could no longer be listed
+ * at the next sample, which then had no devices at all. Take the hard limit
+ * (nothing here uses select() past descriptor 0).
+ */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 /* The live kernel as the source; the recorder and the metrics as more sinks; the UI or batch. */
 static int run_live(struct opts *o)
 {
@@ -727,6 +745,7 @@ static int run_live(struct opts *o)
 	const struct wb_diag *notes;
 	const char *notice;
 	char err[256], served[96];
+	raise_nofile();
 	/* a recording always needs the process table */
 	struct wb_live *live = wb_live_source_open(&lo, o->record != NULL, &src, err, sizeof(err));
 	int rc;

@@ -67,6 +67,21 @@ for term in dumb unknown-terminal-type ""; do
 done
 check "TERM without cursor addressing refused with a hint to --batch"
 
+# a machine with many BDIs (NFS, FUSE, loop devices): each keeps 9 files open, and under
+# a soft limit of 1024 descriptors the second sample used to list no device at all
+if [ "$(ulimit -Hn)" = unlimited ] || [ "$(ulimit -Hn)" -ge 4096 ]; then
+	cp -a "$F/6.18-writing" "$T/many"
+	for i in $(seq 200); do
+		cp -a "$T/many/sys/class/bdi/7:0" "$T/many/sys/class/bdi/9:$i"
+		cp -a "$T/many/sys/kernel/debug/bdi/7:0" "$T/many/sys/kernel/debug/bdi/9:$i"
+	done
+	(ulimit -Sn 1024; "$W" --root "$T/many" --batch --json -n 2 -d 0.05 2> "$T/e") > "$T/many.json" || fail "many BDIs: rc"
+	got=$(python3 -c 'import json, sys
+print(" ".join(str(sum("kernel_thresh" in b for b in json.loads(l)["bdis"])) for l in open(sys.argv[1])))' "$T/many.json")
+	[ "$got" = "211 211" ] && ! grep -q "Too many open files" "$T/e" || fail "many BDIs under ulimit -Sn 1024: $got; $(head -c 300 "$T/e")"
+	check "211 BDIs under a soft limit of 1024 descriptors: every device in every sample"
+fi
+
 command -v tmux >/dev/null || { echo "SKIP (rest): no tmux"; echo "$n passed, 0 failed"; exit 0; }
 # start NAME: the UI in a fresh tmux server; its pid in $T/pid
 start() {
