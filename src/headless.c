@@ -139,6 +139,9 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 				if (i == 0) /* later, the diagnostics above say what ended it */
 					fprintf(stderr, "wbtop: no usable kernel files under %s: nothing to show\n", o->root);
 				rc = 1;
+			} else if (i == 0) { /* nothing exported (a damaged frame before or at --from): exit 1 */
+				fprintf(stderr, "wbtop: no sample could be replayed\n");
+				rc = 1;
 			}
 			break;
 		}

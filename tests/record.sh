@@ -250,6 +250,20 @@ wait $busy || fail "the first recorder failed"
 $W --replay "$T/busy.wbrec" --batch --json > "$T/busy2.json" 2> "$T/e" && cmp -s "$T/busy1.json" "$T/busy2.json" &&
 	! grep -q offset "$T/e" || fail "a busy recording was damaged: $(cat "$T/e")"
 ok "--record appends to a recording of this boot, keeps other files (--force replaces), never follows a symlink"
+# frames of another file appended (their time deltas start again: the index takes them as
+# hours later, the decoder finds them earlier): an export from there has nothing to give, exit 1
+rec 5 "$T/cb.wbrec" > /dev/null 2>&1 || fail "cb rc"
+python3 -c 'import struct, sys
+d = open(sys.argv[1], "rb").read()
+open(sys.argv[1], "ab").write(d[16 + struct.unpack("<I", d[12:16])[0]:])' "$T/cb.wbrec"
+$W --replay "$T/cb.wbrec" --batch --json > "$T/cb.json" 2> "$T/e" && [ "$(wc -l < "$T/cb.json")" = 5 ] ||
+	fail "appended frames: the 5 samples before them: rc $?, $(cat "$T/e")"
+for from in 100 3000; do
+	$W --replay "$T/cb.wbrec" --batch --json --from $from > "$T/cb.json" 2> "$T/e"; rc=$?
+	[ $rc = 1 ] && [ ! -s "$T/cb.json" ] && grep -q "no sample could be replayed" "$T/e" ||
+		fail "appended frames, --from $from: rc $rc, $(wc -l < "$T/cb.json") samples, $(cat "$T/e")"
+done
+ok "a replay that exports no sample (damage before or at --from) exits 1"
 # 12. the same in the UI (in tmux): it goes on sampling, shows the message frame after
 # frame, and exits 1 with it on stderr
 if command -v tmux > /dev/null; then
