@@ -82,6 +82,14 @@ print(" ".join(str(sum("kernel_thresh" in b for b in json.loads(l)["bdis"])) for
 	check "211 BDIs under a soft limit of 1024 descriptors: every device in every sample"
 fi
 
+# a --root tree whose mountinfo is endless (/dev/zero): the btrfs member lookup read it
+# line by line without a bound (GBs in seconds, deaf to SIGTERM); now it stops as kvfile does
+cp -a "$F/6.18-writing" "$T/zero"
+ln -sf /dev/zero "$T/zero/proc/self/mountinfo"
+timeout -k 1 20 "$W" --root "$T/zero" --batch --json -n 1 > /dev/null 2> "$T/e"; rc=$?
+[ $rc = 0 ] && grep -q "mountinfo: larger than" "$T/e" || fail "an endless mountinfo: rc $rc, $(head -c 300 "$T/e")"
+check "an endless mountinfo in a --root tree: skipped, not read forever"
+
 command -v tmux >/dev/null || { echo "SKIP (rest): no tmux"; echo "$n passed, 0 failed"; exit 0; }
 # start NAME: the UI in a fresh tmux server; its pid in $T/pid
 start() {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "wbtop/bdi.h"
+#include "wbtop/kvfile.h"
 #include "wbtop/procfs.h"
 #include "wbtop/util.h"
 
@@ -336,23 +337,33 @@ static void resolve_dev(struct wb_bdis *b, struct wb_bdi_files *st)
  */
 static void btrfs_pick_member(struct wb_bdis *b, const char *devdir, char *dev, size_t len)
 {
-	char *mi = wb_path_join(b->root, "/proc/self/mountinfo"), *line = NULL;
+	char *mi = wb_path_join(b->root, "/proc/self/mountinfo"), line[4096];
 	DIR *devs = opendir(devdir);
-	FILE *f = mi ? fopen(mi, "re") : NULL;
+	/* as kvfile reads it: never blocking on a FIFO, never past WB_KVFILE_MAX (a --root tree's /dev/zero) */
+	int fd = mi ? open(mi, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+	struct stat fst;
+	FILE *f = fd >= 0 && fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) ? fdopen(fd, "r") : NULL;
 	struct dirent *de;
-	size_t cap = 0;
+	size_t total = 0;
+	bool whole = true; /* the last piece read ended its line */
 
+	if (fd >= 0 && !f)
+		close(fd);
 	dev[0] = '\0';
 	while (devs && (de = readdir(devs)))
 		if (de->d_name[0] != '.' && !dev[0])
 			snprintf(dev, len, "%.31s", de->d_name);
 	/* "... - btrfs /dev/NAME super": a member named as a mount's source wins */
-	while (devs && f && getline(&line, &cap, f) > 0) {
-		char *sep = strstr(line, " - btrfs /dev/"), *name, *end;
+	while (devs && f && total < WB_KVFILE_MAX && fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line);
+		bool start = whole; /* the rest of a longer line is not one of its own */
+		char *sep, *name, *end;
 		struct stat st;
 		int dfd = dirfd(devs);
 
-		if (!sep)
+		total += n;
+		whole = n > 0 && line[n - 1] == '\n';
+		if (!start || !whole || !(sep = strstr(line, " - btrfs /dev/")))
 			continue;
 		name = sep + 14;
 		end = strchr(name, ' ');
@@ -365,7 +376,6 @@ static void btrfs_pick_member(struct wb_bdis *b, const char *devdir, char *dev, 
 			break;
 		}
 	}
-	free(line);
 	if (f)
 		fclose(f);
 	if (devs)
