@@ -61,7 +61,9 @@ for kib, late_max in ((512, 8), (32768, 1), (640, 8)):
     print("%d KiB writer: listed %d sample(s) after its write ended, %.0f KiB in all" % (kib, late, got / 1024))
     if late > late_max:
         print("FAIL: listed %d samples after it wrote (at most %d)" % (late, late_max)); fails += 1
-    if abs(got / 1024 - kib) > 0.05 * kib:
+    # 5 %, and 32 KiB at least: the file system's metadata pages the write dirties are
+    # the writer's too (a run beside another test listed 540 KiB for the 512 written)
+    if abs(got / 1024 - kib) > max(0.05 * kib, 32):
         print("FAIL: %.0f KiB listed, %d written" % (got / 1024, kib)); fails += 1
 sys.exit(1 if fails else 0)
 PY
