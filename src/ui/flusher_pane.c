@@ -124,7 +124,10 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 	y++;
 	if (!s->ev_valid) {
 		ui_put(u, y++, 0, WB_R_NA, "Event log: n/a - wakeups, throttling pauses and reclaim throttling come from");
-		ui_put(u, y, 0, WB_R_NA, "tracepoints (level 3: root and tracefs; --mount-debugfs mounts it).");
+		ui_put(u, y, 0, WB_R_NA, s->level_why == WB_WHY_NO_TRACE ? "tracepoints (level 3), off here (--no-trace)."
+					 : s->level_why == WB_WHY_FIXTURE ? "tracepoints (level 3), which a fixture tree has none of."
+					 : s->level_why == WB_WHY_RECORDING ? "tracepoints (level 3), which this recording has none of."
+					 : "tracepoints (level 3: root and tracefs; --mount-debugfs mounts it).");
 		return;
 	}
 	{
