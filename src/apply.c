@@ -26,8 +26,10 @@ static int check_sets(const struct wb_apply_opts *o, const struct wb_sample *s, 
 
 	for (int i = 0; i < o->nsets; i++)
 		if (wb_setop_parse(o->sets[i], s, &ops[i], err, sizeof(err)) ||
+		    wb_setop_clash(ops, i, err, sizeof(err)) ||
 		    wb_settings_apply(k, lim, s->page_size, &ops[i], err, sizeof(err))) {
 			fprintf(stderr, "wbtop: %s%s\n", err, tail);
+			ops[i].knob = -1; /* no knob: the later ones are not said to clash with it */
 			bad++;
 		}
 	return bad ? 2 : 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "wbtop/forecast.h"
+#include "wbtop/apply.h"
 #include "wbtop/pipeline.h"
 #include "wbtop/whatif.h"
 
@@ -132,10 +133,11 @@ static int whatif_settings(const struct wb_pipeline *p, const struct wb_sample *
 {
 	if (wb_settings_from_sample(k, cur))
 		return -ENOMEM;
-	for (int i = 0; i < p->o.nsets; i++) {
-		struct wb_setop op;
-		if (wb_setop_parse(p->o.sets[i], cur, &op, err, n) ||
-		    wb_settings_apply(k, lim, cur->page_size, &op, err, n)) {
+	struct wb_setop ops[WB_APPLY_MAX_SETS];
+
+	for (int i = 0; i < p->o.nsets && i < WB_APPLY_MAX_SETS; i++) {
+		if (wb_setop_parse(p->o.sets[i], cur, &ops[i], err, n) || wb_setop_clash(ops, i, err, n) ||
+		    wb_settings_apply(k, lim, cur->page_size, &ops[i], err, n)) {
 			wb_settings_finish(k);
 			return -EINVAL;
 		}

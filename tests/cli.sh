@@ -65,6 +65,8 @@ done <<EOF2
 --set vm.dirty_ratio=5 --apply --no-trace|--no-trace and --apply
 --trial 5|--trial needs --set
 -b --set vm.dirty_ratio=5 --set vm.dirty_ratio=6|--set vm.dirty_ratio given twice
+-b --root $F/6.18-writing --set bdi.7:0.max_ratio=5 --set bdi.loop0.max_ratio=60|bdi.7:0.max_ratio and bdi.loop0.max_ratio are the same knob
+--root $F/6.18-writing --set bdi.7:0.max_ratio=5 --set bdi.loop0.max_ratio=60 --export-sysctl|are the same knob
 --recover keep --root /tmp|--recover and --root
 -b -n 1 --root / --mount-debugfs --replay $R|--mount-debugfs and --replay
 EOF2

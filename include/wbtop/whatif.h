@@ -31,6 +31,13 @@ int wb_setop_parse(const char *arg, const struct wb_sample *s, struct wb_setop *
 		   char *err, size_t errlen);
 
 /*
+ * ops[n] against ops[0..n-1]: the same knob of the same device named twice
+ * (bdi.7:0.max_ratio and bdi.loop0.max_ratio): which value was meant? -EINVAL
+ * with a one-line message naming both, else 0.
+ */
+int wb_setop_clash(const struct wb_setop *ops, int n, char *err, size_t errlen);
+
+/*
  * Apply op to k as the kernel would apply the write, given the current
  * limits cur (for the *_bytes conversions and range checks). Invalid writes
  * are refused with the kernel's rule in err: -EINVAL or -ERANGE, k unchanged.

@@ -171,6 +171,17 @@ static const struct wb_bdi *find_bdi(const struct wb_sample *s, const char *id)
 	return NULL;
 }
 
+int wb_setop_clash(const struct wb_setop *ops, int n, char *err, size_t errlen)
+{
+	for (int i = 0; i < n; i++)
+		if (ops[i].is_bdi == ops[n].is_bdi && ops[i].knob == ops[n].knob &&
+		    (!ops[n].is_bdi || strcmp(ops[i].bdi, ops[n].bdi) == 0)) {
+			snprintf(err, errlen, "%s and %s are the same knob: give it once", ops[i].key, ops[n].key);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 int wb_setop_parse(const char *arg, const struct wb_sample *s, struct wb_setop *op,
 		   char *err, size_t errlen)
 {

@@ -473,7 +473,9 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 	wb_sample_init(&cur);
 	if (!pl)
 		fprintf(stderr, "wbtop: out of memory\n");
-	for (long i = 0; pl && !wb_stop && (o->count == 0 || i < o->count); i++) {
+	long i;
+
+	for (i = 0; pl && !wb_stop && (o->count == 0 || i < o->count); i++) {
 		if (i > 0 && !src->replay)
 			sleep_for(confirm ? fmin(o->delay, 0.25) : o->delay);
 		if (wb_stop || src->read(src->ctx, &cur) != 0 || wb_pipeline_push(pl, &cur, err, sizeof(err)) == -ENOMEM)
@@ -511,6 +513,9 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 	}
 	if (o->bar && seen)
 		fputc('\n', out);
+	if (rc == WB_UNTIL_NOT_CLEAN && seen && !wb_stop) /* exit 1 says it; so does a line */
+		fprintf(stderr, "wbtop: --until-clean %s: not clean after %ld sample%s%s\n", o->dev, i,
+			i == 1 ? "" : "s", o->count && i >= o->count ? " (-n)" : ": the source ended");
 	wb_sample_finish(&cur);
 	wb_pipeline_destroy(pl);
 	return rc;

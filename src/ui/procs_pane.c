@@ -33,8 +33,9 @@ const char *ui_procs_missing_note(const struct wb_sample *s, char *buf, size_t n
 	if (!procs_partial(s))
 		return NULL;
 	if (s->level >= 2)
-		snprintf(buf, n, "%llu processes' I/O refused even to root (another user namespace or an LSM)",
-			 (unsigned long long)s->g.v[WB_G_PROCS_UNREADABLE]);
+		snprintf(buf, n, "%llu process%s I/O refused even to root (another user namespace or an LSM)",
+			 (unsigned long long)s->g.v[WB_G_PROCS_UNREADABLE],
+			 s->g.v[WB_G_PROCS_UNREADABLE] == 1 ? "'s" : "es'");
 	else
 		snprintf(buf, n, "other users' processes cannot be read: run as root");
 	return buf;

@@ -691,7 +691,14 @@ bool ui_tune_key(struct ui *u, int ch)
 		if (u->tune_scroll < 0)
 			u->tune_scroll = 0;
 		return true;
-	case 'R': ui_tune_revert_all(u); snprintf(u->status, sizeof(u->status), "every change reverted"); return true;
+	case 'R':
+		if (u->tune_nstack == 0) { /* a preview writes nothing: nothing to put back */
+			snprintf(u->status, sizeof(u->status), "nothing to revert: no change applied this session");
+			return true;
+		}
+		ui_tune_revert_all(u);
+		snprintf(u->status, sizeof(u->status), "every change reverted");
+		return true;
 	}
 	return false;
 }
