@@ -90,6 +90,16 @@ timeout -k 1 20 "$W" --root "$T/zero" --batch --json -n 1 > /dev/null 2> "$T/e";
 [ $rc = 0 ] && grep -q "mountinfo: larger than" "$T/e" || fail "an endless mountinfo: rc $rc, $(head -c 300 "$T/e")"
 check "an endless mountinfo in a --root tree: skipped, not read forever"
 
+# FIFOs in a --root tree (vmstat, zoneinfo, a knob): opened without waiting for a writer
+cp -a "$F/6.18-writing" "$T/fifo"
+for f in proc/vmstat proc/zoneinfo $(cd "$T/fifo" && ls sys/class/bdi/*/max_ratio | head -1); do
+	rm -f "$T/fifo/$f" && mkfifo "$T/fifo/$f"
+done
+timeout -k 1 20 "$W" --root "$T/fifo" --batch --json -n 2 -d 0.05 > /dev/null 2> "$T/e"; rc=$?
+[ $rc != 124 ] && [ $rc != 137 ] && grep -q "proc/vmstat: unreadable" "$T/e" ||
+	fail "FIFOs in a --root tree: rc $rc, $(head -c 300 "$T/e")"
+check "FIFOs in a --root tree: read as unreadable, no wait"
+
 command -v tmux >/dev/null || { echo "SKIP (rest): no tmux"; echo "$n passed, 0 failed"; exit 0; }
 # start NAME: the UI in a fresh tmux server; its pid in $T/pid
 start() {

@@ -67,7 +67,7 @@ static int open_kept(struct wb_kvfile *f, struct wb_diag *d)
 	if (f->retry > 0) {
 		f->retry--;
 	} else {
-		f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+		f->fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO in a --root tree: no wait for a writer */
 		if (f->fd >= 0) {
 			f->fail = 0;
 			return 0;
