@@ -187,15 +187,15 @@ void wb_model_completed(const struct wb_sample *cur, const struct wb_ring *hist,
 void wb_model_drain(struct wb_limits *l, const struct wb_sample *cur, const struct wb_ring *hist);
 /*
  * Every BDI of l whose share the kernel's figure hides (frac_hidden) takes
- * its part of the pages written back over the samples of hist up to
- * WB_SHARE_WINDOW_S back (the kernel's share is of recent completions),
- * further while too few were written back (up to WB_SHARE_QUIET_S), when
- * there were enough to judge by; no more than the least that reaches its
- * cap. wb_model_eval_hist() calls it before the control layer, which the
- * thresholds feed.
+ * its part of the kernel's count of pages written back, replayed from the
+ * samples of hist up to WB_SHARE_BACK_S back the kernel's way (every count
+ * halved each WB_SHARE_PERIOD_S, a capped device's pages counted only up to
+ * its cap), when over 4 MiB were written back; no more than the least that
+ * reaches its cap. wb_model_eval_hist() calls it before the control layer,
+ * which the thresholds feed.
  */
-#define WB_SHARE_WINDOW_S 6.0
-#define WB_SHARE_QUIET_S 120.0
+#define WB_SHARE_PERIOD_S 3.0
+#define WB_SHARE_BACK_S 30.0
 void wb_model_hidden_shares(struct wb_limits *l, const struct wb_sample *cur, const struct wb_ring *hist);
 
 /*

@@ -4,6 +4,7 @@
  * (writeback-model.md section 5 and 7.1), per BDI, for one writer.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -241,43 +242,90 @@ void wb_model_drain(struct wb_limits *l, const struct wb_sample *cur, const stru
 /* Pages fewer than this written back by every device over the window say nothing of who wrote them: 4 MiB. */
 #define SHARE_MIN_BYTES (4u << 20)
 
-/* Pages written back by everyone from then to now. */
-static uint64_t all_since(const struct wb_sample *now, const struct wb_sample *then)
-{
-	return now->g.v[WB_G_WRITTEN] - then->g.v[WB_G_WRITTEN];
-}
-
 /* o, of sample s, has a freshly read BdiWritten beside s's nr_written. */
 static bool fresh_written(const struct wb_sample *s, const struct wb_bdi *o)
 {
 	return o && !o->stats_skipped && WB_HAS(o->st_valid, WB_B_WRITTEN) && WB_HAS(s->g.valid, WB_G_WRITTEN);
 }
 
-/*
- * BDI name's part of all pages written back over the samples of hist up to
- * WB_SHARE_WINDOW_S before its last fresh read (stats kept by the back-off
- * stand still: that read's, and its sample's nr_written), no more than
- * WB_SHARE_WINDOW_S old; further back, up to WB_SHARE_QUIET_S, while too
- * little was written back to judge by: without completions the kernel
- * halves both sides of its counts alike, so a device that wrote and went
- * quiet keeps its share. < 0 when there is not enough to
- * judge by. A sample without the BDI ends the window: another device may
- * have come back under its name, its counter started again.
- */
-static double completed_share(const struct wb_sample *cur, const struct wb_ring *hist, const char *name)
-{
-	const struct wb_sample *now = cur, *h, *then = NULL;
-	const struct wb_bdi *b = wb_sample_bdi(cur, name), *o, *from = NULL;
-	uint64_t min_pages = SHARE_MIN_BYTES / (cur->page_size ? cur->page_size : 4096);
+/* A stretch between two samples: seconds, the device's pages written back and everyone else's. */
+struct share_step {
+	double dt, own, others;
+};
 
+/*
+ * The kernel's count (fprop, mm/page-writeback.c's wb_domain completions)
+ * replayed over steps, oldest first: every count halved each
+ * WB_SHARE_PERIOD_S (continuously here: the timer's phase is not seen),
+ * the others' completions added to the whole, the device's own only as far
+ * as keeps its part within m (__fprop_add_percpu_max: a capped device's
+ * completions stop counting at its cap, so others' pages written after it
+ * take its share away, while without completions both sides halve alike and
+ * it keeps it). The kernel rounds the last allowance up to a whole page: a
+ * device that wrote into a tiny count keeps at least one. A step's pages
+ * come spread over it (the device's after the others' it interleaves with).
+ * The state before the first step: that step's rates held for ever.
+ * *whole: the count the share is of, in pages.
+ */
+static double replay_share(const struct share_step *st, size_t n, double m, double *whole)
+{
+	const double tau = WB_SHARE_PERIOD_S / M_LN2; /* a constant rate's count settles at rate * tau */
+	double num = 0, oth = 0;
+
+	*whole = 0;
+	if (!n)
+		return -1;
+	if (st[0].dt > 0) {
+		oth = st[0].others / st[0].dt * tau;
+		num = st[0].own / st[0].dt * tau;
+		if (m < 1 && num > m / (1 - m) * oth)
+			num = m / (1 - m) * oth;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double a = exp2(-st[i].dt / WB_SHARE_PERIOD_S);
+		double w = st[i].dt > 0 ? (1 - a) * tau / st[i].dt : 1; /* the mean weight now of a page spread over the step */
+		double aged = num * a;
+
+		oth = oth * a + st[i].others * w;
+		num = aged + st[i].own * w;
+		if (m < 1 && st[i].own > 0) {
+			double lim = ceil(m / (1 - m) * oth);
+
+			if (num > lim)
+				num = aged > lim ? aged : lim;
+		}
+	}
+	*whole = num + oth;
+	return *whole > 0 ? num / *whole : -1;
+}
+
+/*
+ * BDI name's part of the kernel's count of pages written back, replayed
+ * from the samples of hist up to WB_SHARE_BACK_S before its last fresh read
+ * (stats kept by the back-off stand still: that read's, and its sample's
+ * nr_written). < 0 when there is not enough to judge by: under
+ * SHARE_MIN_BYTES written back by everyone over the history. A sample
+ * without the BDI ends the history: another device may have come back under
+ * its name, its counter started again. *whole: as replay_share's.
+ */
+#define SHARE_MAX_STEPS 256
+static double completed_share(const struct wb_sample *cur, const struct wb_ring *hist, const char *name, double m,
+			      double *whole)
+{
+	const struct wb_sample *now = cur, *h, *newer;
+	const struct wb_bdi *b = wb_sample_bdi(cur, name), *o, *nb;
+	uint64_t min_pages = SHARE_MIN_BYTES / (cur->page_size ? cur->page_size : 4096), all = 0;
+	struct share_step st[SHARE_MAX_STEPS];
+	size_t n = 0;
+
+	*whole = 0;
 	if (!min_pages)
 		min_pages = 1;
-
 	if (b && b->stats_skipped)
 		for (size_t k = 0; (h = wb_ring_get(hist, k)); k++) {
 			if (h->mono >= cur->mono)
 				continue;
-			if (!(o = wb_sample_bdi(h, name)) || cur->mono - h->mono > WB_SHARE_WINDOW_S)
+			if (!(o = wb_sample_bdi(h, name)) || cur->mono - h->mono > WB_SHARE_PERIOD_S * 2)
 				return -1;
 			if (fresh_written(h, o)) {
 				now = h;
@@ -287,38 +335,120 @@ static double completed_share(const struct wb_sample *cur, const struct wb_ring 
 		}
 	if (!fresh_written(now, b))
 		return -1;
-	for (size_t k = 0; (h = wb_ring_get(hist, k)); k++) {
-		if (h->mono >= now->mono)
+	newer = now;
+	nb = b;
+	/* newest first into st, reversed below */
+	for (size_t k = 0; n < SHARE_MAX_STEPS && (h = wb_ring_get(hist, k)); k++) {
+		if (h->mono >= newer->mono)
 			continue;
-		/* past the window only while too little was written back: without it the shares hold */
-		if (now->mono - h->mono > (from && all_since(now, then) >= min_pages ? WB_SHARE_WINDOW_S : WB_SHARE_QUIET_S) + 0.5 ||
-		    !(o = wb_sample_bdi(h, name)))
+		if (now->mono - h->mono > WB_SHARE_BACK_S + 0.5 || !(o = wb_sample_bdi(h, name)))
 			break;
 		if (!fresh_written(h, o))
 			continue;
-		if (o->st[WB_B_WRITTEN] > b->st[WB_B_WRITTEN] || h->g.v[WB_G_WRITTEN] > now->g.v[WB_G_WRITTEN])
+		if (o->st[WB_B_WRITTEN] > nb->st[WB_B_WRITTEN] || h->g.v[WB_G_WRITTEN] > newer->g.v[WB_G_WRITTEN])
 			break;
-		from = o;
-		then = h;
+		uint64_t d_all = newer->g.v[WB_G_WRITTEN] - h->g.v[WB_G_WRITTEN];
+		uint64_t d_own = nb->st[WB_B_WRITTEN] - o->st[WB_B_WRITTEN];
+
+		st[n].dt = newer->mono - h->mono;
+		st[n].own = (double)d_own;
+		st[n].others = d_all > d_own ? (double)(d_all - d_own) : 0;
+		n++;
+		all += d_all;
+		newer = h;
+		nb = o;
 	}
-	if (!from || now->mono - then->mono < 1.0)
+	if (!n || now->mono - newer->mono < 1.0 || all < min_pages)
 		return -1;
-	uint64_t all = all_since(now, then), own = b->st[WB_B_WRITTEN] - from->st[WB_B_WRITTEN];
-	if (all < min_pages)
+	for (size_t i = 0; i < n / 2; i++) {
+		struct share_step t = st[i];
+
+		st[i] = st[n - 1 - i];
+		st[n - 1 - i] = t;
+	}
+	return replay_share(st, n, m, whole);
+}
+
+/*
+ * The part of the kernel's count its figures leave to the devices whose
+ * share they hide: shares are parts of one count, so 1 less every share a
+ * figure shows. < 0 when that says nothing: a device without a figure;
+ * shares that add up to more than the whole (a count so small that each
+ * device's part is read within its per-CPU slack, and several show it
+ * all: an idle machine's); or the devices listed wrote back under 90 % of
+ * what everyone did over the last samples (one completing is not listed:
+ * a fixture, a filtered tree).
+ */
+static double hidden_remainder(const struct wb_limits *l, const struct wb_sample *cur, const struct wb_ring *hist)
+{
+	const struct wb_sample *h = NULL;
+	double seen = 0;
+	uint64_t listed = 0;
+
+	for (size_t i = 0; i < l->nbdis; i++) {
+		const struct wb_bdi_limits *bl = &l->bdis[i];
+
+		if (bl->frac_src == WB_FRAC_NONE)
+			return -1;
+		if (bl->frac_src == WB_FRAC_DEBUGFS || (bl->frac_src == WB_FRAC_CAPPED && !bl->frac_hidden))
+			seen += (double)bl->frac_num / (double)(bl->frac_den ? bl->frac_den : 1);
+	}
+	if (seen > 1.001)
 		return -1;
-	return own >= all ? 1.0 : (double)own / (double)all;
+	for (size_t k = 0; (h = wb_ring_get(hist, k)); k++)
+		if (h->mono < cur->mono - WB_SHARE_PERIOD_S + 0.5)
+			break;
+	if (!h || !WB_HAS(cur->g.valid, WB_G_WRITTEN) || !WB_HAS(h->g.valid, WB_G_WRITTEN) ||
+	    cur->g.v[WB_G_WRITTEN] < h->g.v[WB_G_WRITTEN])
+		return -1;
+	for (size_t i = 0; i < cur->nbdis; i++) {
+		const struct wb_bdi *b = &cur->bdis[i], *o = wb_sample_bdi(h, b->name);
+
+		if (fresh_written(cur, b) && fresh_written(h, o) && b->st[WB_B_WRITTEN] >= o->st[WB_B_WRITTEN])
+			listed += b->st[WB_B_WRITTEN] - o->st[WB_B_WRITTEN];
+	}
+	if ((double)listed < 0.9 * (double)(cur->g.v[WB_G_WRITTEN] - h->g.v[WB_G_WRITTEN]))
+		return -1;
+	return seen < 1 ? 1 - seen : 0;
 }
 
 void wb_model_hidden_shares(struct wb_limits *l, const struct wb_sample *cur, const struct wb_ring *hist)
 {
-	if (!l || !l->valid || !cur || !hist)
+	double rem, weight = 0, *rep;
+	size_t nhidden = 0;
+
+	if (!l || !l->valid || !cur || !hist || !l->nbdis)
+		return;
+	if (!(rep = calloc(l->nbdis, sizeof(*rep))))
 		return;
 	for (size_t i = 0; i < l->nbdis && i < cur->nbdis; i++) {
-		double share;
+		const struct wb_bdi_limits *bl = &l->bdis[i];
+		double m = (double)bl->max_ppm / WB_RATIO_FULL, whole;
 
-		if (l->bdis[i].frac_hidden && (share = completed_share(cur, hist, cur->bdis[i].name)) >= 0)
-			wb_limits_set_share(l, cur, i, share);
+		rep[i] = -1;
+		if (bl->frac_hidden || bl->frac_src == WB_FRAC_FLOOR)
+			rep[i] = completed_share(cur, hist, cur->bdis[i].name, m, &whole);
+		nhidden += bl->frac_hidden;
+		if (rep[i] > 0)
+			weight += rep[i];
 	}
+	rem = nhidden ? hidden_remainder(l, cur, hist) : -1;
+	/*
+	 * What the figures leave is the hidden devices' (and the small shares
+	 * under the floor), split as the replayed counts have them; without a
+	 * count to split by, the hidden devices' alike. Replayed counts alone
+	 * come from nr_written's 1 s steps and the timer's phase is not seen:
+	 * 2x the kernel's share 3 s after a device stopped (a test run).
+	 */
+	for (size_t i = 0; i < l->nbdis && i < cur->nbdis; i++) {
+		if (!l->bdis[i].frac_hidden)
+			continue;
+		if (rem >= 0)
+			wb_limits_set_share(l, cur, i, weight > 0 ? (rep[i] > 0 ? rem * rep[i] / weight : 0) : rem / (double)nhidden);
+		else if (rep[i] >= 0)
+			wb_limits_set_share(l, cur, i, rep[i]);
+	}
+	free(rep);
 }
 
 int wb_model_eval(const struct wb_sample *prev, const struct wb_sample *cur,
