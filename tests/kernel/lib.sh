@@ -139,7 +139,13 @@ fcntl.ioctl(fd, int(sys.argv[1], 16), int(sys.argv[2]))' "$1" "$2"
 # Not in $(...): the undo steps must be registered in this shell.
 make_loop() {
 	local name=$1 size=$2 fs=$3 img=$TMP/$1.img mnt=$TMP/$1 dev mm
-	truncate -s "${size}M" "$img"
+	# LOOP_FILL=1: the image written out, so that writing the device allocates nothing on the
+	# disk below (whose journal's pages would count as its completions)
+	if [ "${LOOP_FILL:-0}" = 1 ]; then
+		dd if=/dev/zero of="$img" bs=1M count="$size" conv=fsync status=none
+	else
+		truncate -s "${size}M" "$img"
+	fi
 	if [ "${LOOP_FRESH:-1}" = 1 ] && [ -w /dev/loop-control ]; then
 		# a loop device made for this test and removed after: its BDI starts
 		# from the kernel's initial rate limits and bandwidth, not from what
