@@ -576,7 +576,8 @@ static int run_until(const struct opts *o, struct wb_source *src)
 /*
  * --from/--to as seconds: clock times (the recording's local clock, as the
  * UI's header shows it) on the day that puts them inside the recording. 0,
- * or 1 with a message.
+ * or the exit code with a message: 1 when the recording has no time to put
+ * them on, 2 for --to before --from (a bad value, as in seconds).
  */
 static int clock_range(const struct opts *o, struct wb_rec_reader *r, double *from, double *to)
 {
@@ -611,10 +612,12 @@ static int clock_range(const struct opts *o, struct wb_rec_reader *r, double *fr
 		if (text)
 			*t = fmin(fmax(*t, 0), len + 1);
 	}
-	if (o->has_to && *to < *from) {
-		fprintf(stderr, "wbtop: --to %s is before --from %s\n", o->to_clock ? o->to_clock : "(seconds)",
-			o->from_clock ? o->from_clock : "(seconds)");
-		return 1;
+	if (o->has_to && *to < *from) { /* as typed, and where each fell: a clock time may clamp */
+		snprintf(a, sizeof(a), "%g", o->from);
+		snprintf(b, sizeof(b), "%g", o->to);
+		fprintf(stderr, "wbtop: --to %s is before --from %s (%.3f s and %.3f s from the recording's start)\n",
+			o->to_clock ? o->to_clock : b, o->from_clock ? o->from_clock : a, *to, *from);
+		return 2;
 	}
 	return 0;
 }
@@ -635,9 +638,9 @@ static int run_replay(const struct opts *o)
 	}
 	if (warn[0] && o->batch)
 		fprintf(stderr, "wbtop: %s: %s\n", o->replay, warn);
-	if (clock_range(o, r, &from, &to)) {
+	if ((rc = clock_range(o, r, &from, &to))) {
 		wb_rec_close_reader(r);
-		return 1;
+		return rc;
 	}
 	/* wb_replay_create reads a 0 end as "no limit": --to 0 is the first sample's millisecond */
 	p = wb_replay_create(r, from, o->has_to ? fmax(to, 1e-9) : 0);

@@ -176,6 +176,11 @@ $W --replay "$R" -b --json --from "$rel2" --to "$rel5" >"$T/sec" || fail "--from
 $W --replay "$R" -b --json --from "$cbefore" >"$T/clk" 2>"$T/err" && $W --replay "$R" -b --json >"$T/sec" &&
 	cmp -s "$T/clk" "$T/sec" || fail "--from $cbefore (before the first sample) is not the start"
 check "--from/--to as clock times"
+# a clock --to before --from is a bad value like one in seconds: exit 2, not 1
+$W --replay "$R" -b --json --from "$c5" --to "$c2" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc = 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q -- "--to $c2 is before --from $c5" "$T/err" ||
+	fail "--from $c5 --to $c2: rc $rc: $(cat "$T/err")"
+check "a clock --to before --from: exit 2"
 # a two-device btrfs mounted by the member the kernel does not list first: the
 # BDI takes the mount's source as its device and so shows the mount (it took the
 # first listed and showed none)
