@@ -254,12 +254,13 @@ static bool num_arg(int id, const char *s, double lo, double hi, const char *wha
 /* A clock time HH:MM[:SS] (which day it is on is worked out once the recording is open). */
 static bool clock_arg(int id, const char *s)
 {
-	char name[32];
-	double t;
+	char name[32], why[64];
+	int hms[3], rc = wb_clock_parse(s, hms, why, sizeof(why));
 
-	if (wb_clock_rel(s, 43200, 0, -1e6, 1e6, &t) == 0)
+	if (rc == 0)
 		return true;
-	fprintf(stderr, "wbtop: %s '%s': expected %s\n", opt_name(id, name, sizeof(name)), s, TIME_ARG);
+	fprintf(stderr, "wbtop: %s '%s': %s%s\n", opt_name(id, name, sizeof(name)), s, rc > 0 ? why : "expected ",
+		rc > 0 ? "" : TIME_ARG);
 	return false;
 }
 

@@ -310,14 +310,47 @@ const char *wb_fmt_clock(double wall, const char *fmt, char *buf, size_t n)
 	return buf;
 }
 
+int wb_clock_parse(const char *text, int hms[3], char *why, size_t n)
+{
+	/* no leap second: mktime() would make 23:59:60 the next day's 00:00:00 */
+	static const struct { const char *name; int max; } field[3] = {
+		{ "hours", 23 }, { "minutes", 59 }, { "seconds", 59 },
+	};
+	const char *p = text;
+	int k = 0;
+
+	hms[2] = 0;
+	for (;;) { /* digits only: sscanf's %d took " 5", "+5" and "-0" */
+		int digits = 0, v = 0;
+		for (; isdigit((unsigned char)*p) && digits < 3; p++, digits++)
+			v = v * 10 + (*p - '0');
+		if (!digits || digits > 2)
+			return -1;
+		hms[k++] = v;
+		if (!*p)
+			break;
+		if (*p++ != ':' || k == 3)
+			return -1;
+	}
+	if (k < 2)
+		return -1;
+	for (k = 0; k < 3; k++)
+		if (hms[k] > field[k].max) {
+			if (why)
+				snprintf(why, n, "%s %d out of range 0-%d", field[k].name, hms[k], field[k].max);
+			return 1;
+		}
+	return 0;
+}
+
 int wb_clock_rel(const char *text, double wall_ref, double t_ref, double lo, double hi, double *t_rel)
 {
-	int h, m, sec = 0, used = 0;
+	int hms[3], h, m, sec;
 	double best = NAN;
 
-	if (sscanf(text, "%2d:%2d%n:%2d%n", &h, &m, &used, &sec, &used) < 2 || text[used] || !isdigit((unsigned char)text[0]) ||
-	    h < 0 || h > 23 || m < 0 || m > 59 || sec < 0 || sec > 60 || !isfinite(wall_ref) || fabs(wall_ref) > 1e15)
+	if (wb_clock_parse(text, hms, NULL, 0) || !isfinite(wall_ref) || fabs(wall_ref) > 1e15)
 		return -1;
+	h = hms[0], m = hms[1], sec = hms[2];
 	for (int day = -1; day <= 1; day++) { /* the wall clock at t_ref, moved to h:m:s on that day and the next/last */
 		time_t w = (time_t)wall_ref;
 		struct tm tm;

@@ -53,7 +53,10 @@ done <<EOF2
 -b --replay $R --record $T/x|--record and --replay
 -b --replay $R --from 5 --to 2|--to 2 is before --from 5
 -b --replay $R --from 1:2:3x|--from '1:2:3x': expected seconds from the recording's start or a clock time
--b --replay $R --to 24:00|--to '24:00': expected
+-b --replay $R --to 24:00|--to '24:00': hours 24 out of range 0-23
+-b --replay $R --from 12:60|--from '12:60': minutes 60 out of range 0-59
+-b --replay $R --from 12:00:60|--from '12:00:60': seconds 60 out of range 0-59
+-b --replay $R --from '12: 5'|--from '12: 5': expected
 -b --to 3|--to needs --replay
 -n 2|-n/--iterations needs -b/--batch
 --forecast 10|--forecast needs -b/--batch

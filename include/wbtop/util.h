@@ -77,6 +77,14 @@ void wb_json_string(FILE *f, const char *s);
 const char *wb_fmt_clock(double wall, const char *fmt, char *buf, size_t n);
 
 /*
+ * A clock time "HH:MM" or "HH:MM:SS" (one or two digits a field) into
+ * hms[3], seconds 0 when not given. 0; -1 when text is not of that form; 1
+ * when a field is out of range (hours 0-23, minutes and seconds 0-59), why
+ * (may be NULL) naming it.
+ */
+int wb_clock_parse(const char *text, int hms[3], char *why, size_t n);
+
+/*
  * A clock time "HH:MM" or "HH:MM:SS" (local time) as seconds from a
  * recording's start: wall_ref is the wall clock at t_ref seconds in; of the
  * days before, of and after wall_ref's, the one that puts the time inside

@@ -16,6 +16,7 @@
 #include "wbtop/bdi.h"
 #include "wbtop/kvfile.h"
 #include "wbtop/procfs.h"
+#include "wbtop/util.h"
 #include "wbtop/zoneinfo.h"
 
 enum { K_A, K_B, K_SUM, K_HEX };
@@ -221,6 +222,29 @@ static void path_join(void **st)
 	p = wb_path_join("fix/", "/proc/vmstat");
 	assert_string_equal(p, "fix/proc/vmstat");
 	free(p);
+}
+
+/* Clock times: one or two digits a field, digits only, each field in its range (no :60). */
+static void clock_fields(void **st)
+{
+	static const char *const bad_form[] = { "12", "12:", ":30", "123:00", "12:5:", "12: 5", "12:+5", "1:-0",
+						"12:00:00:00", "1::2", "12:00x", "" };
+	int hms[3];
+	char why[64];
+
+	(void)st;
+	assert_int_equal(wb_clock_parse("7:05", hms, why, sizeof(why)), 0);
+	assert_true(hms[0] == 7 && hms[1] == 5 && hms[2] == 0);
+	assert_int_equal(wb_clock_parse("23:59:59", hms, why, sizeof(why)), 0);
+	assert_true(hms[0] == 23 && hms[1] == 59 && hms[2] == 59);
+	for (size_t i = 0; i < sizeof(bad_form) / sizeof(bad_form[0]); i++)
+		if (wb_clock_parse(bad_form[i], hms, why, sizeof(why)) != -1)
+			fail_msg("'%s' taken as a clock time", bad_form[i]);
+	assert_int_equal(wb_clock_parse("12:00:60", hms, why, sizeof(why)), 1);
+	assert_string_equal(why, "seconds 60 out of range 0-59");
+	assert_int_equal(wb_clock_parse("12:60", hms, why, sizeof(why)), 1);
+	assert_string_equal(why, "minutes 60 out of range 0-59");
+	assert_int_equal(wb_clock_parse("24:00", hms, NULL, 0), 1);
 }
 
 static char *slurp(const char *rel)
@@ -476,6 +500,7 @@ int main(void)
 		cmocka_unit_test(kvfile_failed_open_retried_later),
 		cmocka_unit_test(cpulist),
 		cmocka_unit_test(path_join),
+		cmocka_unit_test(clock_fields),
 		cmocka_unit_test(zoneinfo_618),
 		cmocka_unit_test(zoneinfo_44_sums_zone_counters),
 		cmocka_unit_test(zoneinfo_zone_heads),
