@@ -20,7 +20,8 @@ struct wb_http;
 
 /*
  * "[ADDR:]PORT", "[v6]:PORT" or ":PORT" into a socket address; ADDR defaults
- * to 127.0.0.1. 0 or -EINVAL with a one-line message in err.
+ * to 127.0.0.1 ("[]:PORT" is refused). 0 or -EINVAL with a one-line message
+ * in err.
  */
 int wb_http_parse_addr(const char *spec, struct sockaddr_storage *ss, socklen_t *len,
 		       char *err, size_t n);

@@ -76,6 +76,11 @@ int wb_http_parse_addr(const char *spec, struct sockaddr_storage *ss, socklen_t 
 		snprintf(err, n, "--listen %s: expected [ADDR:]PORT (PORT 0-65535, IPv6 as [ADDR]:PORT)", spec);
 		return -EINVAL;
 	}
+	if (h0 > spec && !hl) { /* "[]:PORT" names no address: not a way to ask for the default */
+		snprintf(err, n, "--listen %s: empty address in []: give one ([::1], [::] for every interface) "
+			 "or PORT alone for 127.0.0.1", spec);
+		return -EINVAL;
+	}
 	if (hl)
 		snprintf(host, sizeof(host), "%.*s", (int)hl, h0);
 	memset(ss, 0, sizeof(*ss));
