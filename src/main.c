@@ -344,7 +344,13 @@ static bool take_opt(int c, const char *arg, struct opts *o)
 		o->recover = arg;
 		return true;
 	case O_EXPORT: o->export_sysctl = true; return true;
-	case O_ROOT: o->root = arg; return true;
+	case O_ROOT:
+		if (!*arg) { /* "" joined to /proc/vmstat is this machine's: an unset variable, not a tree */
+			fprintf(stderr, "wbtop: --root '': expected a directory (/ is this machine)\n");
+			return false;
+		}
+		o->root = arg;
+		return true;
 	case O_FORECAST: return num_arg(c, arg, 1, 3600, "seconds between 1 and 3600", &o->forecast);
 	case O_THEME: o->theme = arg; return true;
 	case O_WARN: return num_arg(c, arg, 1e-9, 1000, "a percentage above 0", &o->warn);

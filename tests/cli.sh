@@ -58,6 +58,7 @@ done <<EOF2
 -b --replay $R --from 12:00:60|--from '12:00:60': seconds 60 out of range 0-59
 -b --replay $R --from '12: 5'|--from '12: 5': expected
 -b --to 3|--to needs --replay
+-b -n 1 --root ''|--root '': expected a directory
 -b -n 1 --root $F/6.18-idle --listen '[]:0'|--listen \[\]:0: empty address in \[\]
 -n 2|-n/--iterations needs -b/--batch
 --forecast 10|--forecast needs -b/--batch
