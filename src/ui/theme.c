@@ -157,13 +157,33 @@ static char *trim(char *s)
 	return s;
 }
 
+/*
+ * A role's "fg, bg[, attrs]" over st; false if malformed. Empty fields count
+ * (strtok_r made "red,,blue" two), and so does a fourth one or a value cut
+ * short by buf, which would drop what follows unread.
+ */
+static bool parse_style(const char *value, struct wb_style *st)
+{
+	char buf[160], *f[4], *rest = buf;
+	int nf = 0;
+	bool ok = true;
+
+	if ((size_t)snprintf(buf, sizeof(buf), "%s", value) >= sizeof(buf))
+		return false;
+	while (rest && nf < 4)
+		f[nf++] = trim(strsep(&rest, ","));
+	if (rest || nf < 2 || nf > 3 || !wb_theme_parse_color(f[0], &st->fg, &st->fg8) ||
+	    !wb_theme_parse_color(f[1], &st->bg, &st->bg8))
+		return false;
+	st->attrs = nf == 3 ? parse_attrs(f[2], &ok) : 0;
+	return ok;
+}
+
 /* inih handler: [theme] name/mono, [roles] role = fg, bg[, attrs]. */
 static int on_entry(void *user, const char *section, const char *key, const char *value)
 {
 	struct load_ctx *c = user;
-	char buf[160], *f[3] = { NULL, NULL, NULL }, *save = NULL;
-	int nf = 0, r;
-	bool ok = true;
+	int r;
 	struct wb_style st;
 
 	if (c->err[0]) /* inih goes on after an error but reports the first one's line: keep its text */
@@ -185,15 +205,8 @@ static int on_entry(void *user, const char *section, const char *key, const char
 			snprintf(c->err, c->errlen, "unknown role \"%s\"", key);
 			return 0;
 		}
-		snprintf(buf, sizeof(buf), "%s", value);
-		for (char *w = strtok_r(buf, ",", &save); w && nf < 3; w = strtok_r(NULL, ",", &save))
-			f[nf++] = trim(w);
 		st = c->t->role[r];
-		if (nf < 2 || !wb_theme_parse_color(f[0], &st.fg, &st.fg8) ||
-		    !wb_theme_parse_color(f[1], &st.bg, &st.bg8))
-			ok = false;
-		st.attrs = nf == 3 ? parse_attrs(f[2], &ok) : 0;
-		if (!ok) {
+		if (!parse_style(value, &st)) {
 			snprintf(c->err, c->errlen, "%s: expected \"fg, bg[, bold|reverse|underline|dim]\" "
 				 "with colours as names, 0-255 or N|name", key);
 			return 0;

@@ -127,6 +127,19 @@ static void bad_theme_named(void **st)
 					    err, sizeof(err)), 0);
 	if (!strstr(err, "two:2: dirty: expected"))
 		fail_msg("two bad lines: %s", err);
+	/* a fourth field, an empty one, or one past the value buffer: refused, not dropped */
+	for (int i = 0; i < 3; i++) {
+		static const char *const four[] = {
+			"[roles]\nnormal = default, default\ndirty = red, blue, bold, blink\n",
+			"[roles]\nnormal = default, default\ndirty = red,, blue\n",
+			"[roles]\nnormal = default, default\ndirty = red, blue, bold"
+			"                                                                      "
+			"                                                                   , blink\n",
+		};
+		assert_int_not_equal(wb_theme_parse(&t, four[i], "four", err, sizeof(err)), 0);
+		if (!strstr(err, "four:3: dirty: expected"))
+			fail_msg("bad fields %d: %s", i, err);
+	}
 	unlink(path);
 }
 
