@@ -218,19 +218,57 @@ static int on_entry(void *user, const char *section, const char *key, const char
 	return 0;
 }
 
+/* A theme's text as inih reads it, a whole line at a time. */
+struct line_reader {
+	const char *p;
+	int line;      /* lines handed over: inih's own count */
+	int too_long;  /* the line that did not fit inih's buffer (0: none), which ended the parse */
+	int max;       /* the most characters a line may have (inih's buffer less \r, \n and \0) */
+};
+
+/*
+ * inih's reader. Its string reader handed a line longer than the buffer over
+ * in pieces that inih counted as lines, so the error was named a line late
+ * (or a piece's text read as a line of its own): here such a line stops it.
+ */
+static char *read_line(char *str, int num, void *stream)
+{
+	struct line_reader *r = stream;
+	size_t len = strcspn(r->p, "\n"), text = len - (len && r->p[len - 1] == '\r');
+
+	if (!*r->p || r->too_long)
+		return NULL;
+	r->line++;
+	if (num < 3 || text > (size_t)num - 3) {
+		r->too_long = r->line;
+		r->max = num - 3;
+		return NULL;
+	}
+	len += r->p[len] == '\n';
+	memcpy(str, r->p, len);
+	str[len] = '\0';
+	r->p += len;
+	return str;
+}
+
 int wb_theme_parse(struct wb_theme *t, const char *text, const char *label, char *err, size_t errlen)
 {
 	struct load_ctx c = { t, err, errlen, label };
+	struct line_reader rd = { .p = text };
 	const char *slash = strrchr(label, '/');
+	char what[200];
 	int rc;
 
 	wb_theme_default(t);
 	snprintf(t->name, sizeof(t->name), "%.*s", (int)strcspn(slash ? slash + 1 : label, "."),
 		 slash ? slash + 1 : label);
 	err[0] = '\0';
-	rc = ini_parse_string(text, on_entry, &c);
+	rc = ini_parse_stream(read_line, &rd, on_entry, &c);
+	if (rc == 0 && rd.too_long) {
+		snprintf(err, errlen, "%s:%d: line longer than %d characters", label, rd.too_long, rd.max);
+		return -1;
+	}
 	if (rc != 0) { /* inih returns the line of the first error */
-		char what[200];
 		snprintf(what, sizeof(what), "%s", err[0] ? err : "not INI syntax");
 		snprintf(err, errlen, "%s:%d: %s", label, rc, what);
 		return -1;

@@ -143,6 +143,32 @@ static void bad_theme_named(void **st)
 	unlink(path);
 }
 
+/*
+ * A line longer than inih's buffer (197 characters and \r\n, as usually
+ * built): named by its own number, not the next one (inih counted its
+ * pieces as lines); the lines after one that fits keep their numbers.
+ */
+static void long_theme_line(void **st)
+{
+	char text[1024], err[256], x[400];
+	struct wb_theme t;
+
+	(void)st;
+	memset(x, 'x', sizeof(x));
+	snprintf(text, sizeof(text), "[roles]\n# %.300s\nnormal = red, blue\n", x);
+	assert_int_not_equal(wb_theme_parse(&t, text, "long", err, sizeof(err)), 0);
+	if (!strstr(err, "long:2: line longer than"))
+		fail_msg("a 302-character comment: %s", err);
+	snprintf(text, sizeof(text), "[roles]\n# %.197s\ndirty = plaid, default\n", x); /* 199: '\n' left over */
+	assert_int_not_equal(wb_theme_parse(&t, text, "long", err, sizeof(err)), 0);
+	if (!strstr(err, "long:2: line longer than"))
+		fail_msg("a 199-character comment: %s", err);
+	snprintf(text, sizeof(text), "[roles]\n# %.195s\r\ndirty = plaid, default\n", x); /* 197: fits */
+	assert_int_not_equal(wb_theme_parse(&t, text, "long", err, sizeof(err)), 0);
+	if (!strstr(err, "long:3: dirty: expected"))
+		fail_msg("after a 197-character comment: %s", err);
+}
+
 /* Terminal injection: escapes, C1 controls and invalid UTF-8 become '?'; UTF-8 text stays. */
 static void safe_text(void **st)
 {
@@ -817,6 +843,7 @@ int main(void)
 		cmocka_unit_test(colors),
 		cmocka_unit_test(shipped_themes_load),
 		cmocka_unit_test(bad_theme_named),
+		cmocka_unit_test(long_theme_line),
 		cmocka_unit_test(safe_text),
 		cmocka_unit_test(json_utf8),
 		cmocka_unit_test(clock_nan),
