@@ -116,11 +116,20 @@ static void theme_mono(struct wb_theme *t)
 		t->role[i] = (struct wb_style){ -1, -1, -1, -1, a[i] };
 }
 
+/* A theme's text as inih reads it, a whole line at a time. */
+struct line_reader {
+	const char *p;
+	int line;      /* lines handed over: inih's own count */
+	int too_long;  /* the line that did not fit inih's buffer (0: none), which ended the parse */
+	int max;       /* the most characters a line may have (inih's buffer less \r, \n and \0) */
+};
+
 struct load_ctx {
 	struct wb_theme *t;
 	char *err;
 	size_t errlen;
-	const char *path;
+	const struct line_reader *rd;
+	int err_line; /* the line err's text is about */
 };
 
 static unsigned parse_attrs(char *s, bool *ok)
@@ -179,15 +188,12 @@ static bool parse_style(const char *value, struct wb_style *st)
 	return ok;
 }
 
-/* inih handler: [theme] name/mono, [roles] role = fg, bg[, attrs]. */
-static int on_entry(void *user, const char *section, const char *key, const char *value)
+/* [theme] name/mono, [roles] role = fg, bg[, attrs]: 1, or 0 with c->err. */
+static int take_entry(struct load_ctx *c, const char *section, const char *key, const char *value)
 {
-	struct load_ctx *c = user;
 	int r;
 	struct wb_style st;
 
-	if (c->err[0]) /* inih goes on after an error but reports the first one's line: keep its text */
-		return 0;
 	if (strcmp(section, "theme") == 0) {
 		if (strcmp(key, "name") == 0) {
 			snprintf(c->t->name, sizeof(c->t->name), "%s", value);
@@ -218,13 +224,22 @@ static int on_entry(void *user, const char *section, const char *key, const char
 	return 0;
 }
 
-/* A theme's text as inih reads it, a whole line at a time. */
-struct line_reader {
-	const char *p;
-	int line;      /* lines handed over: inih's own count */
-	int too_long;  /* the line that did not fit inih's buffer (0: none), which ended the parse */
-	int max;       /* the most characters a line may have (inih's buffer less \r, \n and \0) */
-};
+/*
+ * inih's handler. inih goes on after an error but reports the first one's
+ * line: keep the first text, and its line, for a syntax error before it
+ * (which never reaches a handler) has no text of its own.
+ */
+static int on_entry(void *user, const char *section, const char *key, const char *value)
+{
+	struct load_ctx *c = user;
+
+	if (c->err[0])
+		return 0;
+	if (take_entry(c, section, key, value))
+		return 1;
+	c->err_line = c->rd->line;
+	return 0;
+}
 
 /*
  * inih's reader. Its string reader handed a line longer than the buffer over
@@ -253,8 +268,8 @@ static char *read_line(char *str, int num, void *stream)
 
 int wb_theme_parse(struct wb_theme *t, const char *text, const char *label, char *err, size_t errlen)
 {
-	struct load_ctx c = { t, err, errlen, label };
 	struct line_reader rd = { .p = text };
+	struct load_ctx c = { t, err, errlen, &rd, 0 };
 	const char *slash = strrchr(label, '/');
 	char what[200];
 	int rc;
@@ -269,7 +284,7 @@ int wb_theme_parse(struct wb_theme *t, const char *text, const char *label, char
 		return -1;
 	}
 	if (rc != 0) { /* inih returns the line of the first error */
-		snprintf(what, sizeof(what), "%s", err[0] ? err : "not INI syntax");
+		snprintf(what, sizeof(what), "%s", err[0] && c.err_line == rc ? err : "not INI syntax");
 		snprintf(err, errlen, "%s:%d: %s", label, rc, what);
 		return -1;
 	}

@@ -127,6 +127,11 @@ static void bad_theme_named(void **st)
 					    err, sizeof(err)), 0);
 	if (!strstr(err, "two:2: dirty: expected"))
 		fail_msg("two bad lines: %s", err);
+	/* a line that is not INI, then a bad role: the first line's number with its own text */
+	assert_int_not_equal(wb_theme_parse(&t, "[roles]\nfoo\ndirty = plaid, default\n", "syntax", err,
+					    sizeof(err)), 0);
+	if (!strstr(err, "syntax:2: not INI syntax"))
+		fail_msg("not INI, then a bad role: %s", err);
 	/* a fourth field, an empty one, or one past the value buffer: refused, not dropped */
 	for (int i = 0; i < 3; i++) {
 		static const char *const four[] = {
