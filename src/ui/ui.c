@@ -613,8 +613,8 @@ static void k_write(struct ui *u, int ch)
 	snprintf(c.theme, sizeof(c.theme), "%s", u->theme.name);
 	c.warn = u->o->warn_pct;
 	c.crit = u->o->crit_pct;
-	if (!u->src || !u->src->replay)
-		c.delay = u->delay;
+	/* a replay's pace is the recording's, no setting: the delay a live run would sample at */
+	c.delay = u->src && u->src->replay ? u->o->delay : u->delay;
 	snprintf(c.sort, sizeof(c.sort), "%s", ui_dev_column_name(u->sort_col));
 	c.sort_desc = u->sort_desc;
 	c.hide_idle = u->hide_idle;

@@ -792,6 +792,59 @@ static void column_chooser(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The keys a file W wrote sets ("delay = ...": "delay"), one a line; how many. */
+static int written_keys(const char *path, char keys[][32], int max)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	int n = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f) && n < max)
+		if (sscanf(line, "%31[a-z_] =", keys[n]) == 1)
+			n++;
+	fclose(f);
+	return n;
+}
+
+/* W in a replay writes the keys a live run writes (it left out delay, the replay's pace being no setting). */
+static void write_same_keys(void **st)
+{
+	char dir[] = "/tmp/wbtop-write-XXXXXX", cmd[64], live[16][32], replay[16][32];
+	int nl, nr;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	for (int mode = 0; mode < 2; mode++) {
+		struct rig g;
+		rig_open(&g, mode == 1, dir);
+		rig_reset(&g, P_DEVICES);
+		g.o.delay = 2.5; /* -d or the file's: not the recording's interval */
+		ui_handle_key(&g.u, 'W');
+		assert_non_null(strstr(g.u.status, "settings written"));
+		if (mode == 0) {
+			nl = written_keys(g.cfg, live, 16);
+		} else {
+			struct wb_config c;
+			char msg[256];
+			nr = written_keys(g.cfg, replay, 16);
+			assert_int_equal(wb_config_load(&c, g.cfg, msg, sizeof(msg)), 0);
+			assert_true(c.delay == 2.5);
+		}
+		rig_close(&g);
+	}
+	for (int k = 0; k < nl; k++) {
+		bool found = false;
+		for (int j = 0; j < nr; j++)
+			found |= strcmp(live[k], replay[j]) == 0;
+		if (!found)
+			fail_msg("W live writes \"%s\", W in a replay does not", live[k]);
+	}
+	assert_int_equal(nl, nr);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* g takes the header's clock time as well as seconds. */
 static void jump_to_clock(void **st)
 {
@@ -862,6 +915,7 @@ int main(void)
 		cmocka_unit_test(selection_follows_device),
 		cmocka_unit_test(jump_to_clock),
 		cmocka_unit_test(column_chooser),
+		cmocka_unit_test(write_same_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
