@@ -148,10 +148,17 @@ bool ui_graph_key(struct ui *u, int ch)
 
 	switch (ch) {
 	case '<':
-	case '>':
-		u->graph_zoom = (u->graph_zoom + (ch == '>' ? 1 : WB_GRAPH_ZOOMS - 1)) % WB_GRAPH_ZOOMS;
+	case '>': {
+		int to = u->graph_zoom + (ch == '>' ? 1 : -1);
+		if (to < 0 || to >= WB_GRAPH_ZOOMS) { /* an end stops, and says so, as a table's first or last row does */
+			snprintf(u->status, sizeof(u->status), "graph: already the %s span (%s)",
+				 ch == '>' ? "longest" : "shortest", zoom_names[u->graph_zoom]);
+			return true;
+		}
+		u->graph_zoom = to;
 		snprintf(u->status, sizeof(u->status), "graph: %s", zoom_names[u->graph_zoom]);
 		return true;
+	}
 	case 'f':
 		if (u->view && u->view->forecast)
 			ui_graph_pin(u, u->view->forecast, u->view->forecast_mono, "here");
