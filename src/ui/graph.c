@@ -270,7 +270,35 @@ static void draw_plot(const struct frame *fr, const struct plot_def *p, int y, i
 	wb_plot_destroy(pl);
 }
 
-/* Throttling pauses and flusher work as marks on one row, per time bucket. */
+/* The marks: throttling pauses (over flusher work in the same bucket), flusher work; their legend. */
+static const struct {
+	const char *utf8, *ascii, *label;
+	int role;
+} marks[] = {
+	{ "\u25bc", "v", "throttled", WB_R_CRITICAL },
+	{ "\u2022", "o", "flusher", WB_R_BACKGROUND },
+};
+
+/* The marks' legend at the row's right end, two cells clear of now (marks fall only up to it). */
+static void marks_legend(const struct frame *fr, int y, int x, int cols, int now_c)
+{
+	bool utf8 = fr->in->glyphs != WB_PLOT_ASCII;
+	int w = 0, at;
+
+	for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]); k++)
+		w += (k ? 2 : 0) + 2 + (int)strlen(marks[k].label);
+	at = cols - w;
+	if (at < now_c + 3) /* no room right of now: the man page names them */
+		return;
+	for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
+		char item[32];
+		snprintf(item, sizeof(item), "%s %s", utf8 ? marks[k].utf8 : marks[k].ascii, marks[k].label);
+		fr->put(fr->ctx, y, x + at, marks[k].role, item);
+		at += 2 + (int)strlen(marks[k].label) + 2;
+	}
+}
+
+/* Throttling pauses and flusher work as marks on one row, per time bucket, with their legend where it fits. */
 static void marks_row(const struct frame *fr, int y, int x, int w)
 {
 	const struct wb_timeline *tl = fr->in->tl;
@@ -285,14 +313,12 @@ static void marks_row(const struct frame *fr, int y, int x, int w)
 	per = (fr->x1 - fr->x0) / cols;
 	fr->put(fr->ctx, y, x, WB_R_NORMAL, "marks");
 	for (size_t i = 0; i < wb_timeline_len(tl); i++) {
-		int c = (int)floor((t[i] - fr->x0) / per);
-		if (c < 0 || c >= cols)
+		int c = (int)floor((t[i] - fr->x0) / per), k = pa[i] > 0 ? 0 : wk[i] > 0 ? 1 : -1;
+		if (c < 0 || c >= cols || k < 0)
 			continue;
-		if (pa[i] > 0)
-			fr->put(fr->ctx, y, x + LABEL_W + c, WB_R_CRITICAL, utf8 ? "\u25bc" : "v");
-		else if (wk[i] > 0)
-			fr->put(fr->ctx, y, x + LABEL_W + c, WB_R_BACKGROUND, utf8 ? "\u2022" : "o");
+		fr->put(fr->ctx, y, x + LABEL_W + c, marks[k].role, utf8 ? marks[k].utf8 : marks[k].ascii);
 	}
+	marks_legend(fr, y, x + LABEL_W, cols, (int)floor((fr->in->now - fr->x0) / per));
 }
 
 /* The global plot: dirty + writeback against the three global limits. */
