@@ -362,25 +362,39 @@ static bool in_footer(const struct ui *u, const struct ui_binding *b, unsigned m
 	return true;
 }
 
-/* The footer: the key table's footer words for this source, in their order. */
+/* The cells binding b takes in the footer ("F1Help" and a space). */
+static int foot_w(const struct ui_binding *b)
+{
+	return b->foot ? (int)(strlen(b->foot_key) + strlen(b->foot)) + 1 : 0;
+}
+
+/*
+ * The footer: the key table's footer words for this source, in their order.
+ * The pane's own keys have their room first: at 80 columns a replay's keys
+ * left none for the Graph's zoom.
+ */
 static void draw_footer(struct ui *u)
 {
 	unsigned mode = u->src && u->src->replay ? UI_K_REPLAY : UI_K_LIVE;
 	const struct ui_binding *b;
 	size_t n = ui_bindings(&b);
-	int x = 0;
+	int x = 0, own = 0; /* own: the cells the pane's own keys still take */
 
 	wb_grid_clear_eol(u->grid, ui_lines(u) - 1, 0);
 	if (u->status[0]) {
 		ui_put(u, ui_lines(u) - 1, 0, WB_R_WARN, u->status);
 		return;
 	}
+	for (size_t i = 0; i < n; i++)
+		own += (b[i].when & UI_K_PANE) && in_footer(u, &b[i], mode) ? foot_w(&b[i]) : 0;
 	for (int pos = 1; pos <= 10; pos++)
 		for (size_t i = 0; i < n; i++) {
-			int w = b[i].foot ? (int)(strlen(b[i].foot_key) + strlen(b[i].foot)) + 1 : 0;
+			int w = foot_w(&b[i]);
 			if (b[i].foot_pos != pos || !in_footer(u, &b[i], mode))
 				continue;
-			if (x + w > ui_cols(u) - 1 - (pos < 10 ? 6 : 0)) /* room kept for qQuit */
+			if (b[i].when & UI_K_PANE)
+				own -= w;
+			if (x + w + own > ui_cols(u) - 1 - (pos < 10 ? 6 : 0)) /* room kept for qQuit */
 				continue;
 			ui_put(u, ui_lines(u) - 1, x, WB_R_NORMAL, b[i].foot_key);
 			x += (int)strlen(b[i].foot_key);

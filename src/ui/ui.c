@@ -677,8 +677,8 @@ static const struct ui_binding bindings[] = {
 	{ { '\n', KEY_ENTER }, "Enter", "Devices: its Graph", NULL, NULL, 0, K_ALL, k_pane },
 	/* the Graph pane's own keys (< and > are the replay's speed elsewhere) */
 	{ { '<', '>' }, "< / >", "Graph: zoom in/out", "<>", "Zoom", 4, K_GRAPH, k_graph },
-	{ { 'f', 'F' }, "f / F", "Graph: pin/unpin fcast", "f", "Pin", 5, K_GRAPH, k_graph },
-	{ { 'b' }, "b", "Graph: glyph set", NULL, NULL, 0, K_GRAPH, k_graph },
+	{ { 'f', 'F' }, "f / F", "Graph: pin/unpin fcast", "fF", "Pin", 5, K_GRAPH, k_graph },
+	{ { 'b' }, "b", "Graph: glyph set", "b", "Glyph", 6, K_GRAPH, k_graph },
 	{ { KEY_UP, KEY_DOWN }, "Up/Down", "select a row", NULL, NULL, 0, K_ALL, k_move },
 	{ { KEY_PPAGE, KEY_NPAGE }, "PgUp/PgDn", "page", NULL, NULL, 0, K_ALL, k_move },
 	{ { KEY_HOME, KEY_END }, "Home/End", "first/last, replay ends", NULL, NULL, 0, K_ALL, k_move },

@@ -571,6 +571,80 @@ static void tune_keys_in_table(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Every key the Graph pane takes is a Graph binding of the key table (so help and man name it). */
+static void graph_keys_in_table(void **st)
+{
+	const struct ui_binding *bind;
+	size_t nb = ui_bindings(&bind);
+	char dir[] = "/tmp/wbtop-gkeys-XXXXXX", cmd[64];
+	struct rig g;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	rig_open(&g, false, dir);
+	for (int ch = 1; ch < KEY_MAX; ch++) {
+		bool listed = false;
+		rig_reset(&g, P_GRAPH);
+		if (!ui_graph_key(&g.u, ch))
+			continue;
+		for (size_t k = 0; k < nb; k++)
+			for (int j = 0; j < UI_KEYS_MAX && bind[k].keys[j]; j++)
+				listed |= bind[k].keys[j] == ch && (bind[k].when & UI_K_GRAPH);
+		if (!listed)
+			fail_msg("the Graph pane takes key %d ('%c'), which no Graph binding of the key table lists",
+				 ch, ch > 32 && ch < 127 ? ch : '?');
+	}
+	rig_close(&g);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * The footer at 80x24 shows the Graph's and the Tune pane's own keys, live and in a replay: every
+ * Graph binding (b and F were in none) and every Tune binding with a footer word (a replay's
+ * keys took the room first: <>Zoom was cut at 80 columns).
+ */
+static void pane_keys_in_footer(void **st)
+{
+	static const enum pane panes[] = { P_GRAPH, P_TUNE };
+	const struct ui_binding *bind;
+	size_t nb = ui_bindings(&bind);
+	char dir[] = "/tmp/wbtop-foot-XXXXXX", cmd[64], foot[256], word[32];
+	struct wb_grid grid;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	wb_grid_init(&grid);
+	assert_int_equal(wb_grid_resize(&grid, 80, 24), 0);
+	for (int replay = 0; replay < 2; replay++) {
+		struct rig g;
+		rig_open(&g, replay, dir);
+		g.u.grid = &grid;
+		for (size_t p = 0; p < sizeof(panes) / sizeof(panes[0]); p++) {
+			rig_reset(&g, panes[p]);
+			ui_render(&g.u);
+			wb_grid_line(&grid, 23, foot, sizeof(foot));
+			for (size_t k = 0; k < nb; k++) {
+				const struct ui_binding *b = &bind[k];
+				if (!(b->when & UI_K_PANE) || !ui_binding_here(b, panes[p]) ||
+				    !(b->when & (replay ? UI_K_REPLAY : UI_K_LIVE)))
+					continue;
+				if (!b->foot && panes[p] == P_GRAPH)
+					fail_msg("Graph key \"%s\" (%s) has no footer word", b->label, b->help);
+				snprintf(word, sizeof(word), "%s%s", b->foot_key ? b->foot_key : "", b->foot ? b->foot : "");
+				if (b->foot && !strstr(foot, word))
+					fail_msg("pane %d (%s) at 80x24: \"%s\" is not in the footer \"%s\"", panes[p],
+						 replay ? "replay" : "live", word, foot);
+			}
+		}
+		g.u.grid = NULL;
+		rig_close(&g);
+	}
+	wb_grid_finish(&grid);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /*
  * The Tune pane's prediction follows the samples: both sides of its table
  * are of the newest sample (it was made once, at the keypress, while the
@@ -943,6 +1017,8 @@ int main(void)
 		cmocka_unit_test(man_keys),
 		cmocka_unit_test(key_walk),
 		cmocka_unit_test(tune_keys_in_table),
+		cmocka_unit_test(graph_keys_in_table),
+		cmocka_unit_test(pane_keys_in_footer),
 		cmocka_unit_test(procs_missing_note),
 		cmocka_unit_test(mouse_events),
 		cmocka_unit_test(tune_preview_follows),
