@@ -171,7 +171,7 @@ void ui_build_rows(struct ui *u)
  * is ("/tmp/x/y/stick" -> "…/y/stick"), cut at a '/' when one fits. */
 static int path_tail(char *p, int width, bool utf8)
 {
-	const char *ell = utf8 ? "\u2026" : "~"; /* one column either way */
+	const char *ell = ui_cut_mark(utf8);
 	size_t len = strlen(p), keep;
 	const char *t, *slash;
 
@@ -187,7 +187,11 @@ static int path_tail(char *p, int width, bool utf8)
 	return (int)strlen(ell) - 1; /* bytes beyond columns, for the padding */
 }
 
-/* One row's cell for column f into v: the catalogue's text, or the sparkline. */
+/*
+ * One row's cell for column f into v, w columns: the catalogue's text (cut
+ * with a marker; a mount keeps its tail), or the sparkline. The bytes beyond
+ * its columns, for the padding.
+ */
 static int dev_cell(const struct ui *u, const struct devrow *r, const struct wb_field *f, int w, char *v, size_t n)
 {
 	if (is_col(f, "DIRTY HISTORY")) {
@@ -195,7 +199,7 @@ static int dev_cell(const struct ui *u, const struct devrow *r, const struct wb_
 		return 0;
 	}
 	wb_ui_dev_cell(f, u->view, r->i, v, n);
-	return is_col(f, "MOUNT") ? path_tail(v, w, u->utf8) : 0;
+	return is_col(f, "MOUNT") ? path_tail(v, w, u->utf8) : ui_cut(v, n, w, u->utf8);
 }
 
 /* Which columns fit, and their widths (the sparkline takes what is left). */

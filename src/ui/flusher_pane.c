@@ -67,19 +67,21 @@ static int flusher_line(const struct ui *u, const struct wb_field *const *col, s
 		wb_catalog_ctx(&c, u->view, u->view->lim, i);
 	for (size_t k = 0; k < m && x < (int)n; k++) {
 		const struct wb_field *f = col[k];
-		char buf[96];
+		char buf[96], cell[96];
 		struct wb_value v;
-		int w;
+		int w, extra = 0;
 		const char *txt = wb_catalog_title(f, WB_SINK_FLUSHER, &w);
-		if (!titles) {
+		if (!titles) { /* a text cut to its column says so, as in the Devices pane; numbers are never cut */
 			v = f->get(&c);
-			txt = wb_catalog_show(f, &v, buf, sizeof(buf));
+			snprintf(cell, sizeof(cell), "%s", wb_catalog_show(f, &v, buf, sizeof(buf)));
+			extra = f->left ? ui_cut(cell, sizeof(cell), w, u->utf8) : 0;
+			txt = cell;
 		}
 		if (titles && k == 0) /* the title starts in the marker's column */
 			x += snprintf(line + x, n - (size_t)x, "%-*s", w + 1, txt);
 		else
-			x += snprintf(line + x, n - (size_t)x, f->left ? " %-*.*s" : " %*.*s", w,
-				      f->left ? w : (int)strlen(txt), txt);
+			x += snprintf(line + x, n - (size_t)x, f->left ? " %-*.*s" : " %*.*s", w + extra,
+				      f->left ? w + extra : (int)strlen(txt), txt);
 	}
 	return x;
 }

@@ -244,6 +244,15 @@ int ui_tabs_row(const struct ui *u);
 void ui_scroll_to(int *sel, int *first, int n, int rows);
 /* One line of a pane's table from catalogue columns: the titles (c NULL) or an entity's values. */
 void ui_table_line(const struct wb_field *const *col, size_t m, const struct wb_fctx *c, char *line, size_t n);
+/* What marks a cut text: the ellipsis, "~" in ASCII (one column either way). */
+static inline const char *ui_cut_mark(bool utf8) { return utf8 ? "\u2026" : "~"; }
+/*
+ * s (n bytes of room) cut to w columns when it is longer, its last column
+ * then the cut marker, as htop marks a cut field: "btrfs-3:loop0" in 12
+ * columns reads "btrfs-3:loo…", not a name that looks whole. The bytes beyond the
+ * columns s takes, for a printf width.
+ */
+int ui_cut(char *s, size_t n, int w, bool utf8);
 /* A table's title, with "3-12/32" (the rows shown, of how many) when not every row fits. */
 void ui_title_line(const struct ui *u, int y, const char *title, int first, int rows, int n);
 /* The zones the Zones table lists: those with managed pages. */

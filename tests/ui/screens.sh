@@ -81,6 +81,8 @@ screen tune-bdi-edit 100 34 "--theme mono" Down e Enter 5 0 % Enter
 screen tune-step 100 34 "--theme mono" 5 + + + -
 # the shipped scenario recordings, paused at a moment that shows the effect
 EX=$(cd "$(dirname "$0")/../.." && pwd)/examples/scenarios
+# a label cut to its column ends in a marker (btrfs-3:loop0 read btrfs-3:loop, a whole name)
+screen devices-cut-160 160 24 "--replay $EX/zone-fair-btrfs.wbrec --theme mono" Space g 2 0 Enter
 # c opens the column chooser on the pane's table; space hid DIRTY
 screen columns-chooser 80 24 "--theme mono" c Down Space
 # more zones than fit at 80x24 (the fixture's node as four): the table scrolls with its cursor

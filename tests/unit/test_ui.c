@@ -247,6 +247,40 @@ static void level_hidden_any(void **st)
 	assert_null(strstr(h[1], "run as root"));
 }
 
+/* A text cut to its column ends in the marker (htop's way), counted in characters, whole ones kept. */
+static void cut_marked(void **st)
+{
+	static const struct {
+		const char *in;
+		int w;
+		bool utf8;
+		const char *out;
+		int extra; /* bytes beyond the columns */
+	} cases[] = {
+		{ "btrfs-3:loop0", 12, true, "btrfs-3:loo\u2026", 2 },
+		{ "btrfs-3:loop0", 12, false, "btrfs-3:loo~", 0 },
+		{ "btrfs-3:loop0", 13, true, "btrfs-3:loop0", 0 }, /* fits: as it was */
+		{ "loop0", 12, true, "loop0", 0 },
+		{ "d\u00e9j\u00e0-vu", 5, true, "d\u00e9j\u00e0\u2026", 4 }, /* whole characters, not bytes */
+		{ "d\u00e9j\u00e0-vu", 7, true, "d\u00e9j\u00e0-vu", 2 },
+		{ "abc", 1, false, "~", 0 },
+	};
+	char buf[64];
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int extra;
+		snprintf(buf, sizeof(buf), "%s", cases[i].in);
+		extra = ui_cut(buf, sizeof(buf), cases[i].w, cases[i].utf8);
+		if (strcmp(buf, cases[i].out) || extra != cases[i].extra)
+			fail_msg("\"%s\" in %d: \"%s\" (+%d), expected \"%s\" (+%d)", cases[i].in, cases[i].w, buf,
+				 extra, cases[i].out, cases[i].extra);
+	}
+	snprintf(buf, 6, "abcde"); /* no room for the 3 bytes of "…": the ASCII marker */
+	assert_int_equal(ui_cut(buf, 6, 4, true), 0);
+	assert_string_equal(buf, "abc~");
+}
+
 /* The man page lists exactly the key table's bindings (by their labels). */
 static void man_keys(void **st)
 {
@@ -1015,6 +1049,7 @@ int main(void)
 		cmocka_unit_test(clock_nan),
 		cmocka_unit_test(level_hidden_any),
 		cmocka_unit_test(man_keys),
+		cmocka_unit_test(cut_marked),
 		cmocka_unit_test(key_walk),
 		cmocka_unit_test(tune_keys_in_table),
 		cmocka_unit_test(graph_keys_in_table),
