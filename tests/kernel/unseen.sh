@@ -11,12 +11,13 @@ bug() { echo "FAIL $*"; bugs=$((bugs + 1)); }
 ok() { echo "ok $*"; }
 need_debugfs; save_sysctls; save_journal; settle
 echo $((200 * 1048576)) > /proc/sys/vm/dirty_bytes
-# F7's other device, made first: its image's pages written to the root disk age out of the
-# kernel's count before F7
+# F7's devices' images written out first (LOOP_FILL): writing into a hole of a sparse image
+# the loop driver's direct I/O falls back to the root disk's page cache, whose completions
+# then mirror the device's and take a share the figures hide; these pages age out before F7
 LOOP_FILL=1 make_loop qabg 100 ext4; BG_MNT=$LOOP_MNT
 
 # F1: --until-clean on the block device of a btrfs says clean while btrfs-N holds dirty pages
-make_loop qabt 300 btrfs; BT_DEV=$LOOP_DEV BT_BDI=$LOOP_BDI BT_MNT=$LOOP_MNT
+LOOP_FILL=1 make_loop qabt 300 btrfs; BT_DEV=$LOOP_DEV BT_BDI=$LOOP_BDI BT_MNT=$LOOP_MNT
 throttle "$LOOP_MM" 4194304
 dd if=/dev/zero of="$BT_MNT/f" bs=1M count=40 status=none
 left=$(awk '/BdiReclaimable/{print $2}' /sys/kernel/debug/bdi/$BT_BDI/stats)
@@ -99,7 +100,7 @@ rm -f "$BT_MNT/g"
 echo "$BT_MM 0" > /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device # F5's leftovers written at full speed
 sync -f "$BT_MNT"
 echo "$BT_MM 4194304" > /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device
-bg_job bash -c "while :; do dd if=/dev/zero of=$BG_MNT/bg bs=1M count=8 status=none; sync -f $BG_MNT; sleep 0.1; done"
+bg_job bash -c "while :; do dd if=/dev/zero of=$BG_MNT/bg bs=1M count=8 status=none; sync -f $BG_MNT; sleep 0.05; done"
 sleep 4
 "$W" --batch --no-trace --json -n 60 -d 1 --set "bdi.$BT_BDI.strict_limit=1" > "$TMP/f7.all" &
 F7_PID=$!
@@ -113,7 +114,11 @@ echo 1 > /sys/class/bdi/$BT_BDI/strict_limit
 kern=$(awk '/BdiDirtyThresh/{print $2 * 1024}' /sys/kernel/debug/bdi/$BT_BDI/stats)
 tail -1 "$TMP/f7.all" > "$TMP/f7.json"
 pred=$(python3 -c 'import json,sys; print([b["thresh"] for b in json.load(open(sys.argv[1]))["whatif"]["bdis"] if b["bdi"]=="'"$BT_BDI"'"][0])' "$TMP/f7.json")
-python3 -c "import sys; p,k=$pred,$kern; sys.exit(0 if abs(p-k) <= 0.02*k + 131072 else 1)" &&
+# within 0.1 % of the threshold more than F5: the kernel reads its counts (the whole and two
+# devices' parts) without their per-CPU remainders, 32 pages each on 2 CPUs, of ~100k pages here
+# (a named loosening: the runs that failed at F5's bound were 0.1-0.2 % of T off)
+T7=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["global"]["thresh"])' "$TMP/f7.json")
+python3 -c "import sys; p,k,t=$pred,$kern,$T7; sys.exit(0 if abs(p-k) <= 0.02*k + 131072 + 0.001*t else 1)" &&
 	ok "F7: strict_limit on a capped device gone quiet: predicted $pred, kernel $kern" ||
 	{ bug "F7: strict_limit on a capped device gone quiet: predicted $pred, kernel $kern"
 	  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print("  the device now:", [b for b in j["bdis"] if b["bdi"]==sys.argv[2]])' "$TMP/f7.json" "$BT_BDI"; }
