@@ -11,9 +11,10 @@ bug() { echo "FAIL $*"; bugs=$((bugs + 1)); }
 ok() { echo "ok $*"; }
 need_debugfs; save_sysctls; save_journal; settle
 echo $((200 * 1048576)) > /proc/sys/vm/dirty_bytes
-# F7's devices' images written out first (LOOP_FILL): writing into a hole of a sparse image
-# the loop driver's direct I/O falls back to the root disk's page cache, whose completions
-# then mirror the device's and take a share the figures hide; these pages age out before F7
+# F7's devices' images written out first (LOOP_FILL): with sparse images the root disk
+# completed about as many pages as the capped device wrote (taken to be the loop's writes into
+# holes going through its page cache; not traced), a share the figures hide. The fill's own
+# pages age out of the kernel's count before F7.
 LOOP_FILL=1 make_loop qabg 100 ext4; BG_MNT=$LOOP_MNT
 
 # F1: --until-clean on the block device of a btrfs says clean while btrfs-N holds dirty pages
