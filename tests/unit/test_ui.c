@@ -571,66 +571,59 @@ static void key_walk(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
-/*
- * Every key the Tune pane takes is in the key table as one of Tune's (help "Tune: ..."),
- * so the help screen, the footer and the man page name it (r, a, k, u and R were in none).
- */
-static void tune_keys_in_table(void **st)
+/* bind lists ch as a key of the pane: Tune's by their help ("Tune: ..."), the others' by their when flag. */
+static bool pane_lists(const struct ui_binding *bind, int ch, enum pane p)
+{
+	for (int j = 0; j < UI_KEYS_MAX && bind->keys[j]; j++)
+		if (bind->keys[j] == ch)
+			return p == P_TUNE ? strncmp(bind->help, "Tune: ", 6) == 0 : (bind->when & UI_K_GRAPH) != 0;
+	return false;
+}
+
+/* Every key pane p's handler take() takes is one of its bindings in the key table. */
+static void keys_in_table(enum pane p, bool (*take)(struct ui *, int), const char *name)
 {
 	const struct ui_binding *bind;
 	size_t nb = ui_bindings(&bind);
-	char dir[] = "/tmp/wbtop-tkeys-XXXXXX", cmd[64];
+	char dir[] = "/tmp/wbtop-pkeys-XXXXXX", cmd[64];
 	struct rig g;
 
-	(void)st;
 	assert_non_null(mkdtemp(dir));
 	rig_open(&g, false, dir);
 	for (int ch = 1; ch < KEY_MAX; ch++) {
 		bool listed = false;
 		if (ch == KEY_MOUSE || ch == KEY_RESIZE)
 			continue;
-		rig_reset(&g, P_TUNE);
+		rig_reset(&g, p);
 		g.u.tune_ok = false;
-		if (!ui_tune_key(&g.u, ch))
+		if (!take(&g.u, ch))
 			continue;
-		for (size_t k = 0; k < nb; k++)
-			for (int j = 0; j < UI_KEYS_MAX && bind[k].keys[j]; j++)
-				listed |= bind[k].keys[j] == ch && strncmp(bind[k].help, "Tune: ", 6) == 0;
+		for (size_t k = 0; k < nb && !listed; k++)
+			listed = pane_lists(&bind[k], ch, p);
 		if (!listed)
-			fail_msg("the Tune pane takes key %d ('%c'), which no Tune binding of the key table lists",
-				 ch, ch > 32 && ch < 127 ? ch : '?');
+			fail_msg("the %s pane takes key %d ('%c'), which no %s binding of the key table lists", name, ch,
+				 ch > 32 && ch < 127 ? ch : '?', name);
 	}
 	rig_close(&g);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 }
 
-/* Every key the Graph pane takes is a Graph binding of the key table (so help and man name it). */
+/*
+ * Every key the Tune pane takes is in the key table as one of Tune's (help "Tune: ..."),
+ * so the help screen, the footer and the man page name it (r, a, k, u and R were in none).
+ */
+static void tune_keys_in_table(void **st)
+{
+	(void)st;
+	keys_in_table(P_TUNE, ui_tune_key, "Tune");
+}
+
+/* Every key the Graph pane takes is a Graph binding of the key table (so help and man name it; b and F were in none). */
 static void graph_keys_in_table(void **st)
 {
-	const struct ui_binding *bind;
-	size_t nb = ui_bindings(&bind);
-	char dir[] = "/tmp/wbtop-gkeys-XXXXXX", cmd[64];
-	struct rig g;
-
 	(void)st;
-	assert_non_null(mkdtemp(dir));
-	rig_open(&g, false, dir);
-	for (int ch = 1; ch < KEY_MAX; ch++) {
-		bool listed = false;
-		rig_reset(&g, P_GRAPH);
-		if (!ui_graph_key(&g.u, ch))
-			continue;
-		for (size_t k = 0; k < nb; k++)
-			for (int j = 0; j < UI_KEYS_MAX && bind[k].keys[j]; j++)
-				listed |= bind[k].keys[j] == ch && (bind[k].when & UI_K_GRAPH);
-		if (!listed)
-			fail_msg("the Graph pane takes key %d ('%c'), which no Graph binding of the key table lists",
-				 ch, ch > 32 && ch < 127 ? ch : '?');
-	}
-	rig_close(&g);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
+	keys_in_table(P_GRAPH, ui_graph_key, "Graph");
 }
 
 /*
