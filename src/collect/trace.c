@@ -315,11 +315,14 @@ struct wb_trace *wb_trace_create(const char *tracing_dir, size_t buffer_kb, char
 	tracefs_trace_on(t->inst);
 	t->page_kb = (uint32_t)(sysconf(_SC_PAGESIZE) / 1024);
 	/*
-	 * WBTOP_TRACEBUF=read: every CPU read() (the path of kernels before
-	 * 6.10), to compare; set to anything, which path is used goes to stderr.
+	 * read() by default: a full sub-buffer is swapped out whole and copied,
+	 * while the mapped reader's ioctl (Linux 6.10+) walks every record with
+	 * interrupts off to mark it read, which under load cost 1.4-1.9x the
+	 * copy (bench/README.md, round 9). WBTOP_TRACEBUF=map walks the map, to
+	 * compare; set to anything, which path is used goes to stderr.
 	 */
 	how = getenv("WBTOP_TRACEBUF");
-	t->buf = wb_tracebuf_create(t->inst, t->tep, pollable, !how || strcmp(how, "read") != 0);
+	t->buf = wb_tracebuf_create(t->inst, t->tep, pollable, how && strcmp(how, "map") == 0);
 	if (how && t->buf)
 		fprintf(stderr, "wbtop: trace buffers: %d of %d CPUs mapped (mmap), the rest read()\n",
 			wb_tracebuf_mapped(t->buf), wb_tracebuf_ncpu(t->buf));
