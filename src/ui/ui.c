@@ -967,6 +967,14 @@ static int init_theme(struct ui *u, char *err, size_t errlen)
 static void start_curses(struct ui *u)
 {
 	initscr();
+	/*
+	 * ncurses 6.4 flushes its output after every cursor move until the
+	 * screen has once come back from endwin() (its state stays "initial"):
+	 * a 1 Hz frame went out as ~37 writes to the terminal. One endwin /
+	 * refresh cycle before anything is drawn makes a frame one or two.
+	 */
+	endwin();
+	refresh();
 	curses_on = 1;
 	cbreak();
 	noecho();
