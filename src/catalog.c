@@ -116,6 +116,16 @@ static struct wb_value m_share_src(const struct wb_fctx *c)
 	return KNOWN_S(src[c->bl->frac_src]);
 }
 
+/* How a share the kernel's figure hides was taken; unknown where it is not hidden. */
+static struct wb_value m_share_hidden(const struct wb_fctx *c)
+{
+	static const char *const how[] = { NULL, "guessed", "read", "replayed" };
+
+	if (!model_ok(c) || !c->bl->frac_hidden || !how[c->bl->hidden_how])
+		return UNKNOWN;
+	return KNOWN_S(how[c->bl->hidden_how]);
+}
+
 /* The state needs the device's dirty pages and its thresholds: unknown without either. */
 static struct wb_value m_state(const struct wb_fctx *c)
 {
@@ -278,6 +288,7 @@ static const struct wb_field bdi_fields[] = {
 	{ "bg_thresh", "bg_thresh", "BG", WB_U_BYTES, WB_J_INT, 7, 3, false, true, { 7, 0, 7, 7 }, m_bg_thresh },
 	{ "share", NULL, "SHARE", WB_U_REAL, WB_J_REAL6, 8, 0, false, true, { 0, 0, 0 }, m_share },
 	{ "share_src", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, false, true, { 0, 0, 0 }, m_share_src },
+	{ "share_hidden", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, false, true, { 0, 0, 0 }, m_share_hidden },
 	{ "state", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, true, { 0, 0, 0 }, m_state },
 	{ NULL, "state", "STATE", WB_U_TEXT, WB_J_STR, 17, 1, true, true, { 15, 9, 15 }, m_state_held },
 	{ "held_by", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, true, { 0, 0, 0 }, m_held_by },

@@ -50,12 +50,21 @@ enum wb_bdi_state {
 };
 extern const char *const wb_bdi_state_names[WB_ST_COUNT];
 
+/* How a share the kernel's figure hides (frac_hidden) was taken. */
+enum wb_hidden_how {
+	WB_HID_NONE,       /* not hidden */
+	WB_HID_GUESS,      /* no history: the cap's share with its own pages, else 0 */
+	WB_HID_READ,       /* what the other devices' figures leave (exact to their slack) */
+	WB_HID_REPLAYED,   /* the figures said nothing: the kernel's count replayed from completions */
+};
+
 struct wb_bdi_limits {
 	char name[WB_NAME_LEN];
 	bool valid;                /* thresholds computed */
 	enum wb_frac_src frac_src;
 	uint64_t frac_num, frac_den; /* writeout fraction num/den */
 	bool frac_hidden;          /* capped, the floor alone at the cap: the kernel's figure hides the share */
+	enum wb_hidden_how hidden_how;
 	uint64_t min_ppm, max_ppm; /* the knobs the thresholds were computed with */
 	uint64_t thresh;           /* wb_thresh against the dirty threshold */
 	uint64_t bg_thresh;        /* flusher's per-wb background threshold */

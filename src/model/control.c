@@ -446,10 +446,13 @@ void wb_model_hidden_shares(struct wb_limits *l, const struct wb_sample *cur, co
 	for (size_t i = 0; i < l->nbdis && i < cur->nbdis; i++) {
 		if (!l->bdis[i].frac_hidden)
 			continue;
-		if (rem >= 0)
+		if (rem >= 0) {
 			wb_limits_set_share(l, cur, i, weight > 0 ? (rep[i] > 0 ? rem * rep[i] / weight : 0) : rem / (double)nhidden);
-		else if (rep[i] >= 0)
+			l->bdis[i].hidden_how = WB_HID_READ;
+		} else if (rep[i] >= 0) {
 			wb_limits_set_share(l, cur, i, rep[i]);
+			l->bdis[i].hidden_how = WB_HID_REPLAYED;
+		}
 	}
 	free(rep);
 }

@@ -306,6 +306,7 @@ static void frac_held(struct wb_bdi_limits *bl, const struct wb_sample *s, const
 	if (!num) /* nothing unreserved, or a cap at or under its own reserve: the figure says it all */
 		return;
 	bl->frac_hidden = true;
+	bl->hidden_how = WB_HID_GUESS;
 	if (own > wb_counter_slack(s)) {
 		bl->frac_num = num;
 		bl->frac_den = den;
@@ -361,6 +362,7 @@ static void compute_bdi(const struct wb_sample *s, const struct wb_settings *k,
 		bl->frac_num = src->frac_num;
 		bl->frac_den = src->frac_den;
 		bl->frac_hidden = src->frac_hidden;
+		bl->hidden_how = src->hidden_how;
 	} else if (WB_HAS(b->st_valid, WB_B_THRESH) && WB_HAS(b->st_valid, WB_B_DIRTY_THRESH)) {
 		/* invert with the settings the kernel had (the sample's) */
 		bl->frac_src = wb_frac_invert(b->st[WB_B_THRESH], b->st[WB_B_DIRTY_THRESH], out->dirty,

@@ -854,6 +854,7 @@ static void capped_hidden_share(void **st)
 	assert_int_equal(wb_limits_compute(&h[0], NULL, NULL, &l), 0);
 	assert_int_equal(l.bdis[0].frac_src, WB_FRAC_CAPPED);
 	assert_true(l.bdis[0].frac_hidden);
+	assert_int_equal(l.bdis[0].hidden_how, WB_HID_GUESS);
 	assert_int_equal(l.bdis[0].thresh, cap);
 	assert_in_range(share_e4(&l), 299, 301);
 	assert_int_equal(strict_thresh(&h[0], &l), cap); /* not the floor / 100 */
@@ -881,6 +882,7 @@ static void capped_hidden_share(void **st)
 	refill(r, h, 8);
 	assert_int_equal(wb_model_eval_hist(NULL, &h[0], r, NULL, NULL, 0, &l), 0);
 	assert_in_range(share_e4(&l), 148, 150);
+	assert_int_equal(l.bdis[0].hidden_how, WB_HID_REPLAYED); /* no other device: nothing read */
 	assert_in_range((long)strict_thresh(&h[0], &l), (long)(T * 148 / 10000), (long)(T * 150 / 10000));
 	wb_limits_finish(&l);
 	/* the background threshold moves with it where nr_dirty leaves it no floor: 1.49 % of bg */
@@ -982,6 +984,7 @@ static void hidden_share_remainder(void **st)
 		assert_int_equal(wb_model_eval_hist(NULL, &h[0], r, NULL, NULL, 0, &l), 0);
 		assert_int_equal(l.bdis[1].frac_src, WB_FRAC_DEBUGFS);
 		assert_true(l.bdis[0].frac_hidden);
+		assert_int_equal(l.bdis[0].hidden_how, c == 0 ? WB_HID_READ : WB_HID_REPLAYED);
 		if (c == 0)
 			assert_in_range(share_e4(&l), 199, 201);
 		else if (c == 1)
