@@ -169,6 +169,11 @@ void ui_tune_refresh(struct ui *u)
 
 	if (!u->tune_ok || u->tune_editing || u->tune_confirm || u->tune_verify)
 		return;
+	/* shown only by Tune and Graph: elsewhere made again when one of them is shown (a forecast
+	 * and its band cost milliseconds a sample) */
+	u->tune_stale = u->pane != P_TUNE && u->pane != P_GRAPH;
+	if (u->tune_stale)
+		return;
 	preview(u);
 	u->tune_scroll = scroll; /* the table keeps its place (clamped when drawn) */
 }

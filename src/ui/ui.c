@@ -159,6 +159,8 @@ static void k_pane(struct ui *u, int ch)
 		snprintf(u->status, sizeof(u->status), "Enter opens the selected device's Graph from the Devices pane");
 	if ((was == P_GRAPH) != (u->pane == P_GRAPH))
 		ui_graph_shown(u, u->pane == P_GRAPH);
+	if (u->tune_stale)
+		ui_tune_refresh(u);
 }
 /* Devices pane: edit the selected device's knobs (the tune pane at its first per-BDI knob). */
 static void k_edit(struct ui *u, int ch)

@@ -74,6 +74,7 @@ struct ui {
 	double now;
 	int tune_sel;
 	bool tune_editing, tune_ok, tune_pred_ok, tune_confirm;
+	bool tune_stale; /* the preview was not made again for the newest sample (its panes hidden) */
 	char tune_buf[64], tune_err[200], tune_applied[160];
 	struct wb_setop tune_op;
 	struct wb_limits tune_pred;

@@ -703,6 +703,25 @@ static void tune_preview_follows(void **st)
 		moved |= g.u.lim.dirtyable != first;
 	}
 	assert_true(moved); /* else the check above could not fail */
+	/*
+	 * On a pane that does not show it (Devices) it is not made again each
+	 * sample (a forecast and its band: milliseconds); shown again, it is
+	 */
+	ui_handle_key(&g.u, '1');
+	assert_int_equal(g.u.pane, P_DEVICES);
+	first = g.u.tune_pred.dirtyable;
+	moved = false;
+	for (int k = 0; k < 10; k++) {
+		feed(&g, 1);
+		assert_true(g.u.tune_stale);
+		assert_int_equal(g.u.tune_pred.dirtyable, first);
+		moved |= g.u.lim.dirtyable != first;
+	}
+	assert_true(moved);
+	ui_handle_key(&g.u, '5');
+	assert_int_equal(g.u.pane, P_TUNE);
+	assert_false(g.u.tune_stale);
+	assert_int_equal(g.u.tune_pred.dirtyable, g.u.lim.dirtyable);
 	rig_close(&g);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
