@@ -124,12 +124,16 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 	if (u->nrows == 0 && s->nbdis)
 		ui_put(u, y++, 0, WB_R_NA, "no device matches the filter");
 	y++;
-	if (!s->ev_valid) {
-		ui_put(u, y++, 0, WB_R_NA, "Event log: n/a - wakeups, throttling pauses and reclaim throttling come from");
-		ui_put(u, y, 0, WB_R_NA, s->level_why == WB_WHY_NO_TRACE ? "tracepoints (level 3), off here (--no-trace)."
-					 : s->level_why == WB_WHY_FIXTURE ? "tracepoints (level 3), which a fixture tree has none of."
-					 : s->level_why == WB_WHY_RECORDING ? "tracepoints (level 3), which this recording has none of."
-					 : "tracepoints (level 3: root and tracefs; --mount-debugfs mounts it).");
+	if (!s->ev_valid) { /* the header's level-3 line, its reason on a line of its own */
+		const char *why = NULL, *paren;
+		char t[200];
+
+		wb_level_hidden(WB_LEVEL_TRACE - 1, s->level_why, &why, 1);
+		paren = why ? strstr(why, " (") : NULL;
+		snprintf(t, sizeof(t), "Event log: n/a - %.*s", paren ? (int)(paren - why) : 150, why ? why : "");
+		ui_put(u, y++, 0, WB_R_NA, t);
+		if (paren)
+			ui_put(u, y, 0, WB_R_NA, paren + 1);
 		return;
 	}
 	{
