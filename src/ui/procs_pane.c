@@ -110,32 +110,6 @@ static bool unlisted_pauses(const struct ui *u, const struct wb_sample *s, char 
 	return found > 0;
 }
 
-/*
- * The pane's titles, the sorted column's marked v (descending) or ^ as the
- * Devices pane marks its own; widths as ui_table_line() lays the rows out.
- */
-static void title_line(const struct ui *u, char *line, size_t n)
-{
-	const struct wb_field *all[8];
-	size_t m = wb_config_columns(WB_TABLE_PROCS, all, 8), o = 0;
-	bool first = true;
-
-	line[0] = '\0';
-	for (size_t c = 0; c < m && o < n; c++) {
-		bool sorted = (int)c == u->proc_sort_col;
-		int w, cw = all[c]->width - sorted;
-
-		if (ui_column_hidden(u, WB_TABLE_PROCS, (int)c))
-			continue;
-		w = snprintf(line + o, n - o, all[c]->left ? "%s%-*s%s" : "%s%*s%s", first ? "" : " ", cw < 0 ? 0 : cw,
-			     all[c]->title, sorted ? (u->proc_sort_desc ? "v" : "^") : "");
-		o += w > 0 ? (size_t)w : 0;
-		first = false;
-	}
-	if (o >= n)
-		line[n - 1] = '\0';
-}
-
 /* The column (of wb_config_columns' Processes list) whose title is under screen column x, or -1. */
 int ui_proc_column_at(const struct ui *u, int x)
 {
@@ -177,7 +151,13 @@ void ui_draw_procs(struct ui *u, int y, int h)
 	rows = h - 1 - (n == 0) - more - procs_partial(s);
 	rows = rows < 1 ? 1 : rows;
 	ui_scroll_to(&u->proc_sel, &u->proc_scroll, n, rows);
-	title_line(u, line, sizeof(line));
+	{
+		const struct wb_field *all[8];
+		size_t na = wb_config_columns(WB_TABLE_PROCS, all, 8);
+
+		ui_table_titles(col, m, u->proc_sort_col >= 0 && (size_t)u->proc_sort_col < na ? all[u->proc_sort_col] : NULL,
+				u->proc_sort_desc, line, sizeof(line));
+	}
 	snprintf(line + strlen(line), sizeof(line) - strlen(line), "  S  THROTTLED ON");
 	ui_title_line(u, y++, line, u->proc_scroll, rows, n);
 	if (s->nprocs == 0)

@@ -53,23 +53,36 @@ int ui_cut(char *s, size_t n, int w, bool utf8)
 	return (int)(at + strlen(mark)) - w;
 }
 
-/* One line of a pane's table from catalogue columns: the titles (c NULL) or an entity's values. */
-void ui_table_line(const struct wb_field *const *col, size_t m, const struct wb_fctx *c, char *line, size_t n)
+/* A table line: the titles (c NULL; the sorted column's ends in its mark) or an entity's values. */
+static void table_line(const struct wb_field *const *col, size_t m, const struct wb_fctx *c,
+		       const struct wb_field *sorted, const char *mark, char *line, size_t n)
 {
 	size_t o = 0;
 
 	line[0] = '\0';
 	for (size_t k = 0; k < m && o < n; k++) {
 		char buf[256];
-		const char *txt = col[k]->title;
-		int w;
+		const char *txt = col[k]->title, *end = !c && col[k] == sorted ? mark : "";
+		int w, cw = col[k]->width - (int)strlen(end);
 		if (c) {
 			struct wb_value x = col[k]->get(c);
 			txt = wb_catalog_show(col[k], &x, buf, sizeof(buf));
 		}
-		w = snprintf(line + o, n - o, col[k]->left ? "%s%-*s" : "%s%*s", k ? " " : "", col[k]->width, txt);
+		w = snprintf(line + o, n - o, col[k]->left ? "%s%-*s%s" : "%s%*s%s", k ? " " : "", cw < 0 ? 0 : cw, txt,
+			     end);
 		o += w > 0 ? (size_t)w : 0;
 	}
+}
+
+void ui_table_line(const struct wb_field *const *col, size_t m, const struct wb_fctx *c, char *line, size_t n)
+{
+	table_line(col, m, c, NULL, "", line, n);
+}
+
+void ui_table_titles(const struct wb_field *const *col, size_t m, const struct wb_field *sorted, bool desc, char *line,
+		     size_t n)
+{
+	table_line(col, m, NULL, sorted, desc ? "v" : "^", line, n);
 }
 
 /* The zones the table lists: those with managed pages. */

@@ -245,6 +245,9 @@ int ui_tabs_row(const struct ui *u);
 void ui_scroll_to(int *sel, int *first, int n, int rows);
 /* One line of a pane's table from catalogue columns: the titles (c NULL) or an entity's values. */
 void ui_table_line(const struct wb_field *const *col, size_t m, const struct wb_fctx *c, char *line, size_t n);
+/* The titles of those columns, sorted's marked v (descending) or ^ at its end as the Devices pane marks its own. */
+void ui_table_titles(const struct wb_field *const *col, size_t m, const struct wb_field *sorted, bool desc, char *line,
+		     size_t n);
 /* What marks a cut text: the ellipsis, "~" in ASCII (one column either way). */
 static inline const char *ui_cut_mark(bool utf8) { return utf8 ? "\u2026" : "~"; }
 /*

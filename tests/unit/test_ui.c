@@ -247,6 +247,31 @@ static void level_hidden_any(void **st)
 	assert_null(strstr(h[1], "run as root"));
 }
 
+/*
+ * Table titles: as the values are laid out (the same widths), the sorted
+ * column's title ending in its mark, v descending or ^, within its width.
+ */
+static void titles_marked(void **st)
+{
+	const struct wb_field *all[8];
+	size_t m = wb_config_columns(WB_TABLE_PROCS, all, 8);
+	char plain[256], marked[256], cell[64];
+	(void)st;
+
+	assert_true(m >= 3);
+	ui_table_line(all, m, NULL, plain, sizeof(plain));
+	ui_table_titles(all, m, NULL, true, marked, sizeof(marked));
+	assert_string_equal(marked, plain);
+	ui_table_titles(all, m, all[2], true, marked, sizeof(marked));
+	assert_int_equal(strlen(marked), strlen(plain));
+	snprintf(cell, sizeof(cell), all[2]->left ? "%-*sv" : "%*sv", all[2]->width - 1, all[2]->title);
+	assert_non_null(strstr(marked, cell));
+	ui_table_titles(all, m, all[0], false, marked, sizeof(marked));
+	assert_int_equal(strlen(marked), strlen(plain));
+	snprintf(cell, sizeof(cell), all[0]->left ? "%-*s^" : "%*s^", all[0]->width - 1, all[0]->title);
+	assert_memory_equal(marked, cell, strlen(cell));
+}
+
 /* A text cut to its column ends in the marker (htop's way), counted in characters, whole ones kept. */
 static void cut_marked(void **st)
 {
@@ -1061,6 +1086,7 @@ int main(void)
 		cmocka_unit_test(clock_nan),
 		cmocka_unit_test(level_hidden_any),
 		cmocka_unit_test(man_keys),
+		cmocka_unit_test(titles_marked),
 		cmocka_unit_test(cut_marked),
 		cmocka_unit_test(key_walk),
 		cmocka_unit_test(tune_keys_in_table),
