@@ -362,45 +362,64 @@ static bool in_footer(const struct ui *u, const struct ui_binding *b, unsigned m
 	return true;
 }
 
-/* The cells binding b takes in the footer ("F1Help" and a space). */
+/* The cells binding b takes in the footer ("F1Help"). */
 static int foot_w(const struct ui_binding *b)
 {
-	return b->foot ? (int)(strlen(b->foot_key) + strlen(b->foot)) + 1 : 0;
+	return (int)(strlen(b->foot_key) + strlen(b->foot));
+}
+
+/* The cells the footer's entries on take, a space between them. */
+static int foot_width(const struct ui_binding *const *e, const bool *on, int n)
+{
+	int w = -1;
+
+	for (int i = 0; i < n; i++)
+		w += on[i] ? foot_w(e[i]) + 1 : 0;
+	return w < 0 ? 0 : w;
 }
 
 /*
- * The footer: the key table's footer words for this source, in their order.
- * The pane's own keys have their room first: at 80 columns a replay's keys
- * left none for the Graph's zoom.
+ * The footer: the key table's footer words for this source and pane, in their
+ * order. When they do not all fit, the lowest foot_prio go first (the latest
+ * of equals): a pane's own keys and a replay's seek keys stay, where at 80
+ * columns the Graph's keys took the room of Seek and Jump.
  */
 static void draw_footer(struct ui *u)
 {
 	unsigned mode = u->src && u->src->replay ? UI_K_REPLAY : UI_K_LIVE;
-	const struct ui_binding *b;
-	size_t n = ui_bindings(&b);
-	int x = 0, own = 0; /* own: the cells the pane's own keys still take */
+	const struct ui_binding *b, *e[32];
+	bool on[32];
+	size_t nb = ui_bindings(&b);
+	int n = 0, x = 0, room = ui_cols(u) - 1; /* the last column stays blank */
 
 	wb_grid_clear_eol(u->grid, ui_lines(u) - 1, 0);
 	if (u->status[0]) {
 		ui_put(u, ui_lines(u) - 1, 0, WB_R_WARN, u->status);
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		own += (b[i].when & UI_K_PANE) && in_footer(u, &b[i], mode) ? foot_w(&b[i]) : 0;
 	for (int pos = 1; pos <= 10; pos++)
-		for (size_t i = 0; i < n; i++) {
-			int w = foot_w(&b[i]);
-			if (b[i].foot_pos != pos || !in_footer(u, &b[i], mode))
-				continue;
-			if (b[i].when & UI_K_PANE)
-				own -= w;
-			if (x + w + own > ui_cols(u) - 1 - (pos < 10 ? 6 : 0)) /* room kept for qQuit */
-				continue;
-			ui_put(u, ui_lines(u) - 1, x, WB_R_NORMAL, b[i].foot_key);
-			x += (int)strlen(b[i].foot_key);
-			ui_put(u, ui_lines(u) - 1, x, WB_R_HINT, b[i].foot);
-			x += (int)strlen(b[i].foot) + 1;
-		}
+		for (size_t i = 0; i < nb && n < 32; i++)
+			if (b[i].foot_pos == pos && in_footer(u, &b[i], mode)) {
+				on[n] = true;
+				e[n++] = &b[i];
+			}
+	while (foot_width(e, on, n) > room) {
+		int lo = -1;
+		for (int i = 0; i < n; i++)
+			if (on[i] && (lo < 0 || e[i]->foot_prio <= e[lo]->foot_prio))
+				lo = i;
+		if (lo < 0)
+			break;
+		on[lo] = false;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!on[i])
+			continue;
+		ui_put(u, ui_lines(u) - 1, x, WB_R_NORMAL, e[i]->foot_key);
+		x += (int)strlen(e[i]->foot_key);
+		ui_put(u, ui_lines(u) - 1, x, WB_R_HINT, e[i]->foot);
+		x += (int)strlen(e[i]->foot) + 1;
+	}
 }
 
 int ui_put_wrapped(const struct ui *u, const char *text, int y, int end, enum wb_role r,

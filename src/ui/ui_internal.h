@@ -117,6 +117,7 @@ struct ui_binding {
 	const char *help;         /* what they do */
 	const char *foot_key, *foot; /* in the footer ("F1" "Help"); NULL: not there */
 	int foot_pos;             /* the footer's order */
+	int foot_prio;            /* when the footer is short of room, the lowest go first (9: always there) */
 	unsigned when;            /* UI_K_LIVE, UI_K_REPLAY or both; UI_K_GRAPH or UI_K_TUNE: that pane only */
 	key_fn fn;
 };

@@ -134,6 +134,17 @@ for f in tune-usb-stick-80x24 tune-usb-stick-200x60; do
 		bad "$f: disk row, idle rows or raw bytes"; cat "$T/$f.txt"
 	fi
 done
+# a replay's seek keys keep their place in the footer at 80 columns on every pane, the
+# less important keys going first (the Graph's and Tune's own keys took Seek and Jump's room)
+for pane in 1 2 3 4 5 6; do
+	"$S" 80x24 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space $pane 2>&1 | tail -1 > "$T/foot-$pane.txt"
+	if grep -q 'SpcPause' "$T/foot-$pane.txt" && grep -q 'Lt/RtSeek' "$T/foot-$pane.txt" &&
+	   grep -q 'gJump' "$T/foot-$pane.txt" && grep -q 'qQuit$' "$T/foot-$pane.txt"; then
+		ok "replay footer at 80 columns, pane $pane: Pause, Seek, Jump and Quit"
+	else
+		bad "replay footer at 80 columns, pane $pane: $(cat "$T/foot-$pane.txt")"
+	fi
+done
 # a replay cut by --from/--to: a jump outside the range says where it landed, Home is the
 # range's start and , does not step before it; a damaged frame says so when it stops the replay
 screen replay-range-jump 80 24 "--replay $EX/../usb-stick.wbrec --from 20 --to 30 --theme mono" Space g 5 Enter
