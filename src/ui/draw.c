@@ -382,7 +382,8 @@ static int foot_width(const struct ui_binding *const *e, const bool *on, int n)
  * The footer: the key table's footer words for this source and pane, in their
  * order. When they do not all fit, the lowest foot_prio go first (the latest
  * of equals): a pane's own keys and a replay's seek keys stay, where at 80
- * columns the Graph's keys took the room of Seek and Jump.
+ * columns the Graph's keys took the room of Seek and Jump. An entry for two
+ * actions names both keys ("f/F"): an entry that fits is never cut.
  */
 static void draw_footer(struct ui *u)
 {

@@ -145,6 +145,20 @@ for pane in 1 2 3 4 5 6; do
 		bad "replay footer at 80 columns, pane $pane: $(cat "$T/foot-$pane.txt")"
 	fi
 done
+# a footer entry for two actions names both keys, as f/F does (s/S, n/N, a/k and u/R named
+# only their first); at 80 columns, live and in a replay
+for want in "live 1 s/SSort" "live 5 a/kApply u/RUndo" "live 6 f/FPin" "replay 1 s/SSort n/NNext" \
+	    "replay 5 a/kApply u/RUndo" "replay 6 n/NNext f/FPin"; do
+	set -- $want
+	src="--root $F/6.18-writing -d 0.3"
+	[ "$1" = replay ] && src="--replay $EX/../usb-stick.wbrec"
+	# shellcheck disable=SC2086 # the arguments are words
+	"$S" 80x24 $src --theme mono -- "$2" 2>&1 | tail -1 > "$T/pair.txt"
+	miss=
+	for w in "${@:3}"; do grep -qF " $w " "$T/pair.txt" || miss="$miss $w"; done
+	if [ -z "$miss" ]; then ok "$1 footer, pane $2: ${*:3}"; else bad "$1 footer, pane $2: no$miss in $(cat "$T/pair.txt")"; fi
+done
+set --
 # a replay cut by --from/--to: a jump outside the range says where it landed, Home is the
 # range's start and , does not step before it; a damaged frame says so when it stops the replay
 screen replay-range-jump 80 24 "--replay $EX/../usb-stick.wbrec --from 20 --to 30 --theme mono" Space g 5 Enter

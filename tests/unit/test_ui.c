@@ -698,6 +698,25 @@ static void pane_keys_in_footer(void **st)
 }
 
 /*
+ * A footer entry for two actions ("f / F" in the key table, not "q, F10") names both keys
+ * in the footer, as f/F does: s/S, n/N, a/k and u/R named only their first.
+ */
+static void footer_names_pairs(void **st)
+{
+	const struct ui_binding *b;
+	size_t nb = ui_bindings(&b);
+
+	(void)st;
+	for (size_t k = 0; k < nb; k++) {
+		const char *l = b[k].label;
+		if (!b[k].foot || strlen(l) != 5 || strncmp(l + 1, " / ", 3) != 0)
+			continue;
+		if (!strchr(b[k].foot_key, l[0]) || !strchr(b[k].foot_key, l[4]))
+			fail_msg("\"%s\" (%s): the footer shows \"%s%s\"", l, b[k].help, b[k].foot_key, b[k].foot);
+	}
+}
+
+/*
  * The Tune pane's prediction follows the samples: both sides of its table
  * are of the newest sample (it was made once, at the keypress, while the
  * before side moved on, so drift showed as the change's effect).
@@ -1092,6 +1111,7 @@ int main(void)
 		cmocka_unit_test(tune_keys_in_table),
 		cmocka_unit_test(graph_keys_in_table),
 		cmocka_unit_test(pane_keys_in_footer),
+		cmocka_unit_test(footer_names_pairs),
 		cmocka_unit_test(procs_missing_note),
 		cmocka_unit_test(mouse_events),
 		cmocka_unit_test(tune_preview_follows),
