@@ -35,6 +35,17 @@ golden usb-stick-global-80x24 "$ROOT/examples/usb-stick.wbrec" 80x24 --at 30
 golden usb-stick-block-80x24 "$ROOT/examples/usb-stick.wbrec" 80x24 --bdi 7:0 --at 30 --block
 golden usb-stick-ascii-80x24 "$ROOT/examples/usb-stick.wbrec" 80x24 --bdi 7:0 --at 30 --ascii
 golden usb-stick-zoom-200x60 "$ROOT/examples/usb-stick.wbrec" 200x60 --bdi 7:0 --zoom 3
+golden usb-stick-zoom-80x24 "$ROOT/examples/usb-stick.wbrec" 80x24 --bdi 7:0 --at 30 --zoom 1
+# the marks' legend at every span at 80x24: right of now where the forecast leaves room,
+# else on a row of its own (a long span left it out)
+for z in 0 1 2 3; do
+	"$GS" "$ROOT/examples/usb-stick.wbrec" 80x24 --bdi 7:0 --at 30 --zoom "$z" > "$T/zoom.txt" 2>&1
+	if grep -q '▼ throttled  • flusher' "$T/zoom.txt"; then
+		ok "marks legend at 80x24, zoom $z"
+	else
+		bad "marks legend at 80x24, zoom $z"; cat "$T/zoom.txt"
+	fi
+done
 
 # Prediction against reality: cache-thrash's flash device (7:1) gets min_ratio
 # at 32 s. Pin at T, step to T + 20; the pane's error equals forecast-eval's.

@@ -279,38 +279,61 @@ static const struct {
 	{ "\u2022", "o", "flusher", WB_R_BACKGROUND },
 };
 
-/* The marks' legend at the row's right end, two cells clear of now (marks fall only up to it). */
-static void marks_legend(const struct frame *fr, int y, int x, int cols, int now_c)
+/* The cells the marks' legend takes ("▼ throttled  • flusher"). */
+static int marks_legend_w(void)
 {
-	bool utf8 = fr->in->glyphs != WB_PLOT_ASCII;
-	int w = 0, at;
+	int w = 0;
 
 	for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]); k++)
 		w += (k ? 2 : 0) + 2 + (int)strlen(marks[k].label);
-	at = cols - w;
-	if (at < now_c + 3) /* no room right of now: the man page names them */
-		return;
+	return w;
+}
+
+/*
+ * Where the marks' legend starts in a marks row of cols cells: its right end,
+ * two cells clear of now (marks fall only up to it); -1 when that is no room
+ * (a long span leaves a short forecast area right of now).
+ */
+static int marks_legend_at(const struct frame *fr, int cols)
+{
+	double per = (fr->x1 - fr->x0) / cols;
+	int at = cols - marks_legend_w();
+
+	return at >= (int)floor((fr->in->now - fr->x0) / per) + 3 ? at : -1;
+}
+
+/* The marks' legend at y, x in their own roles. */
+static void marks_legend(const struct frame *fr, int y, int x)
+{
+	bool utf8 = fr->in->glyphs != WB_PLOT_ASCII;
+
 	for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
 		char item[32];
 		snprintf(item, sizeof(item), "%s %s", utf8 ? marks[k].utf8 : marks[k].ascii, marks[k].label);
-		fr->put(fr->ctx, y, x + at, marks[k].role, item);
-		at += 2 + (int)strlen(marks[k].label) + 2;
+		fr->put(fr->ctx, y, x, marks[k].role, item);
+		x += 2 + (int)strlen(marks[k].label) + 2;
 	}
 }
 
-/* Throttling pauses and flusher work as marks on one row, per time bucket, with their legend where it fits. */
+/* Has the device a marks row: its pauses and wakeups in the timeline, and 10 columns for them? */
+static bool has_marks(const struct frame *fr, int w)
+{
+	const struct wb_timeline *tl = fr->in->tl;
+
+	return w - LABEL_W >= 10 && wb_timeline_bdi(tl, fr->in->bdi, WB_TL_B_PAUSES) &&
+	       wb_timeline_bdi(tl, fr->in->bdi, WB_TL_B_WAKEUPS);
+}
+
+/* Throttling pauses and flusher work as marks on one row, per time bucket, with their legend right of now where it fits. */
 static void marks_row(const struct frame *fr, int y, int x, int w)
 {
 	const struct wb_timeline *tl = fr->in->tl;
 	const double *t = wb_timeline_mono(tl), *pa = wb_timeline_bdi(tl, fr->in->bdi, WB_TL_B_PAUSES),
 		     *wk = wb_timeline_bdi(tl, fr->in->bdi, WB_TL_B_WAKEUPS);
-	int cols = w - LABEL_W;
+	int cols = w - LABEL_W, at = marks_legend_at(fr, cols);
 	bool utf8 = fr->in->glyphs != WB_PLOT_ASCII;
-	double per;
+	double per = (fr->x1 - fr->x0) / cols;
 
-	if (!pa || !wk || cols < 10)
-		return;
-	per = (fr->x1 - fr->x0) / cols;
 	fr->put(fr->ctx, y, x, WB_R_NORMAL, "marks");
 	for (size_t i = 0; i < wb_timeline_len(tl); i++) {
 		int c = (int)floor((t[i] - fr->x0) / per), k = pa[i] > 0 ? 0 : wk[i] > 0 ? 1 : -1;
@@ -318,7 +341,8 @@ static void marks_row(const struct frame *fr, int y, int x, int w)
 			continue;
 		fr->put(fr->ctx, y, x + LABEL_W + c, marks[k].role, utf8 ? marks[k].utf8 : marks[k].ascii);
 	}
-	marks_legend(fr, y, x + LABEL_W, cols, (int)floor((fr->in->now - fr->x0) / per));
+	if (at >= 0)
+		marks_legend(fr, y, x + LABEL_W + at);
 }
 
 /* The global plot: dirty + writeback against the three global limits. */
@@ -460,7 +484,12 @@ void wb_graph_draw(const struct wb_graph_in *in, int y, int x, int w, int h, wb_
 		errors_line(&fr, y + rows - 1, x, w);
 		rows--;
 	}
-	if (in->bdi && rows >= 12) {
+	if (in->bdi && rows >= 12 && has_marks(&fr, w)) {
+		/* no room right of now for the legend (a long span): a row of its own under the marks */
+		if (marks_legend_at(&fr, w - LABEL_W) < 0 && rows >= 13) {
+			marks_legend(&fr, y + rows - 1, x + LABEL_W);
+			rows--;
+		}
 		marks_row(&fr, y + rows - 1, x, w);
 		rows--;
 	}
