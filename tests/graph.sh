@@ -47,6 +47,16 @@ for z in 0 1 2 3; do
 	fi
 done
 
+# every level plot's legend names the data and the forecast drawn over it, at 80x24 too (the
+# limits' longer items left "dirty+wb" and "forecast" out: the other items go first)
+for f in "$T"/*-80x24.txt; do
+	if grep -E '(━|--) writeback' "$f" | grep -vE 'dirty\+wb  (┄|\.\.) forecast$' | grep -q .; then
+		bad "$(basename "$f" .txt): a legend without dirty+wb or forecast"; grep -E '(━|--) writeback' "$f"
+	else
+		ok "$(basename "$f" .txt): the legends name dirty+wb and the forecast"
+	fi
+done
+
 # Prediction against reality: cache-thrash's flash device (7:1) gets min_ratio
 # at 32 s. Pin at T, step to T + 20; the pane's error equals forecast-eval's.
 CT=$ROOT/examples/scenarios/cache-thrash.wbrec

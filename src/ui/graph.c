@@ -212,32 +212,73 @@ static void time_axis(const struct frame *fr, int y, int x, int cols)
 		fr->put(fr->ctx, y, x + now_c, WB_R_TITLE, "now");
 }
 
+/* The cells of UTF-8 text s (a code point a cell). */
+static int cells_of(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += (*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* A legend item's worth when the row is short: the data, the forecasts (dashed), the limits, the band. */
+static int legend_prio(const struct series *s)
+{
+	return s->ref ? 1 : s->dashed ? 2 : 3;
+}
+
+/*
+ * The legend row: an item a line (a limit above the axis with its value), two
+ * cells apart. When they do not all fit, the least needed go (the latest of
+ * equals), never the data: at 80 columns "dirty+wb" and "forecast" were the
+ * ones left out, behind the limits' longer items.
+ */
 static void legend(const struct frame *fr, const struct plot_def *p, double ymax, int y, int x, int w)
 {
-	int col = x;
-	bool utf8 = fr->in->glyphs != WB_PLOT_ASCII;
+	bool utf8 = fr->in->glyphs != WB_PLOT_ASCII, on[MAX_SERIES + 1];
+	char item[MAX_SERIES + 1][64];
+	int role[MAX_SERIES + 1], prio[MAX_SERIES + 1], n = 0, total = -2;
 
-	if (p->band.n && w > 14) {
-		fr->put(fr->ctx, y, col, WB_R_BAR_EMPTY, utf8 ? "\u2591 p10-p90  " : ": p10-p90  ");
-		col += 11;
+	if (p->band.n) {
+		snprintf(item[n], sizeof(item[n]), "%s p10-p90", utf8 ? "\u2591" : ":");
+		role[n] = WB_R_BAR_EMPTY;
+		prio[n++] = 0;
 	}
-
 	for (int i = 0; i < p->ns; i++) {
-		char item[64], above[24] = "";
-		const char *mark = p->s[i].dashed ? (utf8 ? "\u2504" : "..") : (utf8 ? "\u2501" : "--");
 		const struct series *s = &p->s[i];
+		const char *mark = s->dashed ? (utf8 ? "\u2504" : "..") : (utf8 ? "\u2501" : "--");
+		char above[24] = "";
+		if (!s->label)
+			continue;
 		if (s->ref && s->n && isfinite(s->y[s->n - 1]) && s->y[s->n - 1] > ymax) {
 			char v[16];
 			wb_fmt_bytes(v, sizeof(v), s->y[s->n - 1]);
 			snprintf(above, sizeof(above), " %s%s", utf8 ? "\u2191" : "^", v);
 		}
-		int n = snprintf(item, sizeof(item), "%s %s%s  ", mark, s->label, above);
-		int cells = n - (int)strlen(mark) + (utf8 ? 1 : 2) - (above[0] && utf8 ? 2 : 0);
-		if (!p->s[i].label || col + cells > x + w)
-			continue;
-		fr->put(fr->ctx, y, col, p->s[i].role, item);
-		col += cells;
+		snprintf(item[n], sizeof(item[n]), "%s %s%s", mark, s->label, above);
+		role[n] = s->role;
+		prio[n++] = legend_prio(s);
 	}
+	for (int i = 0; i < n; i++) {
+		on[i] = true;
+		total += cells_of(item[i]) + 2;
+	}
+	while (total > w) {
+		int lo = -1;
+		for (int i = 0; i < n; i++)
+			if (on[i] && (lo < 0 || prio[i] <= prio[lo]))
+				lo = i;
+		if (lo < 0)
+			return;
+		on[lo] = false;
+		total -= cells_of(item[lo]) + 2;
+	}
+	for (int i = 0, col = x; i < n; i++)
+		if (on[i]) {
+			fr->put(fr->ctx, y, col, role[i], item[i]);
+			col += cells_of(item[i]) + 2;
+		}
 }
 
 /* One plot: title, value axis, canvas, time axis, legend, in h rows. */
