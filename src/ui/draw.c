@@ -431,11 +431,13 @@ int ui_put_wrapped(const struct ui *u, const char *text, int y, int end, enum wb
 
 	while (*text && cols > 0) {
 		int len = (int)strlen(text), k = len <= cols ? len : cols;
-		if (k < len) { /* back to the last blank that fits */
-			int sp = k;
+		if (k < len) { /* back to the last gap between items (two blanks) past a third of the row, else the last blank */
+			int sp = k, gap = k;
+			while (gap > cols / 3 && !(text[gap] == ' ' && text[gap - 1] == ' '))
+				gap--;
 			while (sp > 0 && text[sp] != ' ')
 				sp--;
-			k = sp > 0 ? sp : k;
+			k = gap > cols / 3 ? gap - 1 : sp > 0 ? sp : k;
 		}
 		if (put && y + rows < end) {
 			snprintf(row, sizeof(row), "%.*s", k < (int)sizeof(row) - 1 ? k : (int)sizeof(row) - 1, text);

@@ -51,6 +51,16 @@ screen procs-200x60 200 60 "--theme mono" 4
 screen help-200x60 200 60 "--theme mono" h
 screen tune-80x24 80 24 "--theme mono" 5
 screen tune-200x60 200 60 "--theme mono" 5
+# typing a value at 80x24: the prompt breaks between its items, not inside "Esc cancels"
+screen tune-edit-80x24 80 24 "--theme mono" 5 Down Enter 6 4 M
+# a hint or prompt wrapped at 80 columns keeps a key with its word ("u:" ended a row, "undo" began the next)
+for f in tune-80x24 tune-edit-80x24; do
+	if sed -n '8,23p' "$T/$f.txt" | grep -qE '(^| )([a-zA-Z+/-]+:|Esc)$'; then
+		bad "$f: a key cut from its word at a row's end"; cat "$T/$f.txt"
+	else
+		ok "$f: every key beside its word"
+	fi
+done
 # a device name longer than the title leaves room for is not cut (btrfs-1 read "btrf")
 screen tune-btrfs-80x24 80 24 "--theme mono" / b t r Enter 5
 # the selection is a marker: the second row is marked, the first is not
