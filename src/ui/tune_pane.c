@@ -382,20 +382,43 @@ static void table_row(const struct ui *u, size_t i, int dw, char *l, size_t n)
 		snprintf(l + strlen(l), n - strlen(l), "%-17s %s", s0, mnt);
 }
 
-/* The knob list, rows lines of it at most, scrolled to keep the selected knob in sight. */
+/* The knob column's width: the longest "vm.NAME" or "bdi.NAME" of the catalogue. */
+static int knob_w(void)
+{
+	const char *name, *range, *help;
+	bool is_bdi;
+	int knob, w = 4;
+
+	for (size_t i = 0; i < wb_knob_count(); i++) {
+		wb_knob_info(i, &name, &is_bdi, &knob, &range, &help);
+		if ((int)strlen(name) + (is_bdi ? 4 : 3) > w)
+			w = (int)strlen(name) + (is_bdi ? 4 : 3);
+	}
+	return w;
+}
+
+#define KNOB_VALUE_W 10 /* CURRENT: "1000000", raw bytes up to 9.3G */
+#define KNOB_RANGE_W 20 /* "0-max %, sum < 100 %" */
+
+/*
+ * The knob list, rows lines of it at most, scrolled to keep the selected knob
+ * in sight: name, value under CURRENT, range under RANGE (vm.* and bdi.* rows
+ * alike; the titles stood a few cells off their values, the bdi.* values one
+ * off the vm.* ones).
+ */
 static int draw_knobs(const struct ui *u, int y, int rows, put_fn put)
 {
 	const struct wb_bdi *b = tune_bdi(u);
-	int count = (int)wb_knob_count(), first = 0;
-	char l[256], v[32], dev[WB_NAME_LEN + 16];
-	int at = 64, w = ui_cols(u);
+	int count = (int)wb_knob_count(), first = 0, kw = knob_w(), w = ui_cols(u);
+	int range_x = 2 + kw + 1 + KNOB_VALUE_W + 2, at = range_x + KNOB_RANGE_W + 2;
+	char l[256], v[32], key[64], dev[WB_NAME_LEN + 16];
 
 	/* the device the bdi.* rows are for, whole: cut at 80 columns "7:316" read "7:31",
 	 * another device; it moves left over the padding when it does not fit */
 	snprintf(dev, sizeof(dev), "per-device: %s", b ? b->name : "(select a device in pane 1)");
 	if (w > 0 && at + (int)strlen(dev) > w)
-		at = w - (int)strlen(dev) > 50 ? w - (int)strlen(dev) : 50;
-	snprintf(l, sizeof(l), "%-*.*s%s", at, at, "KNOB                          CURRENT      RANGE", dev);
+		at = w - (int)strlen(dev) > range_x + 7 ? w - (int)strlen(dev) : range_x + 7;
+	snprintf(l, sizeof(l), "  %-*s %*s  %-*s%s", kw, "KNOB", KNOB_VALUE_W, "CURRENT", at - range_x, "RANGE", dev);
 	put(u, y++, 0, WB_R_TITLE, l);
 	if (rows < count && u->tune_sel >= rows / 2)
 		first = u->tune_sel - rows / 2 < count - rows ? u->tune_sel - rows / 2 : count - rows;
@@ -406,11 +429,24 @@ static int draw_knobs(const struct ui *u, int y, int rows, put_fn put)
 
 		wb_knob_info((size_t)i, &name, &is_bdi, &knob, &range, &help);
 		current(u, (size_t)i, v, sizeof(v));
-		snprintf(l, sizeof(l), "%s%-27s %10s      %-20s %s", is_bdi ? "  bdi." : "  vm.", name, v, range,
-			 i == u->tune_sel ? help : "");
+		snprintf(key, sizeof(key), "%s%s", is_bdi ? "bdi." : "vm.", name);
+		snprintf(l, sizeof(l), "  %-*s %*s  %s", kw, key, KNOB_VALUE_W, v, range);
 		put(u, y++, 0, i == u->tune_sel ? WB_R_SELECTED : WB_R_NORMAL, l);
 	}
 	return y;
+}
+
+/* What the selected knob does, named in full ("vm.dirty_ratio: writers are ..."), for a row of its own. */
+static void knob_help(const struct ui *u, char *buf, size_t n)
+{
+	const char *name, *range, *help;
+	bool is_bdi;
+	int knob;
+	char key[128];
+
+	wb_knob_info((size_t)u->tune_sel, &name, &is_bdi, &knob, &range, &help);
+	key_of_entry(u, (size_t)u->tune_sel, key, sizeof(key));
+	snprintf(buf, n, "%s: %s", key, help);
 }
 
 /* The prediction: thresholds, the before/after table (scrolled: PgUp/PgDn) and the warnings. */
@@ -479,7 +515,7 @@ static int preview_lines(const struct ui *u)
 void ui_draw_tune(struct ui *u, int y, int h, put_fn put)
 {
 	int end = y + h, count = (int)wb_knob_count(), rows;
-	char trial[512] = "", edit[512] = "", err[512] = "";
+	char trial[512] = "", edit[512] = "", err[512] = "", help[256];
 	const char *hint = !u->tune_editing && !u->tune_buf[0]
 			   ? "Enter: type a value (+/-: step it) and see the prediction   "
 			     "a: apply (root)   u: undo   R: revert all   r: raw bytes" : "";
@@ -495,12 +531,15 @@ void ui_draw_tune(struct ui *u, int y, int h, put_fn put)
 	}
 	if (u->tune_err[0])
 		snprintf(err, sizeof(err), "refused: %s", u->tune_err);
+	/* the selected knob's help on rows of its own under the list: at its row's end 80 columns cut it */
+	knob_help(u, help, sizeof(help));
 	/* the knob list gives way to the prediction, down to 3 knobs around the selected one */
 	rows = h - 2 - preview_lines(u);
-	for (size_t k = 0; k < 4; k++) /* the rows each line below takes */
-		rows -= ui_put_wrapped(u, (const char *[]){ trial, edit, hint, err }[k], 0, 0, WB_R_NORMAL, NULL);
+	for (size_t k = 0; k < 5; k++) /* the rows each line below takes */
+		rows -= ui_put_wrapped(u, (const char *[]){ help, trial, edit, hint, err }[k], 0, 0, WB_R_NORMAL, NULL);
 	rows = rows < 3 ? 3 : rows > count ? count : rows;
 	y = draw_knobs(u, y, rows, put);
+	y += ui_put_wrapped(u, help, y, end, WB_R_HINT, put);
 	y++;
 	y += ui_put_wrapped(u, trial, y, end, WB_R_CRITICAL, put);
 	y += ui_put_wrapped(u, edit, y, end, WB_R_TITLE, put);

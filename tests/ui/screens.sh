@@ -51,6 +51,17 @@ screen procs-200x60 200 60 "--theme mono" 4
 screen help-200x60 200 60 "--theme mono" h
 screen tune-80x24 80 24 "--theme mono" 5
 screen tune-200x60 200 60 "--theme mono" 5
+# the knob list at 80x24: every value ends under CURRENT's end (the title stood off its values,
+# bdi.* a cell off vm.*), and the selected knob's help is whole on rows of its own ("writers ar")
+end=$(sed -n 8p "$T/tune-80x24.txt" | awk '{ print index($0, "CURRENT") + 6 }')
+if awk -v e="$end" 'NR >= 9 && /^  (vm|bdi)\./ { n++; if (substr($0, e, 1) == " " || substr($0, e + 1, 1) != " ") bad = 1 }
+		    END { exit bad || n < 10 }' "$T/tune-80x24.txt" &&
+   tr '\n' ' ' < "$T/tune-80x24.txt" |
+	grep -qF "vm.dirty_ratio: writers are throttled past this share of dirtyable memory; clears dirty_bytes"; then
+	ok "tune-80x24: values under CURRENT, the selected knob's help whole"
+else
+	bad "tune-80x24: values off CURRENT, or the help cut"; cat "$T/tune-80x24.txt"
+fi
 # typing a value at 80x24: the prompt breaks between its items, not inside "Esc cancels"
 screen tune-edit-80x24 80 24 "--theme mono" 5 Down Enter 6 4 M
 # a hint or prompt wrapped at 80 columns keeps a key with its word ("u:" ended a row, "undo" began the next)
