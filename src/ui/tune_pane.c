@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "ui_internal.h"
-#include "wbtop/catalog.h"
 #include "wbtop/out.h"
 #include "wbtop/tune.h"
 #include "wbtop/whatif.h"
@@ -31,8 +30,7 @@ static const struct wb_bdi *tune_bdi(const struct ui *u)
 	return u->nrows > 0 && u->sel < u->nrows ? u->rows[u->sel].b : NULL;
 }
 
-/* Bytes as the other panes show them (80M), or raw after r. Returns buf (>= 24 bytes). */
-static const char *bytes(const struct ui *u, char *buf, size_t n, double b)
+const char *ui_tune_bytes(const struct ui *u, char *buf, size_t n, double b)
 {
 	if (!u->tune_raw)
 		return wb_fmt_bytes(buf, n, b);
@@ -79,7 +77,7 @@ static void current(const struct ui *u, size_t i, char *buf, size_t n)
 	wb_knob_info(i, &name, &is_bdi, &knob, &range, &help);
 	v = strtod(buf, &end);
 	if (is_bytes_knob(name) && !*end && end != buf)
-		bytes(u, buf, n, v);
+		ui_tune_bytes(u, buf, n, v);
 }
 
 /* "vm.NAME" or "bdi.DEV.NAME" for entry i. */
@@ -231,14 +229,14 @@ static int verify(const struct ui *u, int y, int end,
 	snprintf(l, sizeof(l), "APPLIED %s: predicted vs the kernel now (error in pages)", u->tune_applied);
 	put(u, y++, 0, WB_R_TITLE, l);
 	if (WB_HAS(s->g.valid, WB_G_DIRTY_THRESH) && y < end) {
-		snprintf(l, sizeof(l), "  dirty thresh   %8s  kernel %8s  %+lld", bytes(u, a, sizeof(a), n->thresh * P),
-			 bytes(u, b, sizeof(b), s->g.v[WB_G_DIRTY_THRESH] * P),
+		snprintf(l, sizeof(l), "  dirty thresh   %8s  kernel %8s  %+lld", ui_tune_bytes(u, a, sizeof(a), n->thresh * P),
+			 ui_tune_bytes(u, b, sizeof(b), s->g.v[WB_G_DIRTY_THRESH] * P),
 			 (long long)s->g.v[WB_G_DIRTY_THRESH] - (long long)n->thresh);
 		put(u, y++, 0, WB_R_NORMAL, l);
 	}
 	if (WB_HAS(s->g.valid, WB_G_BG_THRESH) && y < end) {
-		snprintf(l, sizeof(l), "  background     %8s  kernel %8s  %+lld", bytes(u, a, sizeof(a), n->bg * P),
-			 bytes(u, b, sizeof(b), s->g.v[WB_G_BG_THRESH] * P),
+		snprintf(l, sizeof(l), "  background     %8s  kernel %8s  %+lld", ui_tune_bytes(u, a, sizeof(a), n->bg * P),
+			 ui_tune_bytes(u, b, sizeof(b), s->g.v[WB_G_BG_THRESH] * P),
 			 (long long)s->g.v[WB_G_BG_THRESH] - (long long)n->bg);
 		put(u, y++, 0, WB_R_NORMAL, l);
 	}
@@ -249,7 +247,7 @@ static int verify(const struct ui *u, int y, int end,
 								  d->st[WB_B_THRESH] == n->bdis[i].thresh))
 			continue;
 		snprintf(l, sizeof(l), "  %-14s %8s  kernel %8s  %+lld", n->bdis[i].name,
-			 bytes(u, a, sizeof(a), n->bdis[i].thresh * P), bytes(u, b, sizeof(b), d->st[WB_B_THRESH] * P),
+			 ui_tune_bytes(u, a, sizeof(a), n->bdis[i].thresh * P), ui_tune_bytes(u, b, sizeof(b), d->st[WB_B_THRESH] * P),
 			 (long long)d->st[WB_B_THRESH] - (long long)n->bdis[i].thresh);
 		put(u, y++, 0, WB_R_NORMAL, l);
 	}
@@ -257,130 +255,6 @@ static int verify(const struct ui *u, int y, int end,
 }
 
 typedef void (*put_fn)(const struct ui *, int, int, enum wb_role, const char *);
-
-/* Does device i have writers now: pages dirtied in the last interval, or writers held? */
-static bool has_writers(const struct ui *u, size_t i)
-{
-	const struct wb_view *v = u->view;
-
-	if (i < u->lim.nbdis && u->lim.bdis[i].state >= WB_ST_THROTTLED)
-		return true;
-	return v && i < v->cur->nbdis && v->bdi[i].dirtied_ok && v->bdi[i].dirtied > 0;
-}
-
-/* The next minute's background wakeups of device i: now (k 0) or proposed (1); < 0 unknown. */
-static double wakes(const struct ui *u, size_t i, int k)
-{
-	if (!u->tune_fc_ok || i >= u->tune_fc[0].nbdis || i >= u->tune_fc[1].nbdis)
-		return -1;
-	return u->tune_fc[k].bdis[i].bg_flushes_per_min;
-}
-
-/* Device i's state under l, with the limit that holds its writers ("throttled:global"). */
-static const char *state_text(const struct wb_limits *l, size_t i, char *buf, size_t n)
-{
-	enum wb_held_by h = wb_pipeline_held_by(l, i);
-
-	snprintf(buf, n, "%s%s%s", wb_bdi_state_names[l->bdis[i].state], h ? ":" : "", wb_held_by_names[h]);
-	return buf;
-}
-
-/*
- * Is device i a row of the before/after table: it has writers (the device
- * one is told to watch), or its threshold, state or forecast changes. An
- * idle device's forecast alone does not list it (nothing of it to flush).
- */
-static bool row_shown(const struct ui *u, size_t i)
-{
-	const struct wb_bdi_limits *x = &u->lim.bdis[i], *z = &u->tune_pred.bdis[i];
-	char a[40], b[40];
-	bool idle = x->state == WB_ST_IDLE && z->state == WB_ST_IDLE;
-	double P = cur(u)->page_size;
-
-	if (has_writers(u, i)) /* a threshold changes when it does on screen (not by a page) */
-		return true;
-	if (strcmp(wb_fmt_bytes(a, sizeof(a), x->thresh * P), wb_fmt_bytes(b, sizeof(b), z->thresh * P)))
-		return true;
-	if (strcmp(state_text(&u->lim, i, a, sizeof(a)), state_text(&u->tune_pred, i, b, sizeof(b))))
-		return true;
-	return !idle && lround(wakes(u, i, 0)) != lround(wakes(u, i, 1));
-}
-
-/* The rows of the table (indices into the sample), at most max; their count. */
-static int table_rows(const struct ui *u, size_t *idx, int max)
-{
-	int n = 0;
-
-	for (size_t i = 0; i < u->tune_pred.nbdis && i < u->lim.nbdis && n < max; i++)
-		if (row_shown(u, i))
-			idx[n++] = i;
-	return n;
-}
-
-/* Device i's label as the Devices pane shows it (the catalogue's DEVICE), and its mount's tail. */
-static void dev_name(const struct ui *u, size_t i, char *name, size_t n, const char **mnt)
-{
-	const struct wb_sample *s = cur(u);
-	const struct wb_bdi *b = i < s->nbdis ? &s->bdis[i] : NULL;
-	const char *m = b && b->nmounts ? strrchr(b->mounts[0], '/') : NULL;
-	size_t nf;
-	const struct wb_field *t = wb_catalog_bdi(&nf);
-
-	snprintf(name, n, "%s", u->tune_pred.bdis[i].name);
-	for (size_t k = 0; k < nf && b && u->view && u->view->cur == s; k++) {
-		if (t[k].title && strcmp(t[k].title, "DEVICE") == 0) {
-			struct wb_fctx c;
-			struct wb_value x;
-			wb_catalog_ctx(&c, u->view, &u->lim, i);
-			x = t[k].get(&c);
-			if (x.known)
-				snprintf(name, n, "%.*s", (int)n - 1, wb_value_text(&x));
-		}
-	}
-	*mnt = m ? (m[1] ? m + 1 : m) : "";
-}
-
-/* One row of the table: device, threshold now->new, drain, writer rate, wakeups, state now->new, mount. */
-static void table_row(const struct ui *u, size_t i, int dw, char *l, size_t n)
-{
-	const struct wb_bdi_limits *x = &u->lim.bdis[i], *z = &u->tune_pred.bdis[i];
-	double P = cur(u)->page_size, w0 = wakes(u, i, 0), w1 = wakes(u, i, 1);
-	char name[80], t1[24], t2[24], d1[24], r1[32], s0[40], s1[40];
-	const char *mnt;
-
-	dev_name(u, i, name, sizeof(name), &mnt);
-	/* the writers' throughput the forecast predicts under the change, 5-30 s on (not the
-	 * kernel's per-task rate limit, which is no throughput: a walk through the panes read 12K/s beside
-	 * a writer going at 3-4 MiB/s) */
-	if (!u->tune_fc_ok || i >= u->tune_fc[1].nbdis)
-		snprintf(r1, sizeof(r1), "-");
-	else if (u->tune_fc[1].bdis[i].dirty_rate_in == 0)
-		snprintf(r1, sizeof(r1), "idle"); /* no writer: no rate to show */
-	else {
-		const struct wb_forecast *f = &u->tune_fc[1];
-		double sum = 0;
-		size_t k, m = 0;
-		for (k = 5; k <= 30 && k < f->nsteps; k++, m++)
-			sum += f->bdis[i].write_rate[k];
-		for (k = 0; m == 0 && k < f->nsteps; k++, m++) /* a short forecast: all of it */
-			sum += f->bdis[i].write_rate[k];
-		snprintf(r1, sizeof(r1), "%s/s", m ? bytes(u, d1, sizeof(d1), sum / (double)m * P) : "-");
-	}
-	snprintf(l, n, "  %-*s %6s->%-6s %6s %8s ", dw, name, bytes(u, t1, sizeof(t1), x->thresh * P),
-		 bytes(u, t2, sizeof(t2), z->thresh * P),
-		 z->drain_s < 0 ? "-" : z->drain_s < 0.05 ? "clean" : (snprintf(d1, sizeof(d1), "%.1fs", z->drain_s), d1),
-		 r1);
-	if (w0 >= 0)
-		snprintf(l + strlen(l), n - strlen(l), "%3.0f->%-3.0f ", w0, w1);
-	else
-		snprintf(l + strlen(l), n - strlen(l), "  -      ");
-	state_text(&u->lim, i, s0, sizeof(s0));
-	state_text(&u->tune_pred, i, s1, sizeof(s1));
-	if (strcmp(s0, s1))
-		snprintf(l + strlen(l), n - strlen(l), "%s->%s  %s", s0, s1, mnt);
-	else
-		snprintf(l + strlen(l), n - strlen(l), "%-17s %s", s0, mnt);
-}
 
 /* The knob column's width: the longest "vm.NAME" or "bdi.NAME" of the catalogue. */
 static int knob_w(void)
@@ -457,7 +331,7 @@ static int draw_preview(struct ui *u, int y, int end, put_fn put)
 	const char *w[8];
 	char wb[8][160], l[256], a[24], b[24], c[24], d[24];
 	size_t idx[256];
-	int nw = warnings(u, w, wb, 8), nr = table_rows(u, idx, 256), room, dw = 6;
+	int nw = warnings(u, w, wb, 8), nr = ui_tune_table_rows(u, idx, 256), room;
 
 	snprintf(l, sizeof(l), "PREDICTED %s=%s (%s)", u->tune_op.key, u->tune_buf,
 		 !u->o->can_apply ? "preview only: not the live kernel"
@@ -469,9 +343,9 @@ static int draw_preview(struct ui *u, int y, int end, put_fn put)
 	u->tune_scroll_max = nr - room > 0 ? nr - room : 0;
 	if (u->tune_scroll > u->tune_scroll_max)
 		u->tune_scroll = u->tune_scroll_max;
-	snprintf(l, sizeof(l), "  dirty thresh %s -> %s   background %s -> %s", bytes(u, a, sizeof(a), o->thresh * P),
-		 bytes(u, b, sizeof(b), n->thresh * P), bytes(u, c, sizeof(c), o->bg * P),
-		 bytes(u, d, sizeof(d), n->bg * P));
+	snprintf(l, sizeof(l), "  dirty thresh %s -> %s   background %s -> %s", ui_tune_bytes(u, a, sizeof(a), o->thresh * P),
+		 ui_tune_bytes(u, b, sizeof(b), n->thresh * P), ui_tune_bytes(u, c, sizeof(c), o->bg * P),
+		 ui_tune_bytes(u, d, sizeof(d), n->bg * P));
 	if (nr > room) /* the table scrolls */
 		snprintf(l + strlen(l), sizeof(l) - strlen(l), "   rows %d-%d of %d: PgUp/PgDn", u->tune_scroll + 1,
 			 u->tune_scroll + room, nr);
@@ -480,19 +354,7 @@ static int draw_preview(struct ui *u, int y, int end, put_fn put)
 		snprintf(l, sizeof(l), "apply %s=%s for a %d s trial? y/n", u->tune_op.key, u->tune_buf, TRIAL_S);
 		put(u, y++, 0, WB_R_CRITICAL, l);
 	}
-	for (int r = 0; r < nr; r++) { /* the device column: as wide as its widest label */
-		const char *mnt;
-		char lab[80];
-		dev_name(u, idx[r], lab, sizeof(lab), &mnt);
-		dw = (int)strlen(lab) > dw ? (int)strlen(lab) : dw;
-	}
-	snprintf(l, sizeof(l), "  %-*s %6s->%-6s %6s %8s %-8s %-17s %s", dw, "DEVICE", "THRESH", "new", "DRAIN", "WRITER/s",
-		 "WAKE/m", "STATE->new", "MOUNT");
-	put(u, y++, 0, WB_R_TITLE, l);
-	for (int r = u->tune_scroll; r < nr && r < u->tune_scroll + room && y < end; r++) {
-		table_row(u, idx[r], dw, l, sizeof(l));
-		put(u, y++, 0, n->bdis[idx[r]].state >= WB_ST_THROTTLED ? WB_R_WARN : WB_R_NORMAL, l);
-	}
+	y = ui_tune_table(u, idx, nr, u->tune_scroll, u->tune_scroll + room, y, end, put);
 	for (int i = 0; i < nw && y < end; i++) {
 		snprintf(l, sizeof(l), "  ! %s", w[i]);
 		put(u, y++, 0, WB_R_WARN, l);
@@ -509,7 +371,7 @@ static int preview_lines(const struct ui *u)
 
 	if (!u->tune_ok)
 		return 0;
-	return 3 + u->tune_confirm + table_rows(u, idx, 256) + warnings(u, w, wb, 8);
+	return 3 + u->tune_confirm + ui_tune_table_rows(u, idx, 256) + warnings(u, w, wb, 8);
 }
 
 void ui_draw_tune(struct ui *u, int y, int h, put_fn put)

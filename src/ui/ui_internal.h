@@ -156,6 +156,13 @@ void ui_graph_finish(struct ui *u);
 void ui_draw_tune(struct ui *u, int y, int h,
 		  void (*put)(const struct ui *, int, int, enum wb_role, const char *));
 bool ui_tune_key(struct ui *u, int ch);
+/* Bytes as the other panes show them (80M), or raw after r. Returns buf (>= 24 bytes). */
+const char *ui_tune_bytes(const struct ui *u, char *buf, size_t n, double b);
+/* tune_table.c: the before/after table's rows (indices into the sample), at most max; their count. */
+int ui_tune_table_rows(const struct ui *u, size_t *idx, int max);
+/* The table from row y (none at or past end): its titles and rows first..last-1 of idx; the row after. */
+int ui_tune_table(const struct ui *u, const size_t *idx, int nr, int first, int last, int y, int end,
+		  void (*put)(const struct ui *, int, int, enum wb_role, const char *));
 void ui_tune_tick(struct ui *u);
 void ui_tune_revert_all(struct ui *u);
 void ui_tune_finish(struct ui *u);

@@ -94,6 +94,16 @@ screen theme-light 80 24 "--theme light"
 # the tune pane on a fixture: a preview with its warnings, a refusal, Apply
 # refused (not the live kernel), and the device's knobs reached with e
 screen tune-preview 100 34 "--theme mono" 5 Down Enter 6 4 M Enter
+# the same preview at 80x24: the before/after table fits the screen (the least needed
+# columns go), no row cut inside its state ("flushing->over-limit:dev")
+screen tune-preview-80x24 80 24 "--theme mono" 5 Down Enter 6 4 M Enter
+st='(idle|flushing|throttled|over-limit)(:global|:device)?'
+if awk '/^  DEVICE / { t = 1; next } /^  ! / { t = 0 } t && NF { n++; print }' "$T/tune-preview-80x24.txt" |
+	grep -vqE "$st(->$st)?$" || ! grep -q '^  DEVICE .*STATE->new$' "$T/tune-preview-80x24.txt"; then
+	bad "tune-preview-80x24: a table row or title cut"; cat "$T/tune-preview-80x24.txt"
+else
+	ok "tune-preview-80x24: every table row ends in a whole state"
+fi
 screen tune-refused 100 34 "--theme mono" 5 Enter 1 0 1 Enter
 # the same at 80 columns: the refusal goes on over two rows, not cut
 screen tune-refused-80x24 80 24 "--theme mono" 5 Enter 1 0 1 Enter
@@ -148,7 +158,7 @@ screen tune-usb-stick-80x24 80 24 "$US" Space g 2 4 Enter e Down Down Down Down 
 screen tune-usb-stick-200x60 200 60 "$US" Space g 2 4 Enter e Down Down Down Down Down Enter 1 6 M Enter
 screen tune-usb-stick-scroll 80 24 "$US" Space g 2 4 Enter 5 Down Enter 2 0 M Enter NPage
 for f in tune-usb-stick-80x24 tune-usb-stick-200x60; do
-	if grep -qE '^  loop1 .*throttled:global +disk$' "$T/$f.txt" && ! grep -q '^  loop2 ' "$T/$f.txt" &&
+	if grep -qE '^  loop1 +disk .*throttled:global$' "$T/$f.txt" && ! grep -q '^  loop2 ' "$T/$f.txt" &&
 	   ! grep -qE '[0-9]{8}' "$T/$f.txt"; then # 80M, never 83886080
 		ok "$f: the disk listed, idle devices dropped, no raw byte counts"
 	else

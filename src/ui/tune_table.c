@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The Tune pane's before/after table: the devices a previewed change moves,
+ * each with its threshold, drain time, writer rate, wakeups and state now and
+ * under the change, in columns as wide as their cells that give way by
+ * priority to the screen's width.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui_internal.h"
+#include "wbtop/catalog.h"
+#include "wbtop/layout.h"
+
+static const struct wb_sample *cur(const struct ui *u)
+{
+	return wb_ring_get(u->ring, 0);
+}
+
+/* Does device i have writers now: pages dirtied in the last interval, or writers held? */
+static bool has_writers(const struct ui *u, size_t i)
+{
+	const struct wb_view *v = u->view;
+
+	if (i < u->lim.nbdis && u->lim.bdis[i].state >= WB_ST_THROTTLED)
+		return true;
+	return v && i < v->cur->nbdis && v->bdi[i].dirtied_ok && v->bdi[i].dirtied > 0;
+}
+
+/* The next minute's background wakeups of device i: now (k 0) or proposed (1); < 0 unknown. */
+static double wakes(const struct ui *u, size_t i, int k)
+{
+	if (!u->tune_fc_ok || i >= u->tune_fc[0].nbdis || i >= u->tune_fc[1].nbdis)
+		return -1;
+	return u->tune_fc[k].bdis[i].bg_flushes_per_min;
+}
+
+/* Device i's state under l, with the limit that holds its writers ("throttled:global"). */
+static const char *state_text(const struct wb_limits *l, size_t i, char *buf, size_t n)
+{
+	enum wb_held_by h = wb_pipeline_held_by(l, i);
+
+	snprintf(buf, n, "%s%s%s", wb_bdi_state_names[l->bdis[i].state], h ? ":" : "", wb_held_by_names[h]);
+	return buf;
+}
+
+/*
+ * Is device i a row of the before/after table: it has writers (the device
+ * one is told to watch), or its threshold, state or forecast changes. An
+ * idle device's forecast alone does not list it (nothing of it to flush).
+ */
+static bool row_shown(const struct ui *u, size_t i)
+{
+	const struct wb_bdi_limits *x = &u->lim.bdis[i], *z = &u->tune_pred.bdis[i];
+	char a[40], b[40];
+	bool idle = x->state == WB_ST_IDLE && z->state == WB_ST_IDLE;
+	double P = cur(u)->page_size;
+
+	if (has_writers(u, i)) /* a threshold changes when it does on screen (not by a page) */
+		return true;
+	if (strcmp(wb_fmt_bytes(a, sizeof(a), x->thresh * P), wb_fmt_bytes(b, sizeof(b), z->thresh * P)))
+		return true;
+	if (strcmp(state_text(&u->lim, i, a, sizeof(a)), state_text(&u->tune_pred, i, b, sizeof(b))))
+		return true;
+	return !idle && lround(wakes(u, i, 0)) != lround(wakes(u, i, 1));
+}
+
+int ui_tune_table_rows(const struct ui *u, size_t *idx, int max)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < u->tune_pred.nbdis && i < u->lim.nbdis && n < max; i++)
+		if (row_shown(u, i))
+			idx[n++] = i;
+	return n;
+}
+
+/* Device i's label as the Devices pane shows it (the catalogue's DEVICE), and its mount's tail. */
+static void dev_name(const struct ui *u, size_t i, char *name, size_t n, const char **mnt)
+{
+	const struct wb_sample *s = cur(u);
+	const struct wb_bdi *b = i < s->nbdis ? &s->bdis[i] : NULL;
+	const char *m = b && b->nmounts ? strrchr(b->mounts[0], '/') : NULL;
+	size_t nf;
+	const struct wb_field *t = wb_catalog_bdi(&nf);
+
+	snprintf(name, n, "%s", u->tune_pred.bdis[i].name);
+	for (size_t k = 0; k < nf && b && u->view && u->view->cur == s; k++) {
+		if (t[k].title && strcmp(t[k].title, "DEVICE") == 0) {
+			struct wb_fctx c;
+			struct wb_value x;
+			wb_catalog_ctx(&c, u->view, &u->lim, i);
+			x = t[k].get(&c);
+			if (x.known)
+				snprintf(name, n, "%.*s", (int)n - 1, wb_value_text(&x));
+		}
+	}
+	*mnt = m ? (m[1] ? m + 1 : m) : "-";
+}
+
+/*
+ * The before/after table's columns, in their order: the mount beside the
+ * device as in pane 1, the state last (its width varies by row). When the
+ * table is wider than the screen the highest tc_prio go first (at 80 columns
+ * the state and the mount were cut: "over-limit:dev").
+ */
+enum { TC_DEV, TC_MOUNT, TC_THRESH, TC_DRAIN, TC_WRITER, TC_WAKE, TC_STATE, TC_COUNT };
+static const int tc_prio[TC_COUNT] = { 0, 4, 0, 2, 1, 3, 0 };
+static const char *const tc_title[TC_COUNT] = { "DEVICE", "MOUNT", "THRESH", "DRAIN", "WRITER/s", "WAKE/m",
+						 "STATE->new" };
+#define TC_DEV_MAX 16   /* a longer device label or mount is cut, marked */
+#define TC_MOUNT_MAX 12
+
+/* One row's cells (the threshold's two sides apart). */
+struct trow {
+	char c[TC_COUNT][96];
+	char t1[24];
+};
+
+/* Device i's cells: label, mount, threshold now and new, drain, writer rate, wakeups, state now->new. */
+static void table_cells(const struct ui *u, size_t i, struct trow *r)
+{
+	const struct wb_bdi_limits *x = &u->lim.bdis[i], *z = &u->tune_pred.bdis[i];
+	double P = cur(u)->page_size, w0 = wakes(u, i, 0), w1 = wakes(u, i, 1);
+	char d1[24], s0[40], s1[40];
+	const char *mnt;
+
+	dev_name(u, i, r->c[TC_DEV], sizeof(r->c[TC_DEV]), &mnt);
+	ui_cut(r->c[TC_DEV], sizeof(r->c[TC_DEV]), TC_DEV_MAX, u->utf8);
+	snprintf(r->c[TC_MOUNT], sizeof(r->c[TC_MOUNT]), "%s", mnt);
+	ui_cut(r->c[TC_MOUNT], sizeof(r->c[TC_MOUNT]), TC_MOUNT_MAX, u->utf8);
+	ui_tune_bytes(u, r->c[TC_THRESH], sizeof(r->c[TC_THRESH]), x->thresh * P);
+	ui_tune_bytes(u, r->t1, sizeof(r->t1), z->thresh * P);
+	if (z->drain_s < 0)
+		snprintf(r->c[TC_DRAIN], sizeof(r->c[TC_DRAIN]), "-");
+	else
+		snprintf(r->c[TC_DRAIN], sizeof(r->c[TC_DRAIN]), z->drain_s < 0.05 ? "clean" : "%.1fs", z->drain_s);
+	/* the writers' throughput the forecast predicts under the change, 5-30 s on (not the
+	 * kernel's per-task rate limit, which is no throughput: a walk through the panes read 12K/s beside
+	 * a writer going at 3-4 MiB/s) */
+	if (!u->tune_fc_ok || i >= u->tune_fc[1].nbdis) {
+		snprintf(r->c[TC_WRITER], sizeof(r->c[TC_WRITER]), "-");
+	} else if (u->tune_fc[1].bdis[i].dirty_rate_in == 0) {
+		snprintf(r->c[TC_WRITER], sizeof(r->c[TC_WRITER]), "idle"); /* no writer: no rate to show */
+	} else {
+		const struct wb_forecast *f = &u->tune_fc[1];
+		double sum = 0;
+		size_t k, m = 0;
+		for (k = 5; k <= 30 && k < f->nsteps; k++, m++)
+			sum += f->bdis[i].write_rate[k];
+		for (k = 0; m == 0 && k < f->nsteps; k++, m++) /* a short forecast: all of it */
+			sum += f->bdis[i].write_rate[k];
+		snprintf(r->c[TC_WRITER], sizeof(r->c[TC_WRITER]), "%s/s",
+			 m ? ui_tune_bytes(u, d1, sizeof(d1), sum / (double)m * P) : "-");
+	}
+	if (w0 >= 0)
+		snprintf(r->c[TC_WAKE], sizeof(r->c[TC_WAKE]), "%.0f->%.0f", w0, w1);
+	else
+		snprintf(r->c[TC_WAKE], sizeof(r->c[TC_WAKE]), "-");
+	state_text(&u->lim, i, s0, sizeof(s0));
+	state_text(&u->tune_pred, i, s1, sizeof(s1));
+	if (strcmp(s0, s1))
+		snprintf(r->c[TC_STATE], sizeof(r->c[TC_STATE]), "%s->%s", s0, s1);
+	else
+		snprintf(r->c[TC_STATE], sizeof(r->c[TC_STATE]), "%s", s0);
+}
+
+/* The cells text s takes (a column a character). */
+static int cells(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += (*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* The table's geometry: each column's width (as wide as its widest cell), the new threshold's, which show. */
+struct tgeom {
+	int w[TC_COUNT], new_w;
+	bool shown[TC_COUNT];
+};
+
+/* Geometry for the table's rows idx (all of them, so that scrolling moves no column). */
+static void table_geom(const struct ui *u, const size_t *idx, int nr, struct tgeom *g)
+{
+	struct trow r;
+
+	for (int c = 0; c < TC_COUNT; c++)
+		g->w[c] = (int)strlen(tc_title[c]);
+	g->new_w = 3; /* "new" */
+	for (int k = 0; k < nr; k++) {
+		table_cells(u, idx[k], &r);
+		for (int c = 0; c < TC_COUNT; c++)
+			g->w[c] = cells(r.c[c]) > g->w[c] ? cells(r.c[c]) : g->w[c];
+		g->new_w = (int)strlen(r.t1) > g->new_w ? (int)strlen(r.t1) : g->new_w;
+	}
+	g->w[TC_THRESH] += 2 + g->new_w; /* "3.4G->47M" */
+	wb_layout_columns(g->w, tc_prio, TC_COUNT, ui_cols(u) - 2, g->shown);
+	g->shown[TC_STATE] = true; /* never left out: cut, marked, where nothing else gives it room */
+}
+
+/* One line of the table: the titles (r NULL) or a row, cut to the screen with a marker. */
+static void table_line(const struct ui *u, const struct tgeom *g, const struct trow *r, char *l, size_t n)
+{
+	size_t len = 0;
+	int tw = g->w[TC_THRESH] - 2 - g->new_w;
+
+	snprintf(l, n, " ");
+	for (int c = 0; c < TC_COUNT && len < n; c++) {
+		const char *v = r ? r->c[c] : tc_title[c];
+		int pad = g->w[c] - cells(v) + (int)strlen(v); /* bytes, for a width in cells */
+		if (!g->shown[c])
+			continue;
+		len = strlen(l);
+		if (c == TC_THRESH)
+			snprintf(l + len, n - len, " %*s->%-*s", tw, v, g->new_w, r ? r->t1 : "new");
+		else if (c == TC_DRAIN || c == TC_WRITER)
+			snprintf(l + len, n - len, " %*s", pad, v);
+		else
+			snprintf(l + len, n - len, " %-*s", c == TC_STATE ? 0 : pad, v);
+		len = strlen(l);
+	}
+	ui_cut(l, n, ui_cols(u), u->utf8);
+}
+
+int ui_tune_table(const struct ui *u, const size_t *idx, int nr, int first, int last, int y, int end,
+		  void (*put)(const struct ui *, int, int, enum wb_role, const char *))
+{
+	struct tgeom g;
+	struct trow row;
+	char l[512];
+
+	table_geom(u, idx, nr, &g);
+	table_line(u, &g, NULL, l, sizeof(l));
+	put(u, y++, 0, WB_R_TITLE, l);
+	for (int r = first; r < nr && r < last && y < end; r++) {
+		table_cells(u, idx[r], &row);
+		table_line(u, &g, &row, l, sizeof(l));
+		put(u, y++, 0, u->tune_pred.bdis[idx[r]].state >= WB_ST_THROTTLED ? WB_R_WARN : WB_R_NORMAL, l);
+	}
+	return y;
+}
