@@ -423,10 +423,10 @@ static void draw_footer(struct ui *u)
 	}
 }
 
-int ui_put_wrapped(const struct ui *u, const char *text, int y, int end, enum wb_role r,
+int ui_put_wrapped(const struct ui *u, const char *text, int y, int x, int end, enum wb_role r,
 		   void (*put)(const struct ui *, int, int, enum wb_role, const char *))
 {
-	int cols = ui_cols(u), rows = 0;
+	int cols = ui_cols(u) - x, rows = 0;
 	char row[256];
 
 	while (*text && cols > 0) {
@@ -441,7 +441,7 @@ int ui_put_wrapped(const struct ui *u, const char *text, int y, int end, enum wb
 		}
 		if (put && y + rows < end) {
 			snprintf(row, sizeof(row), "%.*s", k < (int)sizeof(row) - 1 ? k : (int)sizeof(row) - 1, text);
-			put(u, y + rows, 0, r, row);
+			put(u, y + rows, x, r, row);
 		}
 		rows++;
 		text += k;
@@ -461,7 +461,7 @@ void ui_render(struct ui *u)
 		char m[96];
 		snprintf(m, sizeof(m), "terminal too small (%dx%d): wbtop needs %dx%d", ui_cols(u), lines,
 			 WB_MIN_COLS, WB_MIN_LINES);
-		ui_put_wrapped(u, m, 0, lines, WB_R_NORMAL, ui_put);
+		ui_put_wrapped(u, m, 0, 0, lines, WB_R_NORMAL, ui_put);
 		return;
 	}
 	if (!ui_cur(u)) {

@@ -176,11 +176,41 @@ void ui_tune_refresh(struct ui *u)
 	u->tune_scroll = scroll; /* the table keeps its place (clamped when drawn) */
 }
 
-/* Warnings for the previewed change. */
+/* Device names as one list ("7:0, 7:1, btrfs-1"), "and 3 more" past a row's worth. */
+struct names {
+	char s[96];
+	int n, shown;
+};
+
+static void names_add(struct names *l, const char *name)
+{
+	size_t len = strlen(l->s);
+
+	if (len + strlen(name) + 2 < 60) {
+		snprintf(l->s + len, sizeof(l->s) - len, "%s%s", len ? ", " : "", name);
+		l->shown++;
+	}
+	l->n++;
+}
+
+/* The list l as text, into buf. */
+static const char *names_text(const struct names *l, char *buf, size_t n)
+{
+	snprintf(buf, n, l->n > l->shown ? "%s and %d more" : "%s", l->s, l->n - l->shown);
+	return buf;
+}
+
+/*
+ * Warnings for the previewed change. The devices a warning is about are
+ * named together: one line a device read the same words over and over and
+ * took the before/after table's rows at 80x24.
+ */
 static int warnings(const struct ui *u, const char **w, char buf[][160], int max)
 {
 	const struct wb_setop *op = &u->tune_op;
 	const struct wb_sample *s = cur(u);
+	struct names held[2] = { 0 }, stall = { 0 }; /* held: over it now, [1] lowered further */
+	char l[128];
 	int n = 0;
 
 	if (!op->is_bdi && op->knob == WB_SYS_DIRTY_RATIO && s->sys[WB_SYS_DIRTY_BYTES] && n < max)
@@ -191,18 +221,30 @@ static int warnings(const struct ui *u, const char **w, char buf[][160], int max
 		w[n++] = "writing the ratio clears vm.dirty_background_bytes";
 	if (!op->is_bdi && op->knob == WB_SYS_BG_BYTES && s->sys[WB_SYS_BG_RATIO] && n < max)
 		w[n++] = "writing bytes clears vm.dirty_background_ratio";
-	for (size_t i = 0; u->tune_pred_ok && i < u->tune_pred.nbdis && n < max; i++) {
+	for (size_t i = 0; u->tune_pred_ok && i < u->tune_pred.nbdis; i++) {
 		const struct wb_bdi_limits *p = &u->tune_pred.bdis[i];
 		const struct wb_bdi_limits *o = i < u->lim.nbdis ? &u->lim.bdis[i] : NULL;
 		if (!p->dirty_known || p->wb_dirty <= p->thresh || p->wb_dirty == 0)
 			continue;
 		/* over it already: not the change's doing, unless the change lowers it */
 		if (o && o->wb_dirty > o->thresh)
-			snprintf(buf[n], 160, "%s: over its threshold now%s; its writers stay held", p->name,
-				 p->thresh < o->thresh ? ", lowered further" : "");
+			names_add(&held[p->thresh < o->thresh], p->name);
 		else
-			snprintf(buf[n], 160, "%s's threshold would fall below what is dirty now: its writers will stall",
-				 p->name);
+			names_add(&stall, p->name);
+	}
+	for (int k = 0; k < 2 && n < max; k++) {
+		if (!held[k].n)
+			continue;
+		snprintf(buf[n], 160, held[k].n > 1 ? "%s: over their thresholds now%s; their writers stay held"
+						     : "%s: over its threshold now%s; its writers stay held",
+			 names_text(&held[k], l, sizeof(l)), k ? ", lowered further" : "");
+		w[n] = buf[n];
+		n++;
+	}
+	if (stall.n && n < max) {
+		snprintf(buf[n], 160, stall.n > 1 ? "%s: thresholds would fall below what is dirty now: their writers will stall"
+						  : "%s's threshold would fall below what is dirty now: its writers will stall",
+			 names_text(&stall, l, sizeof(l)));
 		w[n] = buf[n];
 		n++;
 	}
@@ -323,41 +365,75 @@ static void knob_help(const struct ui *u, char *buf, size_t n)
 	snprintf(buf, n, "%s: %s", key, help);
 }
 
-/* The prediction: thresholds, the before/after table (scrolled: PgUp/PgDn) and the warnings. */
-static int draw_preview(struct ui *u, int y, int end, put_fn put)
+/* The prediction's text: its title, the thresholds before and after (with the rows shown when scrolled), y/n. */
+struct pred_text {
+	char title[256], thresh[256], confirm[256];
+};
+
+static void pred_text(const struct ui *u, int nr, int first, int room, struct pred_text *t)
 {
 	const struct wb_limits *n = &u->tune_pred, *o = &u->lim;
 	double P = cur(u)->page_size;
-	const char *w[8];
-	char wb[8][160], l[256], a[24], b[24], c[24], d[24];
-	size_t idx[256];
-	int nw = warnings(u, w, wb, 8), nr = ui_tune_table_rows(u, idx, 256), room;
+	char a[24], b[24], c[24], d[24];
 
-	snprintf(l, sizeof(l), "PREDICTED %s=%s (%s)", u->tune_op.key, u->tune_buf,
+	snprintf(t->title, sizeof(t->title), "PREDICTED %s=%s (%s)", u->tune_op.key, u->tune_buf,
 		 !u->o->can_apply ? "preview only: not the live kernel"
 		 : geteuid() ? "preview only: applying needs root" : "nothing written yet; a applies");
-	put(u, y++, 0, WB_R_THRESHOLD, l);
-	room = end - y - 2 - u->tune_confirm - nw;
+	snprintf(t->thresh, sizeof(t->thresh), "dirty thresh %s -> %s   background %s -> %s",
+		 ui_tune_bytes(u, a, sizeof(a), o->thresh * P), ui_tune_bytes(u, b, sizeof(b), n->thresh * P),
+		 ui_tune_bytes(u, c, sizeof(c), o->bg * P), ui_tune_bytes(u, d, sizeof(d), n->bg * P));
+	if (nr > room) /* the table scrolls */
+		snprintf(t->thresh + strlen(t->thresh), sizeof(t->thresh) - strlen(t->thresh),
+			 "   rows %d-%d of %d: PgUp/PgDn", first + 1, first + room, nr);
+	t->confirm[0] = '\0';
+	if (u->tune_confirm)
+		snprintf(t->confirm, sizeof(t->confirm), "apply %s=%s for a %d s trial? y/n", u->tune_op.key,
+			 u->tune_buf, TRIAL_S);
+}
+
+/*
+ * The rows the prediction takes but the table's: its text wrapped (the
+ * thresholds indented 2, a warning 4 after its "! "), and the table's title.
+ */
+static int pred_rows(const struct ui *u, const struct pred_text *t, const char *const *w, int nw)
+{
+	int rows = 1 + ui_put_wrapped(u, t->title, 0, 0, 0, WB_R_NORMAL, NULL) +
+		   ui_put_wrapped(u, t->thresh, 0, 2, 0, WB_R_NORMAL, NULL) +
+		   ui_put_wrapped(u, t->confirm, 0, 0, 0, WB_R_NORMAL, NULL);
+
+	for (int i = 0; i < nw; i++)
+		rows += ui_put_wrapped(u, w[i], 0, 4, 0, WB_R_NORMAL, NULL);
+	return rows;
+}
+
+/* The prediction: thresholds, the before/after table (scrolled: PgUp/PgDn) and the warnings, all wrapped. */
+static int draw_preview(struct ui *u, int y, int end, put_fn put)
+{
+	const char *w[8];
+	char wb[8][160];
+	size_t idx[256];
+	int nw = warnings(u, w, wb, 8), nr = ui_tune_table_rows(u, idx, 256), room;
+	struct pred_text t;
+
+	pred_text(u, nr, 0, nr, &t); /* the room without the "rows" note, then with it where it scrolls */
+	room = end - y - pred_rows(u, &t, w, nw);
+	if (room < nr) {
+		pred_text(u, nr, 0, room, &t);
+		room = end - y - pred_rows(u, &t, w, nw);
+	}
 	if (room < 1)
 		room = 1;
 	u->tune_scroll_max = nr - room > 0 ? nr - room : 0;
 	if (u->tune_scroll > u->tune_scroll_max)
 		u->tune_scroll = u->tune_scroll_max;
-	snprintf(l, sizeof(l), "  dirty thresh %s -> %s   background %s -> %s", ui_tune_bytes(u, a, sizeof(a), o->thresh * P),
-		 ui_tune_bytes(u, b, sizeof(b), n->thresh * P), ui_tune_bytes(u, c, sizeof(c), o->bg * P),
-		 ui_tune_bytes(u, d, sizeof(d), n->bg * P));
-	if (nr > room) /* the table scrolls */
-		snprintf(l + strlen(l), sizeof(l) - strlen(l), "   rows %d-%d of %d: PgUp/PgDn", u->tune_scroll + 1,
-			 u->tune_scroll + room, nr);
-	put(u, y++, 0, WB_R_THRESHOLD, l);
-	if (u->tune_confirm) {
-		snprintf(l, sizeof(l), "apply %s=%s for a %d s trial? y/n", u->tune_op.key, u->tune_buf, TRIAL_S);
-		put(u, y++, 0, WB_R_CRITICAL, l);
-	}
+	pred_text(u, nr, u->tune_scroll, room, &t);
+	y += ui_put_wrapped(u, t.title, y, 0, end, WB_R_THRESHOLD, put);
+	y += ui_put_wrapped(u, t.thresh, y, 2, end, WB_R_THRESHOLD, put);
+	y += ui_put_wrapped(u, t.confirm, y, 0, end, WB_R_CRITICAL, put);
 	y = ui_tune_table(u, idx, nr, u->tune_scroll, u->tune_scroll + room, y, end, put);
 	for (int i = 0; i < nw && y < end; i++) {
-		snprintf(l, sizeof(l), "  ! %s", w[i]);
-		put(u, y++, 0, WB_R_WARN, l);
+		put(u, y, 2, WB_R_WARN, "!");
+		y += ui_put_wrapped(u, w[i], y, 4, end, WB_R_WARN, put);
 	}
 	return y;
 }
@@ -368,10 +444,14 @@ static int preview_lines(const struct ui *u)
 	const char *w[8];
 	char wb[8][160];
 	size_t idx[256];
+	int nw = warnings(u, w, wb, 8), nr;
+	struct pred_text t;
 
 	if (!u->tune_ok)
 		return 0;
-	return 3 + u->tune_confirm + ui_tune_table_rows(u, idx, 256) + warnings(u, w, wb, 8);
+	nr = ui_tune_table_rows(u, idx, 256);
+	pred_text(u, nr, 0, nr, &t);
+	return pred_rows(u, &t, w, nw) + nr;
 }
 
 void ui_draw_tune(struct ui *u, int y, int h, put_fn put)
@@ -398,15 +478,15 @@ void ui_draw_tune(struct ui *u, int y, int h, put_fn put)
 	/* the knob list gives way to the prediction, down to 3 knobs around the selected one */
 	rows = h - 2 - preview_lines(u);
 	for (size_t k = 0; k < 5; k++) /* the rows each line below takes */
-		rows -= ui_put_wrapped(u, (const char *[]){ help, trial, edit, hint, err }[k], 0, 0, WB_R_NORMAL, NULL);
+		rows -= ui_put_wrapped(u, (const char *[]){ help, trial, edit, hint, err }[k], 0, 0, 0, WB_R_NORMAL, NULL);
 	rows = rows < 3 ? 3 : rows > count ? count : rows;
 	y = draw_knobs(u, y, rows, put);
-	y += ui_put_wrapped(u, help, y, end, WB_R_HINT, put);
+	y += ui_put_wrapped(u, help, y, 0, end, WB_R_HINT, put);
 	y++;
-	y += ui_put_wrapped(u, trial, y, end, WB_R_CRITICAL, put);
-	y += ui_put_wrapped(u, edit, y, end, WB_R_TITLE, put);
-	y += ui_put_wrapped(u, hint, y, end, WB_R_HINT, put);
-	y += ui_put_wrapped(u, err, y, end, WB_R_CRITICAL, put);
+	y += ui_put_wrapped(u, trial, y, 0, end, WB_R_CRITICAL, put);
+	y += ui_put_wrapped(u, edit, y, 0, end, WB_R_TITLE, put);
+	y += ui_put_wrapped(u, hint, y, 0, end, WB_R_HINT, put);
+	y += ui_put_wrapped(u, err, y, 0, end, WB_R_CRITICAL, put);
 	if (u->tune_verify && u->tune_pred_ok && y < end)
 		y = verify(u, y, end, put);
 	if (u->tune_ok && y < end)

@@ -185,13 +185,13 @@ void ui_flush(const struct ui *u);
 /* Draw s at y, x in role r into the grid, clipped to it and made safe for the terminal. */
 void ui_put(const struct ui *u, int y, int x, enum wb_role r, const char *s);
 /*
- * text over as many rows as it needs at the screen's width from row y (none
- * at or past end), broken between items (two or more blanks: "a: apply   u:
+ * text over as many rows as it needs from row y (none at or past end), each
+ * from column x to the screen's end, broken between items (two or more blanks: "a: apply   u:
  * undo" keeps "u: undo" whole) where one falls past a third of the row, else
  * between words (a word longer than a row is cut); the rows it takes (put
  * NULL: only counted).
  */
-int ui_put_wrapped(const struct ui *u, const char *text, int y, int end, enum wb_role r,
+int ui_put_wrapped(const struct ui *u, const char *text, int y, int x, int end, enum wb_role r,
 		   void (*put)(const struct ui *, int, int, enum wb_role, const char *));
 /* Bytes as "1.5G", or "-" when not ok. */
 const char *ui_bytes(char *buf, size_t n, bool ok, double v);

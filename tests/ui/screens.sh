@@ -104,6 +104,13 @@ if awk '/^  DEVICE / { t = 1; next } /^  ! / { t = 0 } t && NF { n++; print }' "
 else
 	ok "tune-preview-80x24: every table row ends in a whole state"
 fi
+# ... and its warnings whole, wrapped, a device list once ("btrfs-1's threshold ... will sta")
+if tr -s ' \n' ' ' < "$T/tune-preview-80x24.txt" |
+	grep -qF '! 7:0, 7:1, btrfs-1: thresholds would fall below what is dirty now: their writers will stall ! dirty pages'; then
+	ok "tune-preview-80x24: the warnings whole"
+else
+	bad "tune-preview-80x24: a warning cut"; cat "$T/tune-preview-80x24.txt"
+fi
 screen tune-refused 100 34 "--theme mono" 5 Enter 1 0 1 Enter
 # the same at 80 columns: the refusal goes on over two rows, not cut
 screen tune-refused-80x24 80 24 "--theme mono" 5 Enter 1 0 1 Enter
