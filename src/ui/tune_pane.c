@@ -424,6 +424,7 @@ static int draw_preview(struct ui *u, int y, int end, put_fn put)
 	if (room < 1)
 		room = 1;
 	u->tune_scroll_max = nr - room > 0 ? nr - room : 0;
+	u->tune_page = room;
 	if (u->tune_scroll > u->tune_scroll_max)
 		u->tune_scroll = u->tune_scroll_max;
 	pred_text(u, nr, u->tune_scroll, room, &t);
@@ -671,7 +672,8 @@ bool ui_tune_key(struct ui *u, int ch)
 			return false;
 		if (u->tune_scroll == (ch == KEY_NPAGE ? u->tune_scroll_max : 0)) /* say so rather than nothing */
 			snprintf(u->status, sizeof(u->status), "%s of the table", ch == KEY_NPAGE ? "end" : "top");
-		u->tune_scroll += ch == KEY_NPAGE ? 5 : -5;
+		/* a page is the rows shown: a fixed 5 skipped a row where 4 fit */
+		u->tune_scroll += (ch == KEY_NPAGE ? 1 : -1) * (u->tune_page > 0 ? u->tune_page : 5);
 		if (u->tune_scroll > u->tune_scroll_max)
 			u->tune_scroll = u->tune_scroll_max;
 		if (u->tune_scroll < 0)

@@ -85,6 +85,7 @@ struct ui {
 	int tune_nstack;
 	int tune_scroll;               /* first row of the before/after table shown */
 	int tune_scroll_max;           /* its last first row, as last drawn */
+	int tune_page;                 /* its rows shown, as last drawn: what PgUp/PgDn move */
 	bool tune_raw;                 /* r: byte counts as raw bytes, not 80M */
 	/* replay */
 	struct wb_source *src;

@@ -164,6 +164,16 @@ US="--replay $EX/../usb-stick.wbrec --theme mono"
 screen tune-usb-stick-80x24 80 24 "$US" Space g 2 4 Enter e Down Down Down Down Down Enter 1 6 M Enter
 screen tune-usb-stick-200x60 200 60 "$US" Space g 2 4 Enter e Down Down Down Down Down Enter 1 6 M Enter
 screen tune-usb-stick-scroll 80 24 "$US" Space g 2 4 Enter 5 Down Enter 2 0 M Enter NPage
+# PgDn in the before/after table shows the row after the last one shown (a step of 5 skipped
+# one where 4 rows fit)
+# shellcheck disable=SC2086 # the arguments are words
+"$S" 80x24 $US -- Space g 2 4 Enter 5 Down Enter 2 0 M Enter > "$T/page0.txt" 2>&1
+last=$(grep -o 'rows 1-[0-9]* of' "$T/page0.txt" | sed -E 's/rows 1-([0-9]+) of/\1/')
+if [ -n "$last" ] && grep -q "rows $((last + 1))-" "$T/tune-usb-stick-scroll.txt"; then
+	ok "tune-usb-stick-scroll: PgDn shows row $((last + 1)) first"
+else
+	bad "tune-usb-stick-scroll: PgDn from rows 1-${last:-?} skipped a row"; grep 'rows ' "$T/tune-usb-stick-scroll.txt"
+fi
 for f in tune-usb-stick-80x24 tune-usb-stick-200x60; do
 	if grep -qE '^  loop1 +disk .*throttled:global$' "$T/$f.txt" && ! grep -q '^  loop2 ' "$T/$f.txt" &&
 	   ! grep -qE '[0-9]{8}' "$T/$f.txt"; then # 80M, never 83886080
