@@ -111,6 +111,17 @@ if tr -s ' \n' ' ' < "$T/tune-preview-80x24.txt" |
 else
 	bad "tune-preview-80x24: a warning cut"; cat "$T/tune-preview-80x24.txt"
 fi
+# the preview at 100x30 (MOUNT back, the table 10 rows), and from it a terminal too small says
+# so and nothing else; back at 80x24 the pane is as it was
+screen tune-preview-100x30 100 30 "--theme mono" 5 Down Enter 6 4 M Enter
+screen tune-tiny-40x12 80 24 "--theme mono" 5 Down Enter 6 4 M Enter resize=40x12
+"$S" 80x24 --root "$F/6.18-writing" -d 0.3 --theme mono -- 5 Down Enter 6 4 M Enter resize=40x12 resize=80x24 2>&1 |
+	mask > "$T/tune-tiny-back.txt"
+if diff "$T/tune-preview-80x24.txt" "$T/tune-tiny-back.txt" > "$T/back.diff"; then
+	ok "tune-tiny-back: the Tune pane as before the terminal was too small"
+else
+	bad "tune-tiny-back differs"; cat "$T/back.diff"
+fi
 screen tune-refused 100 34 "--theme mono" 5 Enter 1 0 1 Enter
 # the same at 80 columns: the refusal goes on over two rows, not cut
 screen tune-refused-80x24 80 24 "--theme mono" 5 Enter 1 0 1 Enter
