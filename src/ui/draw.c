@@ -145,8 +145,9 @@ static int draw_header(struct ui *u)
 		u->src->where(u->src->ctx, &tr, &len, &i, &n);
 		snprintf(line, sizeof(line), " wbtop %s  REPLAY %s  %.1f/%.1fs  x%g  level %d%s%s", WBTOP_VERSION, tm, tr,
 			 len, u->speed, s->level, u->frozen ? "  [PAUSED]" : "", u->whatif_ok ? "  [what-if]" : "");
-		if (ui_origin(u)) /* the recorded host and kernel */
+		if (ui_origin(u)) /* the recorded host and kernel, marked where the screen cuts it ("6.18.44-fc-") */
 			snprintf(line + strlen(line), sizeof(line) - strlen(line), "  %s", ui_origin(u));
+		ui_cut(line, sizeof(line), ui_cols(u), u->utf8);
 	} else {
 		snprintf(line, sizeof(line), " wbtop %s  %s  level %d  every %.2gs%s%s", WBTOP_VERSION, tm,
 			 s->level, u->delay, u->frozen ? "  [FROZEN]" : "", u->whatif_ok ? "  [what-if]" : "");

@@ -218,6 +218,13 @@ for want in "live 1 s/SSort" "live 5 a/kApply u/RUndo" "live 6 f/FPin" "replay 1
 	if [ -z "$miss" ]; then ok "$1 footer, pane $2: ${*:3}"; else bad "$1 footer, pane $2: no$miss in $(cat "$T/pair.txt")"; fi
 done
 set --
+# the header's recorded host and kernel, cut at 80 columns, end in the marker, not mid-word
+# ("vm 6.18.44-fc-" read as a whole kernel name)
+if head -1 "$T/usb-stick-80x24.txt" | grep -q ' vm 6\.18\.44-fc…$'; then
+	ok "usb-stick-80x24: the kernel name cut with the marker"
+else
+	bad "usb-stick-80x24: the header's kernel name"; head -1 "$T/usb-stick-80x24.txt"
+fi
 # a replay cut by --from/--to: a jump outside the range says where it landed, Home is the
 # range's start and , does not step before it; a damaged frame says so when it stops the replay
 screen replay-range-jump 80 24 "--replay $EX/../usb-stick.wbrec --from 20 --to 30 --theme mono" Space g 5 Enter
