@@ -293,7 +293,9 @@ static int help_keys(struct ui *u, int y, unsigned when)
 		if (!last && (b[i].when & UI_K_LIVE ? UI_K_LIVE : UI_K_REPLAY) != when)
 			continue;
 		if (!last)
-			snprintf(one[k++], sizeof(one[0]), "%-13s %s", b[i].label, b[i].help);
+			/* the key column as wide as the longest label ("+/- or >/<"): at 13 an item of 37
+			 * cells left one blank before the next ("write the settings file e") */
+			snprintf(one[k++], sizeof(one[0]), "%-10s %s", b[i].label, b[i].help);
 		if (k == 2 && (strlen(one[0]) > 38 || strlen(one[1]) > 38)) { /* the first alone */
 			snprintf(line, sizeof(line), "  %s", one[0]);
 			ui_put(u, y++, 2, WB_R_NORMAL, line);

@@ -150,6 +150,16 @@ screen usb-stick 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2
 screen usb-stick-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter
 screen usb-stick-flusher-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter 3
 screen usb-stick-help-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space h
+# the help's two columns at 80x24 have two blanks between them ("write the settings file e")
+for f in help usb-stick-help-80x24; do
+	# the key lines: under the title and under "Replay:", not the notes ("Devices: ...") after them
+	if awk '/^  [^ ]/ { keys = /^  (wbtop -|Replay:)/; next }
+		keys && length($0) > 42 && substr($0, 41, 2) != "  " { bad = 1 } END { exit bad }' "$T/$f.txt"; then
+		ok "$f: a gutter between the columns"
+	else
+		bad "$f: an item runs into the next column"; cat "$T/$f.txt"
+	fi
+done
 # the Graph pane through the UI (the selected device, the pipeline's forecast), and in ASCII
 screen graph-usb-stick 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter 6
 screen graph-usb-stick-ascii 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 3 0 Enter Down 6 b b
