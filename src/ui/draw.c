@@ -191,10 +191,13 @@ static int draw_header(struct ui *u)
 	ui_put(u, y++, 1, WB_R_NORMAL, line);
 	gshow(u, "dirtied_rate", b); /* rates: "/s" when known */
 	gshow(u, "written_rate", c);
-	snprintf(line, sizeof(line), "dirtyable %s  dirtied %s%s  written %s%s%s", gshow(u, "dirtyable", a), b,
-		 strcmp(b, "-") ? "/s" : "", c, strcmp(c, "-") ? "/s" : "",
-		 l && l->calibrated ? "  (dirtyable recovered from the kernel's thresholds)" : "");
-	ui_put(u, y++, 1, WB_R_NORMAL, line);
+	{ /* the note cut at a word, marked, as the hidden level's below ("from the kernel" read whole) */
+		char full[512];
+		snprintf(full, sizeof(full), "dirtyable %s  dirtied %s%s  written %s%s%s", gshow(u, "dirtyable", a), b,
+			 strcmp(b, "-") ? "/s" : "", c, strcmp(c, "-") ? "/s" : "",
+			 l && l->calibrated ? "  (dirtyable recovered from the kernel's thresholds)" : "");
+		ui_put(u, y++, 1, WB_R_NORMAL, words_fit(line, sizeof(line), full, ui_cols(u) - 2));
+	}
 	if (u->whatif_ok) {
 		const struct wb_limits *w = &u->whatif;
 		snprintf(line, sizeof(line), "what-if: bg %s  freerun %s  thresh %s  (IF-THRESH per device)",
@@ -397,8 +400,9 @@ static void draw_footer(struct ui *u)
 	int n = 0, x = 0, room = ui_cols(u) - 1; /* the last column stays blank */
 
 	wb_grid_clear_eol(u->grid, ui_lines(u) - 1, 0);
-	if (u->status[0]) {
-		ui_put(u, ui_lines(u) - 1, 0, WB_R_WARN, u->status);
+	if (u->status[0]) { /* a longer message cut at a word, marked: not "(access level 2147483647, n" */
+		char line[sizeof(u->status) + 4];
+		ui_put(u, ui_lines(u) - 1, 0, WB_R_WARN, words_fit(line, sizeof(line), u->status, ui_cols(u) - 1));
 		return;
 	}
 	for (int pos = 1; pos <= 10; pos++)

@@ -253,6 +253,13 @@ done
 screen replay-damaged 80 24 "--replay $F/damaged/wbrec/level-max.wbrec --theme mono"
 grep -q 'replay stopped: recording: offset [0-9]*: damaged frame' "$T/replay-damaged.txt" && ok "replay-damaged: the damage named" ||
 	{ bad "replay-damaged: the damage not named"; cat "$T/replay-damaged.txt"; }
+# a header note or a status line longer than the screen is cut at a word and marked ("from the
+# kernel", "(access level 2147483647, n" read whole)
+if sed -n '5p;24p' "$T/replay-damaged.txt" | grep -vq '[^ ]\.\.\.$'; then
+	bad "replay-damaged: a line cut without its marker"; cat "$T/replay-damaged.txt"
+else
+	ok "replay-damaged: the dirtyable note and the status line cut at a word, marked"
+fi
 # replay shows the same screens as live: record the fixture, replay it, and
 # compare with the live golden below the header (title line, time bar)
 if "$W" --root "$F/6.18-writing" --batch -n 4 -d 0.05 --record "$T/fx.wbrec" >/dev/null 2>&1 &&
