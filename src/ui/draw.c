@@ -438,7 +438,7 @@ int ui_put_wrapped(const struct ui *u, const char *text, int y, int x, int end, 
 
 	while (*text && cols > 0) {
 		int len = (int)strlen(text), k = len <= cols ? len : cols;
-		if (k < len) { /* back to the last gap between items (two blanks) past a third of the row, else the last blank */
+		if (k < len) { /* back to the last gap between items (two blanks) past a third of the row, else a blank */
 			int sp = k, gap = k;
 			while (gap > cols / 3 && !(text[gap] == ' ' && text[gap - 1] == ' '))
 				gap--;

@@ -365,7 +365,7 @@ static bool has_marks(const struct frame *fr, int w)
 	       wb_timeline_bdi(tl, fr->in->bdi, WB_TL_B_WAKEUPS);
 }
 
-/* Throttling pauses and flusher work as marks on one row, per time bucket, with their legend right of now where it fits. */
+/* Throttling pauses and flusher work as marks on one row, per time bucket; their legend right of now where it fits. */
 static void marks_row(const struct frame *fr, int y, int x, int w)
 {
 	const struct wb_timeline *tl = fr->in->tl;

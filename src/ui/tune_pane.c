@@ -242,8 +242,9 @@ static int warnings(const struct ui *u, const char **w, char buf[][160], int max
 		n++;
 	}
 	if (stall.n && n < max) {
-		snprintf(buf[n], 160, stall.n > 1 ? "%s: thresholds would fall below what is dirty now: their writers will stall"
-						  : "%s's threshold would fall below what is dirty now: its writers will stall",
+		snprintf(buf[n], 160,
+			 stall.n > 1 ? "%s: thresholds would fall below what is dirty now: their writers will stall"
+				     : "%s's threshold would fall below what is dirty now: its writers will stall",
 			 names_text(&stall, l, sizeof(l)));
 		w[n] = buf[n];
 		n++;
@@ -271,13 +272,15 @@ static int verify(const struct ui *u, int y, int end,
 	snprintf(l, sizeof(l), "APPLIED %s: predicted vs the kernel now (error in pages)", u->tune_applied);
 	put(u, y++, 0, WB_R_TITLE, l);
 	if (WB_HAS(s->g.valid, WB_G_DIRTY_THRESH) && y < end) {
-		snprintf(l, sizeof(l), "  dirty thresh   %8s  kernel %8s  %+lld", ui_tune_bytes(u, a, sizeof(a), n->thresh * P),
+		snprintf(l, sizeof(l), "  dirty thresh   %8s  kernel %8s  %+lld",
+			 ui_tune_bytes(u, a, sizeof(a), n->thresh * P),
 			 ui_tune_bytes(u, b, sizeof(b), s->g.v[WB_G_DIRTY_THRESH] * P),
 			 (long long)s->g.v[WB_G_DIRTY_THRESH] - (long long)n->thresh);
 		put(u, y++, 0, WB_R_NORMAL, l);
 	}
 	if (WB_HAS(s->g.valid, WB_G_BG_THRESH) && y < end) {
-		snprintf(l, sizeof(l), "  background     %8s  kernel %8s  %+lld", ui_tune_bytes(u, a, sizeof(a), n->bg * P),
+		snprintf(l, sizeof(l), "  background     %8s  kernel %8s  %+lld",
+			 ui_tune_bytes(u, a, sizeof(a), n->bg * P),
 			 ui_tune_bytes(u, b, sizeof(b), s->g.v[WB_G_BG_THRESH] * P),
 			 (long long)s->g.v[WB_G_BG_THRESH] - (long long)n->bg);
 		put(u, y++, 0, WB_R_NORMAL, l);
@@ -289,7 +292,8 @@ static int verify(const struct ui *u, int y, int end,
 								  d->st[WB_B_THRESH] == n->bdis[i].thresh))
 			continue;
 		snprintf(l, sizeof(l), "  %-14s %8s  kernel %8s  %+lld", n->bdis[i].name,
-			 ui_tune_bytes(u, a, sizeof(a), n->bdis[i].thresh * P), ui_tune_bytes(u, b, sizeof(b), d->st[WB_B_THRESH] * P),
+			 ui_tune_bytes(u, a, sizeof(a), n->bdis[i].thresh * P),
+			 ui_tune_bytes(u, b, sizeof(b), d->st[WB_B_THRESH] * P),
 			 (long long)d->st[WB_B_THRESH] - (long long)n->bdis[i].thresh);
 		put(u, y++, 0, WB_R_NORMAL, l);
 	}
@@ -479,7 +483,8 @@ void ui_draw_tune(struct ui *u, int y, int h, put_fn put)
 	/* the knob list gives way to the prediction, down to 3 knobs around the selected one */
 	rows = h - 2 - preview_lines(u);
 	for (size_t k = 0; k < 5; k++) /* the rows each line below takes */
-		rows -= ui_put_wrapped(u, (const char *[]){ help, trial, edit, hint, err }[k], 0, 0, 0, WB_R_NORMAL, NULL);
+		rows -= ui_put_wrapped(u, (const char *[]){ help, trial, edit, hint, err }[k], 0, 0, 0, WB_R_NORMAL,
+				       NULL);
 	rows = rows < 3 ? 3 : rows > count ? count : rows;
 	y = draw_knobs(u, y, rows, put);
 	y += ui_put_wrapped(u, help, y, 0, end, WB_R_HINT, put);
