@@ -129,29 +129,102 @@ static const char *words_fit(char *line, size_t n, const char *text, int cols)
 	return line;
 }
 
+/*
+ * The title's items joined with two spaces, in their order, leaving out the
+ * one with the lowest keep[] until the line fits in cols (99: never left
+ * out). A figure that grew (a recording whose clock jumped years) must not
+ * push [PAUSED] or [what-if] off the right edge, as the grid's cut of the
+ * whole line did.
+ */
+static const char *title_fit(char *line, size_t n, const char *const *item, const int *keep, int k, int cols)
+{
+	bool out[8] = { false };
+
+	for (;;) {
+		size_t len = 0;
+		int low = -1;
+		line[0] = '\0';
+		for (int i = 0; i < k && i < 8; i++)
+			if (!out[i] && item[i][0] && len < n)
+				len += (size_t)snprintf(line + len, n - len, "%s%s", len ? "  " : " ", item[i]);
+		if (len <= (size_t)(cols > 0 ? cols : 0) && len < n)
+			return line;
+		for (int i = 0; i < k && i < 8; i++)
+			if (!out[i] && item[i][0] && keep[i] < 99 && (low < 0 || keep[i] < keep[low]))
+				low = i;
+		if (low < 0) /* only what always stays: the grid cuts it at the edge */
+			return line;
+		out[low] = true;
+	}
+}
+
+/* A replay's position and length in the length's unit: seconds, days from a
+ * million seconds on (a file's sample times may jump by up to 10^9 s). */
+static const char *replay_where(char *buf, size_t n, double t, double len)
+{
+	if (!isfinite(t) || !isfinite(len))
+		snprintf(buf, n, "-");
+	else if (len < 1e6)
+		snprintf(buf, n, "%.1f/%.1fs", t, len);
+	else
+		snprintf(buf, n, "%.1f/%.1fd", t / 86400, len / 86400);
+	return buf;
+}
+
+/* The sample's clock; with its date when that is not the day of the first
+ * sample shown (a session past midnight, a clock set years off). */
+static const char *title_clock(const struct ui *u, double wall, char *buf, size_t n)
+{
+	char day[16];
+
+	wb_fmt_clock(wall, "%Y-%m-%d", day, sizeof(day)); /* a damaged wall time may be NaN */
+	return wb_fmt_clock(wall, u->day0[0] && strcmp(day, u->day0) && strcmp(day, "--:--:--")
+				  ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", buf, n);
+}
+
+/* The header's first line: what runs, when, and the states that change what the screen means. */
+static void draw_title(struct ui *u, const struct wb_sample *s, char *line, size_t n)
+{
+	char ver[32], tm[32], when[48], pos[48], speed[24], lvl[16], every[24];
+	const char *flag = u->frozen ? (u->src && u->src->replay ? "[PAUSED]" : "[FROZEN]") : "";
+	const char *wi = u->whatif_ok ? "[what-if]" : "";
+
+	snprintf(ver, sizeof(ver), "wbtop %s", WBTOP_VERSION);
+	title_clock(u, s->wall, tm, sizeof(tm));
+	snprintf(lvl, sizeof(lvl), "level %d", s->level);
+	if (u->src && u->src->replay) {
+		/* too long: the version goes first, then the speed, the position, the level */
+		static const int keep[] = { 1, 99, 4, 2, 5, 99, 99 };
+		const char *item[] = { ver, when, pos, speed, lvl, flag, wi };
+		double tr, len;
+		size_t i, k;
+		u->src->where(u->src->ctx, &tr, &len, &i, &k);
+		snprintf(when, sizeof(when), "REPLAY %s", tm);
+		replay_where(pos, sizeof(pos), tr, len);
+		snprintf(speed, sizeof(speed), "x%g", u->speed);
+		title_fit(line, n, item, keep, 7, ui_cols(u));
+		if (ui_origin(u)) /* the recorded host and kernel: last, marked where the screen cuts it */
+			snprintf(line + strlen(line), n - strlen(line), "  %s", ui_origin(u));
+		ui_cut(line, n, ui_cols(u), u->utf8);
+	} else {
+		static const int keep[] = { 1, 99, 3, 2, 99, 99 };
+		const char *item[] = { ver, tm, lvl, every, flag, wi };
+		/* %.2g alone reads 86400 (-d's longest) as 8.6e+04 */
+		snprintf(every, sizeof(every), u->delay < 100 ? "every %.2gs" : "every %.0fs", u->delay);
+		title_fit(line, n, item, keep, 6, ui_cols(u));
+	}
+}
+
 /* Header: title line, global meter, numbers, settings, hidden levels. */
 static int draw_header(struct ui *u)
 {
 	const struct wb_sample *s = ui_cur(u);
 	const struct wb_limits *l = u->lim_ok ? &u->lim : NULL;
-	char line[512], a[16], b[16], c[16], d[16], e[16], f[16], tm[16];
+	char line[512], a[16], b[16], c[16], d[16], e[16], f[16];
 	uint64_t P = s->page_size;
 	int y = 0;
 
-	wb_fmt_clock(s->wall, "%H:%M:%S", tm, sizeof(tm)); /* a damaged wall time may be NaN */
-	if (u->src && u->src->replay) {
-		double tr, len;
-		size_t i, n;
-		u->src->where(u->src->ctx, &tr, &len, &i, &n);
-		snprintf(line, sizeof(line), " wbtop %s  REPLAY %s  %.1f/%.1fs  x%g  level %d%s%s", WBTOP_VERSION, tm, tr,
-			 len, u->speed, s->level, u->frozen ? "  [PAUSED]" : "", u->whatif_ok ? "  [what-if]" : "");
-		if (ui_origin(u)) /* the recorded host and kernel, marked where the screen cuts it ("6.18.44-fc-") */
-			snprintf(line + strlen(line), sizeof(line) - strlen(line), "  %s", ui_origin(u));
-		ui_cut(line, sizeof(line), ui_cols(u), u->utf8);
-	} else {
-		snprintf(line, sizeof(line), " wbtop %s  %s  level %d  every %.2gs%s%s", WBTOP_VERSION, tm,
-			 s->level, u->delay, u->frozen ? "  [FROZEN]" : "", u->whatif_ok ? "  [what-if]" : "");
-	}
+	draw_title(u, s, line, sizeof(line));
 	wb_grid_hline(u->grid, y, 0, WB_R_HEADER, ui_cols(u));
 	ui_put(u, y++, 0, WB_R_HEADER, line);
 	if (u->src && u->src->replay) { /* the time bar, with the newest note */
@@ -165,7 +238,8 @@ static int draw_header(struct ui *u)
 			ui_put(u, y, 5 + k, k == pos ? WB_R_THRESHOLD : k < pos ? WB_R_DIRTY : WB_R_BAR_EMPTY,
 			    k == pos ? "|" : k < pos ? "=" : "-");
 		if (note) {
-			snprintf(line, sizeof(line), "  at %.1fs: %s", nt, note);
+			snprintf(line, sizeof(line), "  at %.1f%s: %s", len < 1e6 ? nt : nt / 86400, len < 1e6 ? "s" : "d",
+				 note); /* in the title's unit */
 			ui_put(u, y, 6 + w, WB_R_WARN, line);
 		}
 		y++;

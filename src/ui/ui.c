@@ -63,6 +63,8 @@ int ui_push(struct ui *u, const struct wb_sample *s)
 	if (rc == -EINVAL)
 		snprintf(u->status, sizeof(u->status), "what-if: %.180s", err);
 	take_view(u);
+	if (!u->day0[0] && isfinite(s->wall))
+		wb_fmt_clock(s->wall, "%Y-%m-%d", u->day0, sizeof(u->day0));
 	ui_tune_refresh(u);
 	if (rc != -ENOMEM)
 		ui_log_events(u, s);

@@ -64,6 +64,7 @@ struct ui {
 	bool hide_idle, hide_loop;
 	bool frozen, help;
 	double delay;
+	char day0[16];                    /* the first sample's date: the title shows a sample's when it differs */
 	bool utf8;
 	struct wb_theme theme;
 	char themes[16][64];

@@ -382,14 +382,17 @@ static void feed(struct rig *g, int n)
 	ui_build_rows(&g->u);
 }
 
-/* A UI over a shipped recording; live: the same samples through a source that cannot seek. */
-static void rig_open(struct rig *g, bool replay, const char *dir)
+/* A UI over recording path, with the what-if of sets (may be NULL); live: the same samples through a
+ * source that cannot seek. */
+static void rig_open_at(struct rig *g, bool replay, const char *dir, const char *path, const char *const *sets)
 {
 	char err[256], warn[256];
-	struct wb_pipeline_opts po = { .window = 600, .timeline = 4096 };
+	struct wb_pipeline_opts po = { .window = 600, .timeline = 4096, .sets = sets };
 
+	while (sets && sets[po.nsets])
+		po.nsets++;
 	memset(g, 0, sizeof(*g));
-	g->r = wb_rec_open(EXAMPLES "/usb-stick.wbrec", err, sizeof(err), warn, sizeof(warn));
+	g->r = wb_rec_open(path, err, sizeof(err), warn, sizeof(warn));
 	assert_non_null(g->r);
 	g->p = wb_replay_create(g->r, 0, 0);
 	assert_non_null(g->p);
@@ -406,6 +409,12 @@ static void rig_open(struct rig *g, bool replay, const char *dir)
 	assert_int_equal(wb_theme_load(&g->u.theme, "default", g->dirs, err, sizeof(err)), 0);
 	g->u.nthemes = wb_theme_list(g->dirs, g->u.themes, 16);
 	feed(g, 40);
+}
+
+/* A UI over a shipped recording; live: the same samples through a source that cannot seek. */
+static void rig_open(struct rig *g, bool replay, const char *dir)
+{
+	rig_open_at(g, replay, dir, EXAMPLES "/usb-stick.wbrec", NULL);
 }
 
 static void rig_close(struct rig *g)
@@ -1090,6 +1099,86 @@ static void jump_to_clock(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* usb-stick.wbrec's first n samples into path, those from the k-th on with mono + dm and wall + dw. */
+static void write_jumped(const char *path, int n, int k, double dm, double dw)
+{
+	char err[256], warn[256];
+	struct wb_rec_reader *r = wb_rec_open(EXAMPLES "/usb-stick.wbrec", err, sizeof(err), warn, sizeof(warn));
+	struct wb_replay *p = r ? wb_replay_create(r, 0, 0) : NULL;
+	struct wb_rec_header h = r ? *wb_rec_header_of(r) : (struct wb_rec_header){ 0 };
+	struct wb_rec_writer *w = wb_rec_create(path, &h, 0, err, sizeof(err));
+	struct wb_source src;
+
+	assert_non_null(p);
+	assert_non_null(w);
+	wb_replay_source(p, &src);
+	for (int i = 0; i < n; i++) {
+		struct wb_sample s;
+		wb_sample_init(&s);
+		assert_int_equal(src.read(src.ctx, &s), 0);
+		if (i >= k) {
+			s.mono += dm;
+			s.wall += dw;
+		}
+		assert_int_equal(wb_rec_write(w, &s), 0);
+		wb_sample_finish(&s);
+	}
+	wb_rec_close(w);
+	wb_replay_destroy(p);
+	wb_rec_close_reader(r);
+}
+
+/*
+ * A recording whose clock jumped (its sample times 12 years on, or its wall
+ * clock set years forward or back, as a hostile file may have them): the
+ * title at 80 columns still has the states that change what the screen
+ * means, the position in days (it was 400000024.0/400000039.0s, which pushed
+ * [PAUSED] and [what-if] off the edge), the jumped sample's date beside its
+ * clock. Live, -d 86400 reads "every 86400s", not "every 8.6e+04s".
+ */
+static void title_time_jump(void **st)
+{
+	static const struct { double dm, dw; const char *want; } jump[] = {
+		{ 4e8, 0, "4629.6/4629.6d" }, { 9.9e8, 0, "d  x1" }, { 0, 4e8, NULL }, { 0, -1.7e9, NULL },
+	};
+	static const char *const sets[] = { "vm.dirty_ratio=30", NULL };
+	char dir[] = "/tmp/wbtop-jump-XXXXXX", path[64], cmd[64], line[512], day[16];
+	struct wb_grid grid;
+	struct rig g;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/jump.wbrec", dir);
+	wb_grid_init(&grid);
+	assert_int_equal(wb_grid_resize(&grid, 80, 24), 0);
+	for (size_t j = 0; j < sizeof(jump) / sizeof(jump[0]); j++) {
+		write_jumped(path, 40, 20, jump[j].dm, jump[j].dw);
+		rig_open_at(&g, true, dir, path, sets);
+		g.u.grid = &grid;
+		g.u.frozen = true;
+		ui_render(&g.u);
+		wb_grid_line(&grid, 0, line, sizeof(line));
+		wb_fmt_clock(ui_cur(&g.u)->wall, "%Y-%m-%d", day, sizeof(day));
+		if (!strstr(line, "[PAUSED]  [what-if]") || strstr(line, "e+") ||
+		    (jump[j].want && !strstr(line, jump[j].want)) || (jump[j].dw && !strstr(line, day)))
+			fail_msg("a clock jump of %g s (wall %g s): the title \"%s\"", jump[j].dm, jump[j].dw, line);
+		g.u.grid = NULL;
+		rig_close(&g);
+	}
+	rig_open(&g, false, dir);
+	g.u.grid = &grid;
+	g.u.delay = 86400;
+	ui_render(&g.u);
+	wb_grid_line(&grid, 0, line, sizeof(line));
+	if (!strstr(line, "every 86400s"))
+		fail_msg("live, every 86400 s: the title \"%s\"", line);
+	g.u.grid = NULL;
+	rig_close(&g);
+	wb_grid_finish(&grid);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1120,6 +1209,7 @@ int main(void)
 		cmocka_unit_test(column_chooser),
 		cmocka_unit_test(write_same_keys),
 		cmocka_unit_test(graph_zoom_ends),
+		cmocka_unit_test(title_time_jump),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
