@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Helpers every layer shares (see util.h). */
 #include <ctype.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 
 #include "wbtop/sample.h"
 #include "wbtop/util.h"
@@ -32,6 +34,88 @@ void wb_diag_add(struct wb_diag *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(d->msg[d->n++], WB_DIAG_LEN, fmt, ap);
 	va_end(ap);
+}
+
+static size_t fd_kept, fd_max;
+static unsigned long long fd_soft;
+static bool fd_known;
+
+/* Descriptors this process has open now (inherited ones included); 0 if /proc/self/fd cannot be listed. */
+static size_t fds_open(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	size_t n = 0;
+
+	if (!d)
+		return 0;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n > 3 ? n - 3 : 0; /* ".", ".." and the listing's own */
+}
+
+static void fd_budget(void)
+{
+	struct rlimit rl;
+	size_t used;
+
+	if (fd_known)
+		return;
+	fd_known = true;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) {
+		fd_soft = 0;
+		fd_max = SIZE_MAX;
+		return;
+	}
+	fd_soft = (unsigned long long)rl.rlim_cur;
+	used = fds_open();
+	fd_max = rl.rlim_cur > used ? (size_t)((rl.rlim_cur - used) / 2) : 0;
+}
+
+bool wb_fd_keep(void)
+{
+	fd_budget();
+	if (fd_kept >= fd_max)
+		return false;
+	fd_kept++;
+	return true;
+}
+
+void wb_fd_unkeep(void)
+{
+	if (fd_kept)
+		fd_kept--;
+}
+
+bool wb_fd_over(void)
+{
+	return fd_kept > fd_max;
+}
+
+void wb_fd_starved(void)
+{
+	fd_budget();
+	if (fd_max > fd_kept / 2)
+		fd_max = fd_kept / 2;
+}
+
+size_t wb_fd_keep_max(void)
+{
+	fd_budget();
+	return fd_max;
+}
+
+unsigned long long wb_fd_limit(void)
+{
+	fd_budget();
+	return fd_soft;
+}
+
+void wb_fd_keep_reset(unsigned long long limit)
+{
+	fd_known = limit != 0;
+	fd_soft = limit;
+	fd_max = (size_t)(limit / 2);
 }
 
 void wb_copy_str(char *dst, size_t n, const char *src)

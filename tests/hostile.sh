@@ -82,6 +82,26 @@ print(" ".join(str(sum("kernel_thresh" in b for b in json.loads(l)["bdis"])) for
 	check "211 BDIs under a soft limit of 1024 descriptors: every device in every sample"
 fi
 
+# past the hard limit: 300 BDIs under 64 descriptors. Every file kept open until none was
+# left: "Too many open files" for each, and from the second sample /sys/class/bdi could not
+# be listed, so no device at all. Now what is not kept is opened at each read: every device
+# in every sample, and one line says so with the limit.
+if command -v prlimit >/dev/null; then
+	cp -a "$F/6.18-writing" "$T/lim"
+	for i in $(seq 300); do
+		cp -a "$T/lim/sys/class/bdi/7:0" "$T/lim/sys/class/bdi/9:$i"
+		cp -a "$T/lim/sys/kernel/debug/bdi/7:0" "$T/lim/sys/kernel/debug/bdi/9:$i"
+	done
+	timeout -k 1 60 prlimit --nofile=64:64 "$W" --root "$T/lim" --batch --json -n 3 -d 0.05 > "$T/lim.json" 2> "$T/e" ||
+		fail "311 BDIs under 64 descriptors: rc $?, $(head -c 300 "$T/e")"
+	got=$(python3 -c 'import json, sys
+print(" ".join("%d/%d/%d" % (len(d["bdis"]), sum("kernel_thresh" in b for b in d["bdis"]), sum("max_ratio" in b for b in d["bdis"]))
+	       for d in map(json.loads, open(sys.argv[1]))))' "$T/lim.json")
+	[ "$got" = "311/311/311 311/311/311 311/311/311" ] && grep -q "open-files limit 64: .* devices read by opening" "$T/e" &&
+		! grep -q "Too many open files" "$T/e" || fail "311 BDIs under 64 descriptors: $got; $(head -c 300 "$T/e")"
+	check "311 BDIs under a hard limit of 64 descriptors: every device in every sample, the limit said"
+fi
+
 # a --root tree whose mountinfo is endless (/dev/zero): the btrfs member lookup read it
 # line by line without a bound (GBs in seconds, deaf to SIGTERM); now it stops as kvfile does
 cp -a "$F/6.18-writing" "$T/zero"

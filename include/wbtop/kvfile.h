@@ -8,6 +8,7 @@
 #ifndef WBTOP_KVFILE_H
 #define WBTOP_KVFILE_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,13 +54,27 @@ struct wb_kvfile {
 	 */
 	unsigned max_record;
 	int fail;       /* errno of the last failed open, 0 if none */
+	bool kept;      /* fd holds a place in wb_fd_keep()'s budget */
+	bool unkept;    /* the last read found no place: the file was opened and closed again */
+	/*
+	 * Set by the caller for one of many files alike (a device's): running
+	 * out of descriptors (EMFILE, ENFILE) is then not reported per file,
+	 * the caller says which devices could not be read.
+	 */
+	bool many;
 	unsigned retry; /* reads left that repeat that failure without trying */
 };
 
 /* Remember path (copied); nothing is opened yet. 0 or -ENOMEM. */
 int wb_kvfile_init(struct wb_kvfile *f, const char *path);
+/* Did the last open of f fail for want of a descriptor (EMFILE, ENFILE)? */
+static inline bool wb_kvfile_starved(const struct wb_kvfile *f)
+{
+	return f->fail == EMFILE || f->fail == ENFILE;
+}
 /*
- * Read the whole file (opening it on first use, then pread from 0).
+ * Read the whole file (opening it on first use, then pread from 0; kept
+ * open when wb_fd_keep() has a place for it, else closed after the read).
  * Returns 0, or -errno (-ENOENT, -EACCES, -EFBIG for a file over
  * WB_KVFILE_MAX). Problems other than ENOENT are added to d when d != NULL.
  * A failed open (a root-only debugfs file read unprivileged, a file this
@@ -67,6 +82,14 @@ int wb_kvfile_init(struct wb_kvfile *f, const char *path);
  * return the same error (and message) without a system call.
  */
 int wb_kvfile_read(struct wb_kvfile *f, struct wb_diag *d);
+/* wb_kvfile_read() without messages; *starved set when it failed for want of a descriptor. */
+static inline int wb_kvfile_read_starved(struct wb_kvfile *f, bool *starved)
+{
+	int rc = wb_kvfile_read(f, NULL);
+
+	*starved |= rc != 0 && wb_kvfile_starved(f);
+	return rc;
+}
 /* Read a file holding one unsigned number (sysfs/sysctl style). */
 int wb_kvfile_u64(struct wb_kvfile *f, struct wb_diag *d, uint64_t *out);
 void wb_kvfile_close(struct wb_kvfile *f);  /* keep path, drop fd */

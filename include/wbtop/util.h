@@ -26,6 +26,28 @@ void wb_diag_clear(struct wb_diag *d);
 void wb_diag_add(struct wb_diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Descriptors kept open past a read (kvfile.c's files, procs.c's /proc/PID
+ * files) share one budget: half the descriptors the soft open-files limit
+ * leaves free when first asked (after main() raised it), so that the rest
+ * (a directory listed, a recording, the terminal, /metrics' connections, a
+ * file read and closed) has room. A file refused a place is opened at each
+ * read instead. wb_fd_keep() takes a place (false: none left),
+ * wb_fd_unkeep() gives one back. wb_fd_starved(): an open failed for want
+ * of a descriptor, so the budget shrinks to half of what is kept, and
+ * wb_fd_over() tells a kept file to close after its read. wb_fd_keep_max()
+ * is the budget, wb_fd_limit() the soft limit (0: none). One thread only:
+ * the collectors'.
+ */
+bool wb_fd_keep(void);
+void wb_fd_unkeep(void);
+void wb_fd_starved(void);
+bool wb_fd_over(void);
+size_t wb_fd_keep_max(void);
+unsigned long long wb_fd_limit(void);
+/* Test hook: the budget as if limit descriptors were free (0: read the limit again). */
+void wb_fd_keep_reset(unsigned long long limit);
+
 /* Join root and a path ("/" + "/proc/x"); the result is caller-freed. NULL on out of memory. */
 char *wb_path_join(const char *root, const char *path);
 

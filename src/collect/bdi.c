@@ -43,6 +43,7 @@ struct wb_bdi_files {
 	bool fresh;                /* its figures were read in this sample (not kept) */
 	uint64_t dirtied;          /* WB_B_DIRTIED at the last read, pages (have_dirtied) */
 	bool have_dirtied;
+	bool starved;              /* a file of it could not be opened this sample: no descriptor free */
 	int wd[WB_K_COUNT];        /* inotify watches on the knob files, -1 none */
 	bool knobs_known;          /* kval[] below is what the files hold (no write since) */
 	unsigned kept_for;         /* samples kval[] has been used for */
@@ -263,10 +264,11 @@ static int state_init(struct wb_bdis *b, struct wb_bdi_files *st, const char *na
 	if (asprintf(&p, "%s/%s/wb_stats", b->debugfs, name) < 0 || wb_kvfile_init(&st->wb_stats, p))
 		goto nomem;
 	free(p);
-	/* sysfs attributes and single_open debugfs files: one pread each */
+	/* sysfs attributes and single_open debugfs files: one pread each; out of descriptors: fd_report() */
 	for (int k = 0; k < WB_K_COUNT; k++)
-		st->knob[k].one_shot = true;
+		st->knob[k].one_shot = st->knob[k].many = true;
 	st->stats.one_shot = st->wb_stats.one_shot = true;
+	st->stats.many = st->wb_stats.many = true;
 	return 0;
 nomem:
 	free(p);
@@ -743,17 +745,17 @@ static bool read_debugfs(struct wb_bdis *b, struct wb_bdi_files *st, const struc
 	}
 	t0 = now_us();
 	st->st_valid = 0;
-	if (b->mounts_live && wb_kvfile_read(&st->wb_stats, NULL) == 0) {
+	if (b->mounts_live && wb_kvfile_read_starved(&st->wb_stats, &st->starved) == 0) {
 		wb_bdi_parse_wb_stats(st->wb_stats.buf, s->page_size, st->st, &st->st_valid, &sum,
 				      st->wb_stats.path, d);
 		have_wb = true;
 	}
 	st->from_wb = have_wb && wb_bdi_stats_from_wb(&sum, s, st->st, &st->st_valid);
 	if (!st->from_wb) {
-		if (wb_kvfile_read(&st->stats, NULL) != 0)
+		if (wb_kvfile_read_starved(&st->stats, &st->starved) != 0)
 			return false;
 		wb_bdi_parse_stats(st->stats.buf, s->page_size, st->st, &st->st_valid, st->stats.path, d);
-		if (!have_wb && wb_kvfile_read(&st->wb_stats, NULL) == 0)
+		if (!have_wb && wb_kvfile_read_starved(&st->wb_stats, &st->starved) == 0)
 			wb_bdi_parse_wb_stats(st->wb_stats.buf, s->page_size, st->st, &st->st_valid, &sum,
 					      st->wb_stats.path, d);
 	}
@@ -922,6 +924,16 @@ static void knobs_drain(struct wb_bdis *b)
 		knobs_forget(b, -1, IN_Q_OVERFLOW); /* cannot tell: read them all */
 }
 
+/* Was a file of this BDI opened and closed again at its last read (no place to keep it)? */
+static bool files_unkept(const struct wb_bdi_files *st)
+{
+	bool any = st->stats.unkept || st->wb_stats.unkept;
+
+	for (int k = 0; k < WB_K_COUNT; k++)
+		any |= st->knob[k].unkept;
+	return any;
+}
+
 /*
  * A BDI's knobs: each read from its file, or derived from one read. Live,
  * a knob no one wrote since it was read is kept, not read again (its file
@@ -947,11 +959,14 @@ static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, const struct 
 		if (derive_knob(b, s, x, k, &v) || wb_kvfile_u64(&st->knob[k], d, &v) == 0) {
 			x->knob[k] = v;
 			x->knob_valid |= WB_BIT(k);
+		} else {
+			st->starved |= wb_kvfile_starved(&st->knob[k]);
 		}
 		watched &= x->knob_valid >> k & 1 || st->wd[k] < 0; /* keep only what was read */
 	}
-	/* the files gone or hidden (an empty directory mounted over it): said, not just "-" */
-	if (!x->knob_valid)
+	/* the files gone or hidden (an empty directory mounted over it): said, not just "-";
+	 * for want of descriptors, fd_report() says it */
+	if (!x->knob_valid && !st->starved)
 		wb_diag_add(d, "BDI %s: none of its knobs in /sys/class/bdi/%s could be read: its limits are "
 			    "computed with the defaults (min_ratio 0, max_ratio 100, no strict_limit)", st->name, st->name);
 	if (watched) {
@@ -967,6 +982,7 @@ static void fill_bdi(struct wb_bdis *b, struct wb_bdi_files *st, const struct wb
 		     struct wb_diag *d)
 {
 	memset(x, 0, sizeof(*x));
+	st->starved = false;
 	wb_copy_str(x->name, sizeof(x->name), st->name);
 	if (!st->dev_known) {
 		if (strncmp(st->name, "btrfs-", 6) == 0)
@@ -1155,6 +1171,12 @@ static bool bdis_list(struct wb_bdis *b, struct wb_diag *d)
 	DIR *dh = dir ? opendir(dir) : NULL;
 	struct dirent *e;
 
+	if (!dh && (errno == EMFILE || errno == ENFILE) && b->nst) {
+		/* no descriptor to list it with: the devices of the last listing are still read */
+		wb_diag_add(d, "%s: %s: the devices listed before are kept", dir, strerror(errno));
+		free(dir);
+		return true;
+	}
 	if (!dh) {
 		wb_diag_add(d, "%s: %s: per-device figures unknown", dir ? dir : "/sys/class/bdi",
 			    strerror(errno));
@@ -1255,6 +1277,34 @@ static size_t fill_all(struct wb_bdis *b, const struct wb_sample *s, struct wb_b
 	return b->nst;
 }
 
+/*
+ * Past the open-files limit: which devices could not be read at all
+ * (named, as many as fit), and how many are read by opening their files
+ * each time because the budget of kept descriptors is spent (wb_fd_keep()).
+ */
+static void fd_report(const struct wb_bdis *b, struct wb_diag *d)
+{
+	char names[120] = "";
+	size_t starved = 0, unkept = 0, len = 0;
+
+	for (size_t i = 0; i < b->nst; i++) {
+		if (!b->st[i].starved) {
+			unkept += files_unkept(&b->st[i]);
+			continue;
+		}
+		if (starved++ < 8 && len + strlen(b->st[i].name) + 2 < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", len ? " " : "",
+						b->st[i].name);
+	}
+	if (starved)
+		wb_diag_add(d, "out of file descriptors (open-files limit %llu): %zu of %zu devices not read, or only in "
+			    "part: %s%s; raise the limit (ulimit -n, -Hn)", wb_fd_limit(), starved, b->nst, names,
+			    starved > 8 ? " ..." : "");
+	if (unkept)
+		wb_diag_add(d, "open-files limit %llu: %zu of %zu devices read by opening their files each sample "
+			    "(no descriptors left to keep them open)", wb_fd_limit(), unkept, b->nst);
+}
+
 void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 {
 	struct wb_bdi *out = NULL;
@@ -1291,6 +1341,7 @@ void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 	}
 	/* read in the states' order, each filled straight into its place in name order */
 	n = fill_all(b, s, out, rank, d);
+	fd_report(b, d);
 	s->bdis = out;
 	s->nbdis = n;
 	attach_mounts(b, s, d);

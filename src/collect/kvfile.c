@@ -24,7 +24,10 @@ void wb_kvfile_close(struct wb_kvfile *f)
 {
 	if (f->fd >= 0)
 		close(f->fd);
+	if (f->kept)
+		wb_fd_unkeep();
 	f->fd = -1;
+	f->kept = false;
 }
 
 void wb_kvfile_finish(struct wb_kvfile *f)
@@ -70,14 +73,28 @@ static int open_kept(struct wb_kvfile *f, struct wb_diag *d)
 		f->fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO in a --root tree: no wait for a writer */
 		if (f->fd >= 0) {
 			f->fail = 0;
+			f->kept = wb_fd_keep();
 			return 0;
 		}
 		f->fail = errno ? errno : EIO;
 		f->retry = WB_KVFILE_RETRY;
+		if (wb_kvfile_starved(f)) { /* kept files give theirs back: the next read may find one */
+			wb_fd_starved();
+			f->retry = 0;
+		}
 	}
-	if (f->fail != ENOENT)
+	if (f->fail != ENOENT && !(f->many && wb_kvfile_starved(f)))
 		wb_diag_add(d, "%s: %s", f->path, strerror(f->fail));
 	return -1;
+}
+
+/* A file with no place in the budget (or over it, since it shrank) is closed after each read. */
+static int read_done(struct wb_kvfile *f, int rc)
+{
+	f->unkept = f->fd >= 0 && (!f->kept || wb_fd_over());
+	if (f->unkept)
+		wb_kvfile_close(f);
+	return rc;
 }
 
 static size_t page_size(void)
@@ -103,13 +120,13 @@ int wb_kvfile_read(struct wb_kvfile *f, struct wb_diag *d)
 		char probe;
 
 		if (!grow(f, want))
-			return -ENOMEM;
+			return read_done(f, -ENOMEM);
 		if (len >= WB_KVFILE_MAX) {
 			if (pread(f->fd, &probe, 1, (off_t)len) <= 0)
 				break;
 			wb_diag_add(d, "%s: larger than %u bytes, not a kernel file as expected; skipped",
 				    f->path, WB_KVFILE_MAX);
-			return -EFBIG;
+			return read_done(f, -EFBIG);
 		}
 		n = pread(f->fd, f->buf + len, f->cap - 1 - len, (off_t)len);
 		if (n < 0) {
@@ -131,7 +148,7 @@ int wb_kvfile_read(struct wb_kvfile *f, struct wb_diag *d)
 	}
 	f->buf[len] = '\0';
 	f->len = len;
-	return 0;
+	return read_done(f, 0);
 }
 
 static bool parse_hex(const char *s, const char **end, uint64_t *out)

@@ -30,7 +30,7 @@
 #include "wbtop/util.h"
 
 #define PF_KTHREAD_FLAG 0x00200000u /* include/linux/sched.h PF_KTHREAD */
-#define MAX_KEPT_FDS 4096           /* above this, /proc/PID/io is opened each sample */
+#define MAX_KEPT_FDS 4096           /* above this (or wb_fd_keep()'s budget), /proc/PID/io is opened each sample */
 #define LIST_EVERY 64               /* /proc is listed whole at least every LIST_EVERY times */
 #define UNEXPLAINED (4u << 20)      /* bytes dirtied that no process read explains: read them all */
 #define RECENT 30                   /* samples a writer is watched for after it last wrote */
@@ -99,6 +99,7 @@ static void fd_drop(struct wb_procs *p, int *fd)
 	if (*fd >= 0) {
 		close(*fd);
 		p->kept--;
+		wb_fd_unkeep();
 	}
 	*fd = -1;
 }
@@ -180,10 +181,12 @@ static bool task_stat(struct wb_procs *p, struct task *t, char *comm, size_t cle
 	char buf[512], path[64];
 	ssize_t n;
 
-	if (t->stat_fd < 0 && p->kept < MAX_KEPT_FDS) {
+	if (t->stat_fd < 0 && p->kept < MAX_KEPT_FDS && wb_fd_keep()) {
 		snprintf(path, sizeof(path), "/proc/%d/stat", t->pid);
 		t->stat_fd = open(path, O_RDONLY | O_CLOEXEC);
 		p->kept += t->stat_fd >= 0;
+		if (t->stat_fd < 0)
+			wb_fd_unkeep();
 	}
 	if (t->stat_fd < 0)
 		return read_stat(t->pid, comm, clen, state, flags);
@@ -261,11 +264,13 @@ static void task_probe(struct wb_procs *p, struct task *t)
 		t->skip = true;
 		return;
 	}
-	if (p->kept < MAX_KEPT_FDS) {
+	if (p->kept < MAX_KEPT_FDS && wb_fd_keep()) {
 		snprintf(path, sizeof(path), "/proc/%d/io", t->pid);
 		t->io_fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (t->io_fd >= 0)
 			p->kept++;
+		else
+			wb_fd_unkeep();
 	}
 	t->have = false; /* a new task: read_io starts its idle clock (t->still) from this read */
 	t->have = read_io(p, t, &t->wb, &t->cb);

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
 #include <cmocka.h>
 
 #include "test_util.h"
@@ -118,6 +120,50 @@ static void damaged_files_named(void **st)
 	assert_true(s.nbdis >= 10);
 	assert_true(WB_HAS(wb_sample_bdi(&s, "7:3")->st_valid, WB_B_THRESH));
 	assert_false(WB_HAS(s.g.valid, WB_G_DIRTY));
+	wb_sample_finish(&s);
+	wb_live_destroy(l);
+}
+
+/*
+ * Out of descriptors: nothing kept (a budget of 0), then a soft limit with
+ * none free. The devices listed before stay, those not read are named in
+ * one line (not seven "Too many open files" and a "none of its knobs" each),
+ * and with descriptors again every device is read.
+ */
+static void out_of_descriptors(void **st)
+{
+	struct wb_live *l = open_fixture("6.18-writing");
+	struct rlimit was, low;
+	struct wb_sample s;
+	size_t n;
+	int fd;
+
+	(void)st;
+	wb_fd_keep_reset(1); /* no place to keep a file: each is opened at each read */
+	wb_sample_init(&s);
+	wb_live_read(l, &s);
+	n = s.nbdis;
+	assert_true(n >= 10);
+	assert_true(diag_has(wb_live_diag(l), "devices read by opening their files each sample"));
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &was), 0);
+	fd = dup(0); /* the lowest free descriptor: as the limit, none is free */
+	assert_true(fd >= 0);
+	close(fd);
+	low = (struct rlimit){ .rlim_cur = (rlim_t)fd, .rlim_max = was.rlim_max };
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	wb_live_read(l, &s);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &was), 0);
+	assert_int_equal(s.nbdis, n);
+	assert_true(diag_has(wb_live_diag(l), "the devices listed before are kept"));
+	assert_true(diag_has(wb_live_diag(l), "out of file descriptors (open-files limit 1): "));
+	assert_true(diag_has(wb_live_diag(l), "devices not read, or only in part: "));
+	assert_false(diag_has(wb_live_diag(l), "none of its knobs"));
+	assert_false(diag_has(wb_live_diag(l), "7:0/max_ratio: Too many open files"));
+	wb_live_read(l, &s);
+	assert_int_equal(s.nbdis, n);
+	assert_false(diag_has(wb_live_diag(l), "out of file descriptors"));
+	assert_true(WB_HAS(wb_sample_bdi(&s, "7:0")->st_valid, WB_B_THRESH));
+	wb_fd_keep_reset(0);
 	wb_sample_finish(&s);
 	wb_live_destroy(l);
 }
@@ -276,6 +322,7 @@ int main(void)
 		cmocka_unit_test(writing_618),
 		cmocka_unit_test(old_kernel_shapes),
 		cmocka_unit_test(damaged_files_named),
+		cmocka_unit_test(out_of_descriptors),
 		cmocka_unit_test(ring_and_rates),
 		cmocka_unit_test(copy_reuses_or_replaces),
 		cmocka_unit_test(lerp_between_samples),
