@@ -98,6 +98,21 @@ $W --replay "$T/minor.wbrec" --batch --json > "$T/minor.json" || fail "newer min
 cmp -s "$T/minor.json" "$T/live.json" || fail "newer minor: samples differ"
 $W --replay "$T/nonexistent" --batch 2> "$T/e"; [ $? = 1 ] && grep -q "No such file" "$T/e" || fail "missing file"
 ok "junk, unknown major refused with a reason; a newer minor's unknown fields skipped"
+# an empty file, a header cut in its first 16 bytes and a header length over the cap were
+# all "bad magic" or "runs past the end of the file", wherever the damage was
+: > "$T/empty.wbrec"
+head -c 8 "$T/a.wbrec" > "$T/cut8.wbrec"
+python3 - "$T/a.wbrec" "$T/hlen.wbrec" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read()); d[12:16] = (70000).to_bytes(4, "little")
+open(sys.argv[2], "wb").write(d + bytes(80000))
+PY
+for c in "empty:an empty file, not a recording" "cut8:a recording cut short in its header (8 bytes" \
+	 "hlen:header length 70000 over the 65536 bytes a header may have (offset 12)"; do
+	$W --replay "$T/${c%%:*}.wbrec" --batch 2> "$T/e"; rc=$?
+	[ $rc = 1 ] && grep -qF "${c#*:}" "$T/e" || fail "${c%%:*}.wbrec: rc $rc, $(cat "$T/e")"
+done
+ok "an empty file, a header cut short, a header length over the cap: each said as it is"
 # format 1 (fixed frame headers) is still read
 got=$($W --replay "$F/rec-format1.wbrec" --batch --json 2> "$T/e" | wc -l)
 [ "$got" = 75 ] || { cat "$T/e"; fail "format 1 recording: $got samples, expected 75"; }
@@ -133,18 +148,22 @@ done
 for g in good good-3; do
 	$W --replay "$D/$g.wbrec" --batch --json > "$T/o" 2>/dev/null && [ "$(wc -l < "$T/o")" = 6 ] || fail "$g.wbrec"
 done
-python3 - "$D/good.wbrec" "$T/ivl.wbrec" <<'PY'
+# header field 6, the interval: NaN, and 4.3e-79 s (one bit flipped in 0.05), which the UI
+# took as its pace: a sample every wakeup, then a wakeup every millisecond at the end
+for v in nan 4.3e-79; do
+	python3 - "$D/good.wbrec" "$T/ivl.wbrec" "$v" <<'PY'
 import struct, sys
 d = bytearray(open(sys.argv[1], "rb").read()); o = 16
-while o < 16 + int.from_bytes(d[12:16], "little"):       # header field 6: the interval, NaN
+while o < 16 + int.from_bytes(d[12:16], "little"):
     n = int.from_bytes(d[o + 1:o + 3], "little")
-    if d[o] == 6: d[o + 3:o + 11] = struct.pack("<d", float("nan"))
+    if d[o] == 6: d[o + 3:o + 11] = struct.pack("<d", float(sys.argv[3]))
     o += 3 + n
 open(sys.argv[2], "wb").write(d)
 PY
-$W --replay "$T/ivl.wbrec" --batch 2> "$T/e"; [ $? = 1 ] && grep -q "damaged header: sampling interval nan s (offset [0-9]*)" "$T/e" ||
-	fail "a NaN interval in the header: $(cat "$T/e")"
-ok "out-of-range access levels (2147483647, -3; formats 2 and 3), a NaN interval: damage at their offset, in text, JSON and CSV"
+	$W --replay "$T/ivl.wbrec" --batch 2> "$T/e"; [ $? = 1 ] && grep -q "damaged header: sampling interval $v s (offset [0-9]*)" "$T/e" ||
+		fail "an interval of $v s in the header: $(cat "$T/e")"
+done
+ok "out-of-range access levels (2147483647, -3; formats 2 and 3), a NaN or tiny interval: damage at their offset, in text, JSON and CSV"
 
 # 8. nothing to replay: exit 1 and a message (no output, no exit 0)
 hl=$(python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); print(16 + int.from_bytes(d[12:16],"little"))' "$T/a.wbrec")

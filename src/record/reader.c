@@ -126,7 +126,8 @@ static int check_header(const struct wb_rec_header *h, const size_t *at, char *e
 	if (h->page_size && (h->page_size < 1024 || h->page_size > (1u << 20) ||
 			     (h->page_size & (h->page_size - 1))))
 		snprintf(err, errlen, "damaged header: page size %u (offset %zu)", h->page_size, at[H_PAGE_SIZE]);
-	else if (!(isfinite(h->interval) && h->interval >= 0 && h->interval <= 86400))
+	/* 0 is "not recorded"; below -d's 0.05 s a replay would go sample after sample with no pause */
+	else if (!(isfinite(h->interval) && (h->interval == 0 || (h->interval >= 0.05 - 1e-9 && h->interval <= 86400))))
 		snprintf(err, errlen, "damaged header: sampling interval %g s (offset %zu)", h->interval, at[H_INTERVAL]);
 	else if (!(isfinite(h->created) && h->created >= 0 && h->created <= 1e11))
 		snprintf(err, errlen, "damaged header: creation time %g (offset %zu)", h->created, at[H_CREATED]);
@@ -155,7 +156,17 @@ static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_
 	size_t o, at[H_CREATED + 1] = { 0 }; /* where each known field is, for messages */
 	uint32_t hlen;
 
-	if (!p || memcmp(p, WBREC_MAGIC, 8) != 0) {
+	if (!p) { /* the magic's first bytes in a short file: a recording cut short, not some other file */
+		const uint8_t *q = r->size ? view(r, 0, r->size) : NULL;
+		if (q && !memcmp(q, WBREC_MAGIC, r->size < 8 ? r->size : 8))
+			snprintf(err, errlen, "a recording cut short in its header (%zu bytes; it has at least 16)",
+				 r->size);
+		else
+			snprintf(err, errlen, r->size ? "not a wbtop recording (bad magic at offset 0)"
+					 : "an empty file, not a recording");
+		return -1;
+	}
+	if (memcmp(p, WBREC_MAGIC, 8) != 0) {
 		snprintf(err, errlen, "not a wbtop recording (bad magic at offset 0)");
 		return -1;
 	}
@@ -167,7 +178,11 @@ static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_
 		return -1;
 	}
 	hlen = rd32(p + 12);
-	if (hlen > r->size - 16 || hlen > 65536) {
+	if (hlen > 65536) {
+		snprintf(err, errlen, "header length %u over the 65536 bytes a header may have (offset 12)", hlen);
+		return -1;
+	}
+	if (hlen > r->size - 16) {
 		snprintf(err, errlen, "header length %u runs past the end of the file (offset 12)", hlen);
 		return -1;
 	}
