@@ -38,6 +38,18 @@ for bad in vm.dirty_expire_centisecs=18446744073709551615 vm.dirty_expire_centis
 done
 check "out-of-range values refused by --export-sysctl and the what-if alike"
 
+# a value that is not a number says what it is instead: 2^64 and more (digits or bytes with a
+# unit) and a sign were all "is not a whole number"
+for c in 'vm.dirty_ratio=99999999999999999999999:"99999999999999999999999" is too large' \
+	 'vm.dirty_bytes=99999999999999999999999G:"99999999999999999999999G" is too large' \
+	 'vm.dirty_ratio=-1:"-1" is negative: the kernel takes 0 or more' \
+	 'bdi.loop1.max_bytes=-5M:"-5M" is negative' 'vm.dirty_ratio=abc:"abc" is not a whole number' \
+	 'vm.dirty_bytes=1.5G:"1.5G": unknown unit' 'vm.dirty_ratio=5%%:"5%%": unknown unit'; do
+	refused "${c%%:*}" --set "${c%%:*}" -b -n 1
+	[ "$(wc -l < "$T/err")" = 1 ] && grep -qF "${c#*:}" "$T/err" || { cat "$T/err"; fail "${c%%:*}: message"; }
+done
+check "a value too large for 64 bits, negative, or not a number: said which"
+
 refused "min above max" --set bdi.loop1.max_ratio=10 --set bdi.loop1.min_ratio=20 --export-sysctl
 grep -q "min above" "$T/err" || { cat "$T/err"; fail "min above max: message"; }
 check "the rules between knobs hold for --export-sysctl"

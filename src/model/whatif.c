@@ -134,7 +134,13 @@ static int parse_value(const char *v, enum unit u, uint64_t *out, char *err, siz
 	uint64_t x, mul = 1;
 
 	if (!wb_parse_u64(v, &end, &x)) {
-		snprintf(err, errlen, "\"%s\" is not a whole number", v);
+		/* say which: 2^64 and more (digits that overflowed), a sign, or no number at all */
+		if (isdigit((unsigned char)v[0]))
+			snprintf(err, errlen, "\"%s\" is too large", v);
+		else if (v[0] == '-' && isdigit((unsigned char)v[1]))
+			snprintf(err, errlen, "\"%s\" is negative: the kernel takes 0 or more", v);
+		else
+			snprintf(err, errlen, "\"%s\" is not a whole number", v);
 		return -EINVAL;
 	}
 	if (u == U_BYTES && *end) {
