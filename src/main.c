@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "wbtop/apply.h"
@@ -245,7 +246,9 @@ static bool num_arg(int id, const char *s, double lo, double hi, const char *wha
 
 	errno = 0;
 	*v = strtod(s, &end);
-	if (end != s && !*end && !errno && isfinite(*v) && *v >= lo && *v <= hi)
+	/* decimal only: strtod also takes " 5", "+5" and hex ("0x10" was 16 s) */
+	if (end != s && !*end && !errno && isfinite(*v) && *v >= lo && *v <= hi && (isdigit((unsigned char)s[0]) ||
+	    s[0] == '.') && !strpbrk(s, "xXpP"))
 		return true;
 	fprintf(stderr, "wbtop: %s '%s': expected %s\n", opt_name(id, name, sizeof(name)), s, what);
 	return false;
@@ -300,6 +303,8 @@ static bool size_arg(const char *s, uint64_t *v)
 /* One option's value into o; false (with a message) if it is bad. */
 static bool take_opt(int c, const char *arg, struct opts *o)
 {
+	struct stat st = { 0 };
+
 	switch (c) {
 	case O_BATCH: o->batch = true; return true;
 	case O_ITER: return count_arg(arg, &o->count);
@@ -347,6 +352,11 @@ static bool take_opt(int c, const char *arg, struct opts *o)
 	case O_ROOT:
 		if (!*arg) { /* "" joined to /proc/vmstat is this machine's: an unset variable, not a tree */
 			fprintf(stderr, "wbtop: --root '': expected a directory (/ is this machine)\n");
+			return false;
+		}
+		if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)) { /* else a line for every file under it, then exit 1 */
+			fprintf(stderr, "wbtop: --root %s: %s\n", arg,
+				st.st_mode ? "not a directory" : strerror(errno));
 			return false;
 		}
 		o->root = arg;

@@ -59,6 +59,12 @@ done <<EOF2
 -b --replay $R --from '12: 5'|--from '12: 5': expected
 -b --to 3|--to needs --replay
 -b -n 1 --root ''|--root '': expected a directory
+-b -n 1 --root $T/none|--root $T/none: No such file or directory
+-b -n 1 --root $F/rec-format1.wbrec|--root $F/rec-format1.wbrec: not a directory
+-b -n 1 --root $F/6.18-idle -d 0x10|-d/--delay '0x10': expected seconds
+-b -n 1 --root $F/6.18-idle -d ' 1'|-d/--delay ' 1': expected seconds
+-b -n 1 --root $F/6.18-idle -d +1|-d/--delay '+1': expected seconds
+--root $F/6.18-idle --until-clean ''|--until-clean: no device ""
 -b -n 1 --root $F/6.18-idle --listen '[]:0'|--listen \[\]:0: empty address in \[\]
 -n 2|-n/--iterations needs -b/--batch
 --forecast 10|--forecast needs -b/--batch
@@ -163,6 +169,7 @@ grep -q 'proc/vmstat: no usable "nr_dirty"' "$T/err" || fail "damaged vmstat not
 grep -q '^254:0 ' "$T/out" || fail "other collectors stopped"
 check "damaged files named, the rest shown"
 
+mkdir "$T/nothing" # one that is not there is a bad argument (exit 2, above)
 $W --root "$T/nothing" -b >/dev/null 2>"$T/err"; rc=$?
 [ $rc = 1 ] && grep -q "nothing to show" "$T/err" || fail "empty root: rc $rc"
 check "empty root"

@@ -32,7 +32,7 @@ done
 "$W" --replay "$REC" --from 22 -n 3 --until-clean loop0 > /dev/null 2>&1; rc=$?
 [ $rc = 1 ] && ok "not clean within -n 3: exit 1" || bad "not clean within -n 3: exit $rc"
 "$W" --replay "$REC" --until-clean nosuch > /dev/null 2> "$T/err"; rc=$?
-if [ $rc = 2 ] && grep -q 'no device nosuch' "$T/err"; then ok "unknown device: exit 2"; else bad "unknown device: exit $rc"; fi
+if [ $rc = 2 ] && grep -q 'no device "nosuch"' "$T/err"; then ok "unknown device: exit 2"; else bad "unknown device: exit $rc"; fi
 # live and unprivileged, debugfs's per-device pages are unreadable
 if [ "$(id -u)" = 0 ]; then run=(setpriv --reuid=65534 --regid=65534 --clear-groups); else run=(); fi
 dev=$(lsblk -dno NAME 2>/dev/null | head -1)

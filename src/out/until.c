@@ -448,7 +448,7 @@ static int check_device(const struct wb_until_opts *o, const struct wb_sample *s
 		return WB_UNTIL_BAD;
 	}
 	if (idx < 0) {
-		fprintf(stderr, "wbtop: --until-clean: no device %s (a name from /sys/class/bdi, "
+		fprintf(stderr, "wbtop: --until-clean: no device \"%s\" (a name from /sys/class/bdi, " /* '' shows */
 			"a block device or a path on a file system)\n", o->dev);
 		return WB_UNTIL_BAD;
 	}
