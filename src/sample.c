@@ -28,6 +28,22 @@ const char *const wb_knob_names[WB_K_COUNT] = {
 	[WB_K_STRICT_LIMIT] = "strict_limit",
 };
 
+/* mm/page-writeback.c's sysctl table: the ratios 0-100, the rest ints or unsigned longs. */
+const uint64_t wb_sysctl_max[WB_SYS_COUNT] = {
+	[WB_SYS_DIRTY_RATIO] = 100,            [WB_SYS_DIRTY_BYTES] = UINT64_MAX,
+	[WB_SYS_BG_RATIO] = 100,               [WB_SYS_BG_BYTES] = UINT64_MAX,
+	[WB_SYS_EXPIRE_CS] = INT32_MAX,        [WB_SYS_WRITEBACK_CS] = INT32_MAX,
+	[WB_SYS_DIRTYTIME_EXPIRE] = INT32_MAX, [WB_SYS_LAPTOP_MODE] = INT32_MAX,
+};
+
+/* mm/backing-dev.c: ratios in percent, the _fine ones in millionths, strict_limit a flag. */
+const uint64_t wb_knob_max[WB_K_COUNT] = {
+	[WB_K_MIN_RATIO] = 100,          [WB_K_MAX_RATIO] = 100,
+	[WB_K_MIN_RATIO_FINE] = 1000000, [WB_K_MAX_RATIO_FINE] = 1000000,
+	[WB_K_MIN_BYTES] = UINT64_MAX,   [WB_K_MAX_BYTES] = UINT64_MAX,
+	[WB_K_STRICT_LIMIT] = 1,
+};
+
 void wb_sample_init(struct wb_sample *s)
 {
 	memset(s, 0, sizeof(*s));

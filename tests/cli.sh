@@ -169,6 +169,23 @@ grep -q 'proc/vmstat: no usable "nr_dirty"' "$T/err" || fail "damaged vmstat not
 grep -q '^254:0 ' "$T/out" || fail "other collectors stopped"
 check "damaged files named, the rest shown"
 
+# a tree's vm.dirty_* out of the kernel's range (dirty_ratio 2^64-1) went into the model (a 16 TiB
+# threshold, "dirtyable recovered"); one that is missing said nothing: each is named, no threshold
+cp -a "$F/6.18-writing" "$T/sys"
+echo 18446744073709551615 > "$T/sys/proc/sys/vm/dirty_ratio"
+rm "$T/sys/proc/sys/vm/dirty_background_bytes"
+echo 18446744073709551615 > "$T/sys/sys/class/bdi/7:0/max_ratio_fine" # MAX% 1844674407370955 in the text
+echo 7 > "$T/sys/sys/class/bdi/7:1/strict_limit"
+$W --root "$T/sys" -b --json >"$T/out" 2>"$T/err" || fail "vm.dirty_* damaged: rc $?"
+grep -q "sys/vm/dirty_ratio: 18446744073709551615 is out of the kernel's range 0-100 (ignored)" "$T/err" &&
+	grep -q "sys/vm/dirty_background_bytes: not there: the thresholds cannot be computed" "$T/err" &&
+	grep -q "7:0/max_ratio_fine: 18446744073709551615 is out of the kernel's range 0-1000000 (ignored)" "$T/err" &&
+	grep -q "7:1/strict_limit: 7 is out of the kernel's range 0-1 (ignored)" "$T/err" &&
+	python3 -c 'import json, sys; d = json.load(sys.stdin); b = {x["bdi"]: x for x in d["bdis"]}
+sys.exit("thresh" in d["global"] or "dirty_ratio" in d["sysctl"] or b["7:0"]["max_ratio"] != 100 or "strict_limit" in b["7:1"])' \
+		< "$T/out" || fail "vm.dirty_* damaged: $(cat "$T/err"); $(head -c 300 "$T/out")"
+check "a vm.dirty_* or device knob out of range or missing in a tree: named, not used"
+
 mkdir "$T/nothing" # one that is not there is a bad argument (exit 2, above)
 $W --root "$T/nothing" -b >/dev/null 2>"$T/err"; rc=$?
 [ $rc = 1 ] && grep -q "nothing to show" "$T/err" || fail "empty root: rc $rc"

@@ -265,6 +265,13 @@ struct wb_sample {
 /* Names of the table-driven fields, for outputs (index = enum value). */
 extern const char *const wb_sysctl_names[WB_SYS_COUNT];
 extern const char *const wb_knob_names[WB_K_COUNT];
+/*
+ * The most a kernel's file holds for each (0 is the least); more is damage
+ * in a tree or a recording, never a kernel's, and is not taken (the model
+ * took dirty_ratio 2^64-1 as it was: a 16 TiB threshold).
+ */
+extern const uint64_t wb_sysctl_max[WB_SYS_COUNT];
+extern const uint64_t wb_knob_max[WB_K_COUNT];
 
 /* Zero a sample; wb_sample_finish() frees its arrays (NULL-safe). */
 void wb_sample_init(struct wb_sample *s);

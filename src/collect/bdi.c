@@ -956,7 +956,13 @@ static void read_knobs(struct wb_bdis *b, struct wb_bdi_files *st, const struct 
 		if (kept && !knob_follows_thresh(k))
 			continue;
 		x->knob_valid &= ~WB_BIT(k);
-		if (derive_knob(b, s, x, k, &v) || wb_kvfile_u64(&st->knob[k], d, &v) == 0) {
+		int rc = derive_knob(b, s, x, k, &v) ? 0 : wb_kvfile_u64(&st->knob[k], d, &v);
+		if (rc == 0 && v > wb_knob_max[k]) { /* no kernel holds it: the model took it (MAX% 1844674407370955) */
+			wb_diag_add(d, "%s: %llu is out of the kernel's range 0-%llu (ignored)", st->knob[k].path,
+				    (unsigned long long)v, (unsigned long long)wb_knob_max[k]);
+			rc = -ERANGE;
+		}
+		if (rc == 0) {
 			x->knob[k] = v;
 			x->knob_valid |= WB_BIT(k);
 		} else {

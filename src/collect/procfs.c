@@ -201,13 +201,21 @@ static void read_sysctls(struct wb_procfs *p, struct wb_sample *s, struct wb_dia
 	}
 	for (int i = 0; i < WB_SYS_COUNT; i++) {
 		uint64_t v;
-		/* laptop_mode and dirtytime may be absent on odd kernels: quiet. */
+		/* laptop_mode and dirtytime may be absent on odd kernels: quiet; the four the thresholds
+		 * come from are in every kernel, and without them the model cannot run */
 		int rc = wb_kvfile_u64(&p->sysctl[i], d, &v);
+		if (rc == -ENOENT && i <= WB_SYS_BG_BYTES)
+			wb_diag_add(d, "%s: not there: the thresholds cannot be computed", p->sysctl[i].path);
+		if (rc == 0 && v > wb_sysctl_max[i]) {
+			wb_diag_add(d, "%s: %llu is out of the kernel's range 0-%llu (ignored)", p->sysctl[i].path,
+				    (unsigned long long)v, (unsigned long long)wb_sysctl_max[i]);
+			rc = -ERANGE;
+		}
 		if (rc == 0) {
 			s->sys[i] = v;
 			s->sys_valid |= WB_BIT(i);
 		}
-		quiet &= rc == 0 || rc == -ENOENT;
+		quiet &= rc == 0 || (rc == -ENOENT && i > WB_SYS_BG_BYTES);
 	}
 	/* kept only when nothing was said about them: a problem is said every sample */
 	p->sys_known = p->sys_watch >= 0 && quiet;

@@ -900,6 +900,19 @@ static int over(const uint64_t *v, int n)
 	return -1;
 }
 
+/* The vm.dirty_* settings and the devices' knobs a kernel can hold (wb_sysctl_max, wb_knob_max). */
+static void check_settings(struct walk *d, const struct wb_sample *s)
+{
+	for (int k = 0; k < WB_SYS_COUNT; k++)
+		if (WB_HAS(s->sys_valid, k) && s->sys[k] > wb_sysctl_max[k])
+			reject(d, "vm.%s %llu", wb_sysctl_names[k], (unsigned long long)s->sys[k]);
+	for (size_t i = 0; i < s->nbdis; i++)
+		for (int k = 0; k < WB_K_COUNT; k++)
+			if (WB_HAS(s->bdis[i].knob_valid, k) && s->bdis[i].knob[k] > wb_knob_max[k])
+				reject(d, "BDI %zu %s %llu", i, wb_knob_names[k],
+				       (unsigned long long)s->bdis[i].knob[k]);
+}
+
 /* Page and sector counts: no kernel has 2^62 of them; the model computes with them as int64. */
 static void check_counts(struct walk *d, const struct wb_sample *s)
 {
@@ -940,6 +953,7 @@ static void check_sample(struct walk *d, const struct wb_sample *s, const struct
 	else if (s->ncpus > MAX_CPUS)
 		reject(d, "CPU count %u", s->ncpus);
 	check_counts(d, s);
+	check_settings(d, s);
 	check_events(d, s);
 }
 

@@ -256,7 +256,7 @@ static int draw_header(struct ui *u)
 		};
 		ui_meter(u, y, 7, ui_cols(u) - 9, dirty, wb, m, 3, (double)l->thresh * P * 1.05);
 	} else {
-		ui_put(u, y, 7, WB_R_NA, "n/a: the model needs /proc/vmstat, meminfo and zoneinfo");
+		ui_put(u, y, 7, WB_R_NA, "n/a: the model needs vmstat, meminfo, zoneinfo and vm.dirty_*");
 	}
 	y++;
 	snprintf(line, sizeof(line), "dirty %s  writeback %s  bg %s  freerun %s  thresh %s (kernel %s)",

@@ -148,6 +148,17 @@ static void page_odd(struct wb_sample *s) { s->page_size = 3000; }
 static void cpus_huge(struct wb_sample *s) { s->ncpus = 1u << 30; }
 static void dirty_huge(struct wb_sample *s) { s->g.v[WB_G_DIRTY] = 1ULL << 63; }
 static void st_huge(struct wb_sample *s) { s->bdis[1].st[WB_B_WRITEBACK] = 1ULL << 62; }
+/* a setting no kernel holds (a recording of a hostile tree): the model took dirty_ratio 2^64-1 */
+static void ratio_101(struct wb_sample *s)
+{
+	s->sys[WB_SYS_DIRTY_RATIO] = 101;
+	s->sys_valid |= WB_BIT(WB_SYS_DIRTY_RATIO);
+}
+static void strict_2(struct wb_sample *s)
+{
+	s->bdis[1].knob[WB_K_STRICT_LIMIT] = 2;
+	s->bdis[1].knob_valid |= WB_BIT(WB_K_STRICT_LIMIT);
+}
 
 /* A sample with one event, spoiled by the caller. */
 static struct wb_event *one_event(struct wb_sample *s)
@@ -179,7 +190,7 @@ static void decoder_rejects_bad_values(void **st)
 		{ page_0, "page size 0" }, { page_odd, "page size 3000" }, { cpus_huge, "CPU count" },
 		{ dirty_huge, "global counter 5: 9223372036854775808" }, { st_huge, "BDI 1 stats value 0" },
 		{ ev_nan, "event 0 time nan" }, { ev_kind, "event 0 kind 4" }, { ev_reason, "event 0 reason 200" },
-		{ ev_many, "event count" },
+		{ ev_many, "event count" }, { ratio_101, "vm.dirty_ratio 101" }, { strict_2, "BDI 1 strict_limit 2" },
 	};
 	char err[256];
 	size_t count = 0;
@@ -413,8 +424,8 @@ static void full(struct wb_sample *s, int i)
 		x->nmounts = (int)b;
 		for (int m = 0; m < x->nmounts; m++)
 			snprintf(x->mounts[m], WB_PATH_LEN, "/mnt/%zu/%d", b, m);
-		for (int k = 0; k < WB_K_COUNT; k++)
-			x->knob[k] = (uint64_t)k + b + (i > 5 ? 5 : 0);
+		for (int k = 0; k < WB_K_COUNT; k++) /* strict_limit is a flag: 0 or 1 */
+			x->knob[k] = k == WB_K_STRICT_LIMIT ? (b + u) % 2 : (uint64_t)k + b + (i > 5 ? 5 : 0);
 		x->knob_valid = 0x7f;
 		for (int k = 0; k < WB_B_COUNT; k++)
 			x->st[k] = 100 * (uint64_t)k + u * (b + 1);
