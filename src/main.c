@@ -242,13 +242,9 @@ static int check_flag_rules(unsigned seen)
 /* A number in [lo, hi] from the whole of s; false (and a message) if not. */
 static bool num_arg(int id, const char *s, double lo, double hi, const char *what, double *v)
 {
-	char *end, name[32];
+	char name[32];
 
-	errno = 0;
-	*v = strtod(s, &end);
-	/* decimal only: strtod also takes " 5", "+5" and hex ("0x10" was 16 s) */
-	if (end != s && !*end && !errno && isfinite(*v) && *v >= lo && *v <= hi && (isdigit((unsigned char)s[0]) ||
-	    s[0] == '.') && !strpbrk(s, "xXpP"))
+	if (wb_parse_decimal(s, v) && *v >= lo && *v <= hi)
 		return true;
 	fprintf(stderr, "wbtop: %s '%s': expected %s\n", opt_name(id, name, sizeof(name)), s, what);
 	return false;

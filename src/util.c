@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Helpers every layer shares (see util.h). */
 #include <ctype.h>
+#include <errno.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
@@ -124,6 +125,21 @@ void wb_copy_str(char *dst, size_t n, const char *src)
 
 	memcpy(dst, src, l);
 	dst[l] = '\0';
+}
+
+bool wb_parse_decimal(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!(isdigit((unsigned char)s[0]) || (s[0] == '.' && isdigit((unsigned char)s[1]))) || strpbrk(s, "xXpP"))
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(v))
+		return false;
+	*out = v;
+	return true;
 }
 
 bool wb_parse_u64(const char *s, const char **end, uint64_t *out)

@@ -58,6 +58,13 @@ char *wb_path_join(const char *root, const char *path);
  */
 void wb_copy_str(char *dst, size_t n, const char *src);
 
+/*
+ * The whole of s as a finite decimal number (digits, a point, an exponent):
+ * no sign, blank or hexadecimal, which strtod alone takes ("0x10" was 16).
+ * For the numbers a person types (options, the settings file).
+ */
+bool wb_parse_decimal(const char *s, double *out);
+
 /* Parse one unsigned decimal number with overflow checks; end set past it. */
 bool wb_parse_u64(const char *s, const char **end, uint64_t *out);
 

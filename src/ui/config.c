@@ -14,6 +14,7 @@
 #include "wbtop/catalog.h"
 #include "wbtop/config.h"
 #include "wbtop/ui.h"
+#include "wbtop/util.h"
 
 #define MAX_FILE (64 * 1024)
 
@@ -189,7 +190,6 @@ static bool parse_list(struct ctx *x, const char *v)
 /* One value of key k into c; false with a reason in x->what. */
 static bool set_value(struct ctx *x, const struct key *k, const char *v)
 {
-	char *end;
 	double d;
 
 	switch (k->kind) {
@@ -201,8 +201,7 @@ static bool set_value(struct ctx *x, const struct key *k, const char *v)
 		strcpy((char *)x->c + k->off, v);
 		return true;
 	case K_NUM:
-		d = strtod(v, &end);
-		if (end == v || *end || !isfinite(d) || d < k->min || d > k->max) {
+		if (!wb_parse_decimal(v, &d) || d < k->min || d > k->max) { /* decimal: delay = 0x10 was 16 s */
 			snprintf(x->what, sizeof(x->what), "%s = %.40s: expected a number from %g to %g", k->name, v,
 				 k->min, k->max);
 			return false;

@@ -167,6 +167,9 @@ static void malformed_named_and_ignored(void **st)
 		{ "[display]\nthis is not ini\n", ":2:" },
 		{ "[display]\nsort_desc = maybe\n", "expected true or false" },
 		{ "[display]\ndelay = 0.001\n", "from 0.05" },
+		/* decimal only: strtod took hexadecimal (16 s) and a sign */
+		{ "[display]\ndelay = 0x10\n", ":2: delay = 0x10: expected a number from 0.05" },
+		{ "[display]\nwarn = +50\n", ":2: warn = +50: expected a number" },
 	};
 	struct wb_config c;
 	char path[128], msg[256];
