@@ -261,8 +261,11 @@ static char *read_small(const char *path, char *msg, size_t n)
 			snprintf(msg, n, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE) {
-		snprintf(msg, n, "%s: not a regular file of at most %d KiB", path, MAX_FILE / 1024);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE) { /* which of the two, as a theme's */
+		if (S_ISREG(st.st_mode))
+			snprintf(msg, n, "%s: larger than %d KiB: not a settings file", path, MAX_FILE / 1024);
+		else
+			snprintf(msg, n, "%s: not a regular file", path);
 		close(fd);
 		errno = EINVAL;
 		return NULL;

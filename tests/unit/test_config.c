@@ -187,10 +187,20 @@ static void malformed_named_and_ignored(void **st)
 static void not_a_file(void **st)
 {
 	struct wb_config c;
-	char msg[256];
+	char msg[256], big[128];
+	FILE *f;
 	(void)st;
+
 	assert_int_equal(wb_config_load(&c, dir, msg, sizeof(msg)), -1);
 	assert_non_null(strstr(msg, "not a regular file"));
+	/* a regular file too large was "not a regular file of at most 64 KiB" too */
+	snprintf(big, sizeof(big), "%s/big", dir);
+	assert_non_null(f = fopen(big, "w"));
+	for (int i = 0; i < 70000; i++)
+		fputc('#', f);
+	fclose(f);
+	assert_int_equal(wb_config_load(&c, big, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "big: larger than 64 KiB: not a settings file"));
 	assert_int_equal(wb_config_load(&c, "/dev/zero", msg, sizeof(msg)), -1);
 }
 
