@@ -132,6 +132,17 @@ struct load_ctx {
 	int err_line; /* the line err's text is about */
 };
 
+static char *trim(char *s)
+{
+	char *e;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		*--e = '\0';
+	return s;
+}
+
 static unsigned parse_attrs(char *s, bool *ok)
 {
 	static const struct { const char *n; unsigned a; } tab[] = {
@@ -139,9 +150,11 @@ static unsigned parse_attrs(char *s, bool *ok)
 		{ "dim", WB_A_DIM }, { "none", 0 },
 	};
 	unsigned a = 0;
-	char *save = NULL;
+	char *rest = s;
 
-	for (char *w = strtok_r(s, " +", &save); w; w = strtok_r(NULL, " +", &save)) {
+	/* each piece between +s a name: strtok_r took "bold+", "+" and "bold reverse" */
+	while (rest) {
+		char *w = trim(strsep(&rest, "+"));
 		size_t i;
 		for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
 			if (strcasecmp(w, tab[i].n) == 0)
@@ -153,17 +166,6 @@ static unsigned parse_attrs(char *s, bool *ok)
 		a |= tab[i].a;
 	}
 	return a;
-}
-
-static char *trim(char *s)
-{
-	char *e;
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
-		*--e = '\0';
-	return s;
 }
 
 /*
@@ -199,8 +201,13 @@ static int take_entry(struct load_ctx *c, const char *section, const char *key, 
 			snprintf(c->t->name, sizeof(c->t->name), "%s", value);
 			return 1;
 		}
-		if (strcmp(key, "mono") == 0) {
-			c->t->mono = strcmp(value, "1") == 0 || strcasecmp(value, "true") == 0;
+		if (strcmp(key, "mono") == 0) { /* anything else was false, silently */
+			bool on = strcmp(value, "1") == 0 || strcasecmp(value, "true") == 0;
+			if (!on && strcmp(value, "0") && strcasecmp(value, "false")) {
+				snprintf(c->err, c->errlen, "mono = %.40s: expected true or false", value);
+				return 0;
+			}
+			c->t->mono = on;
 			return 1;
 		}
 	} else if (strcmp(section, "roles") == 0) {

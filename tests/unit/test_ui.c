@@ -146,6 +146,20 @@ static void bad_theme_named(void **st)
 		if (!strstr(err, "four:3: dirty: expected"))
 			fail_msg("bad fields %d: %s", i, err);
 	}
+	/* attributes are names joined with +: an empty one, or two joined with a blank, was taken */
+	for (int i = 0; i < 3; i++) {
+		static const char *const attrs[] = { "bold+", "+", "bold reverse" };
+		char text[96];
+		snprintf(text, sizeof(text), "[roles]\nnormal = default, default\ndirty = red, blue, %s\n", attrs[i]);
+		assert_int_not_equal(wb_theme_parse(&t, text, "attrs", err, sizeof(err)), 0);
+		if (!strstr(err, "attrs:3: dirty: expected"))
+			fail_msg("attributes \"%s\": %s", attrs[i], err);
+	}
+	assert_int_equal(wb_theme_parse(&t, "[roles]\ndirty = red, blue, bold + underline\n", "ok", err, sizeof(err)), 0);
+	/* mono is true or false: anything else was false, said nothing */
+	assert_int_not_equal(wb_theme_parse(&t, "[theme]\nmono = maybe\n", "mono", err, sizeof(err)), 0);
+	if (!strstr(err, "mono:2: mono = maybe: expected true or false"))
+		fail_msg("mono = maybe: %s", err);
 	unlink(path);
 }
 
