@@ -488,20 +488,26 @@ static int check_terminal(char *err, size_t n)
 {
 	const char *term = getenv("TERM");
 	const char *cup;
+	char safe[64];
 	int e = 0;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return 0; /* the UI says it needs a terminal */
+	wb_safe_text(term ? term : "", safe, sizeof(safe)); /* it goes to the terminal: no escapes */
+	if (!term) {
+		snprintf(err, n, "TERM is not set; set it (e.g. xterm-256color) or use --batch");
+		return -1;
+	}
 	if (setupterm(NULL, STDOUT_FILENO, &e) != OK) {
 		snprintf(err, n, "TERM=%s: no such terminal type here; set TERM (e.g. xterm-256color) or use --batch",
-			 term ? term : "");
+			 safe);
 		return -1;
 	}
 	cup = tigetstr("cup");
 	del_curterm(cur_term);
 	if (!cup || cup == (char *)-1) {
 		snprintf(err, n, "TERM=%s cannot move the cursor: the UI needs a full-screen terminal (use --batch)",
-			 term ? term : "");
+			 safe);
 		return -1;
 	}
 	return 0;

@@ -67,6 +67,16 @@ for term in dumb unknown-terminal-type ""; do
 done
 check "TERM without cursor addressing refused with a hint to --batch"
 
+# TERM unset was "TERM=: no such terminal type"; one holding an escape sequence was written to
+# the terminal as it was (\e[2J cleared the screen under the message)
+env -u TERM python3 "$T/onpty.py" "${UI[@]}" > "$T/out"; rc=$?
+[ $rc = 1 ] && grep -q "TERM is not set; set it (e.g. xterm-256color) or use --batch" "$T/out" ||
+	fail "TERM unset: rc $rc: $(head -c 300 "$T/out")"
+TERM=$'\e[2Jx' onpty "${UI[@]}" > "$T/out"; rc=$?
+[ $rc = 1 ] && grep -q 'TERM=?\[2Jx: no such terminal type' "$T/out" && ! grep -q $'\e' "$T/out" ||
+	fail "TERM with an escape: rc $rc: $(head -c 300 "$T/out" | cat -v)"
+check "TERM unset or holding an escape sequence: said so, nothing written to the terminal"
+
 # a machine with many BDIs (NFS, FUSE, loop devices): each keeps 9 files open, and under
 # a soft limit of 1024 descriptors the second sample used to list no device at all
 if [ "$(ulimit -Hn)" = unlimited ] || [ "$(ulimit -Hn)" -ge 4096 ]; then
