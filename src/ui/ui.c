@@ -831,13 +831,10 @@ static int jump_target(const struct ui *u, const char *text, double *t_rel)
 	const struct wb_sample *s = ui_cur(u);
 	double tr, len;
 	size_t i, n;
-	char *end;
 
 	u->src->where(u->src->ctx, &tr, &len, &i, &n);
-	if (!strchr(text, ':')) {
-		*t_rel = strtod(text, &end);
-		return end == text || *end || *t_rel < 0 ? -1 : 0;
-	}
+	if (!strchr(text, ':')) /* decimal: strtod took nan (a seek to nan), inf and 0x10 */
+		return wb_parse_decimal(text, t_rel) ? 0 : -1;
 	if (!s || wb_clock_rel(text, s->wall, tr, -1, len + 1, t_rel)) /* inside the recording, to a second */
 		return -1;
 	*t_rel = fmax(*t_rel, 0);
@@ -861,16 +858,21 @@ static void jump_key(struct ui *u, int ch)
 		}
 		double at, len;
 		size_t i, n;
+		char typed[24];
 
 		u->src->seek(u->src->ctx, t);
 		replay_show(u);
 		u->src->where(u->src->ctx, &at, &len, &i, &n);
+		if (t < 1e9)
+			snprintf(typed, sizeof(typed), "%.1f", t);
+		else /* as typed: %.1f of 1e308 is 310 digits */
+			snprintf(typed, sizeof(typed), "%.15s", u->jump);
 		if (t > len) /* the seek stops at the last sample: say where it is, not the time typed */
-			snprintf(u->status, sizeof(u->status), "%.1f s is past the end: at the last sample, %.1f s",
-				 t, at);
+			snprintf(u->status, sizeof(u->status), "%s s is past the end: at the last sample, %.1f s",
+				 typed, at);
 		else if (range_cut(u) && (t < u->src->range_from - 1e-3 || t > u->src->range_to + 1e-3))
-			snprintf(u->status, sizeof(u->status), "%.1f s is outside the range replayed (%.1f-%.1f s): at %.1f s",
-				 t, u->src->range_from, u->src->range_to, at);
+			snprintf(u->status, sizeof(u->status), "%s s is outside the range replayed (%.1f-%.1f s): at %.1f s",
+				 typed, u->src->range_from, u->src->range_to, at);
 		else
 			snprintf(u->status, sizeof(u->status), "jumped to %.1f s", t);
 	}
