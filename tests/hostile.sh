@@ -112,6 +112,29 @@ print(" ".join("%d/%d/%d" % (len(d["bdis"]), sum("kernel_thresh" in b for b in d
 	check "311 BDIs under a hard limit of 64 descriptors: every device in every sample, the limit said"
 fi
 
+# /metrics under a low open-files limit: 100 idle clients took every descriptor (up to 256
+# connections), so the collectors could open no file until they timed out ("devices not read",
+# /sys/class/bdi unlisted); now the connections are capped at a quarter of the limit
+if command -v prlimit >/dev/null; then
+	prlimit --nofile=64:64 "$W" --root "$F/6.18-writing" --batch --json -n 20 -d 0.2 --listen 127.0.0.1:0 \
+		> "$T/idle.json" 2> "$T/e" &
+	pid=$!
+	for _ in $(seq 50); do grep -q "serving http" "$T/e" && break; sleep 0.1; done
+	port=$(sed -n 's|.*serving http://127.0.0.1:\([0-9]*\)/metrics.*|\1|p' "$T/e")
+	[ -n "$port" ] || fail "--listen under 64 descriptors: no port: $(head -c 300 "$T/e")"
+	python3 - "$port" <<'PY'
+import socket, sys, time
+held = [socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2) for _ in range(100)]
+time.sleep(2)
+PY
+	wait $pid || fail "--listen under 64 descriptors: rc $?"
+	got=$(python3 -c 'import json, sys
+print(" ".join(str(sum("kernel_thresh" in b for b in json.loads(l)["bdis"])) for l in open(sys.argv[1])))' "$T/idle.json")
+	[ "$got" = "$(echo $(yes 11 | head -20))" ] && ! grep -q "Too many open files\|out of file descriptors" "$T/e" ||
+		fail "100 idle clients under 64 descriptors: $got; $(head -c 300 "$T/e")"
+	check "100 idle /metrics clients under 64 descriptors: every device still read"
+fi
+
 # a --root tree whose mountinfo is endless (/dev/zero): the btrfs member lookup read it
 # line by line without a bound (GBs in seconds, deaf to SIGTERM); now it stops as kvfile does
 cp -a "$F/6.18-writing" "$T/zero"

@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "wbtop/http.h"
+#include "wbtop/util.h"
 #include "wbtop/openmetrics.h"
 
 /*
@@ -348,6 +349,15 @@ static struct MHD_Daemon *start_daemon(struct wb_http *h, int fd)
 {
 	sigset_t stop, old;
 	struct MHD_Daemon *d;
+	/*
+	 * Under a low open-files limit, a quarter of it: with 64, 256 idle
+	 * clients took every descriptor and the collectors could open no file
+	 * (devices not read, /sys/class/bdi not listed) until they timed out.
+	 */
+	unsigned long long lim = wb_fd_limit();
+	unsigned conns = lim && lim / 4 < WB_HTTP_MAX_CONNECTIONS ? (unsigned)(lim / 4 > 4 ? lim / 4 : 4)
+							     : WB_HTTP_MAX_CONNECTIONS;
+	unsigned per_host = conns / 2 < WB_HTTP_MAX_PER_HOST ? (conns / 2 > 2 ? conns / 2 : 2) : WB_HTTP_MAX_PER_HOST;
 
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
@@ -356,8 +366,8 @@ static struct MHD_Daemon *start_daemon(struct wb_http *h, int fd)
 	pthread_sigmask(SIG_BLOCK, &stop, &old);
 	d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, handle, h,
 			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
-			     MHD_OPTION_CONNECTION_LIMIT, (unsigned)WB_HTTP_MAX_CONNECTIONS,
-			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)WB_HTTP_MAX_PER_HOST,
+			     MHD_OPTION_CONNECTION_LIMIT, conns,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_host,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WB_HTTP_TIMEOUT_S,
 			     MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
