@@ -135,6 +135,22 @@ print(" ".join(str(sum("kernel_thresh" in b for b in json.loads(l)["bdis"])) for
 	check "100 idle /metrics clients under 64 descriptors: every device still read"
 fi
 
+# more BDIs than a recording's frame holds (4096): the recorder wrote such samples and its
+# reader refused every one as damage ("BDI count: no sample to replay"); now the collector
+# follows 4096, says how many it leaves out, and the recording replays
+cp -a "$F/6.18-writing" "$T/big"
+python3 - "$T/big/sys/class/bdi" <<'PY'
+import os, shutil, sys
+src = os.path.join(sys.argv[1], "7:0")
+for i in range(4100):
+    shutil.copytree(src, os.path.join(sys.argv[1], "9:%d" % i))
+PY
+"$W" --root "$T/big" --batch -n 1 --no-procs --record "$T/big.wbrec" > /dev/null 2> "$T/e" || fail "4111 BDIs: rc $?"
+grep -q "sys/class/bdi: 15 more devices than the 4096 wbtop follows" "$T/e" || fail "4111 BDIs: $(head -c 300 "$T/e")"
+got=$("$W" --replay "$T/big.wbrec" --batch --json 2> "$T/e" | python3 -c 'import json, sys; print(len(json.loads(sys.stdin.read())["bdis"]))')
+[ "$got" = 4096 ] || fail "4111 BDIs recorded, replayed: $got; $(head -c 300 "$T/e")"
+check "4111 BDIs: 4096 followed and said so; the recording of them replays"
+
 # a --root tree whose mountinfo is endless (/dev/zero): the btrfs member lookup read it
 # line by line without a bound (GBs in seconds, deaf to SIGTERM); now it stops as kvfile does
 cp -a "$F/6.18-writing" "$T/zero"

@@ -18,6 +18,7 @@
 #define WB_NAME_LEN   32
 #define WB_PATH_LEN   128
 #define WB_MAX_MOUNTS 4
+#define WB_MAX_ITEMS  4096 /* zones, BDIs or processes in a sample: what a recording's frame may hold */
 #define WB_COMM_LEN   16
 
 /* Bit helpers for the validity masks. */

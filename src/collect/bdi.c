@@ -276,14 +276,22 @@ nomem:
 	return -ENOMEM;
 }
 
-/* Find (or add) the state of a BDI by name. */
-static struct wb_bdi_files *state_get(struct wb_bdis *b, const char *name)
+/*
+ * Find (or add) the state of a BDI by name. NULL on out of memory, or when
+ * WB_MAX_ITEMS are followed already (*full set): a recording's frame holds
+ * no more, and a sample with more was written and then refused as damage.
+ */
+static struct wb_bdi_files *state_get(struct wb_bdis *b, const char *name, bool *full)
 {
 	struct wb_bdi_files *ns;
 
 	for (size_t i = 0; i < b->nst; i++)
 		if (strcmp(b->st[i].name, name) == 0)
 			return &b->st[i];
+	if (b->nst >= WB_MAX_ITEMS) {
+		*full = true;
+		return NULL;
+	}
 	ns = realloc(b->st, (b->nst + 1) * sizeof(*ns));
 	if (!ns)
 		return NULL;
@@ -1176,6 +1184,7 @@ static bool bdis_list(struct wb_bdis *b, struct wb_diag *d)
 	char *dir = wb_path_join(b->root, "/sys/class/bdi");
 	DIR *dh = dir ? opendir(dir) : NULL;
 	struct dirent *e;
+	size_t skipped = 0;
 
 	if (!dh && (errno == EMFILE || errno == ENFILE) && b->nst) {
 		/* no descriptor to list it with: the devices of the last listing are still read */
@@ -1193,13 +1202,18 @@ static bool bdis_list(struct wb_bdis *b, struct wb_diag *d)
 		b->st[i].seen = false;
 	while ((e = readdir(dh))) {
 		struct wb_bdi_files *st;
+		bool full = false;
 
 		if (e->d_name[0] == '.' || strlen(e->d_name) >= WB_NAME_LEN)
 			continue;
-		if ((st = state_get(b, e->d_name)))
+		if ((st = state_get(b, e->d_name, &full)))
 			st->seen = true;
+		skipped += full;
 	}
 	closedir(dh);
+	if (skipped) /* those followed already stay: the rest are the ones listed last */
+		wb_diag_add(d, "%s: %zu more devices than the %d wbtop follows (what a recording holds): left out",
+			    dir, skipped, WB_MAX_ITEMS);
 	free(dir);
 	state_prune(b);
 	return true;

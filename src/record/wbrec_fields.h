@@ -14,7 +14,7 @@
 
 #include "wbtop/sample.h"
 
-#define MAX_ITEMS 4096  /* zones, BDIs or processes in one frame */
+#define MAX_ITEMS WB_MAX_ITEMS  /* zones, BDIs or processes in one frame; the collectors keep to it */
 #define MAX_NODES 1024  /* the kernel's MAX_NUMNODES at its largest */
 
 
