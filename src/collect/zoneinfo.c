@@ -246,6 +246,10 @@ int wb_zoneinfo_parse(const char *buf, const char *what, struct wb_node **nodes,
 					wb_diag_add(d, "%s:%d: node %d out of range; rest ignored", what, lineno, id);
 					break;
 				}
+				if (*nzones >= WB_MAX_ITEMS) { /* a kernel has a few a node; a frame holds this many */
+					wb_diag_add(d, "%s:%d: more than %d zones; rest ignored", what, lineno, WB_MAX_ITEMS);
+					break;
+				}
 				node = node_slot(nodes, nnodes, id);
 				nz = realloc(*zones, (*nzones + 1) * sizeof(**zones));
 				if (!node || !nz)

@@ -351,6 +351,30 @@ static void zoneinfo_zone_heads(void **st)
 	free(zones);
 }
 
+/*
+ * More zones than a recording's frame holds (a tree's, 5000 in one node): the
+ * first WB_MAX_ITEMS, the rest named as ignored. The recorder wrote all of
+ * them and its reader refused the sample as damage ("zone count").
+ */
+static void zoneinfo_too_many_zones(void **st)
+{
+	struct wb_node *nodes;
+	struct wb_zone *zones;
+	size_t nn, nz, len = 0, cap = 5000 * 40;
+	struct wb_diag d = { 0 };
+	char *buf = malloc(cap);
+	(void)st;
+	assert_non_null(buf);
+	for (int i = 0; i < 5000; i++)
+		len += (size_t)snprintf(buf + len, cap - len, "Node 0, zone Z%d\n        min 3\n", i);
+	assert_int_equal(wb_zoneinfo_parse(buf, "z", &nodes, &nn, &zones, &nz, &d), 0);
+	assert_int_equal(nz, WB_MAX_ITEMS);
+	assert_true(diag_has(&d, "more than 4096 zones; rest ignored"));
+	free(nodes);
+	free(zones);
+	free(buf);
+}
+
 static void zoneinfo_garbage(void **st)
 {
 	struct wb_node *nodes;
@@ -504,6 +528,7 @@ int main(void)
 		cmocka_unit_test(zoneinfo_618),
 		cmocka_unit_test(zoneinfo_44_sums_zone_counters),
 		cmocka_unit_test(zoneinfo_zone_heads),
+		cmocka_unit_test(zoneinfo_too_many_zones),
 		cmocka_unit_test(zoneinfo_garbage),
 		cmocka_unit_test(wb_stats_stand_for_stats),
 		cmocka_unit_test(wb_stats_not_enough),
