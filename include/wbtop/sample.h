@@ -19,6 +19,8 @@
 #define WB_PATH_LEN   128
 #define WB_MAX_MOUNTS 4
 #define WB_MAX_ITEMS  4096 /* zones, BDIs or processes in a sample: what a recording's frame may hold */
+#define WB_MAX_COUNT  (1ULL << 62) /* a page or sector count at or past it is damage (16 EiB of 4 KiB
+				    * pages): the model computes with them as int64 */
 #define WB_COMM_LEN   16
 
 /* Bit helpers for the validity masks. */

@@ -65,6 +65,12 @@ void wb_copy_str(char *dst, size_t n, const char *src);
  */
 bool wb_parse_decimal(const char *s, double *out);
 
+/* a + b, or UINT64_MAX where that wraps: sums of counts from files (a node's zones, a device's wbs). */
+static inline uint64_t wb_sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 /* Parse one unsigned decimal number with overflow checks; end set past it. */
 bool wb_parse_u64(const char *s, const char **end, uint64_t *out);
 

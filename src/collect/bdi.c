@@ -541,10 +541,10 @@ void wb_bdi_parse_wb_stats(char *p, uint32_t page_size, uint64_t *stv, uint64_t 
 		if (WB_HAS(valid, WS_CGINO)) {
 			nwbs++;
 			all &= valid;
-			for (size_t m = 0; m < NELEM(ws_sums); m++)
-				sum->v[ws_sums[m][1]] += v[ws_sums[m][0]];
+			for (size_t m = 0; m < NELEM(ws_sums); m++) /* saturated: drop_impossible() takes it out */
+				sum->v[ws_sums[m][1]] = wb_sat_add(sum->v[ws_sums[m][1]], v[ws_sums[m][0]]);
 			if (v[WS_STATE] & WS_HAS_DIRTY_IO)
-				sum->v[WB_B_BDI_BW] += v[WS_BW];
+				sum->v[WB_B_BDI_BW] = wb_sat_add(sum->v[WB_B_BDI_BW], v[WS_BW]);
 			if (v[WS_CGINO] == 1) {
 				static const int map[][2] = { { WS_BW, WB_B_WB_BW },
 							      { WS_THRESH, WB_B_WB_THRESH } };

@@ -347,7 +347,12 @@ int wb_kv_parse(const char *buf, const struct wb_kv_key *tab, size_t ntab,
 				ok = false;
 			if (ok)
 				ok = convert(e->unit, page_size, &val);
-			if (!ok) {
+			/* a count (or its sum) no kernel reaches: recorded, a replay refused the sample */
+			if (ok && (val >= WB_MAX_COUNT ||
+				   (e->sum && WB_HAS(seen, e->index) && val >= WB_MAX_COUNT - v[e->index]))) {
+				wb_diag_add(d, "%s:%d: %.*s: %.*s is more than a kernel counts (ignored)", what, line,
+					    (int)klen, k, (int)((eol - q) > 24 ? 24 : (eol - q)), q);
+			} else if (!ok) {
 				wb_diag_add(d, "%s:%d: %.*s: bad value \"%.*s\" (ignored)", what, line,
 					    (int)klen, k, (int)((eol - q) > 24 ? 24 : (eol - q)), q);
 			} else {

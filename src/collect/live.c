@@ -227,6 +227,42 @@ static void poll_quiet(struct wb_live *l)
 	wb_tracebuf_polled(tb, l->pf + np + nb, n - np - nb);
 }
 
+/* Counts of n at or past WB_MAX_COUNT made unknown (and 0: the reader checks every value); how many. */
+static int drop_over(uint64_t *v, uint64_t *valid, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		if (v[i] >= WB_MAX_COUNT) {
+			k += WB_HAS(*valid, i);
+			*valid &= ~WB_BIT(i);
+			v[i] = 0;
+		}
+	return k;
+}
+
+/*
+ * Counts no kernel reaches, as sums of values each below the cap can be (a
+ * node's zones folded, a device's wbs): unknown, as a recording's reader
+ * would refuse the sample that held them. The single values are named
+ * where they are parsed.
+ */
+static void drop_impossible(struct wb_sample *s, struct wb_diag *d)
+{
+	int k = drop_over(s->g.v, &s->g.valid, WB_G_COUNT);
+
+	for (size_t i = 0; i < s->nnodes; i++)
+		k += drop_over(s->nodes[i].v, &s->nodes[i].valid, WB_N_COUNT);
+	for (size_t i = 0; i < s->nzones; i++)
+		k += drop_over(s->zones[i].v, &s->zones[i].valid, WB_Z_COUNT);
+	for (size_t i = 0; i < s->nbdis; i++) {
+		k += drop_over(s->bdis[i].st, &s->bdis[i].st_valid, WB_B_COUNT);
+		k += drop_over(s->bdis[i].disk, &s->bdis[i].disk_valid, WB_D_COUNT);
+	}
+	if (k)
+		wb_diag_add(d, "%d figures summed past what a kernel counts (2^62): unknown", k);
+}
+
 void wb_live_read(struct wb_live *l, struct wb_sample *s)
 {
 	poll_quiet(l);
@@ -247,6 +283,7 @@ void wb_live_read(struct wb_live *l, struct wb_sample *s)
 		wake_reclaimable(l, s);
 	if (l->trace) /* only the wakeups' estimates need the last sample's figures */
 		keep_reclaimable(l, s);
+	drop_impossible(s, &l->diag);
 	/* A damaged file degrades its own figures only; -1 = nothing at all. */
 	s->level = s->g.valid || s->nzones ? WB_LEVEL_PROC : -1;
 	if (l->bdis.sysfs_ok && s->nbdis > 0) {

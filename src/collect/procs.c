@@ -653,7 +653,8 @@ static void disk_line(const char *line, struct wb_sample *s)
 	p = name;
 	for (int i = 0; i < 7; i++)
 		p = skip_word(p);
-	if (!nlen || !wb_parse_u64(p, NULL, &wsect) || !wb_parse_u64(skip_word(skip_word(p)), NULL, &inflight))
+	if (!nlen || !wb_parse_u64(p, NULL, &wsect) || !wb_parse_u64(skip_word(skip_word(p)), NULL, &inflight) ||
+	    wsect >= WB_MAX_COUNT || inflight >= WB_MAX_COUNT) /* damage (a replay refuses it), as a line cut short */
 		return;
 	for (size_t b = 0; b < s->nbdis; b++) {
 		struct wb_bdi *x = &s->bdis[b];

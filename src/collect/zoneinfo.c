@@ -173,7 +173,11 @@ static void counter_line(const char *t, const char *eol, const struct wb_kv_inde
 		q++;
 	while (q < eol && (*q == ' ' || *q == '\t'))
 		q++;
-	if (wb_parse_u64(q, &end, &val) && (end >= eol || isspace((unsigned char)*end))) {
+	if (wb_parse_u64(q, &end, &val) && (end >= eol || isspace((unsigned char)*end)) && val >= WB_MAX_COUNT) {
+		/* recorded, a replay refused the sample */
+		wb_diag_add(d, "%s:%d: %.*s: %.*s is more than a kernel counts (ignored)", what, lineno, (int)klen, t,
+			    (int)((eol - q) > 24 ? 24 : (eol - q)), q);
+	} else if (wb_parse_u64(q, &end, &val) && (end >= eol || isspace((unsigned char)*end))) {
 		v[e->index] = val;
 		*valid |= WB_BIT(e->index);
 	} else {
@@ -199,7 +203,7 @@ static void fold_zone_counters(struct wb_node *nodes, size_t nn, const struct wb
 				continue;
 			for (size_t j = 0; j < nz; j++)
 				if (zones[j].node == nodes[i].id && WB_HAS(zones[j].valid, fold[f].z)) {
-					sum += zones[j].v[fold[f].z];
+					sum = wb_sat_add(sum, zones[j].v[fold[f].z]); /* past 2^62: drop_impossible() */
 					any = true;
 				}
 			if (any) {

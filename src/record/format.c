@@ -25,7 +25,7 @@
 #include "wbtop/record.h"
 
 #define MAX_CPUS (1u << 16)
-#define MAX_COUNT (1ULL << 62) /* pages or sectors: 16 EiB of 4 KiB pages */
+#define MAX_COUNT WB_MAX_COUNT /* pages or sectors: the collectors take no more */
 #define MAX_MONO 1e9    /* seconds since boot: 31 years (and t * 1e9 fits an int64 for llround) */
 #define MAX_WALL 1e11   /* seconds since 1970: the year 5138 */
 #define MAX_SECTIONS WBREC_MAX_SECTIONS
