@@ -19,8 +19,8 @@
 #define WB_PATH_LEN   128
 #define WB_MAX_MOUNTS 4
 #define WB_MAX_ITEMS  4096 /* zones, BDIs or processes in a sample: what a recording's frame may hold */
-#define WB_MAX_COUNT  (1ULL << 62) /* a page or sector count at or past it is damage (16 EiB of 4 KiB
-				    * pages): the model computes with them as int64 */
+#define WB_MAX_COUNT  (1ULL << 62) /* a page or sector count at or past it is damage: the model
+				    * computes with them as int64 (and see wb_count_ok()) */
 #define WB_COMM_LEN   16
 
 /* Bit helpers for the validity masks. */
@@ -264,6 +264,17 @@ struct wb_sample {
 	struct wb_event *events;     /* bounded log, oldest first */
 	size_t nevents;
 };
+
+/*
+ * Can a kernel have count v of things of unit bytes (a page size; 512 for
+ * sectors; 0: not bytes)? Under WB_MAX_COUNT, and in bytes within 64 bits:
+ * every output shows pages as bytes, and 2^62-1 pages of 4 KiB wrapped to
+ * 18446744073709547520 bytes in the JSON. 16 EiB is no kernel's.
+ */
+static inline bool wb_count_ok(uint64_t v, uint64_t unit)
+{
+	return v < WB_MAX_COUNT && (unit == 0 || v <= UINT64_MAX / unit);
+}
 
 /* Names of the table-driven fields, for outputs (index = enum value). */
 extern const char *const wb_sysctl_names[WB_SYS_COUNT];

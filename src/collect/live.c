@@ -227,13 +227,13 @@ static void poll_quiet(struct wb_live *l)
 	wb_tracebuf_polled(tb, l->pf + np + nb, n - np - nb);
 }
 
-/* Counts of n at or past WB_MAX_COUNT made unknown (and 0: the reader checks every value); how many. */
-static int drop_over(uint64_t *v, uint64_t *valid, int n)
+/* Counts of n no kernel has (wb_count_ok()) made unknown (and 0: the reader checks every value); how many. */
+static int drop_over(uint64_t *v, uint64_t *valid, int n, uint64_t unit)
 {
 	int k = 0;
 
 	for (int i = 0; i < n; i++)
-		if (v[i] >= WB_MAX_COUNT) {
+		if (!wb_count_ok(v[i], unit)) {
 			k += WB_HAS(*valid, i);
 			*valid &= ~WB_BIT(i);
 			v[i] = 0;
@@ -242,25 +242,28 @@ static int drop_over(uint64_t *v, uint64_t *valid, int n)
 }
 
 /*
- * Counts no kernel reaches, as sums of values each below the cap can be (a
- * node's zones folded, a device's wbs): unknown, as a recording's reader
- * would refuse the sample that held them. The single values are named
- * where they are parsed.
+ * Counts no kernel reaches (wb_count_ok(): 2^62, or 16 EiB as bytes), as
+ * sums of values each below the cap can be (a node's zones folded, a
+ * device's wbs): unknown, as a recording's reader would refuse the sample
+ * that held them and the outputs' bytes would wrap. Single values past
+ * 2^62 are named where they are parsed.
  */
 static void drop_impossible(struct wb_sample *s, struct wb_diag *d)
 {
-	int k = drop_over(s->g.v, &s->g.valid, WB_G_COUNT);
+	uint64_t P = s->page_size;
+	int k = drop_over(s->g.v, &s->g.valid, WB_G_COUNT, P);
 
 	for (size_t i = 0; i < s->nnodes; i++)
-		k += drop_over(s->nodes[i].v, &s->nodes[i].valid, WB_N_COUNT);
+		k += drop_over(s->nodes[i].v, &s->nodes[i].valid, WB_N_COUNT, P);
 	for (size_t i = 0; i < s->nzones; i++)
-		k += drop_over(s->zones[i].v, &s->zones[i].valid, WB_Z_COUNT);
+		k += drop_over(s->zones[i].v, &s->zones[i].valid, WB_Z_COUNT, P);
 	for (size_t i = 0; i < s->nbdis; i++) {
-		k += drop_over(s->bdis[i].st, &s->bdis[i].st_valid, WB_B_COUNT);
-		k += drop_over(s->bdis[i].disk, &s->bdis[i].disk_valid, WB_D_COUNT);
+		k += drop_over(s->bdis[i].st, &s->bdis[i].st_valid, WB_B_COUNT, P);
+		k += drop_over(s->bdis[i].disk, &s->bdis[i].disk_valid, WB_D_COUNT, 512);
 	}
 	if (k)
-		wb_diag_add(d, "%d figures summed past what a kernel counts (2^62): unknown", k);
+		wb_diag_add(d, "%d figures past what a kernel counts (2^62, or 16 EiB in bytes; as read or "
+			    "summed): unknown", k);
 }
 
 void wb_live_read(struct wb_live *l, struct wb_sample *s)

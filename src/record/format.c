@@ -25,7 +25,6 @@
 #include "wbtop/record.h"
 
 #define MAX_CPUS (1u << 16)
-#define MAX_COUNT WB_MAX_COUNT /* pages or sectors: the collectors take no more */
 #define MAX_MONO 1e9    /* seconds since boot: 31 years (and t * 1e9 fits an int64 for llround) */
 #define MAX_WALL 1e11   /* seconds since 1970: the year 5138 */
 #define MAX_SECTIONS WBREC_MAX_SECTIONS
@@ -891,11 +890,11 @@ static void check_events(struct walk *d, const struct wb_sample *s)
 	}
 }
 
-/* The first of n counters at or past MAX_COUNT, or -1. */
-static int over(const uint64_t *v, int n)
+/* The first of n counters no kernel has (wb_count_ok(), in things of unit bytes), or -1. */
+static int over(const uint64_t *v, int n, uint64_t unit)
 {
 	for (int k = 0; k < n; k++)
-		if (v[k] >= MAX_COUNT)
+		if (!wb_count_ok(v[k], unit))
 			return k;
 	return -1;
 }
@@ -913,24 +912,28 @@ static void check_settings(struct walk *d, const struct wb_sample *s)
 				       (unsigned long long)s->bdis[i].knob[k]);
 }
 
-/* Page and sector counts: no kernel has 2^62 of them; the model computes with them as int64. */
+/*
+ * Page and sector counts: no kernel has 2^62 of them (the model computes
+ * with them as int64), nor more than 64 bits of bytes (the outputs' unit).
+ */
 static void check_counts(struct walk *d, const struct wb_sample *s)
 {
+	uint64_t P = page_size_ok(s->page_size) ? s->page_size : 0; /* a bad one is rejected already */
 	int k;
 
-	if ((k = over(s->g.v, WB_G_COUNT)) >= 0)
+	if ((k = over(s->g.v, WB_G_COUNT, P)) >= 0)
 		reject(d, "global counter %d: %llu", k, (unsigned long long)s->g.v[k]);
 	for (size_t i = 0; i < s->nnodes; i++)
-		if ((k = over(s->nodes[i].v, WB_N_COUNT)) >= 0)
+		if ((k = over(s->nodes[i].v, WB_N_COUNT, P)) >= 0)
 			reject(d, "node %zu counter %d: %llu", i, k, (unsigned long long)s->nodes[i].v[k]);
 	for (size_t i = 0; i < s->nzones; i++)
-		if ((k = over(s->zones[i].v, WB_Z_COUNT)) >= 0)
+		if ((k = over(s->zones[i].v, WB_Z_COUNT, P)) >= 0)
 			reject(d, "zone %zu counter %d: %llu", i, k, (unsigned long long)s->zones[i].v[k]);
 	for (size_t i = 0; i < s->nbdis; i++) {
 		const struct wb_bdi *b = &s->bdis[i];
-		if ((k = over(b->st, WB_B_COUNT)) >= 0)
+		if ((k = over(b->st, WB_B_COUNT, P)) >= 0)
 			reject(d, "BDI %zu stats value %d: %llu", i, k, (unsigned long long)b->st[k]);
-		else if ((k = over(b->disk, WB_D_COUNT)) >= 0)
+		else if ((k = over(b->disk, WB_D_COUNT, 512)) >= 0)
 			reject(d, "BDI %zu disk counter %d: %llu", i, k, (unsigned long long)b->disk[k]);
 	}
 }

@@ -147,6 +147,8 @@ static void page_0(struct wb_sample *s) { s->page_size = 0; }
 static void page_odd(struct wb_sample *s) { s->page_size = 3000; }
 static void cpus_huge(struct wb_sample *s) { s->ncpus = 1u << 30; }
 static void dirty_huge(struct wb_sample *s) { s->g.v[WB_G_DIRTY] = 1ULL << 63; }
+/* under 2^62, but 2^52 pages of 4 KiB are 2^64 bytes: every output's bytes wrapped */
+static void dirty_wraps(struct wb_sample *s) { s->g.v[WB_G_DIRTY] = UINT64_MAX / s->page_size + 1; }
 static void st_huge(struct wb_sample *s) { s->bdis[1].st[WB_B_WRITEBACK] = 1ULL << 62; }
 /* a setting no kernel holds (a recording of a hostile tree): the model took dirty_ratio 2^64-1 */
 static void ratio_101(struct wb_sample *s)
@@ -188,7 +190,7 @@ static void decoder_rejects_bad_values(void **st)
 		{ level_4, "access level 4" }, { mono_nan, "sample time nan" },
 		{ mono_back, "before the previous sample's" }, { wall_inf, "wall clock time inf" },
 		{ page_0, "page size 0" }, { page_odd, "page size 3000" }, { cpus_huge, "CPU count" },
-		{ dirty_huge, "global counter 5: 9223372036854775808" }, { st_huge, "BDI 1 stats value 0" },
+		{ dirty_huge, "global counter 5: 9223372036854775808" }, { dirty_wraps, "global counter 5: 4503599627370496" }, { st_huge, "BDI 1 stats value 0" },
 		{ ev_nan, "event 0 time nan" }, { ev_kind, "event 0 kind 4" }, { ev_reason, "event 0 reason 200" },
 		{ ev_many, "event count" }, { ratio_101, "vm.dirty_ratio 101" }, { strict_2, "BDI 1 strict_limit 2" },
 	};
