@@ -181,13 +181,18 @@ static void value_label(char *buf, size_t n, double v, bool rate)
 		buf[LABEL_W - 1] = '\0';
 }
 
-/* HH:MM:SS of a monotonic time. */
+/*
+ * HH:MM:SS of a monotonic time, or YY-MM-DD when the span shown is over two
+ * days (the same 8 columns): a recording whose clock jumped years, shown
+ * whole, had labels a quarter of its span apart that were times of day.
+ */
 static void clock_label(const struct frame *fr, double mono, char *buf, size_t n)
 {
 	time_t w = (time_t)llround(fmin(fmax(mono + fr->wall_off, 0), 1e11));
+	const char *fmt = fr->x1 - fr->x0 > 2 * 86400 ? "%y-%m-%d" : "%H:%M:%S";
 	struct tm tm;
 
-	if (!(fr->in->local_time ? localtime_r(&w, &tm) : gmtime_r(&w, &tm)) || !strftime(buf, n, "%H:%M:%S", &tm))
+	if (!(fr->in->local_time ? localtime_r(&w, &tm) : gmtime_r(&w, &tm)) || !strftime(buf, n, fmt, &tm))
 		snprintf(buf, n, "--:--:--");
 }
 

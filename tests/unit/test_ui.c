@@ -1196,6 +1196,26 @@ static void title_time_jump(void **st)
 		g.u.grid = NULL;
 		rig_close(&g);
 	}
+	/* the Graph pane over the whole of a recording 12 years long: dates under it, not times of day */
+	write_jumped(path, 40, 20, 4e8, 0);
+	rig_open_at(&g, true, dir, path, NULL);
+	g.u.grid = &grid;
+	rig_reset(&g, P_GRAPH);
+	g.u.graph_zoom = WB_GRAPH_ZOOMS - 1; /* all */
+	ui_render(&g.u);
+	{
+		bool dates = false;
+		for (int y = 0; y < grid.h && !dates; y++) {
+			int a, b, c;
+			wb_grid_line(&grid, y, line, sizeof(line));
+			for (const char *p = line; *p && !dates; p++)
+				dates = sscanf(p, "%2d-%2d-%2d", &a, &b, &c) == 3 && b >= 1 && b <= 12 && p[8] == ' ';
+		}
+		if (!dates)
+			fail_msg("the Graph pane over 12 years shows no dates on its axis");
+	}
+	g.u.grid = NULL;
+	rig_close(&g);
 	rig_open(&g, false, dir);
 	g.u.grid = &grid;
 	g.u.delay = 86400;
