@@ -27,7 +27,7 @@ struct wb_bdis {
 	unsigned listed_for;          /* samples since /sys/class/bdi was last listed */
 	bool listed;                  /* the states below are those of a listing */
 	struct wb_bdi_files *st;      /* one per known BDI, owned */
-	size_t nst;
+	size_t nst, st_cap;
 	size_t *rank;                 /* each state's place in name order, owned; NULL: to be sorted */
 	bool debugfs_ok;              /* last sample read some debugfs stats */
 	bool sysfs_ok;                /* /sys/class/bdi was listable */

@@ -292,10 +292,14 @@ static struct wb_bdi_files *state_get(struct wb_bdis *b, const char *name, bool 
 		*full = true;
 		return NULL;
 	}
-	ns = realloc(b->st, (b->nst + 1) * sizeof(*ns));
-	if (!ns)
-		return NULL;
-	b->st = ns;
+	if (b->nst == b->st_cap) { /* doubling: one more each time copied 4096 states 4096 times (~6 MB) */
+		size_t cap = b->st_cap ? b->st_cap * 2 : 16;
+		if (!(ns = realloc(b->st, cap * sizeof(*ns))))
+			return NULL;
+		b->st = ns;
+		b->st_cap = cap;
+	}
+	ns = b->st;
 	if (state_init(b, &ns[b->nst], name))
 		return NULL;
 	return &ns[b->nst++];
