@@ -680,8 +680,7 @@ int wb_om_write_file(const char *path, const char *buf, size_t len, char *err, s
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		rc = -errno;
-		snprintf(err, n, "%s: %s", tmp, strerror(errno));
-		return rc;
+		goto said;
 	}
 	for (size_t off = 0; off < len && rc == 0;) {
 		ssize_t w = write(fd, buf + off, len - off);
@@ -694,10 +693,17 @@ int wb_om_write_file(const char *path, const char *buf, size_t len, char *err, s
 		rc = -errno;
 	if (rc == 0 && rename(tmp, path))
 		rc = -errno;
-	if (rc) {
-		snprintf(err, n, "%s: %s", path, strerror(-rc));
+	if (rc)
 		unlink(tmp);
-	}
+said:
+	/*
+	 * One text a cause, whichever step met it: a directory removed between
+	 * the check and the open or the rename was said in two or three ways
+	 * (the tmp file's name, the file's, the check's), each once, so the
+	 * warning said once came back.
+	 */
+	if (rc && wb_om_file_check(path, err, n) == 0)
+		snprintf(err, n, "%s: %s", path, strerror(-rc));
 	return rc;
 }
 
