@@ -35,6 +35,23 @@ static int check_sets(const struct wb_apply_opts *o, const struct wb_sample *s, 
 	return bad ? 2 : 0;
 }
 
+/*
+ * Can name go into a udev rule's quotes and a shell line as it is? A
+ * kernel's BDI and block device names do (7:0, btrfs-1, ceph-FSID.client1,
+ * sda1); a tree's may hold a quote, a blank or a newline, which wrote a
+ * line of its own into the rules file ("RUN..."). 0, or 2 with a line.
+ */
+static int name_exportable(const char *key, const char *what, const char *name)
+{
+	char safe[96], skey[160];
+
+	if (name[0] && strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:+@-") == strlen(name))
+		return 0;
+	fprintf(stderr, "wbtop: %s: %s \"%s\" holds characters a udev rule or a shell line cannot carry as they are; "
+		"nothing exported\n", wb_safe_text(key, skey, sizeof(skey)), what, wb_safe_text(name, safe, sizeof(safe)));
+	return 2;
+}
+
 /* The knobs as files a person can install: sysctl.d for vm.*, udev rules for BDIs; only if all are valid. */
 static int export_sysctl(const struct wb_apply_opts *o, const struct wb_sample *s, const struct wb_limits *lim)
 {
@@ -50,6 +67,14 @@ static int export_sysctl(const struct wb_apply_opts *o, const struct wb_sample *
 		return rc;
 	int nvm = 0, nbdi = 0;
 
+	for (int i = 0; i < o->nsets; i++) { /* before anything is printed: all or nothing */
+		const struct wb_bdi *b = ops[i].is_bdi ? wb_sample_bdi(s, ops[i].bdi) : NULL;
+		if (ops[i].is_bdi && (name_exportable(ops[i].key, "device", ops[i].bdi) ||
+				      (b && b->dev[0] && name_exportable(ops[i].key, "block device", b->dev))))
+			rc = 2;
+	}
+	if (rc)
+		return rc;
 	for (int i = 0; i < o->nsets; i++)
 		ops[i].is_bdi ? nbdi++ : nvm++;
 	/* a section only for the kind of knob that was set: an empty one is nothing to install */

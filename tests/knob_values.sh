@@ -50,6 +50,23 @@ for c in 'vm.dirty_ratio=99999999999999999999999:"99999999999999999999999" is to
 done
 check "a value too large for 64 bits, negative, or not a number: said which"
 
+# names from a tree go into the udev rules as they were: a BDI named with a quote and a newline
+# wrote a line of its own ("RUN...") into the file to install, a block device named with a quote
+# closed KERNEL=="..." early; now such a name is refused, nothing printed, exit 2
+cp -a "$F/6.18-writing" "$T/odd"
+mv "$T/odd/sys/class/bdi/btrfs-1" "$T/odd/sys/class/bdi/x\"y
+RUN"
+ln -sfn '../../devices/virtual/block/lo"op1' "$T/odd/sys/dev/block/7:1"
+for set in "bdi.x\"y
+RUN.max_ratio=5" "bdi.7:1.max_ratio=5"; do
+	$W --root "$T/odd" --set "$set" --export-sysctl >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc = 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l < "$T/err")" = 1 ] &&
+		grep -q 'holds characters a udev rule or a shell line cannot carry as they are; nothing exported' "$T/err" ||
+		fail "--export-sysctl of an odd name: rc $rc: $(cat "$T/out" "$T/err")"
+done
+$W --root "$T/odd" --set bdi.7:0.max_ratio=5 --export-sysctl | grep -q 'KERNEL=="loop0"' || fail "--export-sysctl of loop0"
+check "--export-sysctl: a device name a udev rule cannot carry is refused, nothing printed"
+
 refused "min above max" --set bdi.loop1.max_ratio=10 --set bdi.loop1.min_ratio=20 --export-sysctl
 grep -q "min above" "$T/err" || { cat "$T/err"; fail "min above max: message"; }
 check "the rules between knobs hold for --export-sysctl"
