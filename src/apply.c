@@ -147,11 +147,6 @@ static bool named(const struct wb_setop *ops, int nops, const char *name)
  * its threshold moves by more than the per-CPU counters' slack (predicted, or
  * as the kernel reads it): the others' few pages of difference are noise.
  */
-/* What apply's table says of a share max_ratio hid, by how the model took it (model.h). */
-static const char *const hidden_how[] = { "at least this", "the cap's share or none, by its own pages",
-					   "what the other devices' figures leave",
-					   "replayed from what it wrote back" };
-
 static void report(const struct wb_sample *s, const struct wb_limits *now, const struct wb_limits *pred,
 		   const struct wb_sample *after, const struct wb_limits *got, const struct wb_setop *ops, int nops)
 {
@@ -187,7 +182,7 @@ static void report(const struct wb_sample *s, const struct wb_limits *now, const
 			printf(" %10s %8lld", wb_fmt_bytes(c, 16, k->st[WB_B_THRESH] * P),
 			       (long long)(y->thresh - k->st[WB_B_THRESH]));
 		if (x->frac_src == WB_FRAC_CAPPED)
-			printf("  (its share was hidden by max_ratio: %s)", hidden_how[x->frac_hidden ? x->hidden_how : 0]);
+			printf("  (its share was hidden by max_ratio: %s)", wb_hidden_texts[x->frac_hidden ? x->hidden_how : WB_HID_NONE].phrase);
 		else if (y->dirty_known && y->wb_dirty >= y->thresh)
 			printf("  (more than that is dirty now: its writers will stall)");
 		printf("\n");

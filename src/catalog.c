@@ -119,11 +119,10 @@ static struct wb_value m_share_src(const struct wb_fctx *c)
 /* How a share the kernel's figure hides was taken; unknown where it is not hidden. */
 static struct wb_value m_share_hidden(const struct wb_fctx *c)
 {
-	static const char *const how[] = { NULL, "guessed", "read", "replayed" };
-
-	if (!model_ok(c) || !c->bl->frac_hidden || !how[c->bl->hidden_how])
+	if (!model_ok(c) || !c->bl->frac_hidden || c->bl->hidden_how >= WB_HID_COUNT ||
+	    !wb_hidden_texts[c->bl->hidden_how].word)
 		return UNKNOWN;
-	return KNOWN_S(how[c->bl->hidden_how]);
+	return KNOWN_S(wb_hidden_texts[c->bl->hidden_how].word);
 }
 
 /* The state needs the device's dirty pages and its thresholds: unknown without either. */

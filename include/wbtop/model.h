@@ -56,7 +56,16 @@ enum wb_hidden_how {
 	WB_HID_GUESS,      /* no history: the cap's share with its own pages, else 0 */
 	WB_HID_READ,       /* what the other devices' figures leave (exact to their slack) */
 	WB_HID_REPLAYED,   /* the figures said nothing: the kernel's count replayed from completions */
+	WB_HID_COUNT
 };
+
+/*
+ * What outputs say of each: the JSON's share_hidden word (NULL: absent) and
+ * --apply's phrase (WB_HID_NONE's: a cap that shows a share, at least it).
+ */
+extern const struct wb_hidden_text {
+	const char *word, *phrase;
+} wb_hidden_texts[WB_HID_COUNT];
 
 struct wb_bdi_limits {
 	char name[WB_NAME_LEN];

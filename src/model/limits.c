@@ -18,6 +18,13 @@ const char *const wb_bdi_state_names[WB_ST_COUNT] = {
 	[WB_ST_OVER] = "over-limit",
 };
 
+const struct wb_hidden_text wb_hidden_texts[WB_HID_COUNT] = {
+	[WB_HID_NONE] = { NULL, "at least this" },
+	[WB_HID_GUESS] = { "guessed", "the cap's share or none, by its own pages" },
+	[WB_HID_READ] = { "read", "what the other devices' figures leave" },
+	[WB_HID_REPLAYED] = { "replayed", "replayed from what it wrote back" },
+};
+
 /* Knob values in ppm from a sample BDI: the _fine twin when present. */
 static uint64_t ppm_of(const struct wb_bdi *b, enum wb_knob fine, enum wb_knob coarse,
 		       uint64_t dflt)

@@ -949,6 +949,18 @@ static void capped_hidden_share(void **st)
  * here with the device writing 4 % and going quiet, whose replay is 1.49 %),
  * the figures say nothing and the replay stands.
  */
+/* Every way a hidden share is taken has its JSON word and --apply phrase; not hidden has no word. */
+static void hidden_texts_complete(void **st)
+{
+	(void)st;
+	assert_null(wb_hidden_texts[WB_HID_NONE].word);
+	for (int h = 0; h < WB_HID_COUNT; h++) {
+		assert_non_null(wb_hidden_texts[h].phrase);
+		if (h != WB_HID_NONE)
+			assert_non_null(wb_hidden_texts[h].word);
+	}
+}
+
 static void hidden_share_remainder(void **st)
 {
 	struct wb_sample h[8];
@@ -1253,6 +1265,7 @@ int main(void)
 		cmocka_unit_test(forecast_capped_share),
 		cmocka_unit_test(capped_hidden_share),
 		cmocka_unit_test(hidden_share_remainder),
+		cmocka_unit_test(hidden_texts_complete),
 		cmocka_unit_test(forecast_band),
 		cmocka_unit_test(forecast_prepare_stale),
 		cmocka_unit_test(forecast_ratelimit_regimes),
