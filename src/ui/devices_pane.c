@@ -208,7 +208,7 @@ static void dev_layout(const struct ui *u, const struct wb_field *const *col, in
 	int prio[DEV_MAX_COLS] = { 0 };
 
 	for (int c = 0; c < nc; c++) {
-		width[c] = col[c]->width;
+		width[c] = ui_column_width(col[c], c == u->sort_col);
 		/* the what-if column only with --set; hidden columns never */
 		prio[c] = (!u->whatif_ok && is_col(col[c], "IF-THRESH")) || ui_column_hidden(u, WB_TABLE_DEVICES, c)
 			  ? 99 : col[c]->prio;
@@ -259,8 +259,7 @@ void ui_draw_devices(struct ui *u, int y, int h)
 	for (int c = 0; c < nc; c++) {
 		if (!shown[c])
 			continue;
-		snprintf(buf, sizeof(buf), col[c]->left ? "%-*s%s" : "%*s%s", width[c] - (c == u->sort_col),
-			 col[c]->title, c == u->sort_col ? (u->sort_desc ? "v" : "^") : "");
+		ui_title_cell(col[c], width[c], c == u->sort_col ? ui_sort_mark(u->sort_desc) : NULL, buf, sizeof(buf));
 		wb_grid_put(u->grid, y, x, WB_R_TITLE, buf, width[c]);
 		x += width[c] + 1;
 	}
@@ -285,6 +284,7 @@ void ui_draw_devices(struct ui *u, int y, int h)
 		for (int c = 0; c < nc; c++) {
 			char v[512];
 			bool spark = is_col(col[c], "DIRTY HISTORY");
+			int pad = ui_mark_pad(col[c], c == u->sort_col);
 			if (!shown[c])
 				continue;
 			int extra = dev_cell(u, r, col[c], width[c] - (c == 0), v, sizeof(v));
@@ -292,9 +292,11 @@ void ui_draw_devices(struct ui *u, int y, int h)
 				snprintf(buf, sizeof(buf), "%s", v);
 			else if (c == 0) /* the first column leads with the marker's cell */
 				snprintf(buf, sizeof(buf), " %-*.*s", width[c] - 1 + extra, width[c] - 1 + extra, v);
-			else
-				snprintf(buf, sizeof(buf), col[c]->left ? "%-*.*s" : "%*.*s", width[c] + extra,
-					 width[c] + extra, v);
+			else if (col[c]->left)
+				snprintf(buf, sizeof(buf), "%-*.*s", width[c] + extra, width[c] + extra, v);
+			else /* a sorted column's values end under its title, not under the mark */
+				snprintf(buf, sizeof(buf), "%*.*s%*s", width[c] + extra - pad, width[c] + extra - pad,
+					 v, pad, "");
 			ui_put(u, y, x, spark && role == WB_R_NORMAL ? WB_R_DIRTY : role, buf);
 			x += width[c] + 1;
 		}

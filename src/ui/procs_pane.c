@@ -110,19 +110,29 @@ static bool unlisted_pauses(const struct ui *u, const struct wb_sample *s, char 
 	return found > 0;
 }
 
+/* The Processes column sorted on (of wb_config_columns' list), or NULL. */
+static const struct wb_field *proc_sorted(const struct ui *u)
+{
+	const struct wb_field *all[8];
+	size_t na = wb_config_columns(WB_TABLE_PROCS, all, 8);
+
+	return u->proc_sort_col >= 0 && (size_t)u->proc_sort_col < na ? all[u->proc_sort_col] : NULL;
+}
+
 /* The column (of wb_config_columns' Processes list) whose title is under screen column x, or -1. */
 int ui_proc_column_at(const struct ui *u, int x)
 {
-	const struct wb_field *all[8];
+	const struct wb_field *all[8], *sorted = proc_sorted(u);
 	size_t m = wb_config_columns(WB_TABLE_PROCS, all, 8);
 	int at = 0;
 
 	for (size_t c = 0; c < m; c++) {
+		int w = ui_column_width(all[c], all[c] == sorted);
 		if (ui_column_hidden(u, WB_TABLE_PROCS, (int)c))
 			continue;
-		if (x >= at && x <= at + all[c]->width)
+		if (x >= at && x <= at + w)
 			return (int)c;
-		at += all[c]->width + 1;
+		at += w + 1;
 	}
 	return -1;
 }
@@ -151,13 +161,7 @@ void ui_draw_procs(struct ui *u, int y, int h)
 	rows = h - 1 - (n == 0) - more - procs_partial(s);
 	rows = rows < 1 ? 1 : rows;
 	ui_scroll_to(&u->proc_sel, &u->proc_scroll, n, rows);
-	{
-		const struct wb_field *all[8];
-		size_t na = wb_config_columns(WB_TABLE_PROCS, all, 8);
-
-		ui_table_titles(col, m, u->proc_sort_col >= 0 && (size_t)u->proc_sort_col < na ? all[u->proc_sort_col] : NULL,
-				u->proc_sort_desc, line, sizeof(line));
-	}
+	ui_table_titles(col, m, proc_sorted(u), u->proc_sort_desc, line, sizeof(line));
 	snprintf(line + strlen(line), sizeof(line) - strlen(line), "  S  THROTTLED ON");
 	ui_title_line(u, y++, line, u->proc_scroll, rows, n);
 	if (s->nprocs == 0)
@@ -172,7 +176,7 @@ void ui_draw_procs(struct ui *u, int y, int h)
 		char where[96];
 		if (e)
 			pause_text(u, e, where, sizeof(where));
-		ui_table_line(col, m, &c, line, sizeof(line));
+		ui_table_line(col, m, &c, proc_sorted(u), line, sizeof(line));
 		/* throttled now: the device it waits on (the last pause traced), '-' when no trace says */
 		snprintf(line + strlen(line), sizeof(line) - strlen(line), "  %c  %s", x->state ? x->state : '?',
 			 x->throttled ? (e ? where : "- (no trace)") : "");

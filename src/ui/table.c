@@ -53,7 +53,28 @@ int ui_cut(char *s, size_t n, int w, bool utf8)
 	return (int)(at + strlen(mark)) - w;
 }
 
-/* A table line: the titles (c NULL; the sorted column's ends in its mark) or an entity's values. */
+int ui_column_width(const struct wb_field *f, bool sorted)
+{
+	int need = (int)strlen(f->title) + 2;
+
+	if (!sorted)
+		return f->width;
+	return !f->left ? f->width + 2 : need > f->width ? need : f->width;
+}
+
+void ui_title_cell(const struct wb_field *f, int w, const char *mark, char *buf, size_t n)
+{
+	char t[64];
+
+	snprintf(t, sizeof(t), mark ? "%s %s" : "%s", f->title, mark);
+	snprintf(buf, n, f->left ? "%-*s" : "%*s", w, t);
+}
+
+/*
+ * A table line: the titles (c NULL; the sorted column's with mark beside it
+ * when mark is not NULL) or an entity's values, the sorted column as wide as
+ * its marked title.
+ */
 static void table_line(const struct wb_field *const *col, size_t m, const struct wb_fctx *c,
 		       const struct wb_field *sorted, const char *mark, char *line, size_t n)
 {
@@ -62,27 +83,33 @@ static void table_line(const struct wb_field *const *col, size_t m, const struct
 	line[0] = '\0';
 	for (size_t k = 0; k < m && o < n; k++) {
 		char buf[256];
-		const char *txt = col[k]->title, *end = !c && col[k] == sorted ? mark : "";
-		int w, cw = col[k]->width - (int)strlen(end);
+		const char *txt = buf;
+		int w = ui_column_width(col[k], col[k] == sorted), pad;
 		if (c) {
 			struct wb_value x = col[k]->get(c);
 			txt = wb_catalog_show(col[k], &x, buf, sizeof(buf));
+		} else {
+			ui_title_cell(col[k], w, col[k] == sorted ? mark : NULL, buf, sizeof(buf));
 		}
-		w = snprintf(line + o, n - o, col[k]->left ? "%s%-*s%s" : "%s%*s%s", k ? " " : "", cw < 0 ? 0 : cw, txt,
-			     end);
+		pad = ui_mark_pad(col[k], c && col[k] == sorted); /* values end under the title, not the mark */
+		if (col[k]->left)
+			w = snprintf(line + o, n - o, "%s%-*s", k ? " " : "", w, txt);
+		else
+			w = snprintf(line + o, n - o, "%s%*s%*s", k ? " " : "", w - pad, txt, pad, "");
 		o += w > 0 ? (size_t)w : 0;
 	}
 }
 
-void ui_table_line(const struct wb_field *const *col, size_t m, const struct wb_fctx *c, char *line, size_t n)
+void ui_table_line(const struct wb_field *const *col, size_t m, const struct wb_fctx *c,
+		   const struct wb_field *sorted, char *line, size_t n)
 {
-	table_line(col, m, c, NULL, "", line, n);
+	table_line(col, m, c, sorted, NULL, line, n);
 }
 
 void ui_table_titles(const struct wb_field *const *col, size_t m, const struct wb_field *sorted, bool desc, char *line,
 		     size_t n)
 {
-	table_line(col, m, NULL, sorted, desc ? "v" : "^", line, n);
+	table_line(col, m, NULL, sorted, ui_sort_mark(desc), line, n);
 }
 
 /* The zones the table lists: those with managed pages. */

@@ -255,9 +255,24 @@ int ui_tabs_row(const struct ui *u);
 /* The tables' shared parts (table.c). */
 /* Keep the cursor *sel of a table of n rows, rows of them shown from *first, in view. */
 void ui_scroll_to(int *sel, int *first, int n, int rows);
-/* One line of a pane's table from catalogue columns: the titles (c NULL) or an entity's values. */
-void ui_table_line(const struct wb_field *const *col, size_t m, const struct wb_fctx *c, char *line, size_t n);
-/* The titles of those columns, sorted's marked v (descending) or ^ at its end as the Devices pane marks its own. */
+/* The mark of a sorted column's title: v descending, ^ ascending. */
+static inline const char *ui_sort_mark(bool desc) { return desc ? "v" : "^"; }
+/*
+ * A column's width in a table: a sorted one's title has its mark after it, a
+ * blank between ("WRITE/s v", "DEVICE ^"; glued, "WRITE/sv" read as a title,
+ * and WRITEBK's mark fell outside its 7 cells); a right-aligned one grows by
+ * those two cells, its values still ending under the title's end.
+ */
+int ui_column_width(const struct wb_field *f, bool sorted);
+/* The cells right of a sorted right-aligned column's values: its title's " v". */
+static inline int ui_mark_pad(const struct wb_field *f, bool sorted) { return sorted && !f->left ? 2 : 0; }
+/* f's title in w cells (buf, n bytes); with the sort mark (not NULL) after it, a blank between. */
+void ui_title_cell(const struct wb_field *f, int w, const char *mark, char *buf, size_t n);
+/* One line of a pane's table from catalogue columns: the titles (c NULL) or an entity's values;
+ * sorted (or NULL) as wide as its marked title. */
+void ui_table_line(const struct wb_field *const *col, size_t m, const struct wb_fctx *c,
+		   const struct wb_field *sorted, char *line, size_t n);
+/* The titles of those columns, sorted's marked v (descending) or ^ beside its title (ui_title_cell). */
 void ui_table_titles(const struct wb_field *const *col, size_t m, const struct wb_field *sorted, bool desc, char *line,
 		     size_t n);
 /* What marks a cut text: the ellipsis, "~" in ASCII (one column either way). */

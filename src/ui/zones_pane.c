@@ -22,7 +22,7 @@ static int zone_table(struct ui *u, int y, int end)
 
 	rows = rows < 1 ? 1 : rows;
 	ui_scroll_to(&u->zone_sel, &u->zone_scroll, n, rows);
-	ui_table_line(col, m, NULL, line, sizeof(line));
+	ui_table_line(col, m, NULL, NULL, line, sizeof(line));
 	ui_title_line(u, y++, line, u->zone_scroll, rows, n);
 	u->zone_y = y;
 	for (size_t i = 0, k = 0; i < s->nzones && y < end; i++) {
@@ -33,7 +33,7 @@ static int zone_table(struct ui *u, int y, int end)
 			continue;
 		if ((int)k > u->zone_scroll + rows)
 			break;
-		ui_table_line(col, m, &c, line, sizeof(line));
+		ui_table_line(col, m, &c, NULL, line, sizeof(line));
 		ui_put(u, y, 0, low ? WB_R_WARN : WB_R_NORMAL, line);
 		if ((int)k - 1 == u->zone_sel)
 			ui_put(u, y, 0, WB_R_SELECTED, ">");
