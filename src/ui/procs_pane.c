@@ -41,6 +41,18 @@ const char *ui_procs_missing_note(const struct wb_sample *s, char *buf, size_t n
 	return buf;
 }
 
+/*
+ * Unprivileged, "your processes" are those read; as root (level 2 up) the
+ * ones refused are not the user's others, and "your" would say they were.
+ */
+const char *ui_procs_idle_note(const struct wb_sample *s)
+{
+	if (!procs_partial(s))
+		return "no process wrote since the last sample";
+	return s->level >= 2 ? "none of the processes whose I/O could be read wrote since the last sample"
+			     : "none of your processes wrote since the last sample";
+}
+
 /* The newest pause of pid in this sample's events, else in the log; NULL when none is known. */
 static const struct wb_event *last_pause(const struct ui *u, const struct wb_sample *s, int pid)
 {
@@ -165,8 +177,7 @@ void ui_draw_procs(struct ui *u, int y, int h)
 	snprintf(line + strlen(line), sizeof(line) - strlen(line), "  S  THROTTLED ON");
 	ui_title_line(u, y++, line, u->proc_scroll, rows, n);
 	if (s->nprocs == 0)
-		ui_put(u, y++, 0, WB_R_IDLE, procs_partial(s) ? "none of your processes wrote since the last sample"
-							    : "no process wrote since the last sample");
+		ui_put(u, y++, 0, WB_R_IDLE, ui_procs_idle_note(s));
 	else if (n == 0)
 		ui_put(u, y++, 0, WB_R_IDLE, "no process matches the filter");
 	for (int r = u->proc_scroll; r < n && r < u->proc_scroll + rows && y < end; r++, y++) {

@@ -228,6 +228,8 @@ void ui_draw_flusher(struct ui *u, int y, int h);
 void ui_draw_procs(struct ui *u, int y, int h);
 /* The line saying processes are missing from the table (and why), NULL when none is. */
 const char *ui_procs_missing_note(const struct wb_sample *s, char *buf, size_t n);
+/* The line in place of an empty process table (no filter): who did not write. */
+const char *ui_procs_idle_note(const struct wb_sample *s);
 /* draw.c: the whole screen into the grid (the caller sizes it); no curses */
 void ui_render(struct ui *u);
 int ui_dev_columns(void);

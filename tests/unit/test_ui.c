@@ -809,7 +809,10 @@ static void tune_preview_follows(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
-/* Processes missing from the table: "run as root" only when the sample was not read as root. */
+/*
+ * Processes missing from the table: "run as root" only when the sample was not read as root;
+ * and an empty table says "your processes" only then (as root the refused ones are not others').
+ */
 static void procs_missing_note(void **st)
 {
 	struct wb_sample s;
@@ -819,14 +822,20 @@ static void procs_missing_note(void **st)
 	wb_sample_init(&s);
 	s.level = 3;
 	assert_null(ui_procs_missing_note(&s, buf, sizeof(buf)));
+	assert_string_equal(ui_procs_idle_note(&s), "no process wrote since the last sample");
 	s.g.v[WB_G_PROCS_UNREADABLE] = 2;
 	s.g.valid |= WB_BIT(WB_G_PROCS_UNREADABLE);
 	assert_non_null(ui_procs_missing_note(&s, buf, sizeof(buf)));
 	if (strstr(buf, "run as root"))
 		fail_msg("read as root (level 3), yet: %s", buf);
 	assert_non_null(strstr(buf, "2 processes"));
+	if (strstr(ui_procs_idle_note(&s), "your"))
+		fail_msg("read as root (level 3), yet: %s", ui_procs_idle_note(&s));
+	s.level = 2;
+	assert_null(strstr(ui_procs_idle_note(&s), "your"));
 	s.level = 1;
 	assert_non_null(strstr(ui_procs_missing_note(&s, buf, sizeof(buf)), "run as root"));
+	assert_string_equal(ui_procs_idle_note(&s), "none of your processes wrote since the last sample");
 	wb_sample_finish(&s);
 }
 
