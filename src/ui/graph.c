@@ -370,6 +370,18 @@ static bool has_marks(const struct frame *fr, int w)
 	       wb_timeline_bdi(tl, fr->in->bdi, WB_TL_B_WAKEUPS);
 }
 
+/* Were trace events read in the span shown? Without them a sample's pauses are NaN, not 0. */
+static bool marks_known(const struct frame *fr)
+{
+	const struct wb_timeline *tl = fr->in->tl;
+	const double *t = wb_timeline_mono(tl), *pa = wb_timeline_bdi(tl, fr->in->bdi, WB_TL_B_PAUSES);
+
+	for (size_t i = 0; i < wb_timeline_len(tl); i++)
+		if (t[i] >= fr->x0 && isfinite(pa[i]))
+			return true;
+	return false;
+}
+
 /* Throttling pauses and flusher work as marks on one row, per time bucket; their legend right of now where it fits. */
 static void marks_row(const struct frame *fr, int y, int x, int w)
 {
@@ -381,6 +393,11 @@ static void marks_row(const struct frame *fr, int y, int x, int w)
 	double per = (fr->x1 - fr->x0) / cols;
 
 	fr->put(fr->ctx, y, x, WB_R_NORMAL, "marks");
+	if (!marks_known(fr)) { /* an empty row would say nothing was throttled: n/a, as the Flusher's event log */
+		fr->put(fr->ctx, y, x + LABEL_W, WB_R_NA,
+			"n/a - level 3 hidden: throttling and flusher marks need trace events");
+		return;
+	}
 	for (size_t i = 0; i < wb_timeline_len(tl); i++) {
 		int c = (int)floor((t[i] - fr->x0) / per), k = pa[i] > 0 ? 0 : wk[i] > 0 ? 1 : -1;
 		if (c < 0 || c >= cols || k < 0)
@@ -532,7 +549,7 @@ void wb_graph_draw(const struct wb_graph_in *in, int y, int x, int w, int h, wb_
 	}
 	if (in->bdi && rows >= 12 && has_marks(&fr, w)) {
 		/* no room right of now for the legend (a long span): a row of its own under the marks */
-		if (marks_legend_at(&fr, w - LABEL_W) < 0 && rows >= 13) {
+		if (marks_legend_at(&fr, w - LABEL_W) < 0 && rows >= 13 && marks_known(&fr)) {
 			marks_legend(&fr, y + rows - 1, x + LABEL_W);
 			rows--;
 		}

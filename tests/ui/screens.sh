@@ -163,6 +163,9 @@ done
 # the Graph pane through the UI (the selected device, the pipeline's forecast), and in ASCII
 screen graph-usb-stick 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter 6
 screen graph-usb-stick-ascii 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 3 0 Enter Down 6 b b
+# a recording without trace events (level 2): the marks row says n/a, not an empty row that
+# reads as nothing throttled
+screen graph-no-trace 80 24 "--replay $F/many-writers.wbrec --theme mono" Space 6
 screen scenario-reclaim 100 30 "--replay $EX/reclaim-stall.wbrec --theme mono" Space g 2 0 Enter 2
 # exact seek on screen: 24 s reached by a forward jump, a backward jump and
 # Left from 34 s shows the same screen (devices and flusher panes)
