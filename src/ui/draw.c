@@ -111,21 +111,24 @@ static const char *join_fit(char *line, size_t n, const char *const *item, int k
 	return line;
 }
 
-/* text cut at the last whole word that fits in cols, with "..." when cut. */
-static const char *words_fit(char *line, size_t n, const char *text, int cols)
+/* text cut at the last whole word that fits in cols, ending in the cut marker (ui_cut's) when cut. */
+static const char *words_fit(char *line, size_t n, const char *text, int cols, bool utf8)
 {
+	const char *mark = ui_cut_mark(utf8);
 	size_t len;
 	char *sp;
 
 	snprintf(line, n, "%s", text);
 	len = strlen(line);
-	if (cols <= 3 || len <= (size_t)cols)
+	if (cols <= 1 || len <= (size_t)cols)
 		return line;
-	line[cols - 3] = '\0';
+	line[cols - 1] = '\0'; /* the marker takes one column */
 	sp = strrchr(line, ' ');
 	if (sp)
 		*sp = '\0';
-	strcat(line, "...");
+	if (strlen(line) + strlen(mark) >= n)
+		mark = ui_cut_mark(false);
+	strcat(line, mark);
 	return line;
 }
 
@@ -270,7 +273,7 @@ static int draw_header(struct ui *u)
 		snprintf(full, sizeof(full), "dirtyable %s  dirtied %s%s  written %s%s%s", gshow(u, "dirtyable", a), b,
 			 strcmp(b, "-") ? "/s" : "", c, strcmp(c, "-") ? "/s" : "",
 			 l && l->calibrated ? "  (dirtyable recovered from the kernel's thresholds)" : "");
-		ui_put(u, y++, 1, WB_R_NORMAL, words_fit(line, sizeof(line), full, ui_cols(u) - 2));
+		ui_put(u, y++, 1, WB_R_NORMAL, words_fit(line, sizeof(line), full, ui_cols(u) - 2, u->utf8));
 	}
 	if (u->whatif_ok) {
 		const struct wb_limits *w = &u->whatif;
@@ -294,7 +297,7 @@ static int draw_header(struct ui *u)
 		const char *h[4];
 		int nh = wb_level_hidden(s->level, s->level_why, h, 4);
 		if (nh)
-			ui_put(u, y++, 1, WB_R_NA, words_fit(line, sizeof(line), h[0], ui_cols(u) - 2));
+			ui_put(u, y++, 1, WB_R_NA, words_fit(line, sizeof(line), h[0], ui_cols(u) - 2, u->utf8));
 	}
 	return y;
 }
@@ -476,7 +479,8 @@ static void draw_footer(struct ui *u)
 	wb_grid_clear_eol(u->grid, ui_lines(u) - 1, 0);
 	if (u->status[0]) { /* a longer message cut at a word, marked: not "(access level 2147483647, n" */
 		char line[sizeof(u->status) + 4];
-		ui_put(u, ui_lines(u) - 1, 0, WB_R_WARN, words_fit(line, sizeof(line), u->status, ui_cols(u) - 1));
+		words_fit(line, sizeof(line), u->status, ui_cols(u) - 1, u->utf8);
+		ui_put(u, ui_lines(u) - 1, 0, WB_R_WARN, line);
 		return;
 	}
 	for (int pos = 1; pos <= 10; pos++)

@@ -5,14 +5,15 @@
  * ui_handle_key(), drawn into the grid and printed as text.
  *
  *   screens COLSxLINES [--root DIR | --replay FILE] [-d SEC] [--theme NAME]
- *           [--set K=V]... [--roles] [-- KEY...]
+ *           [--set K=V]... [--roles] [--ascii] [-- KEY...]
  *
  * Timing is the tmux test's, on a clock of its own: the keys start at 1.2 s
  * and come 0.4 s apart; samples are taken when due, so no test sleeps. A KEY
  * is a character, a curses key name as tmux spells it (Enter, Space, Down,
  * NPage, ...), or resize=COLSxLINES. --roles: after the text, each cell's
  * theme role as a letter ('a' + enum wb_role; capital when the selection's
- * bold is added; '.' a blank in the normal role).
+ * bold is added; '.' a blank in the normal role). --ascii: a locale that is
+ * not UTF-8 (the C locale), where the UI draws its ASCII glyphs and markers.
  */
 #include <curses.h>
 #include <locale.h>
@@ -35,7 +36,7 @@ struct args {
 	double delay, from, to; /* the replay's --from / --to (0: the whole recording) */
 	const char *sets[MAX_SETS];
 	int nsets;
-	bool roles;
+	bool roles, ascii;
 	char **keys;
 	int nkeys;
 };
@@ -70,8 +71,8 @@ static int parse(int argc, char **argv, struct args *a)
 		return -1;
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (strcmp(o, "--roles") == 0) {
-			a->roles = true;
+		if (strcmp(o, "--roles") == 0 || strcmp(o, "--ascii") == 0) {
+			*(o[2] == 'r' ? &a->roles : &a->ascii) = true;
 			continue;
 		}
 		if (strcmp(o, "--") == 0) {
@@ -246,10 +247,10 @@ int main(int argc, char **argv)
 
 	if (parse(argc, argv, &a)) {
 		fprintf(stderr, "usage: screens COLSxLINES [--root DIR | --replay FILE [--from S] [--to S]] [-d SEC] [--theme NAME] "
-				"[--set K=V]... [-- KEY...]\n");
+				"[--set K=V]... [--roles] [--ascii] [-- KEY...]\n");
 		return 2;
 	}
-	setlocale(LC_ALL, "C.UTF-8"); /* as the tmux test runs wbtop */
+	setlocale(LC_ALL, a.ascii ? "C" : "C.UTF-8"); /* as the tmux test runs wbtop */
 	o = (struct wb_ui_opts){ .delay = a.delay, .theme = a.theme, .theme_dirs = dirs, .warn_pct = 75,
 				 .crit_pct = 95, .sets = a.sets, .nsets = a.nsets };
 	return a.replay ? drive_replay(&a, &o) : drive_live(&a, &o);
