@@ -477,12 +477,6 @@ static void draw_footer(struct ui *u)
 	int n = 0, x = 0, room = ui_cols(u) - 1; /* the last column stays blank */
 
 	wb_grid_clear_eol(u->grid, ui_lines(u) - 1, 0);
-	if (u->status[0]) { /* a longer message cut at a word, marked: not "(access level 2147483647, n" */
-		char line[sizeof(u->status) + 4];
-		words_fit(line, sizeof(line), u->status, ui_cols(u) - 1, u->utf8);
-		ui_put(u, ui_lines(u) - 1, 0, WB_R_WARN, line);
-		return;
-	}
 	for (int pos = 1; pos <= 10; pos++)
 		for (size_t i = 0; i < nb && n < 32; i++)
 			if (b[i].foot_pos == pos && in_footer(u, &b[i], mode)) {
@@ -536,10 +530,25 @@ int ui_put_wrapped(const struct ui *u, const char *text, int y, int x, int end, 
 	return rows;
 }
 
-/* The whole screen into the grid: frame, the pane shown, footer; or help, or why there is nothing. */
+/*
+ * The status message on row y, a row of its own above the footer: in the
+ * footer's place it hid the keys until the next key, for good when a sink
+ * had stopped (its message is set again each sample). A longer message is
+ * cut at a word, marked: not "(access level 2147483647, n".
+ */
+static void draw_status(struct ui *u, int y)
+{
+	char line[sizeof(u->status) + 4];
+
+	wb_grid_clear_eol(u->grid, y, 0);
+	words_fit(line, sizeof(line), u->status, ui_cols(u) - 1, u->utf8);
+	ui_put(u, y, 0, WB_R_WARN, line);
+}
+
+/* The whole screen into the grid: frame, the pane shown, status, footer; or help, or why there is nothing. */
 void ui_render(struct ui *u)
 {
-	int y, lines = ui_lines(u);
+	int y, end, lines = ui_lines(u);
 
 	wb_grid_erase(u->grid);
 	if (!wb_layout_fits(ui_cols(u), lines)) {
@@ -559,14 +568,17 @@ void ui_render(struct ui *u)
 	}
 	y = draw_header(u);
 	draw_tabs(u, y++);
+	end = lines - 1 - (u->status[0] != '\0'); /* a message takes the pane's last row */
 	switch (u->pane) {
-	case P_DEVICES: ui_draw_devices(u, y, lines - 1 - y); break;
-	case P_ZONES: ui_draw_zones(u, y, lines - 1 - y); break;
-	case P_FLUSHER: ui_draw_flusher(u, y, lines - 1 - y); break;
-	case P_PROCS: ui_draw_procs(u, y, lines - 1 - y); break;
-	case P_TUNE: ui_draw_tune(u, y, lines - 1 - y, ui_put); break;
-	case P_GRAPH: ui_draw_graph(u, y, lines - 1 - y); break;
+	case P_DEVICES: ui_draw_devices(u, y, end - y); break;
+	case P_ZONES: ui_draw_zones(u, y, end - y); break;
+	case P_FLUSHER: ui_draw_flusher(u, y, end - y); break;
+	case P_PROCS: ui_draw_procs(u, y, end - y); break;
+	case P_TUNE: ui_draw_tune(u, y, end - y, ui_put); break;
+	case P_GRAPH: ui_draw_graph(u, y, end - y); break;
 	default: break;
 	}
+	if (u->status[0])
+		draw_status(u, end);
 	draw_footer(u);
 }

@@ -46,7 +46,8 @@ run() {
 	done
 	capture >"$T/$name"
 }
-body() { sed '$d; s/^>/ /' "$1"; } # the screen without its status/footer line, nor the cursor (not a setting)
+# the screen without its status line and footer (the last two rows), nor the cursor (not a setting)
+body() { head -n -2 "$1" | sed 's/^>/ /'; }
 
 run written l s s W
 grep -q "settings written to $T/wbtop/wbtoprc" "$T/written" || { not_ok "W does not say where"; tail -1 "$T/written"; }

@@ -81,6 +81,14 @@ screen roles-select-down 80 24 "--theme mono --roles" Down
 # the Flusher table follows the selection: with the what-if line, End scrolls to the last device
 screen flusher-scroll 80 24 "--theme mono --set vm.dirty_bytes=100M" 3 End
 screen sort-dirty 120 30 "--theme mono" s s
+# a message (here s's) on a row of its own above the footer: the keys stay while it shows
+"$S" 80x24 --root "$F/6.18-writing" -d 0.3 --theme mono -- s > "$T/status.txt" 2>&1
+if sed -n 23p "$T/status.txt" | grep -q '^sorted by MOUNT (ascending)$' &&
+   tail -1 "$T/status.txt" | grep -q '^F1Help .* qQuit$'; then
+	ok "status line above the footer at 80x24"
+else
+	bad "status line hides the footer at 80x24"; tail -2 "$T/status.txt"
+fi
 screen filter-btrfs 80 24 "--theme mono" / b t r Enter
 screen hide-loop 80 24 "--theme mono" l
 screen tiny 60 20 "--theme mono"
@@ -175,7 +183,7 @@ for pane in 1 3; do
 	screen seek-fwd-$pane 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter $pane
 	screen seek-back-$pane 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 5 0 Enter g 2 4 Enter $pane
 	screen seek-left-$pane 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 3 4 Enter Left $pane
-	for how in back left; do # all but the status line (it names the key)
+	for how in back left; do # all but the footer
 		if diff <(sed '$d' "$T/seek-fwd-$pane.txt") <(sed '$d' "$T/seek-$how-$pane.txt") > "$T/seek.diff"; then
 			ok "pane $pane at 24 s: $how equals a forward jump"
 		else
@@ -260,7 +268,7 @@ grep -q 'replay stopped: recording: offset [0-9]*: damaged frame' "$T/replay-dam
 	{ bad "replay-damaged: the damage not named"; cat "$T/replay-damaged.txt"; }
 # a header note or a status line longer than the screen is cut at a word and marked ("from the
 # kernel", "(access level 2147483647, n" read whole), with the marker a cut label has
-if sed -n '5p;24p' "$T/replay-damaged.txt" | grep -vq '[^ ]…$'; then
+if sed -n '5p;23p' "$T/replay-damaged.txt" | grep -vq '[^ ]…$'; then
 	bad "replay-damaged: a line cut without its marker"; cat "$T/replay-damaged.txt"
 else
 	ok "replay-damaged: the dirtyable note and the status line cut at a word, marked"
@@ -270,10 +278,11 @@ fi
 if "$W" --root "$F/6.18-writing" --batch -n 4 -d 0.05 --record "$T/fx.wbrec" >/dev/null 2>&1 &&
    "$S" 80x24 --replay "$T/fx.wbrec" --theme mono 2>&1 | mask > "$T/replay.txt"; then
 	grep -q "REPLAY" "$T/replay.txt" || bad "replay header"
-	# live rows 2..23 == replay rows 3..24 less the footer (the replay's status line differs),
-	# and less the reason a missing level gives (a fixture tree live, the recording replayed)
+	# live rows 2..23 == replay rows 3..24 less the status row and the footer (the replay's
+	# status line differs), and less the reason a missing level gives (a fixture tree live,
+	# the recording replayed)
 	why() { sed -E 's/^( level [0-9] (hidden|missing|off): [^(]*)\(.*$/\1(why)/'; }
-	if diff <(sed -n '2,22p' "$G/devices-80x24.txt" | why) <(sed -n '3,23p' "$T/replay.txt" | why) > "$T/replay.diff"; then
+	if diff <(sed -n '2,21p' "$G/devices-80x24.txt" | why) <(sed -n '3,22p' "$T/replay.txt" | why) > "$T/replay.diff"; then
 		ok "replay screen equals the live screen"
 	else
 		bad "replay screen differs"; cat "$T/replay.diff"
