@@ -202,6 +202,15 @@ void wb_model_completed(const struct wb_sample *cur, const struct wb_ring *hist,
  * showed 62-103 MB/s, 55M read 0.4-1.0 s against a real 10-13 s.
  */
 #define WB_DRAIN_MIN_S 2.0
+/*
+ * Is pages_s (pages of page_size bytes a second) the kernel's starting
+ * estimate (INIT_BW, 100 MiB/s), i.e. a device it has not measured? A
+ * drain time from it would be a guess shown as a figure.
+ */
+static inline bool wb_bw_unmeasured(double pages_s, uint32_t page_size)
+{
+	return page_size && pages_s == (double)((100u << 20) / page_size);
+}
 void wb_model_drain(struct wb_limits *l, const struct wb_sample *cur, const struct wb_ring *hist);
 /*
  * Every BDI of l whose share the kernel's figure hides (frac_hidden) takes

@@ -136,7 +136,9 @@ void wb_control_compute(struct wb_limits *l, const struct wb_sample *s,
 		b->over_bg = s->g.v[WB_G_DIRTY] > l->bg ||
 			     (WB_HAS(sb->st_valid, WB_B_RECLAIMABLE) && sb->st[WB_B_RECLAIMABLE] > b->bg_thresh);
 		b->state = state_of(l, b, sb, is_free, wb_counter_slack(s));
-		b->drain_s = (b->dirty_known && bw > 0) ? (double)b->wb_dirty / bw : -1;
+		/* none from the estimate a device starts with: a guess (wb_model_drain() may measure one) */
+		b->drain_s = !b->dirty_known ? -1 : !b->wb_dirty ? 0
+			     : bw > 0 && !wb_bw_unmeasured(bw, s->page_size) ? (double)b->wb_dirty / bw : -1;
 		if (is_free || !b->dirty_known || bw <= 0) {
 			b->pos_ratio = -1;
 			b->dirty_ratelimit = 0;

@@ -265,7 +265,7 @@ static bool bw_unmeasured(const struct wb_sample *s, const struct wb_bdi *b)
 {
 	uint64_t bw;
 
-	return s->page_size && wb_bdi_write_bw(b, &bw) && bw == (100u << 20) / s->page_size;
+	return wb_bdi_write_bw(b, &bw) && wb_bw_unmeasured((double)bw, s->page_size);
 }
 
 static struct eta eta(const struct wb_view *v, const struct wb_ring *hist, int idx)

@@ -343,6 +343,18 @@ static void control_position_rate_pause(void **st)
 	assert_int_equal(bl.pause_ms, 0);
 	/* the drain time: 100 pages at 1280 pages/s */
 	assert_true(bl.drain_s > 0.0781 && bl.drain_s < 0.0782);
+	/* none from the kernel's starting estimate (100 MiB/s: never measured), but 0 with nothing dirty */
+	s.page_size = 4096;
+	bw = 25600;
+	wb_control_compute(&l, &s, &bw, 250);
+	assert_true(bl.drain_s == -1);
+	bl.wb_dirty = 0;
+	wb_control_compute(&l, &s, &bw, 250);
+	assert_true(bl.drain_s == 0);
+	bw = 25599;
+	bl.wb_dirty = 100;
+	wb_control_compute(&l, &s, &bw, 250);
+	assert_true(bl.drain_s > 0.0039 && bl.drain_s < 0.0040);
 }
 
 /* One device, 5000 dirty pages over its background share, 1000 pages/s. */
