@@ -287,7 +287,7 @@ int wb_bdi_name_cmp(const char *a, const char *b)
 			return am < bm ? -1 : 1;
 		if (an != bn)
 			return an < bn ? -1 : 1;
-		return 0;
+		return strcmp(a, b); /* 7:01 and 7:1: two names, one order (bdis_list searches by it) */
 	}
 	if (ha != hb)
 		return ha ? -1 : 1;

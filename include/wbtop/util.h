@@ -92,7 +92,7 @@ const char *wb_fmt_count(char *buf, size_t len, double v);
  */
 int wb_level_hidden(int level, int why, const char **lines, int n);
 
-/* Order BDI names: "MAJ:MIN" numerically, then others by name. */
+/* Order BDI names: "MAJ:MIN" numerically, then others by name; 0 only for the same name. */
 int wb_bdi_name_cmp(const char *a, const char *b);
 
 /*

@@ -277,17 +277,14 @@ nomem:
 }
 
 /*
- * Find (or add) the state of a BDI by name. NULL on out of memory, or when
+ * Add the state of a BDI not followed yet. NULL on out of memory, or when
  * WB_MAX_ITEMS are followed already (*full set): a recording's frame holds
  * no more, and a sample with more was written and then refused as damage.
  */
-static struct wb_bdi_files *state_get(struct wb_bdis *b, const char *name, bool *full)
+static struct wb_bdi_files *state_add(struct wb_bdis *b, const char *name, bool *full)
 {
 	struct wb_bdi_files *ns;
 
-	for (size_t i = 0; i < b->nst; i++)
-		if (strcmp(b->st[i].name, name) == 0)
-			return &b->st[i];
 	if (b->nst >= WB_MAX_ITEMS) {
 		*full = true;
 		return NULL;
@@ -789,6 +786,19 @@ static int bdi_cmp(const void *a, const void *b)
 	return wb_bdi_name_cmp(((const struct bdi_key *)a)->name, ((const struct bdi_key *)b)->name);
 }
 
+/* The states from index from on, as (name, index) in name order; NULL out of memory. Caller frees. */
+static struct bdi_key *states_sorted(const struct wb_bdis *b, size_t from)
+{
+	struct bdi_key *k = malloc((b->nst - from + 1) * sizeof(*k));
+
+	if (!k)
+		return NULL;
+	for (size_t i = from; i < b->nst; i++)
+		k[i - from] = (struct bdi_key){ b->st[i].name, i };
+	qsort(k, b->nst - from, sizeof(*k), bdi_cmp);
+	return k;
+}
+
 /*
  * Each state's place in name order (the sample's order), or NULL out of
  * memory. Sorting the names, not the filled BDIs: qsort moved ~900-byte
@@ -796,7 +806,7 @@ static int bdi_cmp(const void *a, const void *b)
  */
 static size_t *bdi_ranks(const struct wb_bdis *b)
 {
-	struct bdi_key *k = malloc(b->nst * sizeof(*k));
+	struct bdi_key *k = states_sorted(b, 0);
 	size_t *rank = malloc(b->nst * sizeof(*rank));
 
 	if (!k || !rank) {
@@ -804,9 +814,6 @@ static size_t *bdi_ranks(const struct wb_bdis *b)
 		free(rank);
 		return NULL;
 	}
-	for (size_t i = 0; i < b->nst; i++)
-		k[i] = (struct bdi_key){ b->st[i].name, i };
-	qsort(k, b->nst, sizeof(*k), bdi_cmp);
 	for (size_t j = 0; j < b->nst; j++)
 		rank[k[j].i] = j;
 	free(k);
@@ -1182,13 +1189,70 @@ static void floor_at_read(struct wb_bdis *b, const struct wb_sample *s, struct w
  */
 #define BDI_RELIST 16
 
+/*
+ * The states' indices in name order, from b->rank (which, when there, is
+ * theirs); NULL when there is none or out of memory. Caller frees.
+ */
+static size_t *states_by_name(const struct wb_bdis *b)
+{
+	size_t *order = b->rank && b->nst ? malloc(b->nst * sizeof(*order)) : NULL;
+
+	for (size_t i = 0; order && i < b->nst; i++)
+		order[b->rank[i]] = i;
+	return order;
+}
+
+/*
+ * The state of a BDI by name among the first n (those of the last listing):
+ * by halves through order (states_by_name()), one by one without it. 4096
+ * BDIs listed one by one were 8 M name comparisons a listing (every sample
+ * of a --root tree, which has no uevents).
+ */
+static struct wb_bdi_files *state_find(struct wb_bdis *b, const size_t *order, size_t n, const char *name)
+{
+	size_t lo = 0, hi = n;
+
+	if (!order) {
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(b->st[i].name, name) == 0)
+				return &b->st[i];
+		return NULL;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = wb_bdi_name_cmp(name, b->st[order[mid]].name);
+		if (c == 0)
+			return &b->st[order[mid]];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/*
+ * A name readdir gave twice (a directory changing under it) has two of the
+ * states added from index from on: the later is dropped, as one state was
+ * all a search of every state left. Out of memory: both kept.
+ */
+static void drop_twice_listed(struct wb_bdis *b, size_t from)
+{
+	struct bdi_key *k = b->nst > from ? states_sorted(b, from) : NULL;
+
+	for (size_t j = 1; k && j < b->nst - from; j++)
+		if (strcmp(k[j - 1].name, k[j].name) == 0)
+			b->st[k[j].i > k[j - 1].i ? k[j].i : k[j - 1].i].seen = false;
+	free(k);
+}
+
 /* List /sys/class/bdi into b's states (seen set on those present); false if it cannot be listed. */
 static bool bdis_list(struct wb_bdis *b, struct wb_diag *d)
 {
 	char *dir = wb_path_join(b->root, "/sys/class/bdi");
 	DIR *dh = dir ? opendir(dir) : NULL;
 	struct dirent *e;
-	size_t skipped = 0;
+	size_t skipped = 0, known = b->nst, *order;
 
 	if (!dh && (errno == EMFILE || errno == ENFILE) && b->nst) {
 		/* no descriptor to list it with: the devices of the last listing are still read */
@@ -1204,17 +1268,23 @@ static bool bdis_list(struct wb_bdis *b, struct wb_diag *d)
 	}
 	for (size_t i = 0; i < b->nst; i++)
 		b->st[i].seen = false;
+	order = states_by_name(b);
 	while ((e = readdir(dh))) {
 		struct wb_bdi_files *st;
 		bool full = false;
 
 		if (e->d_name[0] == '.' || strlen(e->d_name) >= WB_NAME_LEN)
 			continue;
-		if ((st = state_get(b, e->d_name, &full)))
+		if ((st = state_find(b, order, known, e->d_name)) || (st = state_add(b, e->d_name, &full)))
 			st->seen = true;
 		skipped += full;
 	}
 	closedir(dh);
+	free(order);
+	drop_twice_listed(b, known);
+	/* the states moved and grew: their order is sorted again (wb_bdis_read) */
+	free(b->rank);
+	b->rank = NULL;
 	if (skipped) /* those followed already stay: the rest are the ones listed last */
 		wb_diag_add(d, "%s: %zu more devices than the %d wbtop follows (what a recording holds): left out",
 			    dir, skipped, WB_MAX_ITEMS);
@@ -1352,8 +1422,8 @@ void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 		return;
 	if (b->knob_watch >= 0 && !knobs_quiet)
 		knobs_drain(b);
-	/* the order changes only with the states: sorted again after a listing */
-	if (b->nst && (!b->rank || list)) {
+	/* the order changes only with the states: sorted again after a listing (which drops it) */
+	if (b->nst && !b->rank) {
 		free(b->rank);
 		b->rank = bdi_ranks(b);
 	}

@@ -168,6 +168,54 @@ static void out_of_descriptors(void **st)
 	wb_live_destroy(l);
 }
 
+/* Run a shell command on the tree in dir (cp, mv, rm); fails the test if it fails. */
+static void in_tree(const char *dir, const char *cmd)
+{
+	char c[2048];
+
+	snprintf(c, sizeof(c), "cd '%s' && %s", dir, cmd);
+	assert_int_equal(system(c), 0);
+}
+
+/*
+ * BDIs that come and go between listings (a tree is listed every sample):
+ * each found again by name (by halves through the name order since the
+ * last listing), the new ones added, the gone ones dropped, every name
+ * once and in name order. 7:01 is a name of its own, not 7:1's.
+ */
+static void listing_follows_changes(void **st)
+{
+	char root[] = "/tmp/test_collect.XXXXXX", err[256], cmd[600];
+	struct wb_live_opts o = { .root = root };
+	static const char *const want[] = { "7:0", "7:01", "7:1", "7:3", "7:4", "7:5", "7:6", "7:7", "7:9",
+					    "253:0", "254:0", "btrfs-1" };
+	struct wb_live *l;
+	struct wb_sample s;
+
+	(void)st;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/6.18-writing/.' .", FIXTURES);
+	in_tree(root, cmd);
+	assert_non_null(l = wb_live_create(&o, err, sizeof(err)));
+	wb_sample_init(&s);
+	wb_live_read(l, &s);
+	assert_int_equal(s.nbdis, 11);
+	in_tree(root, "cd sys/class/bdi && cp -a 7:1 7:01 && cp -a 7:1 7:9 && rm -r 7:2 && "
+		      "cd ../../kernel/debug/bdi && cp -a 7:1 7:01 && cp -a 7:1 7:9");
+	for (int round = 0; round < 2; round++) { /* the first finds the change, the second the same again */
+		wb_live_read(l, &s);
+		assert_int_equal(s.nbdis, sizeof(want) / sizeof(want[0]));
+		for (size_t i = 0; i < s.nbdis; i++)
+			assert_string_equal(s.bdis[i].name, want[i]);
+		assert_true(WB_HAS(wb_sample_bdi(&s, "7:01")->st_valid, WB_B_THRESH));
+		assert_string_equal(wb_sample_bdi(&s, "7:0")->dev, "loop0");
+	}
+	wb_sample_finish(&s);
+	wb_live_destroy(l);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void ring_and_rates(void **st)
 {
 	struct wb_ring *r = wb_ring_create(3);
@@ -323,6 +371,7 @@ int main(void)
 		cmocka_unit_test(old_kernel_shapes),
 		cmocka_unit_test(damaged_files_named),
 		cmocka_unit_test(out_of_descriptors),
+		cmocka_unit_test(listing_follows_changes),
 		cmocka_unit_test(ring_and_rates),
 		cmocka_unit_test(copy_reuses_or_replaces),
 		cmocka_unit_test(lerp_between_samples),

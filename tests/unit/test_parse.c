@@ -225,6 +225,19 @@ static void path_join(void **st)
 }
 
 /* Clock times: one or two digits a field, digits only, each field in its range (no :60). */
+/* BDI names in order: MAJ:MIN by number, the rest by name after them; 0 only for one name. */
+static void bdi_name_order(void **st)
+{
+	(void)st;
+	assert_true(wb_bdi_name_cmp("7:2", "7:10") < 0);
+	assert_true(wb_bdi_name_cmp("259:0", "btrfs-1") < 0);
+	assert_true(wb_bdi_name_cmp("btrfs-1", "btrfs-2") < 0);
+	assert_int_equal(wb_bdi_name_cmp("7:1", "7:1"), 0);
+	/* one number, two names: a search by this order told them apart by chance */
+	assert_true(wb_bdi_name_cmp("7:01", "7:1") < 0);
+	assert_true(wb_bdi_name_cmp("7:1", "7:01") > 0);
+}
+
 static void clock_fields(void **st)
 {
 	static const char *const bad_form[] = { "12", "12:", ":30", "123:00", "12:5:", "12: 5", "12:+5", "1:-0",
@@ -532,6 +545,7 @@ int main(void)
 		cmocka_unit_test(zoneinfo_garbage),
 		cmocka_unit_test(wb_stats_stand_for_stats),
 		cmocka_unit_test(wb_stats_not_enough),
+		cmocka_unit_test(bdi_name_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
