@@ -793,7 +793,7 @@ static int run_live(struct opts *o)
 	if (wb_recorder_error(recorder)) { /* the UI went on sampling; batch has said it already */
 		if (!o->batch)
 			fprintf(stderr, "wbtop: %s\n", wb_recorder_error(recorder));
-		rc = rc ? rc : 1;
+		rc = wb_rec_least_size(writer) ? 2 : rc ? rc : 1; /* --max-size too small: a bad argument */
 	}
 out:
 	wb_http_stop(http); /* before the sink: no scrape outlives the sample it serves */

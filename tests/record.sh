@@ -131,6 +131,15 @@ $W --root "$F/6.18-writing" --batch -n 60 -d 0.05 --record "$T/r.wbrec" --max-si
 [ "$(stat -c %s "$T/r.wbrec")" -le 2048 ] || fail "file over its cap"
 $W --replay "$T/r.wbrec.1" --batch --json > /dev/null && $W --replay "$T/r.wbrec" --batch --json > /dev/null || fail "rotated files replay"
 ok "--max-size rotates to FILE.1, both replay"
+# a cap under twice a file's header and first sample moved the file to FILE.1 at every sample
+# (--max-size 1: a file of one sample each time); now refused at the first, which is kept
+rm -f "$T"/r.wbrec*
+$W --root "$F/6.18-writing" --batch -n 20 -d 0.05 --record "$T/r.wbrec" --max-size 1K > /dev/null 2> "$T/e"; rc=$?
+[ $rc = 2 ] && grep -q -- "--max-size 1024: a file's header and first sample take [0-9]* bytes.*2K is the least" "$T/e" ||
+	fail "--max-size 1K: rc $rc, $(head -c 300 "$T/e")"
+[ ! -e "$T/r.wbrec.1" ] && [ "$($W --replay "$T/r.wbrec" --batch --json 2> /dev/null | wc -l)" = 1 ] ||
+	fail "--max-size 1K: FILE.1 made, or the first sample not kept"
+ok "--max-size under twice a file's header and first sample: refused (rc 2) with the least, the sample kept"
 # 7. values out of range in valid frames (fixtures/damaged/wbrec, see regen.py there): the
 # decoder reports them as damage with the offset; the sinks never see them (the level
 # indexed tables: SIGSEGV); under the sanitizer build this also checks for UB

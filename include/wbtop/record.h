@@ -82,7 +82,9 @@ struct wb_rec_writer;
  * after its last whole frame, with a note "recording resumed"; any other
  * existing file is refused with a message, unless flags has WB_REC_REPLACE.
  * max_bytes > 0: when the file would grow past it, rotate to FILE.1 (one
- * old file kept). NULL with a message (naming the file) on error.
+ * old file kept); under twice a file's header and first sample, writing
+ * stops after that sample (wb_rec_least_size()). NULL with a message
+ * (naming the file) on error.
  */
 struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header *h, uint64_t max_bytes,
 				   unsigned flags, char *err, size_t errlen);
@@ -98,6 +100,8 @@ int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s);
 /* Append a note (e.g. "set vm.dirty_ratio=10 (was 20)") at time mono. */
 int wb_rec_note(struct wb_rec_writer *w, double mono, double wall, const char *text);
 uint64_t wb_rec_bytes(const struct wb_rec_writer *w);
+/* The max_bytes refused as too small for the first sample: the least that makes sense, bytes; 0: none (w NULL too). */
+uint64_t wb_rec_least_size(const struct wb_rec_writer *w);
 /* Why writing stopped (names the file and the error; owned by w), or NULL. */
 const char *wb_rec_error(const struct wb_rec_writer *w);
 void wb_rec_close(struct wb_rec_writer *w);

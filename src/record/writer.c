@@ -30,6 +30,8 @@ struct wb_rec_writer {
 	uint64_t bytes, max_bytes;
 	int64_t prev_us;        /* the previous frame's time in this file, microseconds */
 	uint64_t samples;       /* sample frames in this file */
+	bool sized;             /* max_bytes was weighed against the first sample (cap_sense()) */
+	uint64_t least;         /* max_bytes refused: the least that makes sense, bytes; 0 none */
 	char err[512];          /* why writing stopped, or "" */
 };
 
@@ -95,22 +97,30 @@ static void tlv(struct wb_buf *b, uint8_t tag, const void *p, uint16_t n)
 	b->len = need;
 }
 
+/* The header's fields as TLVs into b (b->oom out of memory). */
+static void header_tlvs(const struct wb_rec_writer *w, struct wb_buf *b)
+{
+	uint8_t v8[8];
+
+	tlv(b, H_HOST, w->h.host, (uint16_t)strlen(w->h.host));
+	tlv(b, H_KERNEL, w->h.kernel, (uint16_t)strlen(w->h.kernel));
+	tlv(b, H_BOOT_ID, w->h.boot_id, (uint16_t)strlen(w->h.boot_id));
+	tlv(b, H_TOOL, w->h.tool, (uint16_t)strlen(w->h.tool));
+	le32(v8, w->h.page_size);
+	tlv(b, H_PAGE_SIZE, v8, 4);
+	memcpy(v8, &w->h.interval, 8);
+	tlv(b, H_INTERVAL, v8, 8);
+	memcpy(v8, &w->h.created, 8);
+	tlv(b, H_CREATED, v8, 8);
+}
+
 static int write_header(struct wb_rec_writer *w)
 {
 	struct wb_buf b = { 0 };
-	uint8_t fixed[16], v8[8];
+	uint8_t fixed[16];
 	int rc;
 
-	tlv(&b, H_HOST, w->h.host, (uint16_t)strlen(w->h.host));
-	tlv(&b, H_KERNEL, w->h.kernel, (uint16_t)strlen(w->h.kernel));
-	tlv(&b, H_BOOT_ID, w->h.boot_id, (uint16_t)strlen(w->h.boot_id));
-	tlv(&b, H_TOOL, w->h.tool, (uint16_t)strlen(w->h.tool));
-	le32(v8, w->h.page_size);
-	tlv(&b, H_PAGE_SIZE, v8, 4);
-	memcpy(v8, &w->h.interval, 8);
-	tlv(&b, H_INTERVAL, v8, 8);
-	memcpy(v8, &w->h.created, 8);
-	tlv(&b, H_CREATED, v8, 8);
+	header_tlvs(w, &b);
 	if (b.oom) {
 		wb_buf_free(&b);
 		return -1;
@@ -374,8 +384,37 @@ static size_t compress(struct wb_rec_writer *w, bool key)
 	return out.pos;
 }
 
+/*
+ * The first sample written (frame bytes) against max_bytes: a file starts
+ * with the header and a key frame, so a cap under twice them moves the
+ * file to FILE.1 at almost every sample, and FILE.1 holds one or a few
+ * (--max-size 1: one each). Then writing stops, the sample kept, with the
+ * least that makes sense in KiB (w->least). Only the first: later key
+ * frames grow with the devices and processes, and a recording under way
+ * goes on.
+ */
+static void cap_sense(struct wb_rec_writer *w, uint64_t frame)
+{
+	struct wb_buf b = { 0 };
+	uint64_t one;
+
+	w->sized = true;
+	header_tlvs(w, &b);
+	one = 16 + b.len + frame;
+	if (!w->max_bytes || b.oom || w->max_bytes >= 2 * one) {
+		wb_buf_free(&b);
+		return;
+	}
+	wb_buf_free(&b);
+	w->least = (2 * one + 1023) / 1024 * 1024;
+	snprintf(w->err, sizeof(w->err), "%s: --max-size %llu: a file's header and first sample take %llu bytes, "
+		 "FILE.1 would be replaced at almost every sample; %lluK is the least that makes sense", w->path,
+		 (unsigned long long)w->max_bytes, (unsigned long long)one, (unsigned long long)(w->least / 1024));
+}
+
 int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 {
+	uint64_t before = w->bytes;
 	bool key;
 	size_t clen;
 	int rc;
@@ -399,6 +438,8 @@ int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 	rc = frame(w, key ? FR_KEY : FR_DELTA, s->mono, w->out, clen, w->raw.len);
 	if (rc)
 		return rc;
+	if (!w->sized)
+		cap_sense(w, w->bytes - before);
 	w->since_key = key ? 0 : w->since_key + 1;
 	rc = wb_sample_copy(&w->prev, s);
 	w->have_prev = rc == 0;
@@ -425,6 +466,11 @@ int wb_rec_note(struct wb_rec_writer *w, double mono, double wall, const char *t
 const char *wb_rec_error(const struct wb_rec_writer *w)
 {
 	return w->err[0] ? w->err : NULL;
+}
+
+uint64_t wb_rec_least_size(const struct wb_rec_writer *w)
+{
+	return w ? w->least : 0;
 }
 
 uint64_t wb_rec_bytes(const struct wb_rec_writer *w)
