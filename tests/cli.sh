@@ -258,6 +258,19 @@ $W --root "$T/nk" --batch -n 3 -d 0.1 --no-trace > "$T/out" 2> "$T/err" || fail 
 [ "$(grep -c "BDI $b: none of its knobs" "$T/err")" = 1 ] || fail "unreadable knobs of $b: $(cat "$T/err")"
 grep -q "^$b " "$T/out" || fail "unreadable knobs: $b not shown"
 check "a BDI with no readable knob is said once and still shown"
+# debugfs stats missing while sysfs is there (debugfs not mounted; a device without its
+# stats file) were only "-": the cause is said on stderr, once
+cp -a "$F/6.18-idle" "$T/nd"
+rm -r "$T/nd/sys/kernel/debug"
+$W --root "$T/nd" --batch -n 3 -d 0.05 > "$T/out" 2> "$T/err" || fail "no debugfs: rc $?"
+[ "$(grep -c "debugfs stats unread: $T/nd/sys/kernel/debug/bdi: No such file or directory" "$T/err")" = 1 ] ||
+	fail "no debugfs: $(cat "$T/err")"
+cp -a "$F/6.18-idle" "$T/ns"
+rm "$T/ns/sys/kernel/debug/bdi/7:3/stats"
+$W --root "$T/ns" --batch -n 3 -d 0.05 --json > "$T/out" 2> "$T/err" || fail "no stats for 7:3: rc $?"
+[ "$(grep -c "debugfs stats unread for 1 of 10 devices: 7:3 (No such file or directory); their dirty" "$T/err")" = 1 ] ||
+	fail "no stats for 7:3: $(cat "$T/err")"
+check "debugfs stats missing (no debugfs, one device's file gone): the cause said once"
 # a value the kernel takes but that stops every writer is said in the what-if
 $W --root "$F/6.18-writing" --set vm.dirty_bytes=18446744073709551615 --batch -n 1 > "$T/out" 2>&1 ||
 	fail "dirty_bytes 2^64-1: rc $?"

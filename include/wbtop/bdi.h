@@ -30,6 +30,7 @@ struct wb_bdis {
 	size_t nst, st_cap;
 	size_t *rank;                 /* each state's place in name order, owned; NULL: to be sorted */
 	bool debugfs_ok;              /* last sample read some debugfs stats */
+	int dir_fail;                 /* errno debugfs's bdi folder was said to fail with (0: none said) */
 	bool sysfs_ok;                /* /sys/class/bdi was listable */
 	/* idle BDIs (bdi.c): nr_dirtied at the last sample every BDI was read in, pages the reads saw dirtied since */
 	uint64_t vm_base, explained;

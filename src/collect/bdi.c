@@ -44,6 +44,8 @@ struct wb_bdi_files {
 	uint64_t dirtied;          /* WB_B_DIRTIED at the last read, pages (have_dirtied) */
 	bool have_dirtied;
 	bool starved;              /* a file of it could not be opened this sample: no descriptor free */
+	int stats_fail;            /* errno its stats were last found unreadable with, said once (0: none) */
+	bool stats_new;            /* ... found so in this sample, to be said (stats_report()) */
 	int wd[WB_K_COUNT];        /* inotify watches on the knob files, -1 none */
 	bool knobs_known;          /* kval[] below is what the files hold (no write since) */
 	unsigned kept_for;         /* samples kval[] has been used for */
@@ -742,15 +744,16 @@ static void idle_account(struct wb_bdis *b, struct wb_bdi_files *st, const struc
  * root's: wb_bdi_stats_from_wb()): each file walks those lists, so one
  * read instead of two. A fixture tree's files need not agree: both read.
  */
-static bool read_debugfs(struct wb_bdis *b, struct wb_bdi_files *st, const struct wb_sample *s, struct wb_diag *d)
+static int read_debugfs(struct wb_bdis *b, struct wb_bdi_files *st, const struct wb_sample *s, struct wb_diag *d)
 {
 	struct wb_bdi_wbsum sum = { 0 };
 	bool have_wb = false;
 	double t0;
+	int rc;
 
 	if (st->skip > 0) {
 		st->skip--;
-		return true;
+		return 0;
 	}
 	t0 = now_us();
 	st->st_valid = 0;
@@ -761,8 +764,8 @@ static bool read_debugfs(struct wb_bdis *b, struct wb_bdi_files *st, const struc
 	}
 	st->from_wb = have_wb && wb_bdi_stats_from_wb(&sum, s, st->st, &st->st_valid);
 	if (!st->from_wb) {
-		if (wb_kvfile_read_starved(&st->stats, &st->starved) != 0)
-			return false;
+		if ((rc = wb_kvfile_read_starved(&st->stats, &st->starved)) != 0)
+			return rc;
 		wb_bdi_parse_stats(st->stats.buf, s->page_size, st->st, &st->st_valid, st->stats.path, d);
 		if (!have_wb && wb_kvfile_read_starved(&st->wb_stats, &st->starved) == 0)
 			wb_bdi_parse_wb_stats(st->wb_stats.buf, s->page_size, st->st, &st->st_valid, &sum,
@@ -773,7 +776,7 @@ static bool read_debugfs(struct wb_bdis *b, struct wb_bdi_files *st, const struc
 		unsigned k = st->cost_us / b->slow_us;
 		st->skip = k > 30 ? 30 : k;
 	}
-	return true;
+	return 0;
 }
 
 struct bdi_key {
@@ -1050,13 +1053,18 @@ static void fill_stats(struct wb_bdis *b, struct wb_bdi_files *st, const struct 
 {
 	bool skipped = st->skip > 0;
 	uint64_t floor;
+	int rc;
 
 	if (idle) {
 		b->debugfs_ok = true;
 		idle_keep(st, s, x);
 		return;
 	}
-	if (read_debugfs(b, st, s, d)) {
+	rc = read_debugfs(b, st, s, d);
+	/* unreadable: said once a cause (out of descriptors: fd_report() says it) */
+	st->stats_new = rc && !st->starved && st->stats_fail != -rc;
+	st->stats_fail = st->starved ? st->stats_fail : -rc;
+	if (rc == 0) {
 		b->debugfs_ok = true;
 		memcpy(x->st, st->st, sizeof(x->st));
 		x->st_valid = st->st_valid;
@@ -1349,7 +1357,7 @@ static size_t fill_all(struct wb_bdis *b, const struct wb_sample *s, struct wb_b
 	for (size_t i = 0; i < b->nst; i++) {
 		struct wb_bdi_files *st = &b->st[i];
 
-		st->fresh = false;
+		st->fresh = st->stats_new = false;
 		fill_bdi(b, st, s, &out[rank[i]], d);
 		if ((st->due = !live || idle_due(b, st, s, &out[rank[i]])))
 			fill_stats(b, st, s, &out[rank[i]], false, d);
@@ -1399,6 +1407,43 @@ static void fd_report(const struct wb_bdis *b, struct wb_diag *d)
 			    "(no descriptors left to keep them open)", wb_fd_limit(), unkept, b->nst);
 }
 
+/*
+ * Devices whose debugfs stats turned unreadable in this sample (their
+ * dirty, writeback, thresholds and bandwidth then "-"), said once a cause
+ * (stats_fail), at most 6 named. None read and the folder itself not
+ * there or not open to us (debugfs not mounted, not root): the folder and
+ * why instead, once; when it is back, the devices still unread.
+ */
+static void stats_report(struct wb_bdis *b, struct wb_diag *d)
+{
+	char names[200] = "";
+	size_t n = 0, len = 0;
+	bool back = b->debugfs_ok && b->dir_fail; /* the folder said missing is back: those still unread said now */
+	int e;
+
+	for (size_t i = 0; i < b->nst; i++) {
+		const struct wb_bdi_files *st = &b->st[i];
+		if ((st->stats_new || (back && st->stats_fail)) && n++ < 6 &&
+		    len + strlen(st->name) + 40 < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s (%s)", len ? ", " : "", st->name,
+						strerror(st->stats_fail));
+	}
+	if (b->debugfs_ok)
+		b->dir_fail = 0;
+	if (!n)
+		return;
+	if (!b->debugfs_ok && access(b->debugfs, R_OK | X_OK) != 0) {
+		if ((e = errno) != b->dir_fail)
+			wb_diag_add(d, "debugfs stats unread: %s: %s%s", b->debugfs, strerror(e),
+				    !b->mounts_live ? "" : e == ENOENT ? " (debugfs not mounted: as root, --mount-debugfs "
+				    "mounts it)" : e == EACCES ? " (debugfs is root's)" : "");
+		b->dir_fail = e;
+		return;
+	}
+	wb_diag_add(d, "debugfs stats unread for %zu of %zu devices: %s%s; their dirty, writeback, thresholds "
+		    "and bandwidth are unknown", n, b->nst, names, n > 6 ? ", ..." : "");
+}
+
 void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 {
 	struct wb_bdi *out = NULL;
@@ -1436,6 +1481,7 @@ void wb_bdis_read(struct wb_bdis *b, struct wb_sample *s, struct wb_diag *d)
 	/* read in the states' order, each filled straight into its place in name order */
 	n = fill_all(b, s, out, rank, d);
 	fd_report(b, d);
+	stats_report(b, d);
 	s->bdis = out;
 	s->nbdis = n;
 	attach_mounts(b, s, d);

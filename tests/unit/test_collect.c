@@ -216,6 +216,51 @@ static void listing_follows_changes(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * debugfs stats missing (the folder: debugfs not mounted; or some devices'
+ * files) while sysfs is there: the cause said in the first sample, not in
+ * every one; a device with none that comes later is said then.
+ */
+static void stats_unread_said_once(void **st)
+{
+	char root[] = "/tmp/test_collect.XXXXXX", err[256], cmd[600];
+	struct wb_live_opts o = { .root = root };
+	struct wb_live *l;
+	struct wb_sample s;
+
+	(void)st;
+	assert_non_null(mkdtemp(root));
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/6.18-idle/.' . && mv sys/kernel/debug sys/kernel/debug.off", FIXTURES);
+	in_tree(root, cmd);
+	assert_non_null(l = wb_live_create(&o, err, sizeof(err)));
+	wb_sample_init(&s);
+	wb_live_read(l, &s);
+	assert_int_equal(s.level, WB_LEVEL_SYSFS);
+	assert_true(diag_has(wb_live_diag(l), "debugfs stats unread: "));
+	assert_true(diag_has(wb_live_diag(l), "/sys/kernel/debug/bdi: No such file or directory"));
+	wb_live_read(l, &s);
+	assert_false(diag_has(wb_live_diag(l), "debugfs stats unread"));
+	/* debugfs back but two devices' files gone: those two, once */
+	in_tree(root, "mv sys/kernel/debug.off sys/kernel/debug && rm sys/kernel/debug/bdi/7:3/stats && "
+		      "rm -r sys/kernel/debug/bdi/7:5");
+	for (int i = 0; i <= WB_KVFILE_RETRY && s.level != WB_LEVEL_DEBUGFS; i++) { /* a failed open waits */
+		wb_live_read(l, &s);
+		assert_false(s.level != WB_LEVEL_DEBUGFS && diag_has(wb_live_diag(l), "debugfs stats unread"));
+	}
+	assert_int_equal(s.level, WB_LEVEL_DEBUGFS);
+	assert_true(diag_has(wb_live_diag(l), "debugfs stats unread for 2 of 10 devices: 7:3 (No such file or "
+					      "directory), 7:5 (No such file or directory); their dirty"));
+	wb_live_read(l, &s);
+	assert_false(diag_has(wb_live_diag(l), "debugfs stats unread"));
+	in_tree(root, "cp -a sys/class/bdi/7:1 sys/class/bdi/7:9"); /* a device with no stats comes */
+	wb_live_read(l, &s);
+	assert_true(diag_has(wb_live_diag(l), "debugfs stats unread for 1 of 11 devices: 7:9 (No such file"));
+	wb_sample_finish(&s);
+	wb_live_destroy(l);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void ring_and_rates(void **st)
 {
 	struct wb_ring *r = wb_ring_create(3);
@@ -372,6 +417,7 @@ int main(void)
 		cmocka_unit_test(damaged_files_named),
 		cmocka_unit_test(out_of_descriptors),
 		cmocka_unit_test(listing_follows_changes),
+		cmocka_unit_test(stats_unread_said_once),
 		cmocka_unit_test(ring_and_rates),
 		cmocka_unit_test(copy_reuses_or_replaces),
 		cmocka_unit_test(lerp_between_samples),
