@@ -130,6 +130,7 @@ struct load_ctx {
 	size_t errlen;
 	const struct line_reader *rd;
 	int err_line; /* the line err's text is about */
+	int role_on[WB_R_COUNT], name_on, mono_on; /* the line each was set on (0: not yet): once each */
 };
 
 static char *trim(char *s)
@@ -190,6 +191,22 @@ static bool parse_style(const char *value, struct wb_style *st)
 	return ok;
 }
 
+/*
+ * Is this the first line to set what *on keeps the line of? A second one
+ * was taken over the first without a word (one of two edits, a copied line
+ * left behind): an error, as the file's other mistakes are (0 with c->err).
+ */
+static int once(struct load_ctx *c, int *on, const char *kind, const char *key)
+{
+	if (*on) {
+		snprintf(c->err, c->errlen, "%s \"%s\" set again (first on line %d): a %s is set once", kind, key, *on,
+			 kind);
+		return 0;
+	}
+	*on = c->rd->line;
+	return 1;
+}
+
 /* [theme] name/mono, [roles] role = fg, bg[, attrs]: 1, or 0 with c->err. */
 static int take_entry(struct load_ctx *c, const char *section, const char *key, const char *value)
 {
@@ -198,10 +215,14 @@ static int take_entry(struct load_ctx *c, const char *section, const char *key, 
 
 	if (strcmp(section, "theme") == 0) {
 		if (strcmp(key, "name") == 0) {
+			if (!once(c, &c->name_on, "[theme] key", key))
+				return 0;
 			snprintf(c->t->name, sizeof(c->t->name), "%s", value);
 			return 1;
 		}
 		if (strcmp(key, "mono") == 0) { /* anything else was false, silently */
+			if (!once(c, &c->mono_on, "[theme] key", key))
+				return 0;
 			bool on = strcmp(value, "1") == 0 || strcasecmp(value, "true") == 0;
 			if (!on && strcmp(value, "0") && strcasecmp(value, "false")) {
 				snprintf(c->err, c->errlen, "mono = %.40s: expected true or false", value);
@@ -218,6 +239,8 @@ static int take_entry(struct load_ctx *c, const char *section, const char *key, 
 			snprintf(c->err, c->errlen, "unknown role \"%s\"", key);
 			return 0;
 		}
+		if (!once(c, &c->role_on[r], "role", key))
+			return 0;
 		st = c->t->role[r];
 		if (!parse_style(value, &st)) {
 			snprintf(c->err, c->errlen, "%s: expected \"fg, bg[, bold|reverse|underline|dim]\" "
@@ -276,7 +299,7 @@ static char *read_line(char *str, int num, void *stream)
 int wb_theme_parse(struct wb_theme *t, const char *text, const char *label, char *err, size_t errlen)
 {
 	struct line_reader rd = { .p = text };
-	struct load_ctx c = { t, err, errlen, &rd, 0 };
+	struct load_ctx c = { t, err, errlen, &rd, 0, { 0 }, 0, 0 };
 	const char *slash = strrchr(label, '/');
 	char what[200];
 	int rc;

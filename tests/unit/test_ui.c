@@ -160,6 +160,15 @@ static void bad_theme_named(void **st)
 	assert_int_not_equal(wb_theme_parse(&t, "[theme]\nmono = maybe\n", "mono", err, sizeof(err)), 0);
 	if (!strstr(err, "mono:2: mono = maybe: expected true or false"))
 		fail_msg("mono = maybe: %s", err);
+	/* a role (or a [theme] key) set twice: the last one was taken, without a word */
+	assert_int_not_equal(wb_theme_parse(&t, "[roles]\ndirty = red, default\nwarn = black, yellow\n"
+					    "dirty = blue, default\n", "dup", err, sizeof(err)), 0);
+	if (!strstr(err, "dup:4: role \"dirty\" set again (first on line 2): a role is set once"))
+		fail_msg("a role twice: %s", err);
+	assert_int_not_equal(wb_theme_parse(&t, "[theme]\nname = a\n[roles]\ndirty = red, default\n[theme]\n"
+					    "name = b\n", "dupname", err, sizeof(err)), 0);
+	if (!strstr(err, "dupname:6: [theme] key \"name\" set again (first on line 2)"))
+		fail_msg("name twice: %s", err);
 	unlink(path);
 }
 
