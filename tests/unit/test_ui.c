@@ -1065,7 +1065,7 @@ static int written_keys(const char *path, char keys[][32], int max)
 static void write_same_keys(void **st)
 {
 	char dir[] = "/tmp/wbtop-write-XXXXXX", cmd[64], live[16][32], replay[16][32];
-	int nl, nr;
+	int nl = 0, nr = 0; /* set in the loop; -O3 cannot tell */
 
 	(void)st;
 	assert_non_null(mkdtemp(dir));
