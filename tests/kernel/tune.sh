@@ -76,9 +76,16 @@ n=$((n + 1)); echo "ok $n - invalid values refused with the reason, nothing writ
 
 # the bytes sysctls at their edges: wbtop takes what the kernel takes (near 2^64 its page check
 # wraps and takes the value) and predicts the thresholds the kernel then reports (there: 0)
-put_back() { echo "$(echo "$before" | awk '$1 == "/proc/sys/vm/dirty_ratio" { print $2 }')" > /proc/sys/vm/dirty_ratio
-	     echo "$(echo "$before" | awk '$1 == "/proc/sys/vm/dirty_background_ratio" { print $2 }')" \
-		> /proc/sys/vm/dirty_background_ratio; }
+# put back as found, in either mode: of each pair the one that was set (a bytes write zeroes the
+# ratio; a ratio write of a changed value zeroes the bytes - the CI machine started at 200M/50M)
+was() { echo "$before" | awk -v f=/proc/sys/vm/$1 '$1 == f { print $2 }'; }
+put_back() {
+	local p
+	for p in dirty dirty_background; do
+		if [ "$(was ${p}_bytes)" != 0 ]; then echo "$(was ${p}_bytes)" > /proc/sys/vm/${p}_bytes
+		else echo "$(was ${p}_ratio)" > /proc/sys/vm/${p}_ratio; fi
+	done
+}
 for kv in vm.dirty_bytes=18446744073709551615 vm.dirty_bytes=18446744073709547521 \
 	  vm.dirty_bytes=18446744073709547520 vm.dirty_bytes=17592186040320 vm.dirty_bytes=17592186040321 \
 	  vm.dirty_bytes=8192 vm.dirty_bytes=8191 vm.dirty_background_bytes=18446744073709551615 \
