@@ -37,6 +37,9 @@ struct wb_bdis {
 	bool have_base;
 	unsigned idle_tick;           /* samples read, for the idle BDIs' turns */
 	unsigned slow_us;             /* a stats read this slow backs off (WB_BDI_STATS_SLOW_US; env WBTOP_BDI_SLOW_US) */
+	/* the global figures again, after the reads (live.c: /proc/vmstat), for floor_at_read(); NULL: none */
+	int (*global_again)(void *ctx, uint32_t page_size, struct wb_global *g);
+	void *global_ctx;
 	/* what a poll() said of knob_watch, uevent and mountinfo (POLLPRI) for the next read */
 	enum wb_polled knob_poll, uevent_poll, mount_poll;
 };

@@ -27,6 +27,11 @@ int wb_procfs_open(struct wb_procfs *p, const char *root);
 /* Fill s->g, s->sys, s->ncpus; problems go to d. */
 void wb_procfs_read(struct wb_procfs *p, struct wb_sample *s, struct wb_diag *d);
 void wb_procfs_close(struct wb_procfs *p);
+/*
+ * /proc/vmstat alone, again, into g (what the BDIs' floor check needs of the
+ * moment after their reads: bdi.c floor_at_read()). 0, or -1 unreadable.
+ */
+int wb_procfs_vmstat_again(struct wb_procfs *p, uint32_t page_size, struct wb_global *g);
 
 /*
  * The descriptors to poll() (POLLIN) before the next read: at most max

@@ -639,24 +639,30 @@ void wb_bdi_parse_stats(const char *buf, uint32_t page_size, uint64_t *stv, uint
 #define IDLE_EVERY 4
 #define IDLE_UNEXPLAINED 1024 /* pages (4 MiB), as the processes' check */
 
-/* The kernel's threshold for a wb without writeout share (see above); false if s lacks a figure. */
-static bool idle_floor(const struct wb_sample *s, const struct wb_bdi *x, uint64_t *floor)
+/* The kernel's threshold for a wb without writeout share (see above), at the global figures g; false if g lacks one. */
+static bool floor_of(const struct wb_global *g, const struct wb_bdi *x, uint64_t *floor)
 {
 	static const int need[] = { WB_G_DIRTY_THRESH, WB_G_BG_THRESH, WB_G_DIRTY, WB_G_WRITEBACK };
 	uint64_t t, dirty, cap;
 
 	for (size_t i = 0; i < NELEM(need); i++)
-		if (!WB_HAS(s->g.valid, need[i]))
+		if (!WB_HAS(g->valid, need[i]))
 			return false;
 	if (!WB_HAS(x->knob_valid, WB_K_MAX_RATIO_FINE))
 		return false;
-	t = s->g.v[WB_G_DIRTY_THRESH];
-	dirty = s->g.v[WB_G_DIRTY] + s->g.v[WB_G_WRITEBACK];
+	t = g->v[WB_G_DIRTY_THRESH];
+	dirty = g->v[WB_G_DIRTY] + g->v[WB_G_WRITEBACK];
 	*floor = t > dirty ? (t - dirty) / 8 : 0;
 	cap = t * x->knob[WB_K_MAX_RATIO_FINE] / (100 * 10000);
 	if (*floor > cap)
 		*floor = cap;
 	return true;
+}
+
+/* The floor as of the sample s */
+static bool idle_floor(const struct wb_sample *s, const struct wb_bdi *x, uint64_t *floor)
+{
+	return floor_of(&s->g, x, floor);
 }
 
 /* a and b within 1/128 of the larger (or 8 pages) */
@@ -1120,6 +1126,48 @@ static void idle_found(struct wb_bdi_files *st, uint64_t floor)
 	st->floor_then = floor;
 }
 
+/* The global figures once more, after the reads: asked for once a sample, when needed (floor_between()) */
+struct floor_after {
+	struct wb_global g;
+	bool asked, ok;
+};
+
+/*
+ * Was K the floor at some moment of this sample's reads: within 1/16 of the
+ * sample's floor (*floor, set), or else between it and the floor of
+ * /proc/vmstat read again now, widened by 1/16 at each end? The dirty pages
+ * can move far in the milliseconds between the sample's /proc/vmstat and
+ * the reads: with vm.dirty_bytes 200M and two writers at memory speed, 40
+ * idle devices read at floors 1.17-1.27x the sample's (a CI machine set so,
+ * kernel_share_sum: the shares summed to 1.25-3.7).
+ */
+static bool floor_between(struct wb_bdis *b, const struct wb_sample *s, const struct wb_bdi *x, uint64_t K,
+			  struct floor_after *a, uint64_t *floor)
+{
+	uint64_t now, lo, hi;
+
+	if (!idle_floor(s, x, floor))
+		return false;
+	if (K <= *floor + *floor / 16 && K + *floor / 16 >= *floor)
+		return true;
+	if (!a->asked) {
+		a->asked = true;
+		a->ok = b->global_again && b->global_again(b->global_ctx, s->page_size, &a->g) == 0;
+	}
+	if (!a->ok || !floor_of(&a->g, x, &now))
+		return false;
+	lo = now < *floor ? now : *floor;
+	hi = now < *floor ? *floor : now;
+	return K + lo / 16 >= lo && K <= hi + hi / 16;
+}
+
+/* No page dirty or under writeback, by a read of this sample, under the floor formula */
+static bool read_idle(const struct wb_bdi_files *st, const struct wb_bdi *x)
+{
+	return st->fresh && floor_formula(x) && WB_HAS(x->st_valid, WB_B_RECLAIMABLE) &&
+	       WB_HAS(x->st_valid, WB_B_WRITEBACK) && !x->st[WB_B_RECLAIMABLE] && !x->st[WB_B_WRITEBACK];
+}
+
 /*
  * The floor as the BDIs read in this sample saw it: the dirty pages can
  * move further between the vmstat read and theirs than at_floor() allows
@@ -1128,17 +1176,21 @@ static void idle_found(struct wb_bdi_files *st, uint64_t floor)
  * writeback whose thresholds agree (to 1/128) are at the floor: the
  * writeout shares of idle devices are not equal, the floor is common
  * (one figure for each moment of the sweep the dirty count held still).
- * Every device read in this sample at such a figure, if within 1/16 of
- * the sample's floor, is at the floor: the sample's, as at_floor() gives
- * it. Not caught: a device alone at the floor in its sample (not found idle, no other read) when the pages
- * moved more than that: the model still takes the drift for a share
- * (kernel_share_sum: 2 runs of 6, 1 and 8 samples of 25, sums to 1.10:
- * a device read every sample, not found idle, at 0.104-0.114).
+ * Every device read in this sample at such a figure, if it is the floor
+ * of a moment of the reads (floor_between()), is at the floor: the
+ * sample's, as at_floor() gives it. So is a device that never finished a
+ * page's writeback (BdiWritten 0): its writeout fraction, counted with
+ * that figure in __wb_writeout_add(), is 0, whatever its threshold. Not
+ * caught: a device alone at the floor in its sample, written before, when
+ * the pages moved more than that: the model still takes the drift for a
+ * share (kernel_share_sum: 2 runs of 6, 1 and 8 samples of 25, sums to
+ * 1.10: a device read every sample, not found idle, at 0.104-0.114).
  */
 static void floor_at_read(struct wb_bdis *b, const struct wb_sample *s, struct wb_bdi *out, const size_t *rank)
 {
 	uint64_t *k = malloc(b->nst * sizeof(*k)), floor;
 	bool *in = calloc(b->nst, sizeof(*in));
+	struct floor_after after = { 0 };
 	size_t n = 0;
 
 	if (!k || !in) {
@@ -1147,10 +1199,16 @@ static void floor_at_read(struct wb_bdis *b, const struct wb_sample *s, struct w
 		return;
 	}
 	for (size_t i = 0; i < b->nst; i++) {
-		const struct wb_bdi *x = &out[rank[i]];
-		if (b->st[i].fresh && floor_formula(x) && WB_HAS(x->st_valid, WB_B_RECLAIMABLE) &&
-		    WB_HAS(x->st_valid, WB_B_WRITEBACK) && !x->st[WB_B_RECLAIMABLE] && !x->st[WB_B_WRITEBACK])
-			k[n++] = x->st[WB_B_THRESH];
+		struct wb_bdi *x = &out[rank[i]];
+		if (!read_idle(&b->st[i], x))
+			continue;
+		if (WB_HAS(x->st_valid, WB_B_WRITTEN) && x->st[WB_B_WRITTEN] == 0 && idle_floor(s, x, &floor)) {
+			in[i] = true;
+			set_floor(x, s, floor);
+			idle_found(&b->st[i], floor);
+			continue;
+		}
+		k[n++] = x->st[WB_B_THRESH];
 	}
 	qsort(k, n, sizeof(*k), u64_cmp);
 	/*
@@ -1170,15 +1228,15 @@ static void floor_at_read(struct wb_bdis *b, const struct wb_sample *s, struct w
 			uint64_t K = x->st[WB_B_THRESH];
 			/*
 			 * any device read at that figure, pages or not (only the idle
-			 * counted as found idle), if that figure is within 1/16 of
-			 * this sample's floor: devices made alike (loop devices
-			 * formatted alike) hold equal writeout shares and agree too
+			 * counted as found idle), if that figure is a floor of the
+			 * reads' moments: devices made alike (loop devices formatted
+			 * alike) hold equal writeout shares and agree too
 			 * (kernel_bdi_idle: two at 1285900 kB, 2.1x the floor, were
 			 * set to it)
 			 */
 			if (!in[i] && b->st[i].fresh && floor_formula(x) &&
 			    ((K >= k[g] && K <= k[e - 1]) || near(k[g], K) || near(k[e - 1], K)) &&
-			    idle_floor(s, x, &floor) && K <= floor + floor / 16 && K + floor / 16 >= floor) {
+			    floor_between(b, s, x, K, &after, &floor)) {
 				in[i] = true;
 				set_floor(x, s, floor);
 				idle_found(&b->st[i], floor);

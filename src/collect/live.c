@@ -88,6 +88,11 @@ static void start_trace(struct wb_live *l)
 	snprintf(crash_path, sizeof(crash_path), "%s", wb_trace_instance_path(l->trace));
 }
 
+static int global_again(void *ctx, uint32_t page_size, struct wb_global *g)
+{
+	return wb_procfs_vmstat_again(&((struct wb_live *)ctx)->procfs, page_size, g);
+}
+
 struct wb_live *wb_live_create(const struct wb_live_opts *o, char *err, size_t errlen)
 {
 	struct wb_live *l = calloc(1, sizeof(*l));
@@ -113,6 +118,10 @@ struct wb_live *wb_live_create(const struct wb_live_opts *o, char *err, size_t e
 		snprintf(err, errlen, "out of memory");
 		wb_live_destroy(l);
 		return NULL;
+	}
+	if (strcmp(root, "/") == 0) {
+		l->bdis.global_again = global_again;
+		l->bdis.global_ctx = l;
 	}
 	if (maybe_mount_debugfs(l, &eff, err, errlen)) {
 		wb_live_destroy(l);

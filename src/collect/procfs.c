@@ -265,6 +265,16 @@ static bool meminfo_sysinfo(struct wb_sample *s)
 	return true;
 }
 
+int wb_procfs_vmstat_again(struct wb_procfs *p, uint32_t page_size, struct wb_global *g)
+{
+	g->valid = 0;
+	if (wb_kvfile_read(&p->vmstat, NULL))
+		return -1;
+	wb_kv_parse(p->vmstat.buf, vmstat_keys, sizeof(vmstat_keys) / sizeof(vmstat_keys[0]), page_size, g->v,
+		    &g->valid, p->vmstat.path, NULL);
+	return 0;
+}
+
 void wb_procfs_read(struct wb_procfs *p, struct wb_sample *s, struct wb_diag *d)
 {
 	if (wb_kvfile_read(&p->vmstat, d) == 0)
