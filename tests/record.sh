@@ -286,7 +286,13 @@ d = open(sys.argv[1], "rb").read()
 open(sys.argv[1], "ab").write(d[16 + struct.unpack("<I", d[12:16])[0]:])' "$T/cb.wbrec"
 $W --replay "$T/cb.wbrec" --batch --json > "$T/cb.json" 2> "$T/e" && [ "$(wc -l < "$T/cb.json")" = 5 ] ||
 	fail "appended frames: the 5 samples before them: rc $?, $(cat "$T/e")"
-for from in 100 3000; do
+# the span the index gives them follows the clock at recording (CLOCK_MONOTONIC: the machine's
+# uptime, ~1000 s on a machine booted for the run, where a fixed --from 3000 was past the end):
+# asked for past the end first, then a quarter and three quarters into the span it names
+$W --replay "$T/cb.wbrec" --batch --json --from 999999999 > /dev/null 2> "$T/e"
+span=$(sed -n 's/.*the recording is \([0-9.]*\) s long.*/\1/p' "$T/e")
+[ -n "$span" ] || fail "appended frames, --from past the end: $(cat "$T/e")"
+for from in $(python3 -c 'import sys; x = float(sys.argv[1]); print(x / 4, x * 3 / 4)' "$span"); do
 	$W --replay "$T/cb.wbrec" --batch --json --from $from > "$T/cb.json" 2> "$T/e"; rc=$?
 	[ $rc = 1 ] && [ ! -s "$T/cb.json" ] && grep -q "no sample could be replayed" "$T/e" ||
 		fail "appended frames, --from $from: rc $rc, $(wc -l < "$T/cb.json") samples, $(cat "$T/e")"
