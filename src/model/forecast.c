@@ -913,7 +913,17 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			if (dirty > bg)
 				b->wakeups += wakeups(b, pos, rate) * DT;
 			b->age = b->r > 0 ? b->age + DT : 0;
-			b->flushing = over_bg || (b->r > 0 && b->age >= expire && period > 0);
+			/*
+			 * periodic writeback off (dirty_writeback_centisecs 0): no
+			 * flusher run checks the background thresholds; only a writer
+			 * over the global one starts it (balance_dirty_pages()), and a
+			 * run goes on while over either (wb_over_bg_thresh()); below,
+			 * nothing writes without sync or reclaim
+			 */
+			if (period > 0)
+				b->flushing = over_bg || (b->r > 0 && b->age >= expire);
+			else
+				b->flushing = over_bg && (b->flushing || (rate > 0 && ndirty > bg));
 			b->r += rate * DT;
 			b->dirtied += rate * DT;
 			b->step_dirtied += rate * DT;

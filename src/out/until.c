@@ -258,7 +258,7 @@ static double clean_at(const struct wb_sample *cur, const struct wb_limits *lim,
  * dirtied pages on it since the last sample; the range is then for the
  * moment that stops. Both < 0 when not clean within the horizon.
  */
-struct eta { double lo, hi; bool writing; double stalled_s; bool unmeasured; };
+struct eta { double lo, hi; bool writing; double stalled_s; bool unmeasured; bool no_periodic; };
 
 /* The kernel's bandwidth estimate is still its starting value (INIT_BW, 100 MiB/s): never measured. */
 static bool bw_unmeasured(const struct wb_sample *s, const struct wb_bdi *b)
@@ -271,7 +271,7 @@ static bool bw_unmeasured(const struct wb_sample *s, const struct wb_bdi *b)
 static struct eta eta(const struct wb_view *v, const struct wb_ring *hist, int idx)
 {
 	const struct wb_sample *cur = v->cur;
-	struct eta e = { -1, -1, false, 0, false };
+	struct eta e = { -1, -1, false, 0, false, false };
 	struct wb_forecast_in in;
 	size_t n = cur->nbdis;
 	double *buf, *x, span = 0, age0, bw, done, secs;
@@ -291,6 +291,8 @@ static struct eta eta(const struct wb_view *v, const struct wb_ring *hist, int i
 		e.stalled_s = secs;
 	else if (bw == 0 && bw_unmeasured(cur, &cur->bdis[idx]))
 		e.unmeasured = true;
+	/* periodic writeback off: below the background thresholds nothing but sync or reclaim writes */
+	e.no_periodic = cur->sys_valid & WB_BIT(WB_SYS_WRITEBACK_CS) && cur->sys[WB_SYS_WRITEBACK_CS] == 0;
 	if (!v->lim)
 		return e;
 	buf = wb_forecast_prepare(cur, hist, ETA_HORIZON_S, 1.0, &in);
@@ -360,6 +362,12 @@ static void fmt_eta(char *buf, size_t n, const struct eta *e, int seen)
 	}
 	if (e->unmeasured) {
 		snprintf(buf, n, "clean in: unknown (the kernel has not measured the device's speed yet)");
+		return;
+	}
+	if ((e->hi < 0 || e->lo < 0) && e->no_periodic) {
+		snprintf(buf, n, "clean in: not by itself (vm.dirty_writeback_centisecs 0: periodic writeback off, "
+				 "pages below the background thresholds wait for sync or reclaim)%s",
+			 e->writing ? " (still written to)" : "");
 		return;
 	}
 	if (e->hi < 0 || e->lo < 0) {
@@ -491,7 +499,7 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 		const struct wb_bdi *b = &cur.bdis[idx];
 		uint64_t pages = b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK];
 		bool slack, done = clean_enough(&cur, b, last, &slack);
-		char etabuf[160];
+		char etabuf[200];
 		struct eta e = eta(wb_pipeline_view(pl), wb_pipeline_history(pl), idx);
 
 		memcpy(name, b->name, sizeof(name));

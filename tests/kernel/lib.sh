@@ -86,6 +86,15 @@ save_sysctls() {
 	at_exit "echo 2 > /proc/sys/vm/dirty_ratio; echo 1 > /proc/sys/vm/dirty_background_ratio"
 }
 
+# The flusher's timing at the kernel's defaults (expire 30 s, a periodic run every 5 s), for
+# tests of what happens under them; after save_sysctls, which puts the machine's back. A machine
+# set otherwise (periodic writeback off: dirty_writeback_centisecs 0) never writes what stays
+# below the background threshold: a stick copied to is then never clean by itself.
+flusher_defaults() {
+	echo 3000 > /proc/sys/vm/dirty_expire_centisecs
+	echo 500 > /proc/sys/vm/dirty_writeback_centisecs
+}
+
 # Save one BDI's knobs (by MAJ:MIN); restored at exit.
 save_bdi() {
 	local b=/sys/class/bdi/$1

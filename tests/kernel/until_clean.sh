@@ -14,6 +14,9 @@ throttle "$LOOP_MM" 5000000
 STICK=$LOOP_BDI DEV=${LOOP_DEV#/dev/}
 echo $((80 << 20)) > /proc/sys/vm/dirty_bytes
 echo $((40 << 20)) > /proc/sys/vm/dirty_background_bytes
+# the flusher's periodic run writes what stays below the background threshold: on, as by default
+# (a machine set to 0 has it off: the stick is then never clean by itself, checked at the end)
+flusher_defaults
 echo 1000 > /proc/sys/vm/dirty_expire_centisecs
 S=/sys/kernel/debug/bdi/$STICK/stats
 mono() { awk '{print $1}' /proc/uptime; }
@@ -64,3 +67,14 @@ if not (0.7 * lo <= rem <= 1.3 * hi):
     print("FAIL: the first ETA does not hold the actual time within 30 %"); ok = False
 sys.exit(0 if ok else 1)
 PY
+[ $? = 0 ] || fail "the ETA (above)"
+
+# periodic writeback off: 10 MiB below the background threshold stay; the ETA says why
+echo 0 > /proc/sys/vm/dirty_writeback_centisecs
+dd if=/dev/zero of="$LOOP_MNT/small" bs=1M count=10 status=none || fail "dd small"
+timeout 30 "$WBTOP" --until-clean "$DEV" -n 6 > "$TMP/out" 2> "$TMP/err"
+rc=$?
+cat "$TMP/out"
+[ $rc = 1 ] && grep -q "clean in: not by itself (vm.dirty_writeback_centisecs 0" "$TMP/out" ||
+	{ cat "$TMP/err"; fail "periodic writeback off: rc $rc (1 expected), no 'not by itself'"; }
+echo 500 > /proc/sys/vm/dirty_writeback_centisecs

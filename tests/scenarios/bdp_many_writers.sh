@@ -7,6 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 need_debugfs
 save_sysctls
+flusher_defaults
 settle
 device slow 1024 xfs 10000000
 echo $((200 << 20)) > /proc/sys/vm/dirty_bytes

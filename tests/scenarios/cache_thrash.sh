@@ -11,6 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 need_debugfs
 save_sysctls
+flusher_defaults
 settle
 device hdd 1024 ext4 20000000; HDD=$LOOP_BDI; HM=$LOOP_MNT
 device flash 256 ext4 0; FL=$LOOP_BDI; FM=$LOOP_MNT
@@ -36,6 +37,8 @@ T0=$(mono)
 cat "$TMP/apply.txt"
 [ "$(cat /sys/class/bdi/$FL/min_ratio)" = 5 ] || fail "min_ratio not applied"
 observe_wait
+# SCEN_KEEP=DIR keeps the run and the predictions (to look into a miss)
+[ -n "${SCEN_KEEP:-}" ] && cp "$TMP/cache-thrash.json" "$TMP/predict.json" "$SCEN_KEEP/"
 python3 - "$TMP/cache-thrash.json" "$TMP/predict.json" "$T0" "$HDD" "$FL" <<'PY'
 import sys
 from scen import *

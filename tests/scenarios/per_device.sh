@@ -6,6 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 need_debugfs
 save_sysctls
+flusher_defaults
 settle
 names=() bdis=() speeds=(10 20 40)
 for i in 0 1 2; do

@@ -9,6 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 need_debugfs
 save_sysctls
+flusher_defaults
 settle
 device stick 1024 ext4 5000000
 memcg wbtop-test-reclaim $((64 << 20))

@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 need_debugfs
 save_sysctls
+flusher_defaults
 settle
 device stick 512 ext4 5000000; STICK=$LOOP_BDI; SM=$LOOP_MNT
 device disk 512 ext4 0; DISK=$LOOP_BDI; DM=$LOOP_MNT

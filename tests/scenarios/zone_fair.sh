@@ -19,6 +19,7 @@ FS=$1
 . "$(dirname "$0")/lib.sh"
 need_debugfs
 save_sysctls
+flusher_defaults
 settle
 device "stick-$FS" 768 "$FS" 5000000
 echo $((128 << 20)) > /proc/sys/vm/dirty_bytes
