@@ -43,6 +43,10 @@ struct wb_bdi_files {
 	bool fresh;                /* its figures were read in this sample (not kept) */
 	uint64_t dirtied;          /* WB_B_DIRTIED at the last read, pages (have_dirtied) */
 	bool have_dirtied;
+	/* the least threshold read with nothing completed since (least_since()), pages, with the
+	 * global threshold of its sample and WB_B_WRITTEN then */
+	uint64_t least_k, least_t, least_written;
+	bool least_ok;
 	bool starved;              /* a file of it could not be opened this sample: no descriptor free */
 	int stats_fail;            /* errno its stats were last found unreadable with, said once (0: none) */
 	bool stats_new;            /* ... found so in this sample, to be said (stats_report()) */
@@ -1161,6 +1165,42 @@ static bool floor_between(struct wb_bdis *b, const struct wb_sample *s, const st
 	return K + lo / 16 >= lo && K <= hi + hi / 16;
 }
 
+/*
+ * Above the least threshold it read since it last completed a page (scaled
+ * by the global thresholds of those samples), by more than 1/16: a floor.
+ * The writeout fraction grows only with the device's own completions
+ * (__wb_writeout_add()) and otherwise only shrinks as periods pass, so its
+ * share of the threshold was at most that least figure since; a read above
+ * it was the floor of its moment. Caught so: idle devices written before
+ * (not BdiWritten 0) whose group missed floor_between() (vm.dirty_bytes
+ * 200M: groups of 2-3 at 0.04-0.08 each). Then the least is updated.
+ */
+static bool least_since(struct wb_bdi_files *st, const struct wb_sample *s)
+{
+	uint64_t K = st->st[WB_B_THRESH], T = s->g.v[WB_G_DIRTY_THRESH], W = st->st[WB_B_WRITTEN];
+	bool above = false;
+
+	if (!WB_HAS(st->st_valid, WB_B_WRITTEN) || !WB_HAS(s->g.valid, WB_G_DIRTY_THRESH) || !T) {
+		st->least_ok = false;
+		return false;
+	}
+	if (st->least_ok && W == st->least_written && st->least_t) {
+		/* the least scaled to this sample's threshold, in 128-bit: pages times pages */
+		unsigned __int128 m = (unsigned __int128)st->least_k * T / st->least_t;
+		above = (unsigned __int128)K > m + m / 16 + 8;
+		if ((unsigned __int128)K < m) {
+			st->least_k = K;
+			st->least_t = T;
+		}
+	} else {
+		st->least_k = K;
+		st->least_t = T;
+		st->least_written = W;
+		st->least_ok = true;
+	}
+	return above;
+}
+
 /* No page dirty or under writeback, by a read of this sample, under the floor formula */
 static bool read_idle(const struct wb_bdi_files *st, const struct wb_bdi *x)
 {
@@ -1180,10 +1220,11 @@ static bool read_idle(const struct wb_bdi_files *st, const struct wb_bdi *x)
  * of a moment of the reads (floor_between()), is at the floor: the
  * sample's, as at_floor() gives it. So is a device that never finished a
  * page's writeback (BdiWritten 0): its writeout fraction, counted with
- * that figure in __wb_writeout_add(), is 0, whatever its threshold. Not
- * caught: a device alone at the floor in its sample, written before, when
- * the pages moved more than that: the model still takes the drift for a
- * share (kernel_share_sum: 2 runs of 6, 1 and 8 samples of 25, sums to
+ * that figure in __wb_writeout_add(), is 0, whatever its threshold; and
+ * one read above the least it read since its last completion
+ * (least_since()). Not caught: a device written before, at its least
+ * since, alone at the floor in its sample when the pages moved more than
+ * that: the model still takes the drift for a share (kernel_share_sum: 2 runs of 6, 1 and 8 samples of 25, sums to
  * 1.10: a device read every sample, not found idle, at 0.104-0.114).
  */
 static void floor_at_read(struct wb_bdis *b, const struct wb_sample *s, struct wb_bdi *out, const size_t *rank)
@@ -1200,9 +1241,12 @@ static void floor_at_read(struct wb_bdis *b, const struct wb_sample *s, struct w
 	}
 	for (size_t i = 0; i < b->nst; i++) {
 		struct wb_bdi *x = &out[rank[i]];
-		if (!read_idle(&b->st[i], x))
+		if (!read_idle(&b->st[i], x)) {
+			b->st[i].least_ok &= !b->st[i].fresh; /* pages: the least starts again at its next idle read */
 			continue;
-		if (WB_HAS(x->st_valid, WB_B_WRITTEN) && x->st[WB_B_WRITTEN] == 0 && idle_floor(s, x, &floor)) {
+		}
+		if (((WB_HAS(x->st_valid, WB_B_WRITTEN) && x->st[WB_B_WRITTEN] == 0) | least_since(&b->st[i], s)) &&
+		    idle_floor(s, x, &floor)) {
 			in[i] = true;
 			set_floor(x, s, floor);
 			idle_found(&b->st[i], floor);
