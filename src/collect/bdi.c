@@ -45,7 +45,7 @@ struct wb_bdi_files {
 	bool have_dirtied;
 	/* the least threshold read with nothing completed since (least_since()), pages, with the
 	 * global threshold of its sample and WB_B_WRITTEN then */
-	uint64_t least_k, least_t, least_written;
+	uint64_t least_k, least_t, least_written, least_max, least_summin;
 	bool least_ok;
 	bool starved;              /* a file of it could not be opened this sample: no descriptor free */
 	int stats_fail;            /* errno its stats were last found unreadable with, said once (0: none) */
@@ -1175,16 +1175,19 @@ static bool floor_between(struct wb_bdis *b, const struct wb_sample *s, const st
  * (not BdiWritten 0) whose group missed floor_between() (vm.dirty_bytes
  * 200M: groups of 2-3 at 0.04-0.08 each). Then the least is updated.
  */
-static bool least_since(struct wb_bdi_files *st, const struct wb_sample *s)
+static bool least_since(struct wb_bdi_files *st, const struct wb_sample *s, const struct wb_bdi *x, uint64_t summin)
 {
 	uint64_t K = st->st[WB_B_THRESH], T = s->g.v[WB_G_DIRTY_THRESH], W = st->st[WB_B_WRITTEN];
+	uint64_t M = x->knob[WB_K_MAX_RATIO_FINE];
 	bool above = false;
 
 	if (!WB_HAS(st->st_valid, WB_B_WRITTEN) || !WB_HAS(s->g.valid, WB_G_DIRTY_THRESH) || !T) {
 		st->least_ok = false;
 		return false;
 	}
-	if (st->least_ok && W == st->least_written && st->least_t) {
+	/* the same completions, max_ratio and sum of min_ratios: a share can only have shrunk since */
+	if (st->least_ok && W == st->least_written && M == st->least_max && summin == st->least_summin &&
+	    st->least_t) {
 		/* the least scaled to this sample's threshold, in 128-bit: pages times pages */
 		unsigned __int128 m = (unsigned __int128)st->least_k * T / st->least_t;
 		above = (unsigned __int128)K > m + m / 16 + 8;
@@ -1196,9 +1199,36 @@ static bool least_since(struct wb_bdi_files *st, const struct wb_sample *s)
 		st->least_k = K;
 		st->least_t = T;
 		st->least_written = W;
+		st->least_max = M;
+		st->least_summin = summin;
 		st->least_ok = true;
 	}
 	return above;
+}
+
+/*
+ * Could K be the floor of a moment of this sample's reads at all: no more
+ * than a floor ever is (an eighth of the threshold: dirty 0) and no less
+ * than 3/4 of the lower of the sample's floor and that of /proc/vmstat read
+ * again (floor_between()'s). Kernels before the floor moved into
+ * __wb_calc_thresh() (6.14) show an idle device's threshold near 0, and a
+ * fraction read just after an idle spell can be whole (fprop_fraction_percpu()
+ * takes den = num): neither is a floor.
+ */
+static bool floor_plausible(struct wb_bdis *b, const struct wb_sample *s, const struct wb_bdi *x, uint64_t K,
+			    struct floor_after *a, uint64_t *floor)
+{
+	uint64_t T = s->g.v[WB_G_DIRTY_THRESH], now;
+
+	if (!idle_floor(s, x, floor) || K > T / 8 + T / 128 + 8)
+		return false;
+	if (K >= *floor - *floor / 4)
+		return true;
+	if (!a->asked) {
+		a->asked = true;
+		a->ok = b->global_again && b->global_again(b->global_ctx, s->page_size, &a->g) == 0;
+	}
+	return a->ok && floor_of(&a->g, x, &now) && K >= now - now / 4;
 }
 
 /* No page dirty or under writeback, by a read of this sample, under the floor formula */
@@ -1233,26 +1263,30 @@ static void floor_at_read(struct wb_bdis *b, const struct wb_sample *s, struct w
 	bool *in = calloc(b->nst, sizeof(*in));
 	struct floor_after after = { 0 };
 	size_t n = 0;
+	uint64_t summin = 0; /* the min ratios' sum: a change moves every share (least_since()) */
 
 	if (!k || !in) {
 		free(k);
 		free(in);
 		return;
 	}
+	for (size_t i = 0; i < b->nst; i++)
+		summin += out[rank[i]].knob[WB_K_MIN_RATIO_FINE];
 	for (size_t i = 0; i < b->nst; i++) {
 		struct wb_bdi *x = &out[rank[i]];
 		if (!read_idle(&b->st[i], x)) {
 			b->st[i].least_ok &= !b->st[i].fresh; /* pages: the least starts again at its next idle read */
 			continue;
 		}
-		if (((WB_HAS(x->st_valid, WB_B_WRITTEN) && x->st[WB_B_WRITTEN] == 0) | least_since(&b->st[i], s)) &&
-		    idle_floor(s, x, &floor)) {
+		/* the figure read, for the groups below, before set_floor() replaces it */
+		k[n++] = x->st[WB_B_THRESH];
+		if (((WB_HAS(x->st_valid, WB_B_WRITTEN) && x->st[WB_B_WRITTEN] == 0) |
+		     least_since(&b->st[i], s, x, summin)) &&
+		    floor_plausible(b, s, x, b->st[i].st[WB_B_THRESH], &after, &floor)) {
 			in[i] = true;
 			set_floor(x, s, floor);
 			idle_found(&b->st[i], floor);
-			continue;
 		}
-		k[n++] = x->st[WB_B_THRESH];
 	}
 	qsort(k, n, sizeof(*k), u64_cmp);
 	/*
@@ -1276,11 +1310,15 @@ static void floor_at_read(struct wb_bdis *b, const struct wb_sample *s, struct w
 			 * reads' moments: devices made alike (loop devices formatted
 			 * alike) hold equal writeout shares and agree too
 			 * (kernel_bdi_idle: two at 1285900 kB, 2.1x the floor, were
-			 * set to it)
+			 * set to it). An idle one also if the figure could be a floor
+			 * at all (floor_plausible()): with vm.dirty_bytes 200M a group
+			 * of 4 at 0.046 each missed the bracket, the dirty count having
+			 * moved past both reads of it
 			 */
 			if (!in[i] && b->st[i].fresh && floor_formula(x) &&
 			    ((K >= k[g] && K <= k[e - 1]) || near(k[g], K) || near(k[e - 1], K)) &&
-			    floor_between(b, s, x, K, &after, &floor)) {
+			    (floor_between(b, s, x, K, &after, &floor) ||
+			     (read_idle(&b->st[i], x) && floor_plausible(b, s, x, K, &after, &floor)))) {
 				in[i] = true;
 				set_floor(x, s, floor);
 				idle_found(&b->st[i], floor);

@@ -858,6 +858,12 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 	double g, other, t = 0, next_out, next_age = FPROP_PERIOD, sumbw = 0;
 	double expire = k ? k->expire_cs / 100.0 : 30, period = k ? k->writeback_cs / 100.0 : 5;
 
+	/* a sysctl not read is the kernel's default, not 0 (0 turns periodic writeback off) */
+	if (!(s->sys_valid & WB_BIT(WB_SYS_WRITEBACK_CS)) && period == 0)
+		period = 5;
+	if (!(s->sys_valid & WB_BIT(WB_SYS_EXPIRE_CS)) && expire == 0)
+		expire = 30;
+
 	size_t step = 0;
 
 	memset(out, 0, sizeof(*out));

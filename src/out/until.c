@@ -291,10 +291,11 @@ static struct eta eta(const struct wb_view *v, const struct wb_ring *hist, int i
 		e.stalled_s = secs;
 	else if (bw == 0 && bw_unmeasured(cur, &cur->bdis[idx]))
 		e.unmeasured = true;
-	/* periodic writeback off: below the background thresholds nothing but sync or reclaim writes */
-	e.no_periodic = cur->sys_valid & WB_BIT(WB_SYS_WRITEBACK_CS) && cur->sys[WB_SYS_WRITEBACK_CS] == 0;
 	if (!v->lim)
 		return e;
+	/* periodic writeback off: below the background thresholds nothing but sync or reclaim writes
+	 * (said only where the forecast, which knows it, finds the device not clean) */
+	e.no_periodic = cur->sys_valid & WB_BIT(WB_SYS_WRITEBACK_CS) && cur->sys[WB_SYS_WRITEBACK_CS] == 0;
 	buf = wb_forecast_prepare(cur, hist, ETA_HORIZON_S, 1.0, &in);
 	x = calloc(2 * (n ? n : 1), sizeof(*x));
 	if (buf && x && in.age) {

@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 need_debugfs
 settle
-made=0
+made=0 mine=()
 for n in $(seq 260 299); do
 	[ -e /sys/class/bdi/7:$n ] && continue
 	loop_ctl 0x4C80 "$n" || continue
@@ -22,6 +22,7 @@ for n in $(seq 260 299); do
 	truncate -s 300M "$TMP/$n.img"
 	losetup /dev/loop$n "$TMP/$n.img" || fail "losetup loop$n"
 	at_exit "losetup -d /dev/loop$n"
+	mine+=($n)
 	made=$((made + 1))
 	[ $made = 40 ] && break
 done
@@ -29,12 +30,12 @@ done
 # every other one written once and idle since (its writeout fraction decayed but not 0, as on a
 # machine whose devices were used before: the CI machine's); the rest never written (fraction 0)
 k=0
-for n in $(ls /sys/class/bdi | sed -n 's/^7:\(2[6-9][0-9]\)$/\1/p'); do
+for n in "${mine[@]}"; do # only the devices made here: one of 260-299 may be another's
 	k=$((k + 1)); [ $((k % 2)) = 0 ] || continue
 	dd if=/dev/zero of=/dev/loop$n bs=1M count=2 conv=fsync status=none || fail "dd loop$n"
 done
 echo "$(ls /sys/class/bdi | wc -l) BDIs"
-set -- $(ls /sys/class/bdi | grep -E '^7:(2[6-9][0-9])$' | head -2)
+set -- 7:${mine[0]} 7:${mine[1]}
 W1=$1 W2=$2
 for b in "$1" "$2"; do
 	( while :; do dd if=/dev/zero of=/dev/loop${b#7:} bs=1M count=200 status=none; done ) &
