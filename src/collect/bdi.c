@@ -1136,6 +1136,17 @@ struct floor_after {
 	bool asked, ok;
 };
 
+/* x's floor at /proc/vmstat read again after the sweep (once a sample, on the first ask); false if unread */
+static bool floor_after(struct wb_bdis *b, const struct wb_sample *s, const struct wb_bdi *x, struct floor_after *a,
+			uint64_t *now)
+{
+	if (!a->asked) {
+		a->asked = true;
+		a->ok = b->global_again && b->global_again(b->global_ctx, s->page_size, &a->g) == 0;
+	}
+	return a->ok && floor_of(&a->g, x, now);
+}
+
 /*
  * Was K the floor at some moment of this sample's reads: within 1/16 of the
  * sample's floor (*floor, set), or else between it and the floor of
@@ -1154,11 +1165,7 @@ static bool floor_between(struct wb_bdis *b, const struct wb_sample *s, const st
 		return false;
 	if (K <= *floor + *floor / 16 && K + *floor / 16 >= *floor)
 		return true;
-	if (!a->asked) {
-		a->asked = true;
-		a->ok = b->global_again && b->global_again(b->global_ctx, s->page_size, &a->g) == 0;
-	}
-	if (!a->ok || !floor_of(&a->g, x, &now))
+	if (!floor_after(b, s, x, a, &now))
 		return false;
 	lo = now < *floor ? now : *floor;
 	hi = now < *floor ? *floor : now;
@@ -1224,11 +1231,7 @@ static bool floor_plausible(struct wb_bdis *b, const struct wb_sample *s, const 
 		return false;
 	if (K >= *floor - *floor / 4)
 		return true;
-	if (!a->asked) {
-		a->asked = true;
-		a->ok = b->global_again && b->global_again(b->global_ctx, s->page_size, &a->g) == 0;
-	}
-	return a->ok && floor_of(&a->g, x, &now) && K >= now - now / 4;
+	return floor_after(b, s, x, a, &now) && K >= now - now / 4;
 }
 
 /* No page dirty or under writeback, by a read of this sample, under the floor formula */
