@@ -206,10 +206,25 @@ static struct wb_value d_wake(const struct wb_fctx *c) { return c->d->wake_pm >=
 static struct wb_value d_throttle(const struct wb_fctx *c) { return c->d->throttle_pm >= 0 ? KNOWN_D(c->d->throttle_pm) : UNKNOWN; }
 
 /* Time to clean: 0 when nothing is dirty, else the model's drain time. */
+/*
+ * Periodic writeback off (vm.dirty_writeback_centisecs 0): the flusher writes
+ * only down to the background thresholds, so a device's dirty pages (not those
+ * under writeback) wait for sync, fsync or reclaim: never clean by itself.
+ */
+static bool held_dirty(const struct wb_fctx *c)
+{
+	const struct wb_sample *s = c->s;
+
+	return s->sys_valid & WB_BIT(WB_SYS_WRITEBACK_CS) && s->sys[WB_SYS_WRITEBACK_CS] == 0 &&
+	       WB_HAS(c->b->st_valid, WB_B_RECLAIMABLE) && c->b->st[WB_B_RECLAIMABLE] > 0;
+}
+
 static struct wb_value d_clean(const struct wb_fctx *c)
 {
 	const struct wb_bdi_derived *d = c->d;
 
+	if (d->dirty_ok && held_dirty(c))
+		return KNOWN_D(INFINITY); /* shown "never" */
 	if (!d->dirty_ok || (d->dirty > 0 && d->drain_s < 0))
 		return UNKNOWN;
 	return KNOWN_D(d->dirty > 0 ? d->drain_s : 0);
@@ -702,9 +717,11 @@ void wb_catalog_ctx(struct wb_fctx *c, const struct wb_view *v, const struct wb_
 	}
 }
 
-/* Seconds as "1.5s", "2m13s", "1.2h"; "clean" under 50 ms. */
+/* Seconds as "1.5s", "2m13s", "1.2h"; "clean" under 50 ms, "never" for infinity. */
 static const char *secs(char *buf, size_t n, double s)
 {
+	if (isinf(s))
+		return "never";
 	if (s < 0.05)
 		return "clean";
 	if (s < 60)

@@ -89,6 +89,17 @@ if sed -n 23p "$T/status.txt" | grep -q '^sorted by MOUNT (ascending)$' &&
 else
 	bad "status line hides the footer at 80x24"; tail -2 "$T/status.txt"
 fi
+# periodic writeback off: a device holding dirty pages is never clean by itself (no drain
+# time), one with none is clean; the same tree with the flusher's period shows drain times
+cp -r "$F/6.18-writing" "$T/nop" && echo 0 > "$T/nop/proc/sys/vm/dirty_writeback_centisecs"
+"$S" 80x24 --root "$T/nop" -d 0.3 --theme mono -- > "$T/nop.txt" 2>&1
+if awk '$1 ~ /^>?loop[0-7]$|^zram0$|^vda$/ { n++; if (($3 == "0B") != ($7 == "clean") || ($3 != "0B") != ($7 == "never")) bad = 1 }
+	END { exit bad || n != 10 }' "$T/nop.txt" && grep -q '^ vda .* never ' "$T/nop.txt" &&
+   ! grep -q ' never ' "$T/devices-80x24.txt"; then
+	ok "CLEAN-IN never with periodic writeback off"
+else
+	bad "CLEAN-IN with periodic writeback off"; cat "$T/nop.txt"
+fi
 screen filter-btrfs 80 24 "--theme mono" / b t r Enter
 screen hide-loop 80 24 "--theme mono" l
 screen tiny 60 20 "--theme mono"
