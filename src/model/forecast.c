@@ -264,6 +264,36 @@ static double backlog_rate(const struct wb_sample *const *hist, size_t nhist, co
 }
 
 /*
+ * What b completed over the longest stretch (3 to WB_FORECAST_BW_WINDOW_S
+ * seconds) that it held a backlog under writeback at every sample: more in
+ * flight than it completed in the whole stretch, and at least a writeback
+ * chunk (4 MiB). False without such a stretch.
+ */
+static bool inflight_rate(const struct wb_sample *const *hist, size_t nhist, const char *name, double *rate)
+{
+	const struct wb_bdi *now = wb_sample_bdi(hist[0], name), *x;
+	double chunk = hist[0]->page_size ? (4 << 20) / (double)hist[0]->page_size : 1024, least;
+	size_t from = 0;
+
+	if (!now || !WB_HAS(now->st_valid, WB_B_WRITEBACK) || !WB_HAS(now->st_valid, WB_B_WRITTEN))
+		return false;
+	least = (double)now->st[WB_B_WRITEBACK];
+	for (size_t j = 1; j < nhist && hist[0]->mono - hist[j]->mono <= WB_FORECAST_BW_WINDOW_S + 0.5; j++) {
+		x = wb_sample_bdi(hist[j], name);
+		if (!x || !WB_HAS(x->st_valid, WB_B_WRITEBACK) || !WB_HAS(x->st_valid, WB_B_WRITTEN) ||
+		    x->st[WB_B_WRITTEN] > now->st[WB_B_WRITTEN])
+			break;
+		least = fmin(least, (double)x->st[WB_B_WRITEBACK]);
+		if (least < chunk || least < (double)(now->st[WB_B_WRITTEN] - x->st[WB_B_WRITTEN]))
+			break;
+		from = j;
+	}
+	if (!from || hist[0]->mono - hist[from]->mono < 3 - 1e-6)
+		return false;
+	return wb_rate_bdi(hist[from], hist[0], name, WB_B_WRITTEN, rate);
+}
+
+/*
  * The least the device has shown it can complete, a floor under its
  * bandwidth: the most it completed over any 3 s or more of hist, less two
  * 4 MiB bursts (a throttled queue completes in bursts of them; over 3 s
@@ -450,7 +480,10 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		double w, pauses = 0, pause_ms = 0;
 		bool traced = prev != NULL;
 
+		bool measured = false;
+
 		if (prev && o->rate[i] > 0 && wb_rate_bdi(prev, cur, b->name, WB_B_WRITTEN, &w) && w > 0) {
+			measured = true;
 			/*
 			 * A backlog: a second or more of its completions still in
 			 * flight, or two seconds of them queued while the flusher
@@ -475,6 +508,19 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			if (queued)
 				w = backlog_rate(hist, nhist, b->name, w);
 			o->bw[i] = full || w > o->bw[i] ? w : o->bw[i];
+		}
+		/*
+		 * A backlog in flight all along while the kernel's estimate fell:
+		 * the device completes less than the estimate says, and what it
+		 * completed is its speed (a 0.5 MiB/s device with 99 MiB queued
+		 * behind its throttle completed nothing for 10 s while the
+		 * estimate sank from 100 to 9 MiB/s; the forecast, at the
+		 * estimate, drained it in 12 s).
+		 */
+		if (!measured && prev && estimate_falling(prev, cur, b->name) &&
+		    inflight_rate(hist, nhist, b->name, &w) && w < o->bw[i]) {
+			o->bw[i] = w;
+			full = true;
 		}
 		/* short of its threshold with no backlog, a device kept up with its
 		 * writers (an idle disk's own estimate can be stale: 1 page/s on vda) */
