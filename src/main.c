@@ -767,6 +767,7 @@ static int run_live(struct opts *o)
 	const struct wb_diag *notes;
 	const char *notice;
 	char err[256], served[96];
+	bool late;
 	raise_nofile();
 	/* a recording always needs the process table */
 	struct wb_live *live = wb_live_source_open(&lo, o->record != NULL, &src, err, sizeof(err));
@@ -790,8 +791,9 @@ static int run_live(struct opts *o)
 	o->sinks = sinks;
 	o->nsinks = nsinks;
 	rc = o->until ? run_until(o, &src) : o->batch ? run_batch(o, &src) : run_ui(o, &src, notice, NULL);
+	late = wb_recorder_flush(recorder); /* the frames still queued: a failure there is said here */
 	if (wb_recorder_error(recorder)) { /* the UI went on sampling; batch has said it already */
-		if (!o->batch)
+		if (!o->batch || late)
 			fprintf(stderr, "wbtop: %s\n", wb_recorder_error(recorder));
 		rc = wb_rec_least_size(writer) ? 2 : rc ? rc : 1; /* --max-size too small: a bad argument */
 	}

@@ -92,11 +92,16 @@ struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header 
 struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header *h,
 				    uint64_t max_bytes, char *err, size_t errlen);
 /*
- * Append a sample; the frame is on disk (write()) when this returns 0. On a
- * write error (a full disk, a size limit) the file is cut back to its last
- * whole frame, wb_rec_error() says why, and every later write fails.
+ * Append a sample: the frame is queued for the writer's thread (so that a
+ * write throttled by the kernel does not hold the caller), or written
+ * (write()) where no thread could be started. On a write error (a full
+ * disk, a size limit), found by this call or a later one (or wb_rec_flush()),
+ * the file is cut back to its last whole frame, wb_rec_error() says why, and
+ * every later write fails.
  */
 int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s);
+/* Wait until every queued frame is in the file: 0, or -errno as wb_rec_write (w NULL: 0). */
+int wb_rec_flush(struct wb_rec_writer *w);
 /* Append a note (e.g. "set vm.dirty_ratio=10 (was 20)") at time mono. */
 int wb_rec_note(struct wb_rec_writer *w, double mono, double wall, const char *text);
 uint64_t wb_rec_bytes(const struct wb_rec_writer *w);
@@ -123,6 +128,8 @@ void wb_recorder_destroy(struct wb_recorder *r);
 void wb_recorder_sink(struct wb_recorder *r, struct wb_pipeline_sink *sink);
 /* "recording stopped: <the file and the error>" once writing failed, else NULL (also for r NULL). */
 const char *wb_recorder_error(const struct wb_recorder *r);
+/* Wait until what was recorded is in the file; true if writing failed only now (r NULL: false). */
+bool wb_recorder_flush(struct wb_recorder *r);
 
 /* ---- reader (reader.c) ---- */
 struct wb_rec_reader;

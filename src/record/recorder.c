@@ -218,6 +218,14 @@ static int rec_take(void *ctx, const struct wb_view *v)
 	return r->err[0] ? -1 : 0;
 }
 
+bool wb_recorder_flush(struct wb_recorder *r)
+{
+	if (!r || r->err[0] || wb_rec_flush(r->w) == 0)
+		return false;
+	snprintf(r->err, sizeof(r->err), "recording stopped: %s", wb_rec_error(r->w));
+	return true;
+}
+
 static const char *rec_error(void *ctx)
 {
 	return wb_recorder_error(ctx);

@@ -3,6 +3,7 @@
 #ifndef WBTOP_WBREC_INTERNAL_H
 #define WBTOP_WBREC_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -90,6 +91,27 @@ extern int wbrec_test_generic;
 
 /* CRC-32 (IEEE), table-driven (format.c). */
 uint32_t wbrec_crc32(const uint8_t *p, size_t n);
+
+/*
+ * Frames written by a thread (bgwrite.c), so that a write throttled in
+ * balance_dirty_pages does not hold the sampling loop. create: NULL if no
+ * thread could be started (then write synchronously). put: copies the frame
+ * and queues it; 0, or -errno of an earlier failed write (nothing is written
+ * after one). drain: waits until everything queued is written; 0 or -errno.
+ * done: the whole frames written since create or rebase (bytes, samples).
+ * rebase: after the file was replaced, writes go to fd and count from 0.
+ * destroy: writes what is queued, then ends the thread (NULL: nothing).
+ */
+struct wb_bgwrite;
+/* write(2) all of b (EINTR retried): 0, or the errno (EIO for no progress) */
+int wbrec_write_all(int fd, const uint8_t *b, size_t n);
+struct wb_bgwrite *wbrec_bgwrite_create(int fd);
+int wbrec_bgwrite_put(struct wb_bgwrite *q, const uint8_t *frame, size_t n, bool sample);
+int wbrec_bgwrite_error(struct wb_bgwrite *q);
+int wbrec_bgwrite_drain(struct wb_bgwrite *q);
+void wbrec_bgwrite_done(struct wb_bgwrite *q, uint64_t *bytes, uint64_t *samples);
+void wbrec_bgwrite_rebase(struct wb_bgwrite *q, int fd);
+void wbrec_bgwrite_destroy(struct wb_bgwrite *q);
 
 /* Where the last whole frame ends, and its time (format 2), for appending (reader.c). */
 struct wb_rec_reader;

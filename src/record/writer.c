@@ -32,6 +32,8 @@ struct wb_rec_writer {
 	uint64_t samples;       /* sample frames in this file */
 	bool sized;             /* max_bytes was weighed against the first sample (cap_sense()) */
 	uint64_t least;         /* max_bytes refused: the least that makes sense, bytes; 0 none */
+	struct wb_bgwrite *q;   /* the frames' writer thread; NULL: written here */
+	uint64_t q_bytes, q_samples; /* the file's bytes and samples when q started on it */
 	char err[512];          /* why writing stopped, or "" */
 };
 
@@ -59,22 +61,13 @@ void wb_rec_header_local(struct wb_rec_header *h, double interval)
 	h->created = (double)time(NULL);
 }
 
+/* write_all for the synchronous path: 0, or -1 with errno */
 static int write_all(int fd, const void *p, size_t n)
 {
-	const uint8_t *b = p;
+	int e = wbrec_write_all(fd, p, n);
 
-	while (n) {
-		ssize_t w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w == 0)
-			errno = EIO; /* no progress and no reason given */
-		if (w <= 0)
-			return -1;
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
+	errno = e ? e : errno;
+	return e ? -1 : 0;
 }
 
 static void tlv(struct wb_buf *b, uint8_t tag, const void *p, uint16_t n)
@@ -129,7 +122,21 @@ static int write_header(struct wb_rec_writer *w)
 	le16(fixed + 8, WB_REC_MAJOR);
 	le16(fixed + 10, WB_REC_MINOR);
 	le32(fixed + 12, (uint32_t)b.len);
-	rc = write_all(w->fd, fixed, 16) || write_all(w->fd, b.p, b.len) ? -1 : 0;
+	if (w->q) { /* one frame for the thread */
+		uint8_t *all = malloc(16 + b.len);
+		rc = all ? 0 : -ENOMEM;
+		if (all) {
+			memcpy(all, fixed, 16);
+			memcpy(all + 16, b.p, b.len);
+			rc = wbrec_bgwrite_put(w->q, all, 16 + b.len, false);
+			free(all);
+		}
+		if (rc)
+			errno = -rc;
+		rc = rc ? -1 : 0;
+	} else {
+		rc = write_all(w->fd, fixed, 16) || write_all(w->fd, b.p, b.len) ? -1 : 0;
+	}
 	w->bytes = 16 + b.len;
 	wb_buf_free(&b);
 	return rc;
@@ -139,6 +146,10 @@ static int write_header(struct wb_rec_writer *w)
 static int start_file(struct wb_rec_writer *w, char *err, size_t errlen)
 {
 	w->bytes = 0;
+	if (w->q) { /* the thread writes to this file from its start */
+		wbrec_bgwrite_rebase(w->q, w->fd);
+		w->q_bytes = w->q_samples = 0;
+	}
 	if (write_header(w)) {
 		snprintf(err, errlen, "%s: writing the header: %s", w->path, strerror(errno));
 		return -1;
@@ -189,6 +200,10 @@ static int continue_file(struct wb_rec_writer *w, char *err, size_t errlen)
 		if (ftruncate(w->fd, (off_t)w->bytes) || lseek(w->fd, 0, SEEK_END) < 0) {
 			snprintf(err, errlen, "%s: %s", w->path, strerror(errno));
 			other = "";
+		} else if (w->q) { /* the thread appends from here */
+			wbrec_bgwrite_rebase(w->q, w->fd);
+			w->q_bytes = w->bytes;
+			w->q_samples = w->samples;
 		}
 	}
 	wb_rec_close_reader(r);
@@ -281,6 +296,8 @@ struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header 
 	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_hashLog, 12);
 	ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_chainLog, 12);
 	wb_sample_init(&w->prev);
+	/* the header and the frames written by a thread (bgwrite.c), or here without one */
+	w->q = wbrec_bgwrite_create(-1);
 	if (open_file(w, flags & WB_REC_REPLACE, err, errlen)) {
 		wb_rec_close(w);
 		return NULL;
@@ -301,6 +318,21 @@ static void stopped(struct wb_rec_writer *w, int e, const char *doing)
 
 	snprintf(w->err, sizeof(w->err), "%s: %s: %s (errno %d); it holds %llu whole samples%s", w->path, doing,
 		 strerror(e), e, (unsigned long long)w->samples, cut);
+}
+
+/*
+ * The writer thread's write failed (e < 0): what is in the file is its whole
+ * frames, which stopped() keeps. Every later write is refused.
+ */
+static int async_failed(struct wb_rec_writer *w, int e)
+{
+	uint64_t bytes, samples;
+
+	wbrec_bgwrite_done(w->q, &bytes, &samples);
+	w->bytes = w->q_bytes + bytes;
+	w->samples = w->q_samples + samples;
+	stopped(w, -e, "writing");
+	return e;
 }
 
 /* Write one frame: header then payload, in one write() so a crash tears at most this frame. */
@@ -324,8 +356,13 @@ static int frame(struct wb_rec_writer *w, uint8_t type, double mono, const uint8
 	n += clen;
 	le32(buf + n, wbrec_crc32(buf, n));
 	n += WBREC_FRAME2_CRC;
-	rc = write_all(w->fd, buf, n) ? -errno : 0;
+	if (w->q) /* queued: a failure shows at a later frame or at wb_rec_flush() */
+		rc = wbrec_bgwrite_put(w->q, buf, n, type != FR_NOTE);
+	else
+		rc = write_all(w->fd, buf, n) ? -errno : 0;
 	free(buf);
+	if (rc && w->q)
+		return async_failed(w, rc);
 	if (rc == 0) {
 		w->bytes += n;
 		w->prev_us = us;
@@ -343,6 +380,8 @@ static int rotate(struct wb_rec_writer *w)
 	int e;
 
 	snprintf(old, sizeof(old), "%s.1", w->path);
+	if (w->q && (e = wbrec_bgwrite_drain(w->q)))
+		return async_failed(w, e);
 	if (rename(w->path, old) != 0) {
 		e = errno;
 		stopped(w, e, "moving it to FILE.1 (--max-size)");
@@ -421,6 +460,8 @@ int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 
 	if (w->err[0])
 		return -EIO;
+	if (w->q && (rc = wbrec_bgwrite_error(w->q)))
+		return async_failed(w, rc);
 	key = !w->have_prev || w->since_key + 1 >= WB_REC_KEYEVERY || !wb_rec_same_structure(s, &w->prev);
 	w->raw.len = 0;
 	wb_rec_encode(s, key ? NULL : &w->prev, &w->raw);
@@ -463,6 +504,17 @@ int wb_rec_note(struct wb_rec_writer *w, double mono, double wall, const char *t
 	return rc;
 }
 
+int wb_rec_flush(struct wb_rec_writer *w)
+{
+	int e;
+
+	if (!w || w->err[0])
+		return w ? -EIO : 0;
+	if (w->q && (e = wbrec_bgwrite_drain(w->q)))
+		return async_failed(w, e);
+	return 0;
+}
+
 const char *wb_rec_error(const struct wb_rec_writer *w)
 {
 	return w->err[0] ? w->err : NULL;
@@ -482,6 +534,7 @@ void wb_rec_close(struct wb_rec_writer *w)
 {
 	if (!w)
 		return;
+	wbrec_bgwrite_destroy(w->q); /* what is queued goes to the file first */
 	if (w->fd >= 0)
 		close(w->fd);
 	ZSTD_freeCCtx(w->cctx);
