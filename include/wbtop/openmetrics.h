@@ -50,6 +50,18 @@ char *wb_om_render(const struct wb_om *m, enum wb_om_fmt fmt, size_t *len);
 int wb_om_file_check(const char *path, char *err, size_t n);
 /* Replace path with buf atomically (temp file beside it + rename); checks path first. 0 or -errno, err set. */
 int wb_om_write_file(const char *path, const char *buf, size_t len, char *err, size_t n);
+/*
+ * The textfile written by a thread (textfile.c), so that a write the kernel
+ * throttles does not hold the sampling loop. put: hands over a copy of text
+ * and waits up to 100 ms for its write; 0, or the newest finished write's
+ * -errno with err filled (this text's when it finished in time). create:
+ * NULL on out of memory (without a thread, put writes itself). destroy:
+ * writes the newest text first (NULL: nothing).
+ */
+struct wb_textfile;
+struct wb_textfile *wb_textfile_create(const char *path);
+int wb_textfile_put(struct wb_textfile *t, const char *text, size_t len, char *err, size_t n);
+void wb_textfile_destroy(struct wb_textfile *t);
 /* Append value to buf as a label value: \ " and newline escaped, other control bytes and
  * bytes that are not UTF-8 dropped. Exposed for tests. Returns the length written. */
 size_t wb_om_escape(char *buf, size_t size, const char *value);

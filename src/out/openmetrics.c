@@ -711,7 +711,7 @@ said:
 
 struct wb_om_sink {
 	struct wb_om *om;
-	const char *file;
+	struct wb_textfile *file; /* --openmetrics-file; NULL without */
 	wb_om_publish_fn publish;
 	void *cls;
 	struct wb_diag warn;  /* the textfile's problem at the last view: retried, never fatal */
@@ -721,11 +721,12 @@ struct wb_om_sink *wb_om_sink_create(const char *file, wb_om_publish_fn publish,
 {
 	struct wb_om_sink *t = calloc(1, sizeof(*t));
 
-	if (!t || !(t->om = wb_om_create(false))) {
+	if (!t || !(t->om = wb_om_create(false)) || (file && !(t->file = wb_textfile_create(file)))) {
+		if (t)
+			wb_om_destroy(t->om);
 		free(t);
 		return NULL;
 	}
-	t->file = file;
 	t->publish = publish;
 	t->cls = cls;
 	return t;
@@ -735,6 +736,7 @@ void wb_om_sink_destroy(struct wb_om_sink *t)
 {
 	if (!t)
 		return;
+	wb_textfile_destroy(t->file);
 	wb_om_destroy(t->om);
 	free(t);
 }
@@ -752,7 +754,7 @@ static int sink_take(void *ctx, const struct wb_view *v)
 		wb_diag_add(&t->warn, "--listen/--openmetrics-file: out of memory for this sample");
 		return 0;
 	}
-	if (t->file && wb_om_write_file(t->file, text, tl, err, sizeof(err)))
+	if (t->file && wb_textfile_put(t->file, text, tl, err, sizeof(err)))
 		wb_diag_add(&t->warn, "--openmetrics-file %s", err);
 	if (t->publish && (om = wb_om_render(t->om, WB_OM_OPENMETRICS, &ol)))
 		t->publish(t->cls, text, tl, om, ol);
