@@ -241,9 +241,11 @@ static int draw_header(struct ui *u)
 			ui_put(u, y, 5 + k, k == pos ? WB_R_THRESHOLD : k < pos ? WB_R_DIRTY : WB_R_BAR_EMPTY,
 			    k == pos ? "|" : k < pos ? "=" : "-");
 		if (note) {
-			snprintf(line, sizeof(line), "  at %.1f%s: %s", len < 1e6 ? nt : nt / 86400, len < 1e6 ? "s" : "d",
+			char full[512];
+			snprintf(full, sizeof(full), "  at %.1f%s: %s", len < 1e6 ? nt : nt / 86400, len < 1e6 ? "s" : "d",
 				 note); /* in the title's unit */
-			ui_put(u, y, 6 + w, WB_R_WARN, line);
+			/* cut at a word, marked: cut at the edge, "max_bytes 316669952 -> 15" read as a value */
+			ui_put(u, y, 6 + w, WB_R_WARN, words_fit(line, sizeof(line), full, ui_cols(u) - 6 - w, u->utf8));
 		}
 		y++;
 	}

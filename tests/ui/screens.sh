@@ -302,6 +302,26 @@ else
 	bad "record and replay the fixture"
 fi
 
+# a knob change's note on the time bar, longer than the row: cut at a word and marked
+# (at 120 columns "vm.dirty_background_bytes 108685849 -> 0" read "... bytes 10")
+cp -r "$F/6.18-writing" "$T/knob"
+"$W" --root "$T/knob" --batch -n 8 -d 0.25 --record "$T/knob.wbrec" >/dev/null 2>&1 &
+rec=$!
+sleep 0.9
+echo 5 > "$T/knob/proc/sys/vm/dirty_background_ratio"
+echo 1500 > "$T/knob/proc/sys/vm/dirty_expire_centisecs"
+echo 1000 > "$T/knob/proc/sys/vm/dirty_writeback_centisecs"
+wait $rec
+"$S" 200x24 --replay "$T/knob.wbrec" --theme mono -- Space End 2>&1 | sed -n 2p > "$T/note-200.txt"
+"$S" 80x24 --replay "$T/knob.wbrec" --theme mono -- Space End 2>&1 | sed -n 2p > "$T/note-80.txt"
+full=$(sed 's/^.*  at [0-9.]*s: //' "$T/note-200.txt") cut=$(sed 's/^.*  at [0-9.]*s: //; s/…$//' "$T/note-80.txt")
+if grep -q 'vm.dirty_writeback_centisecs 500 -> 1000$' "$T/note-200.txt" && grep -q '[^ ]…$' "$T/note-80.txt" &&
+   [ -n "$cut" ] && case "$full" in "$cut "*) true ;; *) false ;; esac; then
+	ok "a long note on the time bar is cut at a word, marked"
+else
+	bad "the time bar's note: $(cat "$T/note-200.txt") / $(cat "$T/note-80.txt")"
+fi
+
 # unprivileged and live, the Processes pane says that other users' processes are
 # missing instead of "no process wrote" (as root: the UI runs as nobody)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
