@@ -57,6 +57,18 @@ for f in "$T"/*-80x24.txt; do
 	fi
 done
 
+# the pinned forecast's error line: whole items only, the writer's a rate ("writer -100% (0B vs 3"
+# at 80 columns, "global" alone at 120)
+for sz in 80x24 120x30 200x60; do
+	"$GS" "$ROOT/examples/scenarios/cache-thrash.wbrec" "$sz" --bdi 7:1 --pin 20 --at 30 | grep '^pinned forecast' > "$T/err.txt"
+	if grep -qE '^pinned forecast vs real so far:(  [a-z]+ [-+][0-9]+% \([^ ]+ vs [^ ]+\))+$' "$T/err.txt" &&
+	   ! grep -E 'writer' "$T/err.txt" | grep -vqE 'writer [-+0-9]+% \([^ ]+/s vs [^ ]+/s\)'; then
+		ok "pinned errors at $sz: whole items, the writer per second"
+	else
+		bad "pinned errors at $sz: $(cat "$T/err.txt")"
+	fi
+done
+
 # Prediction against reality: cache-thrash's flash device (7:1) gets min_ratio
 # at 32 s. Pin at T, step to T + 20; the pane's error equals forecast-eval's.
 CT=$ROOT/examples/scenarios/cache-thrash.wbrec

@@ -513,13 +513,20 @@ static void errors_line(const struct frame *fr, int y, int x, int w)
 	char line[256], a[16], b[16];
 
 	len = snprintf(line, sizeof(line), "pinned forecast vs real so far:");
-	for (int i = 0; i < n && len < (int)sizeof(line); i++) {
+	for (int i = 0; i < n; i++) {
+		/* the writer's is a rate; an item whole or not at all (cut at the edge, "(5.0M vs 4" read as 4) */
+		const char *u = strcmp(e[i].what, "writer") ? "" : "/s";
+		char item[96];
+		int il;
 		if (!e[i].n)
 			continue;
 		wb_fmt_bytes(a, sizeof(a), e[i].forecast);
 		wb_fmt_bytes(b, sizeof(b), e[i].observed);
-		len += snprintf(line + len, sizeof(line) - (size_t)len, "  %s %+.0f%% (%s vs %s)", e[i].what,
-				100 * e[i].rel, a, b);
+		il = snprintf(item, sizeof(item), "  %s %+.0f%% (%s%s vs %s%s)", e[i].what, 100 * e[i].rel, a, u, b, u);
+		if (len + il > w || len + il >= (int)sizeof(line))
+			break;
+		memcpy(line + len, item, (size_t)il + 1);
+		len += il;
 	}
 	if (len > w)
 		line[w] = '\0';
