@@ -163,7 +163,10 @@ void ui_draw_procs(struct ui *u, int y, int h)
 		return;
 	}
 	if (!s->procs_valid) {
-		ui_put(u, y, 0, WB_R_NA, "n/a: the process table is read live only (not from fixture trees or --no-procs)");
+		/* a replay says the recording lacks it: "read live only" read as if replays never had one */
+		ui_put(u, y, 0, WB_R_NA, u->src && u->src->replay
+			? "n/a: this recording has no process table (--no-procs, or a fixture tree)"
+			: "n/a: the process table is read live only (not from fixture trees or --no-procs)");
 		return;
 	}
 	m = ui_table_columns(u, WB_TABLE_PROCS, col, 8);

@@ -298,6 +298,13 @@ if "$W" --root "$F/6.18-writing" --batch -n 4 -d 0.05 --record "$T/fx.wbrec" >/d
 	else
 		bad "replay screen differs"; cat "$T/replay.diff"
 	fi
+	# its Processes pane: the recording has no process table, not "read live only"
+	if "$S" 80x24 --replay "$T/fx.wbrec" --theme mono -- 4 2>&1 |
+	   grep -qx 'n/a: this recording has no process table (--no-procs, or a fixture tree)'; then
+		ok "replay without a process table says the recording has none"
+	else
+		bad "replay without a process table: $("$S" 80x24 --replay "$T/fx.wbrec" --theme mono -- 4 2>&1 | sed -n 8p)"
+	fi
 else
 	bad "record and replay the fixture"
 fi
