@@ -331,7 +331,8 @@ char *ui_filter(struct ui *u)
 static void k_filter(struct ui *u, int ch)
 {
 	(void)ch;
-	if (u->pane == P_ZONES || u->pane == P_FLUSHER) {
+	/* the Flusher's rows are the Devices pane's, in its filter (its tab line shows it, Esc clears it) */
+	if (u->pane == P_ZONES) {
 		snprintf(u->status, sizeof(u->status), "the %s pane has nothing to filter", pane_names[u->pane]);
 		return;
 	}

@@ -101,6 +101,15 @@ else
 	bad "CLEAN-IN with periodic writeback off"; cat "$T/nop.txt"
 fi
 screen filter-btrfs 80 24 "--theme mono" / b t r Enter
+# / on the Flusher pane filters its device rows (the Devices pane's filter, which they follow;
+# it said "nothing to filter" while showing the filter on its tab line and clearing it on Esc)
+"$S" 80x24 --root "$F/6.18-writing" -d 0.3 --theme mono -- 3 / x f s Enter > "$T/flusher-filter.txt" 2>&1
+if grep -q 'filter: xfs$' "$T/flusher-filter.txt" &&
+   [ "$(awk '/^DEVICE +FLUSHER/ { t = 1; next } t && !NF { exit } t { print $1 }' "$T/flusher-filter.txt")" = ">loop1" ]; then
+	ok "/ on the Flusher pane filters its devices"
+else
+	bad "/ on the Flusher pane"; cat "$T/flusher-filter.txt"
+fi
 screen hide-loop 80 24 "--theme mono" l
 screen tiny 60 20 "--theme mono"
 # smaller still: the message wraps between words, nothing cut off

@@ -548,7 +548,7 @@ static void expect(const struct rig *g, int ch, const struct snap *a, const stru
 		if (lists && (procs ? b->proc_sort_desc == a->proc_sort_desc : b->sort_desc == a->sort_desc))
 			fail_msg("%s: sort order", what);
 		break;
-	case '/': if ((lists || graph) && !b->filtering) fail_msg("%s: filter", what); break;
+	case '/': if ((lists || graph || a->pane == P_FLUSHER) && !b->filtering) fail_msg("%s: filter", what); break;
 	case 27:
 		if (procs ? b->proc_filter[0] : b->filter[0])
 			fail_msg("%s: Esc left the filter", what);
