@@ -30,6 +30,8 @@ void wb_live_read(struct wb_live *l, struct wb_sample *s);
  * so has the first sample after it is turned on again (no rates yet).
  */
 void wb_live_need_procs(struct wb_live *l, bool on);
+/* Is the process table read at all (asked for, and the root is this machine's)? */
+bool wb_live_has_procs(const struct wb_live *l);
 /* What happened at create (a stale trace instance removed, why tracing is off); owned by l. */
 const struct wb_diag *wb_live_notes(const struct wb_live *l);
 /*

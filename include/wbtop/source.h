@@ -21,6 +21,8 @@ struct wb_source {
 	const struct wb_diag *(*diag)(void *ctx);
 	/* Live only (else NULL): whether the next reads need the process table. */
 	void (*need_procs)(void *ctx, bool on);
+	/* Live: the process table is read at all (not with --no-procs or on a --root tree). */
+	bool procs;
 	/* Replay only (NULL when live). */
 	bool replay;
 	double interval;                        /* the recording's sampling interval */

@@ -315,6 +315,11 @@ void wb_live_need_procs(struct wb_live *l, bool on)
 	l->procs_off = !on;
 }
 
+bool wb_live_has_procs(const struct wb_live *l)
+{
+	return l->procs != NULL;
+}
+
 const struct wb_diag *wb_live_notes(const struct wb_live *l)
 {
 	return &l->notes;

@@ -30,6 +30,6 @@ struct wb_live *wb_live_source_open(const struct wb_live_opts *o, bool procs_alw
 	if (!l)
 		return NULL;
 	*src = (struct wb_source){ .ctx = l, .read = live_read, .diag = live_diag,
-				   .need_procs = procs_always ? NULL : live_need_procs };
+				   .need_procs = procs_always ? NULL : live_need_procs, .procs = wb_live_has_procs(l) };
 	return l;
 }

@@ -162,6 +162,12 @@ void ui_draw_procs(struct ui *u, int y, int h)
 		ui_draw_columns(u, y, h);
 		return;
 	}
+	if (!s->procs_valid && u->src && u->src->procs && (u->procs_on || !u->src->need_procs) &&
+	    u->procs_samples < 2) {
+		/* live, the pane just shown: the first read has no rates yet (it said "read live only" for an interval) */
+		ui_put(u, y, 0, WB_R_NA, "reading the process table: write rates come with the next sample");
+		return;
+	}
 	if (!s->procs_valid) {
 		/* a replay says the recording lacks it: "read live only" read as if replays never had one */
 		ui_put(u, y, 0, WB_R_NA, u->src && u->src->replay

@@ -118,6 +118,8 @@ int ui_take_sample(struct ui *u)
 
 	wb_sample_init(&s);
 	rc = src->read(src->ctx, &s);
+	if (rc == 0 && u->procs_samples < 2)
+		u->procs_samples++;
 	if (rc == 0 && ui_push(u, &s))
 		snprintf(u->status, sizeof(u->status), "out of memory");
 	wb_sample_finish(&s);
@@ -1051,6 +1053,7 @@ bool ui_tick(struct ui *u, double t, double *next)
 	if (u->src->need_procs && u->procs_on != (u->pane == P_PROCS)) {
 		/* the process table only for its pane; shown again: a sample now */
 		u->procs_on = u->pane == P_PROCS;
+		u->procs_samples = 0;
 		u->src->need_procs(u->src->ctx, u->procs_on);
 		u->step = u->step || (u->procs_on && !u->frozen && !u->ended);
 	}

@@ -58,6 +58,7 @@ struct ui {
 	int choose_sel;
 	bool quit;                        /* q pressed */
 	bool procs_on;                    /* the source reads the process table (its pane shown) */
+	int procs_samples;                /* samples taken since it was turned on (live: rates from the 2nd) */
 	bool mouse;                       /* the terminal reports mouse events */
 	int tab_y;                        /* the tab line as last drawn (mouse); -1 unknown */
 	const struct wb_config *cfg;      /* the settings file as read (W keeps what the UI cannot change) */

@@ -338,6 +338,18 @@ else
 	bad "the time bar's note: $(cat "$T/note-200.txt") / $(cat "$T/note-80.txt")"
 fi
 
+# live, the Processes pane just opened: its first read has no rates yet, and says so for the
+# interval ("read live only (not from fixture trees or --no-procs)" there, live); a fixture
+# tree still says it is not read
+"$S" 80x24 --theme mono -d 2 -- 4 > "$T/procs-first.txt" 2>&1
+"$S" 80x24 --root "$F/6.18-writing" --theme mono -d 2 -- 4 > "$T/procs-first-fx.txt" 2>&1
+if grep -qx 'reading the process table: write rates come with the next sample' "$T/procs-first.txt" &&
+   grep -q '^n/a: the process table is read live only' "$T/procs-first-fx.txt"; then
+	ok "Processes pane live, before its first rates: reading, not n/a"
+else
+	bad "Processes pane before its first rates"; sed -n 8p "$T/procs-first.txt" "$T/procs-first-fx.txt"
+fi
+
 # unprivileged and live, the Processes pane says that other users' processes are
 # missing instead of "no process wrote" (as root: the UI runs as nobody)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
