@@ -876,8 +876,10 @@ static void jump_key(struct ui *u, int ch)
 		else if (range_cut(u) && (t < u->src->range_from - 1e-3 || t > u->src->range_to + 1e-3))
 			snprintf(u->status, sizeof(u->status), "%s s is outside the range replayed (%.1f-%.1f s): at %.1f s",
 				 typed, u->src->range_from, u->src->range_to, at);
-		else
-			snprintf(u->status, sizeof(u->status), "jumped to %.1f s", t);
+		else if (fabs(at - t) < 0.05)
+			snprintf(u->status, sizeof(u->status), "jumped to %.1f s", at);
+		else /* where it landed, as the title says (a clock time falls between samples: "9.8 s" beside 10.0) */
+			snprintf(u->status, sizeof(u->status), "jumped to %.1f s, the first sample from %s s", at, typed);
 	}
 }
 

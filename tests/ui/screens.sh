@@ -268,6 +268,15 @@ if head -1 "$T/usb-stick-80x24.txt" | grep -q ' vm 6\.18\.44-fc…$'; then
 else
 	bad "usb-stick-80x24: the header's kernel name"; head -1 "$T/usb-stick-80x24.txt"
 fi
+# a jump to a clock time between samples says where it landed, as the title does ("jumped to
+# 9.8 s" under a title at 10.0/74.0s); the recording starts at 23:18:10.196 UTC
+"$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 3 : 1 8 : 2 0 Enter > "$T/jump-clock.txt" 2>&1
+if sed -n 1p "$T/jump-clock.txt" | grep -q ' 10\.0/74\.0s ' &&
+   sed -n 29p "$T/jump-clock.txt" | grep -qx 'jumped to 10\.0 s, the first sample from 9\.8 s'; then
+	ok "a jump between samples names the sample it landed on"
+else
+	bad "a jump between samples: $(sed -n '1p;29p' "$T/jump-clock.txt")"
+fi
 # a replay cut by --from/--to: a jump outside the range says where it landed, Home is the
 # range's start and , does not step before it; a damaged frame says so when it stops the replay
 screen replay-range-jump 80 24 "--replay $EX/../usb-stick.wbrec --from 20 --to 30 --theme mono" Space g 5 Enter
