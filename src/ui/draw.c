@@ -320,7 +320,7 @@ static void draw_tabs(struct ui *u, int y)
 		char b[64];
 		snprintf(b, sizeof(b), " jump to (s or HH:MM:SS): %s_", u->jump);
 		ui_put(u, y, x + 1, WB_R_TITLE, b);
-	} else if (ui_filter(u)[0] || u->filtering) {
+	} else if ((ui_filter(u)[0] && u->pane != P_ZONES) || u->filtering) { /* Zones: no rows it filters */
 		char b[96];
 		snprintf(b, sizeof(b), " filter: %s%s", ui_filter(u), u->filtering ? "_" : "");
 		ui_put(u, y, x + 1, WB_R_TITLE, b);

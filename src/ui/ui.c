@@ -346,6 +346,10 @@ static void k_unfilter(struct ui *u, int ch)
 	char *f = ui_filter(u);
 
 	(void)ch;
+	if (u->pane == P_ZONES) { /* its rows are no devices: Esc here cleared the Devices pane's filter unseen */
+		snprintf(u->status, sizeof(u->status), "the Zones pane has no filter");
+		return;
+	}
 	snprintf(u->status, sizeof(u->status), f[0] ? "filter cleared" : "no filter to clear");
 	f[0] = '\0';
 }

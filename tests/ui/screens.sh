@@ -268,6 +268,16 @@ if head -1 "$T/usb-stick-80x24.txt" | grep -q ' vm 6\.18\.44-fc…$'; then
 else
 	bad "usb-stick-80x24: the header's kernel name"; head -1 "$T/usb-stick-80x24.txt"
 fi
+# the Zones pane has no filter: it shows none and Esc there leaves the Devices pane's alone
+# (it showed "filter: stick" over the zones and cleared it unseen)
+"$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space / s t i c k Enter 2 Escape > "$T/zones-esc.txt" 2>&1
+"$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space / s t i c k Enter 2 Escape 1 > "$T/zones-esc-1.txt" 2>&1
+if ! grep -q 'filter:' "$T/zones-esc.txt" && grep -qx 'the Zones pane has no filter' "$T/zones-esc.txt" &&
+   grep -q 'filter: stick$' "$T/zones-esc-1.txt" && ! grep -q '^ loop1 ' "$T/zones-esc-1.txt"; then
+	ok "Esc on the Zones pane keeps the Devices filter"
+else
+	bad "Esc on the Zones pane"; sed -n '7p;29p' "$T/zones-esc.txt" "$T/zones-esc-1.txt"
+fi
 # a jump to a clock time between samples says where it landed, as the title does ("jumped to
 # 9.8 s" under a title at 10.0/74.0s); the recording starts at 23:18:10.196 UTC
 "$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 3 : 1 8 : 2 0 Enter > "$T/jump-clock.txt" 2>&1
