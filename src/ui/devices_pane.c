@@ -195,7 +195,7 @@ static int path_tail(char *p, int width, bool utf8)
 static int dev_cell(const struct ui *u, const struct devrow *r, const struct wb_field *f, int w, char *v, size_t n)
 {
 	if (is_col(f, "DIRTY HISTORY")) {
-		ui_sparkline(u, r->b->name, false, v, n, w);
+		ui_sparkline(u, r->b->name, false, r->bl ? (double)r->bl->thresh : 0, v, n, w); /* pages, as the strip */
 		return 0;
 	}
 	wb_ui_dev_cell(f, u->view, r->i, v, n);

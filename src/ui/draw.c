@@ -328,8 +328,10 @@ static void draw_tabs(struct ui *u, int y)
 }
 
 /* A sparkline over the ring (newest right), one sample a column: one BDI's
- * dirty+writeback, or (wakes) its background wakeups in each interval. */
-void ui_sparkline(const struct ui *u, const char *bdi, bool wakes, char *out, size_t n, int w)
+ * dirty+writeback, or (wakes) its background wakeups in each interval; full
+ * height is its peak or top, whichever is higher (a device's threshold: 20K
+ * held steady beside a 1.6M threshold drew full bars, as a device at its limit). */
+void ui_sparkline(const struct ui *u, const char *bdi, bool wakes, double top, char *out, size_t n, int w)
 {
 	static const char *const blocks[] = { " ", "\u2581", "\u2582", "\u2583", "\u2584", "\u2585",
 					      "\u2586", "\u2587", "\u2588" };
@@ -343,6 +345,8 @@ void ui_sparkline(const struct ui *u, const char *bdi, bool wakes, char *out, si
 	if (w < 0)
 		w = 0;
 	wb_pipeline_strip(u->pl, bdi, wakes, v, w);
+	if (top > max)
+		max = top;
 	for (k = 0; k < w; k++)
 		if (v[k] > max)
 			max = v[k];

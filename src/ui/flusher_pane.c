@@ -114,7 +114,7 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 			size_t l = strlen(line);
 			line[l++] = ' ';
 			line[l++] = ' ';
-			ui_sparkline(u, x->name, true, line + l, sizeof(line) - l, strip);
+			ui_sparkline(u, x->name, true, 0, line + l, sizeof(line) - l, strip);
 		}
 		ui_put(u, y, 0, running ? WB_R_WRITEBACK : bl && bl->over_bg ? WB_R_WARN : WB_R_NORMAL, line);
 		if (r == u->sel) /* the Devices pane's selection, marked the same way */

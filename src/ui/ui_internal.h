@@ -203,7 +203,7 @@ void ui_meter(const struct ui *u, int y, int x, int w, double dirty, double wb, 
 	      double max);
 /* The newest sample, or NULL before one (and right after a seek). */
 const struct wb_sample *ui_cur(const struct ui *u);
-void ui_sparkline(const struct ui *u, const char *bdi, bool wakes, char *out, size_t n, int w);
+void ui_sparkline(const struct ui *u, const char *bdi, bool wakes, double top, char *out, size_t n, int w);
 /* columns.c: the column chooser (c, F2) and the hidden columns */
 /* The table pane p shows, or -1. */
 int ui_pane_table(enum pane p);

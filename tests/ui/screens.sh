@@ -101,6 +101,14 @@ else
 	bad "CLEAN-IN with periodic writeback off"; cat "$T/nop.txt"
 fi
 screen filter-btrfs 80 24 "--theme mono" / b t r Enter
+# DIRTY HISTORY against the device's threshold (or its peak, when higher): loop2's steady 4.0K
+# under a 1.0G threshold is the lowest bar, not a full one as loop1's 150M of 542M drew too
+"$S" 200x30 --root "$F/6.18-writing" -d 0.3 --theme mono -- > "$T/spark.txt" 2>&1
+if grep -E '^ loop2 .* ▁+$' "$T/spark.txt" | grep -q . && grep -E '^ loop1 .* ▃+$' "$T/spark.txt" | grep -q .; then
+	ok "DIRTY HISTORY against the threshold"
+else
+	bad "DIRTY HISTORY: $(grep -E '^ loop[12] ' "$T/spark.txt")"
+fi
 # / on the Flusher pane filters its device rows (the Devices pane's filter, which they follow;
 # it said "nothing to filter" while showing the filter on its tab line and clearing it on Esc)
 "$S" 80x24 --root "$F/6.18-writing" -d 0.3 --theme mono -- 3 / x f s Enter > "$T/flusher-filter.txt" 2>&1
