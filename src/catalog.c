@@ -279,10 +279,17 @@ static struct wb_value w_bg_thresh(const struct wb_fctx *c)
 	return w ? KNOWN_U(wb_pages_to_bytes(c->s, w->bg_thresh)) : UNKNOWN;
 }
 
+/* As the state column: with the limit that would hold the writers ("over-limit" beside "throttled:global" read as a change of form) */
 static struct wb_value w_state(const struct wb_fctx *c)
 {
 	const struct wb_bdi_limits *w = whatif_bdi(c);
-	return w ? KNOWN_S(wb_bdi_state_names[w->state]) : UNKNOWN;
+	struct wb_value x = w ? KNOWN_S(wb_bdi_state_names[w->state]) : UNKNOWN;
+
+	if (x.known && c->d && c->d->if_held_by != WB_HELD_NONE) {
+		snprintf(x.tmp, sizeof(x.tmp), "%s:%s", x.s, wb_held_by_names[c->d->if_held_by]);
+		x.s = NULL;
+	}
+	return x;
 }
 
 /*    key                  csv             title        unit         json          w  pr left model  {csv,text,ui,flusher} */

@@ -60,7 +60,7 @@ assert "Forecast (current settings" in text and "Forecast (what-if" in text, tex
 for r in rows:
     w = wi[r["bdi"]]
     assert int(r["if_thresh"]) == w["thresh"] and int(r["if_bg_thresh"]) == w["bg_thresh"], r
-    assert r["if_state"] == w["state"], r
+    assert r["if_state"] == w["state"] + (":" + w["held_by"] if "held_by" in w else ""), r
 for b in j["forecast"]["bdis"]:  # every device's drain time in the text forecast
     if "drain_s" in b:
         got = [l.split()[1] for l in text.split("Forecast (current")[1].splitlines()[2:] if l.split()[:1] == [b["bdi"]]]
@@ -71,6 +71,24 @@ then
 	pass=$((pass + 1)); echo "ok - --set and --forecast in text and CSV"
 else
 	failed=$((failed + 1)); echo "not ok - --set and --forecast in text and CSV"; cat "$T/err"
+fi
+# ... and a held what-if state in the form of the state column ("over-limit:device"), in CSV
+# and JSON alike (if_state read "over-limit" beside state "throttled:global", JSON had no held_by)
+if "${run[@]}" "$W" --replay "$f" --batch --csv --from 24 -n 1 --set bdi.loop1.max_bytes=16M > "$T/h.csv" 2> "$T/err" &&
+   "${run[@]}" "$W" --replay "$f" --batch --json --from 24 -n 1 --set bdi.loop1.max_bytes=16M > "$T/h.json" 2>> "$T/err" &&
+   python3 - "$T/h.csv" "$T/h.json" <<'PY'
+import csv, json, sys
+rows = {r["bdi"]: r for r in csv.DictReader(open(sys.argv[1]))}
+wi = {b["bdi"]: b for b in json.loads(open(sys.argv[2]).readline())["whatif"]["bdis"]}
+held = [b for b in wi.values() if b["state"] in ("throttled", "over-limit")]
+assert held, wi
+for b in held:
+    assert rows[b["bdi"]]["if_state"] == b["state"] + ":" + b["held_by"], (rows[b["bdi"]], b)
+PY
+then
+	pass=$((pass + 1)); echo "ok - a held what-if state names its limit in CSV and JSON"
+else
+	failed=$((failed + 1)); echo "not ok - a held what-if state names its limit in CSV and JSON"; cat "$T/err"
 fi
 # which limit holds a writer (#20): at 24 s in usb-stick the stick is over its
 # own limit and the disk, far under its own, is held by the global level
