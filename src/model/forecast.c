@@ -875,10 +875,13 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		 * open. Held back: asleep in balance_dirty_pages half the time or
 		 * more (tracepoints), else throttled and keeping its device half
 		 * busy (an occasional writer on another disk is "throttled" too
-		 * whenever the global level is past freerun).
+		 * whenever the global level is past freerun). Asleep there with
+		 * nothing dirtied is held back outright, not gone (a writer over
+		 * its device's limit pausing 200 ms five times a second was
+		 * forecast as no writer, and idle after a change that let it go).
 		 */
-		if (x->demand > 0 && (tasks > 0.5 || (tasks < 0 && x->demand >= x->bw / 2 &&
-			(bl->state == WB_ST_THROTTLED || bl->state == WB_ST_OVER))))
+		if (tasks > 0.5 || (x->demand > 0 && tasks < 0 && x->demand >= x->bw / 2 &&
+				    (bl->state == WB_ST_THROTTLED || bl->state == WB_ST_OVER)))
 			x->demand = HUGE_VAL;
 		x->e = bl->frac_den ? *g * (double)bl->frac_num / (double)bl->frac_den : 0;
 		x->min_ppm = kn ? (double)kn->min_ppm : 0;

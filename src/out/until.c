@@ -297,19 +297,23 @@ static struct eta eta(const struct wb_view *v, const struct wb_ring *hist, int i
 	 * (said only where the forecast, which knows it, finds the device not clean) */
 	e.no_periodic = cur->sys_valid & WB_BIT(WB_SYS_WRITEBACK_CS) && cur->sys[WB_SYS_WRITEBACK_CS] == 0;
 	buf = wb_forecast_prepare(cur, hist, ETA_HORIZON_S, 1.0, &in);
-	x = calloc(2 * (n ? n : 1), sizeof(*x));
+	x = calloc(3 * (n ? n : 1), sizeof(*x));
 	if (buf && x && in.age) {
-		/* x: demands, then ages; the watched span bounds what age can show */
+		/* x: demands, ages, writers asleep; the watched span bounds what age can show */
 		memcpy(x, in.dirty_rate, n * sizeof(*x));
 		memcpy(x + n, in.age, n * sizeof(*x));
+		if (in.tasks)
+			memcpy(x + 2 * n, in.tasks, n * sizeof(*x));
 		for (size_t i = 0; i < wb_ring_len(hist); i++)
 			span = fmax(span, cur->mono - wb_ring_get(hist, i)->mono);
 		/* the pipeline's rate: someone dirtied pages on it since the last sample */
 		e.writing = v->bdi && v->bdi[idx].dirtied_ok && v->bdi[idx].dirtied > 0;
 		if (!e.writing)
-			x[idx] = 0; /* nothing dirtied in the last sample: the writer is done */
+			x[idx] = x[2 * n + idx] = 0; /* nothing dirtied in the last sample: the writer is done */
 		in.dirty_rate = x;
 		in.age = x + n;
+		if (in.tasks)
+			in.tasks = x + 2 * n;
 		if (bw > 0)
 			((double *)in.bw)[idx] = bw; /* in.bw lives in buf, which is ours */
 		age0 = x[n + idx];
