@@ -25,14 +25,20 @@ static void on_fatal(int sig)
 
 void wb_signals_install(void)
 {
+	/*
+	 * Every other signal whose default ends wbtop: Ctrl-\ (SIGQUIT) left the
+	 * terminal raw, without echo, in the alternate screen with mouse
+	 * reporting on. They still end it (with a core where the default dumps one).
+	 */
+	static const int fatal[] = { SIGSEGV, SIGABRT, SIGBUS, SIGQUIT, SIGILL, SIGFPE, SIGSYS, SIGXCPU,
+				     SIGUSR1, SIGUSR2, SIGALRM };
 	struct sigaction sa = { .sa_handler = on_stop }, sf = { .sa_handler = on_fatal };
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGSEGV, &sf, NULL);
-	sigaction(SIGABRT, &sf, NULL);
-	sigaction(SIGBUS, &sf, NULL);
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		sigaction(fatal[i], &sf, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN); /* past RLIMIT_FSIZE write() fails with EFBIG: reported, not a kill */
 }

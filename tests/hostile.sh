@@ -206,4 +206,24 @@ for sig in TERM HUP; do
 	gone || fail "SIG$sig did not end the UI"
 done
 check "SIGTERM and SIGHUP end the UI"
+
+# Ctrl-\ (SIGQUIT) and other signals that end a process by default: wbtop still dies of the
+# signal, but puts the terminal back first (it was left without echo, in the alternate screen,
+# the cursor hidden and mouse reporting on)
+for sig in QUIT USR1; do
+	[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1
+	SOCK=wbtop-hostile-$$-sig$sig
+	rm -f "$T/pid" "$T/rc" "$T/stty"
+	tmux -L $SOCK -f /dev/null new-session -d -x 80 -y 24 "bash -c 'bash -c \"echo \\\$\\\$ > $T/pid; \
+		exec env LANG=C.UTF-8 TERM=tmux-256color ${UI[*]} --theme mono\"; echo \$? > $T/rc; stty -a > $T/stty; \
+		sleep 60'" || fail "tmux"
+	for _ in $(seq 50); do [ -s "$T/pid" ] && tmux -L $SOCK capture-pane -p | grep -q "dirty " && break; sleep 0.2; done
+	[ $sig = QUIT ] && tmux -L $SOCK send-keys 'C-\' || kill -$sig "$(cat "$T/pid")"
+	for _ in $(seq 50); do [ -s "$T/stty" ] && break; sleep 0.2; done
+	[ "$(cat "$T/rc" 2>/dev/null)" = $((128 + $(kill -l $sig))) ] || fail "SIG$sig: rc $(cat "$T/rc" 2>/dev/null)"
+	got=$(tmux -L $SOCK display -p '#{alternate_on} #{cursor_flag} #{mouse_any_flag}')
+	[ "$got" = "0 1 0" ] && grep -qE '(^| )icanon( |$)' "$T/stty" && grep -qE '(^| )echo( |$)' "$T/stty" ||
+		fail "SIG$sig: terminal left as it was (alternate screen, cursor, mouse: $got; $(grep -ow -- '-icanon\|-echo' "$T/stty"))"
+done
+check "SIGQUIT (Ctrl-\\) and SIGUSR1 end the UI with the terminal put back"
 echo "$n passed, 0 failed"

@@ -9,8 +9,9 @@
 extern volatile sig_atomic_t wb_stop;
 
 /*
- * Installs the handlers: INT/TERM/HUP set wb_stop; SEGV/ABRT/BUS run the
- * crash cleanups (newest first) and then die of the same signal; a closed
+ * Installs the handlers: INT/TERM/HUP set wb_stop; SEGV/ABRT/BUS, QUIT and
+ * every other signal whose default ends the process run the crash cleanups
+ * (newest first) and then die of the same signal; a closed
  * pipe is ignored (the write fails and the loop ends through its cleanup).
  */
 void wb_signals_install(void);
