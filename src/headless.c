@@ -182,6 +182,8 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 			if (errno != EPIPE) { /* a closed pipe is the reader's way to say enough */
 				fprintf(stderr, "wbtop: writing the output: %s\n", strerror(errno));
 				rc = 1;
+			} else {
+				clearerr(stdout); /* not an error at exit either (main's flushed()) */
 			}
 			break;
 		}

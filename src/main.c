@@ -806,6 +806,20 @@ out:
 	return rc;
 }
 
+/*
+ * rc, or 1 if what went to standard output did not all reach it: a replay's
+ * export (in a 1 MiB buffer) and --export-sysctl are written at exit, where
+ * a full disk went unsaid (exit 0, the file cut short). A closed pipe is
+ * the reader's way to say enough; an error already said keeps its code.
+ */
+static int flushed(int rc)
+{
+	if ((fflush(stdout) == 0 && !ferror(stdout)) || errno == EPIPE || rc)
+		return rc;
+	fprintf(stderr, "wbtop: writing the output: %s\n", strerror(errno));
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -813,7 +827,7 @@ int main(int argc, char **argv)
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc)
-		return rc < 0 ? 0 : rc;
+		return flushed(rc < 0 ? 0 : rc);
 	ao = (struct wb_apply_opts){ .root = o.root, .sets = o.sets, .nsets = o.nsets, .apply = o.apply,
 				     .export_sysctl = o.export_sysctl, .trial = o.trial, .recover = o.recover };
 	/* a closed pipe (wbtop -b | head) ends the loop through its cleanup;
@@ -823,8 +837,8 @@ int main(int argc, char **argv)
 	if (!o.replay && strcmp(o.root, "/") == 0 && geteuid() == 0 && wb_apply_recover(&ao))
 		return 1;
 	if (o.apply || o.export_sysctl)
-		return wb_apply_run(&ao);
+		return flushed(wb_apply_run(&ao));
 	if (o.replay && o.batch) /* exports write a lot: a larger buffer */
 		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
-	return o.replay ? run_replay(&o) : run_live(&o);
+	return flushed(o.replay ? run_replay(&o) : run_live(&o));
 }

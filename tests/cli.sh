@@ -277,4 +277,14 @@ $W --root "$F/6.18-writing" --set vm.dirty_bytes=18446744073709551615 --batch -n
 grep -q "caution: the global dirty threshold would be 0" "$T/out" || fail "dirty_bytes 2^64-1: no caution"
 $W --root "$F/6.18-writing" --set vm.dirty_bytes=1G --batch -n 1 2>&1 | grep -q caution && fail "dirty_bytes 1G: a caution"
 check "vm.dirty_bytes=2^64-1 (a threshold of 0 in the kernel) is cautioned, 1G is not"
+# output that cannot be written (a full disk: /dev/full) is exit 1 with a message; a replay's
+# export and --export-sysctl were written only at exit, unchecked: exit 0, the file cut short
+for args in "--replay $R -b --csv --to 0" "--replay $R -b --openmetrics" "--root $F/6.18-writing --set vm.dirty_ratio=5 --export-sysctl"; do
+	$W $args > /dev/full 2> "$T/err"; rc=$?
+	[ $rc = 1 ] && grep -q "writing the output: No space left on device" "$T/err" || fail "$args > /dev/full: rc $rc, $(cat "$T/err")"
+done
+# a closed pipe is not an error: the reader had enough
+$W --replay "$R" -b --openmetrics 2> "$T/err" | head -c 1 > /dev/null
+[ "${PIPESTATUS[0]}" = 0 ] && ! grep -q "writing the output" "$T/err" || fail "replay into a closed pipe: rc ${PIPESTATUS[0]}"
+check "a full disk under a replay's export or --export-sysctl: exit 1, said"
 echo "$n passed, 0 failed"
