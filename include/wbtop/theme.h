@@ -53,6 +53,21 @@ int wb_theme_load(struct wb_theme *t, const char *name_or_path, const char *cons
  * messages and gives its default name. 0, or -1 with "label:line: why".
  */
 int wb_theme_parse(struct wb_theme *t, const char *text, const char *label, char *err, size_t errlen);
+
+/*
+ * inih's reader over a string, for themes and the settings file. inih's own
+ * string reader handed a line longer than its buffer over in pieces that it
+ * counted as lines, so the error was named a line late (or a piece's text
+ * read as a line of its own): here such a line stops the parse, its number
+ * in too_long.
+ */
+struct wb_ini_lines {
+	const char *p;
+	int line;      /* lines handed over: inih's own count */
+	int too_long;  /* the line that did not fit inih's buffer (0: none), which ended the parse */
+	int max;       /* the most characters a line may have (inih's buffer less \r, \n and \0) */
+};
+char *wb_ini_read_line(char *str, int num, void *stream);
 /* Parse one colour spec "214|yellow" / "default" / "7"; false if bad. */
 bool wb_theme_parse_color(const char *s, short *c256, short *c8);
 /* Names of the themes found in dirs plus built-ins (for cycling); count returned. */

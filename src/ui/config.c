@@ -13,6 +13,7 @@
 
 #include "wbtop/catalog.h"
 #include "wbtop/config.h"
+#include "wbtop/theme.h"
 #include "wbtop/ui.h"
 #include "wbtop/util.h"
 
@@ -291,6 +292,7 @@ static char *read_small(const char *path, char *msg, size_t n)
 int wb_config_load(struct wb_config *c, const char *path, char *msg, size_t n)
 {
 	struct ctx x = { .c = c };
+	struct wb_ini_lines rd = { 0 };
 	char *text;
 	int line;
 
@@ -299,12 +301,16 @@ int wb_config_load(struct wb_config *c, const char *path, char *msg, size_t n)
 	text = read_small(path, msg, n);
 	if (!text)
 		return errno == ENOENT && !msg[0] ? 0 : -1;
-	x.text = text;
-	line = ini_parse_string(text, on_entry, &x);
-	if (line != 0) {
+	x.text = rd.p = text;
+	line = ini_parse_stream(wb_ini_read_line, &rd, on_entry, &x);
+	if (line != 0 || rd.too_long) { /* a line over inih's buffer: its number, not a piece's */
 		free(text);
-		snprintf(msg, n, "%s:%d: %s; settings file ignored", path, line,
-			 x.what[0] ? x.what : "not an INI line");
+		if (line != 0)
+			snprintf(msg, n, "%s:%d: %s; settings file ignored", path, line,
+				 x.what[0] ? x.what : "not an INI line");
+		else
+			snprintf(msg, n, "%s:%d: line longer than %d characters (hidden_columns goes on over "
+				 "indented lines); settings file ignored", path, rd.too_long, rd.max);
 		wb_config_init(c);
 		return -1;
 	}

@@ -117,18 +117,11 @@ static void theme_mono(struct wb_theme *t)
 }
 
 /* A theme's text as inih reads it, a whole line at a time. */
-struct line_reader {
-	const char *p;
-	int line;      /* lines handed over: inih's own count */
-	int too_long;  /* the line that did not fit inih's buffer (0: none), which ended the parse */
-	int max;       /* the most characters a line may have (inih's buffer less \r, \n and \0) */
-};
-
 struct load_ctx {
 	struct wb_theme *t;
 	char *err;
 	size_t errlen;
-	const struct line_reader *rd;
+	const struct wb_ini_lines *rd;
 	int err_line; /* the line err's text is about */
 	int role_on[WB_R_COUNT], name_on, mono_on; /* the line each was set on (0: not yet): once each */
 };
@@ -271,14 +264,9 @@ static int on_entry(void *user, const char *section, const char *key, const char
 	return 0;
 }
 
-/*
- * inih's reader. Its string reader handed a line longer than the buffer over
- * in pieces that inih counted as lines, so the error was named a line late
- * (or a piece's text read as a line of its own): here such a line stops it.
- */
-static char *read_line(char *str, int num, void *stream)
+char *wb_ini_read_line(char *str, int num, void *stream)
 {
-	struct line_reader *r = stream;
+	struct wb_ini_lines *r = stream;
 	size_t len = strcspn(r->p, "\n"), text = len - (len && r->p[len - 1] == '\r');
 
 	if (!*r->p || r->too_long)
@@ -298,7 +286,7 @@ static char *read_line(char *str, int num, void *stream)
 
 int wb_theme_parse(struct wb_theme *t, const char *text, const char *label, char *err, size_t errlen)
 {
-	struct line_reader rd = { .p = text };
+	struct wb_ini_lines rd = { .p = text };
 	struct load_ctx c = { t, err, errlen, &rd, 0, { 0 }, 0, 0 };
 	const char *slash = strrchr(label, '/');
 	char what[200];
@@ -308,7 +296,7 @@ int wb_theme_parse(struct wb_theme *t, const char *text, const char *label, char
 	snprintf(t->name, sizeof(t->name), "%.*s", (int)strcspn(slash ? slash + 1 : label, "."),
 		 slash ? slash + 1 : label);
 	err[0] = '\0';
-	rc = ini_parse_stream(read_line, &rd, on_entry, &c);
+	rc = ini_parse_stream(wb_ini_read_line, &rd, on_entry, &c);
 	if (rc == 0 && rd.too_long) {
 		snprintf(err, errlen, "%s:%d: line longer than %d characters", label, rd.too_long, rd.max);
 		return -1;

@@ -182,6 +182,15 @@ static void malformed_named_and_ignored(void **st)
 			fail_msg("%s: got \"%s\"", bad[i].want, msg);
 		assert_string_equal(c.theme, ""); /* the defaults, not half a file */
 	}
+	/* a line over inih's buffer: its pieces were lines to inih, ":3: not an INI line" in a file of two */
+	char text[400] = "[display]\nhidden_columns = ";
+	while (strlen(text) < 300)
+		strcat(text, "mount,");
+	strcat(text, "\n");
+	write_file(path, text);
+	assert_int_equal(wb_config_load(&c, path, msg, sizeof(msg)), -1);
+	if (!strstr(msg, ":2: line longer than 197 characters"))
+		fail_msg("a 300-character line: got \"%s\"", msg);
 }
 
 static void not_a_file(void **st)
