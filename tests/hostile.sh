@@ -226,4 +226,20 @@ for sig in QUIT USR1; do
 		fail "SIG$sig: terminal left as it was (alternate screen, cursor, mouse: $got; $(grep -ow -- '-icanon\|-echo' "$T/stty"))"
 done
 check "SIGQUIT (Ctrl-\\) and SIGUSR1 end the UI with the terminal put back"
+# + and - step the live delay through 0.1 s ... 60 s: one past the steps' ends (-d 100, -d 0.07)
+# went the other way (- at -d 100 sampled every 60 s, + at -d 0.07 every 0.1 s); now it is kept
+for c in "100 - 100s" "100 + 60s" "0.07 + 0.07s" "0.07 - 0.1s"; do
+	set -- $c
+	tmux -L $SOCK kill-server >/dev/null 2>&1
+	SOCK=wbtop-hostile-$$-rate$1$2
+	tmux -L $SOCK -f /dev/null new-session -d -x 80 -y 24 \
+		"exec env LANG=C.UTF-8 TERM=tmux-256color $W --root $F/6.18-writing -d $1 --theme mono" || fail "tmux"
+	for _ in $(seq 50); do tmux -L $SOCK capture-pane -p | grep -q "dirty " && break; sleep 0.2; done
+	tmux -L $SOCK send-keys -- "$2"
+	for _ in $(seq 50); do tmux -L $SOCK capture-pane -p | grep -q "sampling every" && break; sleep 0.1; done
+	got=$(tmux -L $SOCK capture-pane -p | grep -o "sampling every [^ ]*")
+	[ "$got" = "sampling every $3" ] || fail "-d $1, then $2: '$got', not 'sampling every $3'"
+	tmux -L $SOCK send-keys q
+done
+check "+ and - past the delay steps' ends keep the delay, never step it the other way"
 echo "$n passed, 0 failed"

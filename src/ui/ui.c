@@ -453,15 +453,18 @@ static void k_rate(struct ui *u, int ch)
 {
 	static const double steps[] = { 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60 };
 	int n = (int)(sizeof(steps) / sizeof(steps[0])), i = 0;
+	bool faster = ch == '+' || ch == '=';
 
-	while (i < n - 1 && steps[i] < u->delay - 1e-9)
+	while (i < n - 1 && steps[i] < u->delay - 1e-9) /* the first step from the delay on, or the last */
 		i++;
-	if ((ch == '+' || ch == '=') && i > 0)
+	if (faster && i > 0 && steps[i] >= u->delay - 1e-9)
 		i--;
 	else if (ch == '-' && i < n - 1 && steps[i] <= u->delay + 1e-9)
 		i++;
-	u->delay = steps[i];
-	snprintf(u->status, sizeof(u->status), "sampling every %.2gs", u->delay);
+	/* a delay past the steps' ends (-d 100, -d 0.07) is kept, not stepped the other way: - went to 60 s */
+	if (faster ? steps[i] <= u->delay + 1e-9 : steps[i] >= u->delay - 1e-9)
+		u->delay = steps[i];
+	snprintf(u->status, sizeof(u->status), "sampling every %gs", u->delay);
 }
 
 /* What the shown sample holds that n/N looked for: a note made there, or the throttled devices. */
