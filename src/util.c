@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <dirent.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -465,4 +467,19 @@ int wb_clock_rel(const char *text, double wall_ref, double t_ref, double lo, dou
 		return -1;
 	*t_rel = best;
 	return 0;
+}
+
+int wb_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS };
+	sigset_t all, old;
+	int rc;
+
+	sigfillset(&all);
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		sigdelset(&all, faults[i]);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(t, NULL, fn, arg); /* the thread starts with this mask */
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
 }

@@ -8,6 +8,7 @@
 #ifndef WBTOP_UTIL_H
 #define WBTOP_UTIL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +48,13 @@ size_t wb_fd_keep_max(void);
 unsigned long long wb_fd_limit(void);
 /* Test hook: the budget as if limit descriptors were free (0: read the limit again). */
 void wb_fd_keep_reset(unsigned long long limit);
+
+/*
+ * Start a thread (pthread_create) with every signal blocked but the faults
+ * it may raise itself: a stop, a resize or a terminal signal goes to the main
+ * thread, whose wait it ends. 0 or the error number.
+ */
+int wb_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /* Join root and a path ("/" + "/proc/x"); the result is caller-freed. NULL on out of memory. */
 char *wb_path_join(const char *root, const char *path);

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "wbtop/openmetrics.h"
+#include "wbtop/util.h"
 
 #define WAIT_MS 100 /* what a sample waits for its own write */
 
@@ -77,7 +78,7 @@ struct wb_textfile *wb_textfile_create(const char *path)
 	pthread_mutex_init(&t->mu, NULL);
 	pthread_cond_init(&t->work, NULL);
 	pthread_cond_init(&t->done, NULL);
-	t->threaded = pthread_create(&t->thread, NULL, run, t) == 0; /* else written in put() */
+	t->threaded = wb_thread_start(&t->thread, run, t) == 0; /* else written in put() */
 	return t;
 }
 

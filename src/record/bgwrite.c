@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "wbrec_internal.h"
+#include "wbtop/util.h"
 
 /* Queued past this, put() waits for the thread: memory is not given up for a device that never drains. */
 #define QUEUE_MAX (16u << 20)
@@ -100,7 +101,7 @@ struct wb_bgwrite *wbrec_bgwrite_create(int fd)
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->work, NULL);
 	pthread_cond_init(&q->idle, NULL);
-	if (pthread_create(&q->thread, NULL, run, q) != 0) {
+	if (wb_thread_start(&q->thread, run, q) != 0) {
 		pthread_cond_destroy(&q->idle);
 		pthread_cond_destroy(&q->work);
 		pthread_mutex_destroy(&q->mu);
