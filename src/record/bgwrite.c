@@ -148,6 +148,16 @@ int wbrec_bgwrite_put(struct wb_bgwrite *q, const uint8_t *frame, size_t n, bool
 	return 0;
 }
 
+bool wbrec_bgwrite_idle(struct wb_bgwrite *q)
+{
+	bool idle;
+
+	pthread_mutex_lock(&q->mu);
+	idle = !q->head && !q->busy && !q->err;
+	pthread_mutex_unlock(&q->mu);
+	return idle;
+}
+
 int wbrec_bgwrite_error(struct wb_bgwrite *q)
 {
 	int e;

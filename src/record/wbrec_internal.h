@@ -100,6 +100,8 @@ uint32_t wbrec_crc32(const uint8_t *p, size_t n);
  * after one). drain: waits until everything queued is written; 0 or -errno.
  * done: the whole frames written since create or rebase (bytes, samples).
  * rebase: after the file was replaced, writes go to fd and count from 0.
+ * idle: the queue is empty and nothing failed (a write of the caller's own
+ * then keeps the order).
  * destroy: writes what is queued, then ends the thread (NULL: nothing).
  */
 struct wb_bgwrite;
@@ -108,6 +110,8 @@ int wbrec_write_all(int fd, const uint8_t *b, size_t n);
 struct wb_bgwrite *wbrec_bgwrite_create(int fd);
 int wbrec_bgwrite_put(struct wb_bgwrite *q, const uint8_t *frame, size_t n, bool sample);
 int wbrec_bgwrite_error(struct wb_bgwrite *q);
+/* Nothing queued or being written, and no failure: the caller may write itself. */
+bool wbrec_bgwrite_idle(struct wb_bgwrite *q);
 int wbrec_bgwrite_drain(struct wb_bgwrite *q);
 void wbrec_bgwrite_done(struct wb_bgwrite *q, uint64_t *bytes, uint64_t *samples);
 void wbrec_bgwrite_rebase(struct wb_bgwrite *q, int fd);
