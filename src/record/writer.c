@@ -381,6 +381,10 @@ static int frame(struct wb_rec_writer *w, uint8_t type, double mono, const uint8
 	free(buf);
 	if (rc && queued)
 		return async_failed(w, rc);
+	if (rc == 0 && w->q && !queued) { /* in the file beside the thread's count: the base moves */
+		w->q_bytes += n;
+		w->q_samples += type != FR_NOTE;
+	}
 	if (rc == 0) {
 		w->bytes += n;
 		w->prev_us = us;

@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -242,6 +245,78 @@ static void truncated_while_open(void **st)
 	assert_int_not_equal(wb_rec_read(r, 299, &s, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "offset"));
 	assert_non_null(strstr(err, "cut short"));
+	wb_sample_finish(&s);
+	wb_rec_close_reader(r);
+	unlink(path);
+}
+
+/*
+ * Frames written by the caller (the kernel lets writers run free) and by the
+ * writer's thread (it would not), in turns, until the file hits a size limit
+ * (RLIMIT_FSIZE, in a child): the file is cut to its last whole frame, which
+ * replays whole, and holds as many samples as the message says. The cut once
+ * counted only the thread's bytes and fell short of the caller's frames.
+ */
+static void mixed_writes_cut_whole(void **st)
+{
+	char path[] = "/tmp/wbtop-rec-XXXXXX", msg[] = "/tmp/wbtop-msg-XXXXXX", err[512], warn[256], said[600];
+	int fd = mkstemp(path), mfd = mkstemp(msg), status;
+	unsigned long long holds = 0;
+	struct wb_rec_reader *r;
+	struct wb_sample s;
+	pid_t pid;
+	FILE *f;
+	(void)st;
+	close(fd);
+	close(mfd);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit rl = { 20000, 20000 };
+		struct wb_rec_header h;
+		struct wb_rec_writer *w;
+
+		signal(SIGXFSZ, SIG_IGN);
+		setrlimit(RLIMIT_FSIZE, &rl);
+		wb_rec_header_local(&h, 1.0);
+		if (!(w = wb_rec_create(path, &h, 0, err, sizeof(err))))
+			_exit(2);
+		for (int i = 0; i < 5000 && !wb_rec_error(w); i++) {
+			make(&s, i, 3);
+			s.g.valid |= WB_BIT(WB_G_WRITEBACK) | WB_BIT(WB_G_BG_THRESH);
+			s.g.v[WB_G_BG_THRESH] = i % 4 < 2 ? 1u << 20 : 0; /* two free, two over */
+			wb_rec_write(w, &s);
+			wb_sample_finish(&s);
+			if (i % 4 == 3)
+				wb_rec_flush(w); /* the thread's frames in the file before the caller's next */
+		}
+		wb_rec_flush(w);
+		f = fopen(msg, "w");
+		if (f) {
+			fputs(wb_rec_error(w) ? wb_rec_error(w) : "", f);
+			fclose(f);
+		}
+		wb_rec_close(w);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	f = fopen(msg, "r");
+	assert_non_null(f);
+	said[0] = '\0';
+	assert_non_null(fgets(said, sizeof(said), f));
+	fclose(f);
+	unlink(msg);
+	assert_non_null(strstr(said, "File too large"));
+	assert_int_equal(sscanf(strstr(said, "it holds ") ? strstr(said, "it holds ") : "", "it holds %llu", &holds), 1);
+	r = wb_rec_open(path, err, sizeof(err), warn, sizeof(warn));
+	assert_non_null(r);
+	assert_string_equal(warn, "");
+	assert_true(holds > 8);
+	assert_int_equal(wb_rec_count(r), holds);
+	wb_sample_init(&s);
+	for (size_t i = 0; i < holds; i++)
+		assert_int_equal(wb_rec_read(r, i, &s, err, sizeof(err)), 0);
 	wb_sample_finish(&s);
 	wb_rec_close_reader(r);
 	unlink(path);
@@ -933,6 +1008,7 @@ int main(void)
 		cmocka_unit_test(decode_rejects_garbage),
 		cmocka_unit_test(decoder_rejects_bad_values),
 		cmocka_unit_test(truncated_while_open),
+		cmocka_unit_test(mixed_writes_cut_whole),
 		cmocka_unit_test(start_appends_or_refuses),
 		cmocka_unit_test(header_round_trip),
 		cmocka_unit_test(every_field_every_format),
