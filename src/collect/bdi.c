@@ -1255,10 +1255,11 @@ static bool read_idle(const struct wb_bdi_files *st, const struct wb_bdi *x)
  * page's writeback (BdiWritten 0): its writeout fraction, counted with
  * that figure in __wb_writeout_add(), is 0, whatever its threshold; and
  * one read above the least it read since its last completion
- * (least_since()). Not caught: a device written before, at its least
- * since, alone at the floor in its sample when the pages moved more than
- * that: the model still takes the drift for a share (kernel_share_sum: 2 runs of 6, 1 and 8 samples of 25, sums to
- * 1.10: a device read every sample, not found idle, at 0.104-0.114).
+ * (least_since()); and one alone at a floor of the reads' moments
+ * (floor_between()). Not caught: a device not idle in this read (pages
+ * dirty or under writeback) at the floor (kernel_share_sum: 2 runs of 6,
+ * 1 and 8 samples of 25, sums to 1.10: a device read every sample, not
+ * found idle, at 0.104-0.114).
  */
 static void floor_at_read(struct wb_bdis *b, const struct wb_sample *s, struct wb_bdi *out, const size_t *rank)
 {
@@ -1283,9 +1284,19 @@ static void floor_at_read(struct wb_bdis *b, const struct wb_sample *s, struct w
 		}
 		/* the figure read, for the groups below, before set_floor() replaces it */
 		k[n++] = x->st[WB_B_THRESH];
-		if (((WB_HAS(x->st_valid, WB_B_WRITTEN) && x->st[WB_B_WRITTEN] == 0) |
-		     least_since(&b->st[i], s, x, summin)) &&
-		    floor_plausible(b, s, x, b->st[i].st[WB_B_THRESH], &after, &floor)) {
+		/*
+		 * Alone in its sample at a floor of the reads' moments, an idle
+		 * device is at the floor too: a device written before, at its
+		 * least since, was taken for a share when the dirty count moved
+		 * during the sweep (kernel_share_sum, vm.dirty_bytes 200M: two idle
+		 * devices at 0.043 and 0.039 of the threshold, not a group, summed
+		 * the shares to 1.08). An idle device's real share that close to
+		 * the floor differs from it by no more than the bracket.
+		 */
+		if ((((WB_HAS(x->st_valid, WB_B_WRITTEN) && x->st[WB_B_WRITTEN] == 0) |
+		      least_since(&b->st[i], s, x, summin)) &&
+		     floor_plausible(b, s, x, b->st[i].st[WB_B_THRESH], &after, &floor)) ||
+		    floor_between(b, s, x, b->st[i].st[WB_B_THRESH], &after, &floor)) {
 			in[i] = true;
 			set_floor(x, s, floor);
 			idle_found(&b->st[i], floor);
