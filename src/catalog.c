@@ -139,18 +139,20 @@ static enum wb_held_by held_of(const struct wb_fctx *c)
 	return c->l && c->l == c->v->whatif ? c->d->if_held_by : c->d->held_by;
 }
 
-/* The state with the limit that holds the writers: "throttled:global" (text, CSV, pane;
- * no space: text columns split on whitespace). */
-static struct wb_value m_state_held(const struct wb_fctx *c)
+/* A state x with the limit h that holds the writers: "throttled:global" (no space: text columns split on whitespace). */
+static struct wb_value with_held(struct wb_value x, enum wb_held_by h)
 {
-	struct wb_value x = m_state(c);
-	enum wb_held_by h = held_of(c);
-
 	if (x.known && h != WB_HELD_NONE) {
 		snprintf(x.tmp, sizeof(x.tmp), "%s:%s", x.s, wb_held_by_names[h]);
 		x.s = NULL;
 	}
 	return x;
+}
+
+/* The state with the limit that holds the writers (text, CSV, pane). */
+static struct wb_value m_state_held(const struct wb_fctx *c)
+{
+	return with_held(m_state(c), held_of(c));
 }
 
 /* The limit that holds its writers ("global", "device"); absent when none. */
@@ -283,13 +285,8 @@ static struct wb_value w_bg_thresh(const struct wb_fctx *c)
 static struct wb_value w_state(const struct wb_fctx *c)
 {
 	const struct wb_bdi_limits *w = whatif_bdi(c);
-	struct wb_value x = w ? KNOWN_S(wb_bdi_state_names[w->state]) : UNKNOWN;
 
-	if (x.known && c->d && c->d->if_held_by != WB_HELD_NONE) {
-		snprintf(x.tmp, sizeof(x.tmp), "%s:%s", x.s, wb_held_by_names[c->d->if_held_by]);
-		x.s = NULL;
-	}
-	return x;
+	return with_held(w ? KNOWN_S(wb_bdi_state_names[w->state]) : UNKNOWN, c->d ? c->d->if_held_by : WB_HELD_NONE);
 }
 
 /*    key                  csv             title        unit         json          w  pr left model  {csv,text,ui,flusher} */
