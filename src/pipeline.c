@@ -204,7 +204,7 @@ static int run_model(struct wb_pipeline *p, char *err, size_t errlen)
 		rc = whatif_settings(p, v->cur, &p->lim, &k, err, errlen);
 		if (rc)
 			return rc;
-		if (wb_model_eval(v->prev, v->cur, &k, &p->lim, 0, &p->whatif) == 0) {
+		if (wb_model_eval_hist(v->prev, v->cur, p->ring, &k, &p->lim, 0, &p->whatif) == 0) {
 			wb_model_drain(&p->whatif, v->cur, p->ring);
 			v->whatif = &p->whatif;
 		}

@@ -267,9 +267,10 @@ struct share_step {
  * device that wrote into a tiny count keeps at least one. A step's pages
  * come spread over it (the device's after the others' it interleaves with).
  * The state before the first step: that step's rates held for ever.
- * *whole: the count the share is of, in pages.
+ * *whole: the count the share is of, in pages. m_last: the cap of the last
+ * step (a what-if's new max_ratio), m before it.
  */
-static double replay_share(const struct share_step *st, size_t n, double m, double *whole)
+static double replay_share(const struct share_step *st, size_t n, double m, double m_last, double *whole)
 {
 	const double tau = WB_SHARE_PERIOD_S / M_LN2; /* a constant rate's count settles at rate * tau */
 	double num = 0, oth = 0;
@@ -288,10 +289,12 @@ static double replay_share(const struct share_step *st, size_t n, double m, doub
 		double w = st[i].dt > 0 ? (1 - a) * tau / st[i].dt : 1; /* the mean weight now of a page spread over the step */
 		double aged = num * a;
 
+		double mi = i + 1 == n ? m_last : m;
+
 		oth = oth * a + st[i].others * w;
 		num = aged + st[i].own * w;
-		if (m < 1 && st[i].own > 0) {
-			double lim = ceil(m / (1 - m) * oth);
+		if (mi < 1 && st[i].own > 0) {
+			double lim = ceil(mi / (1 - mi) * oth);
 
 			if (num > lim)
 				num = aged > lim ? aged : lim;
@@ -302,25 +305,23 @@ static double replay_share(const struct share_step *st, size_t n, double m, doub
 }
 
 /*
- * BDI name's part of the kernel's count of pages written back, replayed
- * from the samples of hist up to WB_SHARE_BACK_S before its last fresh read
- * (stats kept by the back-off stand still: that read's, and its sample's
- * nr_written). < 0 when there is not enough to judge by: under
+ * The stretches, oldest first, over which BDI name and everyone else wrote
+ * back, from the samples of hist up to WB_SHARE_BACK_S before its last fresh
+ * read (stats kept by the back-off stand still: that read's, and its
+ * sample's nr_written). 0 when there is not enough to judge by: under
  * SHARE_MIN_BYTES written back by everyone over the history. A sample
  * without the BDI ends the history: another device may have come back under
- * its name, its counter started again. *whole: as replay_share's.
+ * its name, its counter started again.
  */
 #define SHARE_MAX_STEPS 256
-static double completed_share(const struct wb_sample *cur, const struct wb_ring *hist, const char *name, double m,
-			      double *whole)
+static size_t share_steps(const struct wb_sample *cur, const struct wb_ring *hist, const char *name,
+			 struct share_step st[SHARE_MAX_STEPS])
 {
 	const struct wb_sample *now = cur, *h, *newer;
 	const struct wb_bdi *b = wb_sample_bdi(cur, name), *o, *nb;
 	uint64_t min_pages = SHARE_MIN_BYTES / (cur->page_size ? cur->page_size : 4096), all = 0;
-	struct share_step st[SHARE_MAX_STEPS];
 	size_t n = 0;
 
-	*whole = 0;
 	if (!min_pages)
 		min_pages = 1;
 	if (b && b->stats_skipped)
@@ -328,7 +329,7 @@ static double completed_share(const struct wb_sample *cur, const struct wb_ring 
 			if (h->mono >= cur->mono)
 				continue;
 			if (!(o = wb_sample_bdi(h, name)) || cur->mono - h->mono > WB_SHARE_PERIOD_S * 2)
-				return -1;
+				return 0;
 			if (fresh_written(h, o)) {
 				now = h;
 				b = o;
@@ -336,7 +337,7 @@ static double completed_share(const struct wb_sample *cur, const struct wb_ring 
 			}
 		}
 	if (!fresh_written(now, b))
-		return -1;
+		return 0;
 	newer = now;
 	nb = b;
 	/* newest first into st, reversed below */
@@ -361,14 +362,78 @@ static double completed_share(const struct wb_sample *cur, const struct wb_ring 
 		nb = o;
 	}
 	if (!n || now->mono - newer->mono < 1.0 || all < min_pages)
-		return -1;
+		return 0;
 	for (size_t i = 0; i < n / 2; i++) {
 		struct share_step t = st[i];
 
 		st[i] = st[n - 1 - i];
 		st[n - 1 - i] = t;
 	}
-	return replay_share(st, n, m, whole);
+	return n;
+}
+
+/* BDI name's part of the kernel's count, replayed from what hist shows it wrote back (above), capped at m. */
+static double completed_share(const struct wb_sample *cur, const struct wb_ring *hist, const char *name, double m,
+			      double *whole)
+{
+	struct share_step st[SHARE_MAX_STEPS];
+	size_t n = share_steps(cur, hist, name, st);
+
+	*whole = 0;
+	return n ? replay_share(st, n, m, m, whole) : -1;
+}
+
+/* A what-if's thresholds are told as a sample after the change, as the panes will show them. */
+#define LIFT_AFTER_S 1.0
+
+/*
+ * A device at its max_ratio cap stopped counting there
+ * (__fprop_add_percpu_max); a higher cap lets it count again, and one that
+ * completes more than the others' count takes the new cap within a second
+ * (a FUSE mount at its default 1 % writing back 600 MB/s: 237M a second
+ * after max_ratio 5, where the share it has now gave 47M). Its part then:
+ * the count replayed at the old cap, and LIFT_AFTER_S more at the newest
+ * stretch's rates under the new one. < 0: not enough history.
+ */
+static double lifted_share(const struct wb_sample *cur, const struct wb_ring *hist, const char *name, double m_old,
+			   double m_new)
+{
+	struct share_step st[SHARE_MAX_STEPS + 1];
+	size_t n = share_steps(cur, hist, name, st);
+	double whole;
+
+	if (!n || !(st[n - 1].dt > 0))
+		return -1;
+	st[n].dt = LIFT_AFTER_S;
+	st[n].own = st[n - 1].own / st[n - 1].dt * LIFT_AFTER_S;
+	st[n].others = st[n - 1].others / st[n - 1].dt * LIFT_AFTER_S;
+	return replay_share(st, n + 1, m_old, m_new, &whole);
+}
+
+void wb_model_lift_caps(struct wb_limits *w, const struct wb_limits *base, const struct wb_sample *cur,
+			const struct wb_ring *hist)
+{
+	if (!w || !w->valid || !base || !cur || !hist)
+		return;
+	for (size_t i = 0; i < w->nbdis && i < cur->nbdis; i++) {
+		struct wb_bdi_limits *bl = &w->bdis[i];
+		const struct wb_bdi_limits *b0 = wb_limits_bdi(base, bl->name);
+		double s;
+
+		/* at the cap, or within 1/16 of it: the count stops short by the per-CPU counters'
+		 * batches (a FUSE mount's 1 % read as 0.98 % while it wrote back 600 MB/s) */
+		if (!b0 || !b0->valid || b0->max_ppm >= WB_RATIO_FULL || bl->max_ppm <= b0->max_ppm || !bl->frac_den ||
+		    b0->thresh + b0->wb_max / 16 < b0->wb_max)
+			continue;
+		s = lifted_share(cur, hist, bl->name, (double)b0->max_ppm / WB_RATIO_FULL,
+				 (double)bl->max_ppm / WB_RATIO_FULL);
+		if (s * (double)bl->frac_den > (double)bl->frac_num) {
+			bl->now_num = bl->frac_num;
+			bl->now_den = bl->frac_den;
+			bl->lifted = true;
+			wb_limits_set_share(w, cur, i, s);
+		}
+	}
 }
 
 /*
@@ -474,8 +539,10 @@ int wb_model_eval_hist(const struct wb_sample *prev, const struct wb_sample *cur
 
 	if (err)
 		return err;
-	if (!base) /* a what-if takes its shares from base */
+	if (!base)
 		wb_model_hidden_shares(out, cur, hist);
+	else /* a what-if takes its shares from base, but for caps it raises */
+		wb_model_lift_caps(out, base, cur, hist);
 	if (cur->nbdis > 64) {
 		bw = calloc(cur->nbdis, sizeof(*bw));
 		if (!bw)

@@ -827,6 +827,14 @@ static void jitter_sim(struct sim_bdi *x, const struct wb_fc_jitter *j, size_t i
 	x->share_mul = j->share[i];
 }
 
+/* The kernel's writeout fraction now: a what-if's lifted cap starts from it (the steps follow its count up). */
+static double kernel_frac(const struct wb_bdi_limits *bl)
+{
+	uint64_t num = bl->lifted ? bl->now_num : bl->frac_num, den = bl->lifted ? bl->now_den : bl->frac_den;
+
+	return den ? (double)num / (double)den : 0;
+}
+
 /* Set up the per-BDI simulation state from the sample and the limits. */
 static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct wb_limits *l,
 		     const struct wb_settings *k, const struct wb_forecast_in *in,
@@ -849,7 +857,7 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		double c = 0, f = 0;
 		for (size_t i = 0; i < s->nbdis; i++) {
 			c += in->completed[i];
-			f += l->bdis[i].frac_den ? (double)l->bdis[i].frac_num / (double)l->bdis[i].frac_den : 0;
+			f += kernel_frac(&l->bdis[i]);
 		}
 		if (c >= MIN_SEEN_PAGES && f >= MIN_SEEN_SHARE)
 			*g = fmax(c / fmin(f, 1), 1);
@@ -883,7 +891,7 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		if (tasks > 0.5 || (x->demand > 0 && tasks < 0 && x->demand >= x->bw / 2 &&
 				    (bl->state == WB_ST_THROTTLED || bl->state == WB_ST_OVER)))
 			x->demand = HUGE_VAL;
-		x->e = bl->frac_den ? *g * (double)bl->frac_num / (double)bl->frac_den : 0;
+		x->e = *g * kernel_frac(bl);
 		x->min_ppm = kn ? (double)kn->min_ppm : 0;
 		x->max_ppm = kn ? (double)kn->max_ppm : 1e6;
 		x->strict = kn && kn->strict;

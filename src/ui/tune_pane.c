@@ -145,7 +145,7 @@ static void preview(struct ui *u)
 	    wb_settings_from_sample(&k, s))
 		return;
 	if (wb_settings_apply(&k, &u->lim, s->page_size, &u->tune_op, u->tune_err, sizeof(u->tune_err)) == 0) {
-		u->tune_pred_ok = wb_model_eval(wb_ring_get(u->ring, 1), s, &k, &u->lim, 0, &u->tune_pred) == 0;
+		u->tune_pred_ok = wb_model_eval_hist(wb_ring_get(u->ring, 1), s, u->ring, &k, &u->lim, 0, &u->tune_pred) == 0;
 		u->tune_ok = u->tune_pred_ok;
 		u->tune_err[0] = '\0';
 		if (u->tune_pred_ok)

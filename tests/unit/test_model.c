@@ -952,6 +952,64 @@ static void capped_hidden_share(void **st)
 }
 
 /*
+ * A what-if raising a cap over a device held at it: the kernel counts its
+ * completions again, and the threshold is told a second after the change
+ * (wb_model_lift_caps). hidden_history's device capped at 3 %: writing back
+ * 95 % of everything, it takes a 10 % cap within the second (a FUSE mount at
+ * its 1 % writing 600 MB/s had 237M a second after max_ratio 5, the share it
+ * held said 47M); writing 20 %, the count replayed at 3 % (215 of 6925 pages
+ * of the others') and a second more at 400 pages/s uncapped: 7.08 % of 50 %.
+ * The share at the change stays for the forecast (now_num/now_den). No
+ * history, a lower cap, or a device that completes nothing: nothing lifted.
+ */
+static void whatif_cap_lifted(void **st)
+{
+	struct wb_sample h[8];
+	struct wb_bdi b[8];
+	struct wb_zone z = { .name = "Normal" };
+	struct wb_ring *r = wb_ring_create(16);
+	struct wb_limits base, w;
+	struct wb_settings k;
+	const uint64_t T = 1218339, most[8] = { 1900, 1900, 1900, 1900, 1900, 1900, 1900, 1900 };
+	const uint64_t fifth[8] = { 400, 400, 400, 400, 400, 400, 400, 400 }, none[8] = { 0 };
+	const struct {
+		const uint64_t *own;
+		uint64_t max_ppm;
+		bool hist, lifted;
+		long lo, hi; /* share, 1/10000 */
+		uint64_t thresh; /* 0: the idle floor's, (T - D) / 8 */
+	} c[] = {
+		{ most, 100000, true, true, 1000, 1000, T * 10 / 100 },
+		{ fifth, 500000, true, true, 706, 710, 0 },
+		{ most, 100000, false, false, 300, 300, T * 10 / 100 }, /* the floor, under the new cap */
+		{ most, 20000, true, false, 300, 300, T * 2 / 100 }, /* the count as it is, the lower cap on it */
+		{ none, 100000, true, false, 0, 300, T * 10 / 100 },
+	};
+	(void)st;
+	assert_non_null(r);
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		hidden_history(h, b, &z, c[i].own, 100, 100);
+		refill(r, h, 8);
+		assert_int_equal(wb_model_eval_hist(NULL, &h[0], r, NULL, NULL, 0, &base), 0);
+		assert_int_equal(wb_settings_from_sample(&k, &h[0]), 0);
+		k.bdis[0].max_ppm = c[i].max_ppm;
+		assert_int_equal(wb_model_eval_hist(NULL, &h[0], c[i].hist ? r : NULL, &k, &base, 0, &w), 0);
+		assert_int_equal(w.bdis[0].lifted, c[i].lifted);
+		assert_in_range(share_e4(&w), c[i].lo, c[i].hi);
+		assert_int_equal(w.bdis[0].thresh, c[i].thresh ? c[i].thresh : w.bdis[0].floor);
+		if (c[i].lifted) {
+			assert_int_equal(w.bdis[0].now_num, base.bdis[0].frac_num);
+			assert_int_equal(w.bdis[0].now_den, base.bdis[0].frac_den);
+		}
+		wb_limits_finish(&w);
+		wb_limits_finish(&base);
+		wb_settings_finish(&k);
+	}
+	wb_ring_destroy(r);
+}
+
+/*
  * The hidden share from what the kernel's figures leave: beside the capped
  * device (hidden_history's, writing 95 % of what is written back, which the
  * replay alone takes to its cap) a disk whose figure shows 98 % of the count,
@@ -1277,6 +1335,7 @@ int main(void)
 		cmocka_unit_test(forecast_capped_share),
 		cmocka_unit_test(capped_hidden_share),
 		cmocka_unit_test(hidden_share_remainder),
+		cmocka_unit_test(whatif_cap_lifted),
 		cmocka_unit_test(hidden_texts_complete),
 		cmocka_unit_test(forecast_band),
 		cmocka_unit_test(forecast_prepare_stale),
