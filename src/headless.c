@@ -14,6 +14,7 @@
 #include "wbtop/openmetrics.h"
 #include "wbtop/out.h"
 #include "wbtop/pipeline.h"
+#include "wbtop/relay.h"
 #include "wbtop/signals.h"
 
 /* Print collector problems, once per distinct set. */
@@ -106,7 +107,7 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 	struct timespec next;
 	unsigned long dh = 0, wh = 0;
 	bool told_hidden = false;
-	int rc = 0;
+	int rc = 0, e;
 	char err[256];
 	struct wb_om *om = o->fmt == WB_FMT_OM ? wb_om_create(src->replay) : NULL;
 
@@ -115,6 +116,9 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 		return 1;
 	}
 	wb_sample_init(&cur);
+	/* live, the loop must not sleep in balance_dirty_pages for its output (src/out/relay.c) */
+	if (!src->replay && (e = wb_relay_stdout()))
+		fprintf(stderr, "wbtop: the output is written by the sampling loop: %s\n", strerror(-e));
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	if (o->fmt == WB_FMT_CSV)
 		wb_out_csv_header(stdout);
@@ -179,8 +183,10 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 		if (!src->replay)
 			fflush(stdout); /* live: each sample as it comes */
 		if (ferror(stdout)) {
-			if (errno != EPIPE) { /* a closed pipe is the reader's way to say enough */
-				fprintf(stderr, "wbtop: writing the output: %s\n", strerror(errno));
+			int e = wb_relay_errno() ? wb_relay_errno() : errno;
+
+			if (e != EPIPE) { /* a closed pipe is the reader's way to say enough */
+				fprintf(stderr, "wbtop: writing the output: %s\n", strerror(e));
 				rc = 1;
 			} else {
 				clearerr(stdout); /* not an error at exit either (main's flushed()) */
@@ -197,5 +203,10 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 	wb_om_destroy(om);
 	wb_sample_finish(&cur);
 	wb_pipeline_destroy(pl);
+	/* the rest written; a failure the loop did not see (its last samples were in the pipe) said now */
+	if ((e = wb_relay_end()) && !rc) {
+		fprintf(stderr, "wbtop: writing the output: %s\n", strerror(e));
+		rc = 1;
+	}
 	return rc;
 }

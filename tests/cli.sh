@@ -287,4 +287,21 @@ done
 $W --replay "$R" -b --openmetrics 2> "$T/err" | head -c 1 > /dev/null
 [ "${PIPESTATUS[0]}" = 0 ] && ! grep -q "writing the output" "$T/err" || fail "replay into a closed pipe: rc ${PIPESTATUS[0]}"
 check "a full disk under a replay's export or --export-sysctl: exit 1, said"
+# live batch output to a regular file goes through src/out/relay.c's thread (fd 1 a pipe, the
+# file on another fd), so the kernel holding that write does not hold the sampling; Ctrl-C
+# writes what is in the pipe, whole; past RLIMIT_FSIZE the thread's error stops batch, exit 1
+$W --root "$F/6.18-writing" --batch --json -n 0 -d 0.1 > "$T/relay.json" 2> "$T/err" &
+p=$!
+sleep 0.5
+fd1=$(readlink /proc/$p/fd/1)
+kill -INT $p; wait $p; rc=$?
+[ $rc = 0 ] && ! grep -q "writing" "$T/err" || fail "relay: rc $rc, $(cat "$T/err")"
+case $fd1 in pipe:*) ;; *) fail "relay: fd 1 of a batch to a file is $fd1, not the relay's pipe" ;; esac
+python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/relay.json" || fail "relay: a line not whole"
+[ "$(wc -l < "$T/relay.json")" -ge 3 ] || fail "relay: $(wc -l < "$T/relay.json") samples"
+( ulimit -f 8; exec $W --root "$F/6.18-writing" --batch --json -n 0 -d 0.05 > "$T/relay.json" 2> "$T/err" ); rc=$?
+[ $rc = 1 ] && grep -q "writing the output: File too large" "$T/err" || fail "relay past RLIMIT_FSIZE: rc $rc, $(cat "$T/err")"
+$W --root "$F/6.18-writing" --batch -n 2 -d 0.05 | head -c 1 > /dev/null
+[ "${PIPESTATUS[0]}" = 0 ] || fail "a live batch into a closed pipe: rc ${PIPESTATUS[0]}"
+check "live batch to a regular file: written by a thread (fd 1 a pipe), whole at Ctrl-C, a full file exit 1, a closed pipe not an error"
 echo "$n passed, 0 failed"
