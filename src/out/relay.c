@@ -94,8 +94,8 @@ int wb_relay_stdout(void)
 	}
 	(void)fcntl(p[1], F_SETPIPE_SZ, PIPE_BYTES); /* else the default 64 KiB */
 	R.in = p[0];
-	if (dup2(p[1], STDOUT_FILENO) < 0 || wb_thread_start(&R.thread, run, NULL)) {
-		int e = errno ? errno : EAGAIN;
+	if (dup2(p[1], STDOUT_FILENO) < 0 || (errno = wb_thread_start(&R.thread, run, NULL))) {
+		int e = errno;
 
 		dup2(R.out, STDOUT_FILENO); /* back as it was: written directly */
 		close(p[0]);
