@@ -304,4 +304,22 @@ python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/re
 $W --root "$F/6.18-writing" --batch -n 2 -d 0.05 | head -c 1 > /dev/null
 [ "${PIPESTATUS[0]}" = 0 ] || fail "a live batch into a closed pipe: rc ${PIPESTATUS[0]}"
 check "live batch to a regular file: written by a thread (fd 1 a pipe), whole at Ctrl-C, a full file exit 1, a closed pipe not an error"
+# a FUSE mount (bindfs: strict_limit and max_ratio 1 % by the kernel) written through a shared
+# mapping, max_ratio 5 written at sample 12 (tests/fixtures/fuse-max-ratio.wbrec, recorded
+# live): the what-if of that change, asked before it while the device wrote, is the threshold
+# the kernel showed after it (its share was held at the 1 % cap; the what-if kept it: 45M for 229M)
+$W --replay "$F/fuse-max-ratio.wbrec" --batch --json --set bdi.0:40.max_ratio=5 > "$T/fuse.json" 2> "$T/err" ||
+	fail "fuse replay: rc $?, $(cat "$T/err")"
+python3 - "$T/fuse.json" <<'PY' || fail "fuse: the what-if of max_ratio 5 is not the kernel's threshold after it"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+dev = lambda r, k="bdis": next(b for b in r[k] if b["bdi"] == "0:40")
+d = dev(rows[0])
+assert d["fstype"] == "fuse" and d["strict_limit"] == 1 and d["max_ratio"] == 1, d
+after = sorted(dev(r)["kernel_thresh"] for r in rows if dev(r)["max_ratio"] == 5)
+k = after[len(after) // 2]
+wi = [dev(r["whatif"]) ["thresh"] for r in rows if dev(r)["max_ratio"] == 1 and dev(r)["reclaimable"] + dev(r)["writeback"] > 0]
+assert len(wi) >= 5 and all(abs(w - k) <= k / 50 for w in wi), (k, wi)
+PY
+check "FUSE: listed as fuse, strict_limit, max_ratio 1; a what-if raising the cap it is held at is the kernel's threshold after"
 echo "$n passed, 0 failed"
