@@ -289,6 +289,12 @@ static struct wb_value w_state(const struct wb_fctx *c)
 	return with_held(w ? KNOWN_S(wb_bdi_state_names[w->state]) : UNKNOWN, c->d ? c->d->if_held_by : WB_HELD_NONE);
 }
 
+/*
+ * pr: a narrow Devices pane drops the highest first (a narrower column may fill the room a
+ * wider one left). MOUNT (2) goes before STATE (1): a sorted column is two cells wider for its
+ * mark, and at 80 columns MOUNT, listed first at the same priority, kept its place while
+ * STATE gave its room to BG and BW/s.
+ */
 /*    key                  csv             title        unit         json          w  pr left model  {csv,text,ui,flusher} */
 static const struct wb_field bdi_fields[] = {
 	{ "bdi", "bdi", "BDI", WB_U_TEXT, WB_J_STR, 10, 0, true, false, { 1, 1, 0 }, b_name },
@@ -299,7 +305,7 @@ static const struct wb_field bdi_fields[] = {
 	{ "dev", "dev", "DEV", WB_U_TEXT, WB_J_STR, 8, 0, true, false, { 2, 2, 0 }, b_dev },
 	{ "fstype", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, false, { 0, 0, 0 }, b_fstype },
 	{ "mounts", NULL, NULL, WB_U_TEXT, WB_J_HOOK, 0, 0, true, false, { 0, 0, 0 }, b_mounts },
-	{ NULL, "mount", "MOUNT", WB_U_TEXT, WB_J_STR, 8, 1, true, false, { 3, 13, 2 }, b_mount },
+	{ NULL, "mount", "MOUNT", WB_U_TEXT, WB_J_STR, 8, 2, true, false, { 3, 13, 2 }, b_mount },
 	{ "reclaimable", "reclaimable", "DIRTY", WB_U_BYTES, WB_J_INT, 7, 0, false, false, { 4, 3, 3, 6 }, b_reclaimable },
 	{ "writeback", "writeback", "WRITEBK", WB_U_BYTES, WB_J_INT, 7, 0, false, false, { 5, 4, 4 }, b_writeback },
 	{ "thresh", "thresh", "THRESH", WB_U_BYTES, WB_J_INT, 7, 0, false, true, { 6, 5, 5 }, m_thresh },

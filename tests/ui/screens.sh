@@ -81,6 +81,19 @@ screen roles-select-down 80 24 "--theme mono --roles" Down
 # the Flusher table follows the selection: with the what-if line, End scrolls to the last device
 screen flusher-scroll 80 24 "--theme mono --set vm.dirty_bytes=100M" 3 End
 screen sort-dirty 120 30 "--theme mono" s s
+# STATE stays whatever the sort: a sorted column is two cells wider for its mark, and at 80
+# columns sorting by DIRTY, WRITEBK, THRESH, %LIM or CLEAN-IN dropped STATE for BG and BW/s
+lost='' stick=$(cd "$(dirname "$0")/../.." && pwd)/examples/usb-stick.wbrec
+for cols in 80 100 120; do
+	keys=
+	for n in $(seq 0 17); do # every column s reaches, and back to DEVICE
+		# shellcheck disable=SC2086 # the keys are words
+		"$S" "${cols}x24" --replay "$stick" --theme mono -- Space g 2 4 Enter $keys > "$T/sort.txt" 2>&1
+		grep -q '^DEVICE .* STATE' "$T/sort.txt" || lost="$lost ${cols}:$(sed -n 23p "$T/sort.txt" | sed 's/^sorted by //; s/ (.*//')"
+		keys="$keys s"
+	done
+done
+if [ -z "$lost" ]; then ok "STATE shown at 80, 100 and 120 columns under every sort"; else bad "STATE dropped at$lost"; fi
 # a message (here s's) on a row of its own above the footer: the keys stay while it shows
 "$S" 80x24 --root "$F/6.18-writing" -d 0.3 --theme mono -- s > "$T/status.txt" 2>&1
 if sed -n 23p "$T/status.txt" | grep -q '^sorted by MOUNT (ascending)$' &&
