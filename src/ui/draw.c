@@ -441,7 +441,7 @@ static bool in_footer(const struct ui *u, const struct ui_binding *b, unsigned m
 	const struct ui_binding *t;
 	size_t n = ui_bindings(&t);
 
-	if (!b->foot || !(b->when & mode) || !ui_binding_here(b, u->pane))
+	if (!b->foot || !(b->when & mode) || !ui_binding_here(b, u->pane) || !ui_binding_acts(b, u->pane))
 		return false;
 	if (b->when & UI_K_PANE)
 		return true;

@@ -267,10 +267,6 @@ static void k_sort_at(struct ui *u, int ch, int at)
 	const struct wb_field *col[8];
 	size_t m = proc_columns(col, 8);
 
-	if (u->pane == P_ZONES || u->pane == P_FLUSHER) {
-		snprintf(u->status, sizeof(u->status), "the %s pane has no sortable table", pane_names[u->pane]);
-		return;
-	}
 	if (u->pane == P_PROCS) {
 		if (ch == 'S' || (!ch && at == u->proc_sort_col))
 			u->proc_sort_desc = !u->proc_sort_desc;
@@ -330,26 +326,18 @@ char *ui_filter(struct ui *u)
 	return u->pane == P_PROCS ? u->proc_filter : u->filter;
 }
 
+/* The Flusher's rows are the Devices pane's, in its filter (its tab line shows it, Esc clears it). */
 static void k_filter(struct ui *u, int ch)
 {
 	(void)ch;
-	/* the Flusher's rows are the Devices pane's, in its filter (its tab line shows it, Esc clears it) */
-	if (u->pane == P_ZONES) {
-		snprintf(u->status, sizeof(u->status), "the %s pane has nothing to filter", pane_names[u->pane]);
-		return;
-	}
 	u->filtering = true;
 }
-/* Esc: clear the current pane's applied filter. */
+/* Esc: clear the current pane's applied filter (not on Zones: it cleared the Devices pane's unseen). */
 static void k_unfilter(struct ui *u, int ch)
 {
 	char *f = ui_filter(u);
 
 	(void)ch;
-	if (u->pane == P_ZONES) { /* its rows are no devices: Esc here cleared the Devices pane's filter unseen */
-		snprintf(u->status, sizeof(u->status), "the Zones pane has no filter");
-		return;
-	}
 	snprintf(u->status, sizeof(u->status), f[0] ? "filter cleared" : "no filter to clear");
 	f[0] = '\0';
 }
@@ -730,6 +718,34 @@ static const struct ui_binding bindings[] = {
 	{ { 'g' }, "g", "jump: 23:18:40 or secs", "g", "Jump", 3, 7, UI_K_REPLAY, k_replay },
 };
 
+/*
+ * The panes (1 << pane) where a binding's keys have nothing to act on, and what they lack:
+ * a press there says so, and their footer does not offer the keys.
+ */
+static const struct {
+	key_fn fn;
+	unsigned panes;
+	const char *lack;
+} nothing_here[] = {
+	{ k_sort, 1u << P_ZONES | 1u << P_FLUSHER, "no sortable table" },
+	{ k_filter, 1u << P_ZONES, "nothing to filter" },
+	{ k_unfilter, 1u << P_ZONES, "no filter" }, /* the Devices pane's, cleared unseen */
+};
+
+/* What pane p lacks for binding b, or NULL where it acts. */
+static const char *lack_of(const struct ui_binding *b, enum pane p)
+{
+	for (size_t i = 0; i < sizeof(nothing_here) / sizeof(nothing_here[0]); i++)
+		if (nothing_here[i].fn == b->fn && (nothing_here[i].panes >> p & 1u))
+			return nothing_here[i].lack;
+	return NULL;
+}
+
+bool ui_binding_acts(const struct ui_binding *b, enum pane p)
+{
+	return !lack_of(b, p);
+}
+
 bool ui_binding_here(const struct ui_binding *b, enum pane p)
 {
 	if (b->when & UI_K_GRAPH)
@@ -941,7 +957,9 @@ void ui_handle_key(struct ui *u, int ch)
 	}
 	const struct ui_binding *b = binding_of(u, ch);
 
-	if (b)
+	if (b && lack_of(b, u->pane))
+		snprintf(u->status, sizeof(u->status), "the %s pane has %s", pane_names[u->pane], lack_of(b, u->pane));
+	else if (b)
 		b->fn(u, ch);
 }
 

@@ -127,6 +127,8 @@ struct ui_binding {
 size_t ui_bindings(const struct ui_binding **b);
 /* Does binding b work on pane p (the Graph's and Tune's own keys only there)? */
 bool ui_binding_here(const struct ui_binding *b, enum pane p);
+/* Does it act there too, or only say what pane p lacks? The footer offers only what acts. */
+bool ui_binding_acts(const struct ui_binding *b, enum pane p);
 /* One key as the loop gives it: the binding of this pane and source, or typing (ui.c). */
 void ui_handle_key(struct ui *u, int ch);
 /* A mouse event: wheel scrolls, a tab switches pane, the title line sorts, a row selects (ui.c). */

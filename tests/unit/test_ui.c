@@ -745,6 +745,51 @@ static void pane_keys_in_footer(void **st)
 }
 
 /*
+ * Every key a pane's footer offers acts there, live and in a replay, at a width where every
+ * entry fits: none answers "the Zones pane has no sortable table" (s/S and / were offered on
+ * the Zones pane, s/S on the Flusher's, where they only said so).
+ */
+static void footer_keys_act(void **st)
+{
+	const struct ui_binding *bind;
+	size_t nb = ui_bindings(&bind);
+	char dir[] = "/tmp/wbtop-footact-XXXXXX", cmd[64], foot[512], word[32];
+	struct wb_grid grid;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	wb_grid_init(&grid);
+	assert_int_equal(wb_grid_resize(&grid, 200, 60), 0);
+	for (int replay = 0; replay < 2; replay++) {
+		struct rig g;
+		rig_open(&g, replay, dir);
+		for (int p = 0; p < P_COUNT; p++)
+			for (size_t k = 0; k < nb; k++) {
+				const struct ui_binding *b = &bind[k];
+				rig_reset(&g, (enum pane)p);
+				g.u.grid = &grid;
+				ui_render(&g.u);
+				g.u.grid = NULL;
+				foot[0] = ' '; /* " F1Help ... qQuit ": every entry between blanks */
+				wb_grid_line(&grid, 59, foot + 1, sizeof(foot) - 2);
+				strcat(foot, " ");
+				snprintf(word, sizeof(word), " %s%s ", b->foot_key ? b->foot_key : "", b->foot ? b->foot : "");
+				if (!b->foot || !(b->when & (replay ? UI_K_REPLAY : UI_K_LIVE)) ||
+				    !ui_binding_here(b, (enum pane)p) || !strstr(foot, word))
+					continue;
+				ui_handle_key(&g.u, b->keys[0]);
+				if (strstr(g.u.status, " pane has "))
+					fail_msg("pane %d (%s) offers \"%s\", which says \"%s\"", p + 1, replay ? "replay" : "live",
+						 word, g.u.status);
+			}
+		rig_close(&g);
+	}
+	wb_grid_finish(&grid);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
  * A footer entry for two actions ("f / F" in the key table, not "q, F10") names both keys
  * in the footer, as f/F does: s/S, n/N, a/k and u/R named only their first.
  */
@@ -1284,6 +1329,7 @@ int main(void)
 		cmocka_unit_test(tune_keys_in_table),
 		cmocka_unit_test(graph_keys_in_table),
 		cmocka_unit_test(pane_keys_in_footer),
+		cmocka_unit_test(footer_keys_act),
 		cmocka_unit_test(footer_names_pairs),
 		cmocka_unit_test(procs_missing_note),
 		cmocka_unit_test(mouse_events),
