@@ -43,6 +43,23 @@ static void log_line(const struct ui *u, const struct wb_event *e, char *line, s
 	}
 }
 
+/*
+ * The event log's title: its counts, and the keys while the row has room for them (at 80
+ * columns the edge cut "some not logged" to "some not"); cut, marked, only past that.
+ */
+static void log_title(const struct ui *u, const struct wb_sample *s, char *t, size_t n)
+{
+	char counts[96];
+
+	snprintf(counts, sizeof(counts), "handled %llu, dropped %llu%s", (unsigned long long)s->ev_total,
+		 (unsigned long long)s->ev_dropped, s->ev_lost_log ? ", some not logged" : "");
+	snprintf(t, n, "EVENTS (newest first; Up/Down scroll%s)  %s", u->frozen ? ", frozen" : ", space freezes",
+		 counts);
+	if ((int)strlen(t) > ui_cols(u))
+		snprintf(t, n, "EVENTS (newest first)  %s", counts);
+	ui_cut(t, n, ui_cols(u), u->utf8);
+}
+
 /* The Flusher pane's columns (catalogue rows), in order; how many. */
 static size_t flusher_columns(const struct wb_field **col, size_t max)
 {
@@ -137,10 +154,8 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 		return;
 	}
 	{
-		char t[160];
-		snprintf(t, sizeof(t), "EVENTS (newest first; Up/Down scroll%s)  handled %llu, dropped %llu%s",
-			 u->frozen ? ", frozen" : ", space freezes", (unsigned long long)s->ev_total,
-			 (unsigned long long)s->ev_dropped, s->ev_lost_log ? ", some not logged" : "");
+		char t[200];
+		log_title(u, s, t, sizeof(t));
 		ui_put(u, y++, 0, s->ev_dropped ? WB_R_CRITICAL : WB_R_TITLE, t);
 	}
 	if (u->log_scroll > u->log_len - 1)

@@ -196,6 +196,14 @@ screen scenario-per-device 100 30 "--replay $EX/per-device.wbrec --theme mono" S
 screen scenario-bdp-flusher 100 30 "--replay $EX/bdp-many-writers.wbrec --theme mono" Space g 2 0 Enter 3
 screen scenario-zone-fair 100 30 "--replay $EX/zone-fair-btrfs.wbrec --theme mono" Space g 2 0 Enter 2
 screen scenario-cache-thrash 100 30 "--replay $EX/cache-thrash.wbrec --theme mono" Space g 2 5 Enter 3
+# the event log's title at 80 columns keeps its counts whole, the keys' hint going first
+# (the edge cut "some not logged" to "some not")
+"$S" 80x24 --replay "$EX/per-device.wbrec" --theme mono -- Space g 3 0 Enter 3 > "$T/events-80.txt" 2>&1
+if grep -qx 'EVENTS (newest first)  handled 274, dropped 0, some not logged' "$T/events-80.txt"; then
+	ok "the event log's title at 80 columns: its counts whole"
+else
+	bad "the event log's title at 80 columns: $(grep '^EVENTS' "$T/events-80.txt")"
+fi
 screen usb-stick 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter
 # at 80x24 the stick and the disk still differ (MOUNT on Devices, the mount's name on Flusher)
 screen usb-stick-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter
