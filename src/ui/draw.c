@@ -366,17 +366,22 @@ void ui_sparkline(const struct ui *u, const char *bdi, bool wakes, double top, c
 
 /* ---- help ---- */
 
-/* The key table's bindings for one mode, two to a line when both fit. */
-static int help_keys(struct ui *u, int y, unsigned when)
+/*
+ * The key table's bindings, two to a line when both fit: the replay's own (replay), or
+ * the others that work in this source (a replay listed space and + / - as freezing the
+ * display and sampling faster, which they do not there).
+ */
+static int help_keys(struct ui *u, int y, bool replay)
 {
 	const struct ui_binding *b;
 	size_t n = ui_bindings(&b);
+	unsigned mode = u->src && u->src->replay ? UI_K_REPLAY : UI_K_LIVE;
 	char line[200], one[2][96];
 	int k = 0;
 
 	for (size_t i = 0; i <= n && y < ui_lines(u) - 2; i++) {
 		bool last = i == n;
-		if (!last && (b[i].when & UI_K_LIVE ? UI_K_LIVE : UI_K_REPLAY) != when)
+		if (!last && (!(b[i].when & UI_K_LIVE) != replay || !(b[i].when & mode)))
 			continue;
 		if (!last)
 			/* the key column as wide as the longest label ("+/- or >/<"): at 13 an item of 37
@@ -413,10 +418,10 @@ static void draw_help(struct ui *u)
 
 	wb_grid_erase(u->grid);
 	ui_put(u, y++, 2, WB_R_TITLE, "wbtop - top for Linux writeback");
-	y = help_keys(u, y, UI_K_LIVE);
+	y = help_keys(u, y, false);
 	if (u->src && u->src->replay) { /* the replay's own keys only where they work */
 		ui_put(u, y++, 2, WB_R_NORMAL, "Replay:");
-		y = help_keys(u, y, UI_K_REPLAY);
+		y = help_keys(u, y, true);
 	}
 	for (size_t i = 0, n = sizeof(notes) / sizeof(notes[0]); i < n;) {
 		size_t k = 1; /* a paragraph: its first line and the indented ones after it */

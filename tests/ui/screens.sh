@@ -219,6 +219,15 @@ for f in help usb-stick-help-80x24; do
 		bad "$f: an item runs into the next column"; cat "$T/$f.txt"
 	fi
 done
+# a replay's help lists no live-only key: space pauses there and + / - change the playback's
+# speed (its Replay: lines), not "freeze the display" and "faster/slower sampling"
+if grep -q 'freeze the display' "$T/help.txt" && grep -q 'faster/slower sampling' "$T/help.txt" &&
+   ! grep -q 'freeze the display\|faster/slower sampling' "$T/usb-stick-help-80x24.txt" &&
+   grep -q 'pause / resume' "$T/usb-stick-help-80x24.txt"; then
+	ok "the help lists the keys of its source: live or replay"
+else
+	bad "the help lists keys another source has"; cat "$T/usb-stick-help-80x24.txt"
+fi
 # the Graph pane through the UI (the selected device, the pipeline's forecast), and in ASCII
 screen graph-usb-stick 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter 6
 screen graph-usb-stick-ascii 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 3 0 Enter Down 6 b b
