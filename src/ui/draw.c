@@ -316,15 +316,30 @@ static void draw_tabs(struct ui *u, int y)
 		ui_put(u, y, x, i == (int)u->pane ? WB_R_TAB_ACTIVE : WB_R_TAB, b);
 		x += (int)strlen(b) + 1;
 	}
-	if (u->jumping) {
-		char b[64];
-		snprintf(b, sizeof(b), " jump to (s or HH:MM:SS): %s_", u->jump);
-		ui_put(u, y, x + 1, WB_R_TITLE, b);
-	} else if ((ui_filter(u)[0] && u->pane != P_ZONES) || u->filtering) { /* Zones: no rows it filters */
+	if (ui_filter(u)[0] && u->pane != P_ZONES && !u->filtering) { /* Zones: no rows it filters */
 		char b[96];
-		snprintf(b, sizeof(b), " filter: %s%s", ui_filter(u), u->filtering ? "_" : "");
+		snprintf(b, sizeof(b), " filter: %s", ui_filter(u));
+		ui_cut(b, sizeof(b), ui_cols(u) - x - 1, u->utf8); /* "stick" read "sti" at 80 columns */
 		ui_put(u, y, x + 1, WB_R_TITLE, b);
 	}
+}
+
+/*
+ * What is being typed (g's time, /'s filter) with its keys, or NULL. It takes a row of its
+ * own, as a message does: after the tabs, 12 cells at 80 columns, "jump to (s" hid the time
+ * typed and a filter showed its first 3 characters.
+ */
+static const char *typing_line(struct ui *u, char *buf, size_t n)
+{
+	if (u->jumping)
+		snprintf(buf, n, "jump to (s or HH:MM:SS; Enter goes, Esc cancels): %s_", u->jump);
+	else if (u->filtering && (int)strlen(ui_filter(u)) + 36 < ui_cols(u))
+		snprintf(buf, n, "filter (Enter keeps, Esc clears): %s_", ui_filter(u));
+	else if (u->filtering)
+		snprintf(buf, n, "filter: %s_", ui_filter(u));
+	else
+		return NULL;
+	return buf;
 }
 
 /* A sparkline over the ring (newest right), one sample a column: one BDI's
@@ -561,6 +576,8 @@ static void draw_status(struct ui *u, int y)
 void ui_render(struct ui *u)
 {
 	int y, end, lines = ui_lines(u);
+	char prompt[160];
+	const char *typing;
 
 	wb_grid_erase(u->grid);
 	if (!wb_layout_fits(ui_cols(u), lines)) {
@@ -580,7 +597,8 @@ void ui_render(struct ui *u)
 	}
 	y = draw_header(u);
 	draw_tabs(u, y++);
-	end = lines - 1 - (u->status[0] != '\0'); /* a message takes the pane's last row */
+	typing = typing_line(u, prompt, sizeof(prompt));
+	end = lines - 1 - (typing || u->status[0] != '\0'); /* a prompt or message takes the pane's last row */
 	switch (u->pane) {
 	case P_DEVICES: ui_draw_devices(u, y, end - y); break;
 	case P_ZONES: ui_draw_zones(u, y, end - y); break;
@@ -590,7 +608,11 @@ void ui_render(struct ui *u)
 	case P_GRAPH: ui_draw_graph(u, y, end - y); break;
 	default: break;
 	}
-	if (u->status[0])
+	if (typing) {
+		wb_grid_clear_eol(u->grid, end, 0);
+		ui_put(u, end, 0, WB_R_TITLE, typing);
+	} else if (u->status[0]) {
 		draw_status(u, end);
+	}
 	draw_footer(u);
 }

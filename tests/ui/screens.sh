@@ -316,6 +316,19 @@ if ! grep -q 'filter:' "$T/zones-esc.txt" && grep -qx 'the Zones pane has no fil
 else
 	bad "Esc on the Zones pane"; sed -n '7p;29p' "$T/zones-esc.txt" "$T/zones-esc-1.txt"
 fi
+# what is typed at 80 columns shows whole, on a row of its own above the footer (after the tabs,
+# " jump to (s" hid the time and a filter showed its first 3 characters); an applied filter
+# longer than the tab line's room is cut with the marker
+"$S" 80x24 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 4 > "$T/typing-jump.txt" 2>&1
+"$S" 80x24 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space / s t i c k > "$T/typing-filter.txt" 2>&1
+"$S" 80x24 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space / s t i c k Enter > "$T/typed-filter.txt" 2>&1
+if sed -n 23p "$T/typing-jump.txt" | grep -qx 'jump to (s or HH:MM:SS; Enter goes, Esc cancels): 24_' &&
+   sed -n 23p "$T/typing-filter.txt" | grep -qx 'filter (Enter keeps, Esc clears): stick_' &&
+   sed -n 7p "$T/typed-filter.txt" | grep -q ' filter: st…$'; then
+	ok "a time or filter typed at 80 columns shows whole"
+else
+	bad "typing at 80 columns"; sed -n '7p;23p' "$T/typing-jump.txt" "$T/typing-filter.txt" "$T/typed-filter.txt"
+fi
 # a jump to a clock time between samples says where it landed, as the title does ("jumped to
 # 9.8 s" under a title at 10.0/74.0s); the recording starts at 23:18:10.196 UTC
 "$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 3 : 1 8 : 2 0 Enter > "$T/jump-clock.txt" 2>&1
