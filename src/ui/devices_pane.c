@@ -202,16 +202,23 @@ static int dev_cell(const struct ui *u, const struct devrow *r, const struct wb_
 	return is_col(f, "MOUNT") ? path_tail(v, w, u->utf8) : ui_cut(v, n, w, u->utf8);
 }
 
-/* Which columns fit, and their widths (the sparkline takes what is left). */
-static void dev_layout(const struct ui *u, const struct wb_field *const *col, int nc, int *width, bool *shown)
+/* Column c's drop priority: 99 (never shown) for a hidden one, and for the what-if's without --set. */
+static int dev_prio(const struct ui *u, const struct wb_field *const *col, int c)
+{
+	return (!u->whatif_ok && is_col(col[c], "IF-THRESH")) || ui_column_hidden(u, WB_TABLE_DEVICES, c)
+	       ? 99 : col[c]->prio;
+}
+
+/* Which columns fit, sorted by column `sorted` (its mark widens it), and their widths (the sparkline takes
+ * what is left). */
+static void dev_layout(const struct ui *u, const struct wb_field *const *col, int nc, int sorted, int *width,
+		       bool *shown)
 {
 	int prio[DEV_MAX_COLS] = { 0 };
 
 	for (int c = 0; c < nc; c++) {
-		width[c] = ui_column_width(col[c], c == u->sort_col);
-		/* the what-if column only with --set; hidden columns never */
-		prio[c] = (!u->whatif_ok && is_col(col[c], "IF-THRESH")) || ui_column_hidden(u, WB_TABLE_DEVICES, c)
-			  ? 99 : col[c]->prio;
+		width[c] = ui_column_width(col[c], c == sorted);
+		prio[c] = dev_prio(u, col, c);
 	}
 	wb_layout_columns(width, prio, nc, ui_cols(u) - 1, shown);
 	for (int c = 0; c < nc; c++)
@@ -223,6 +230,21 @@ static void dev_layout(const struct ui *u, const struct wb_field *const *col, in
 		}
 }
 
+bool ui_dev_column_fits(const struct ui *u, int c)
+{
+	size_t n;
+	const struct wb_field *const *col = dev_cols(&n);
+	int width[DEV_MAX_COLS];
+	bool shown[DEV_MAX_COLS];
+
+	if (c < 0 || (size_t)c >= n)
+		return false;
+	if (ui_cols(u) <= 0) /* keys without a screen: no width to leave a column out */
+		return dev_prio(u, col, c) < 99;
+	dev_layout(u, col, (int)n, c, width, shown);
+	return shown[c];
+}
+
 /* The sortable column whose title is under screen column x, or -1. */
 int ui_dev_column_at(const struct ui *u, int x)
 {
@@ -231,7 +253,7 @@ int ui_dev_column_at(const struct ui *u, int x)
 	int nc = (int)n, width[DEV_MAX_COLS], at = 0;
 	bool shown[DEV_MAX_COLS];
 
-	dev_layout(u, col, nc, width, shown);
+	dev_layout(u, col, nc, u->sort_col, width, shown);
 	for (int c = 0; c < nc; c++) {
 		if (!shown[c])
 			continue;
@@ -254,7 +276,7 @@ void ui_draw_devices(struct ui *u, int y, int h)
 		ui_draw_columns(u, y, h);
 		return;
 	}
-	dev_layout(u, col, nc, width, shown);
+	dev_layout(u, col, nc, u->sort_col, width, shown);
 	wb_grid_hline(u->grid, y, 0, WB_R_TITLE, ui_cols(u));
 	for (int c = 0; c < nc; c++) {
 		if (!shown[c])

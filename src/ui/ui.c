@@ -291,9 +291,9 @@ static void k_sort_at(struct ui *u, int ch, int at)
 		u->sort_desc = u->sort_col > 1;
 	} else {
 		int k = 0;
-		do /* the next column shown */
+		do /* the next column shown (not one the width or a missing --set leaves out: sorted unseen) */
 			u->sort_col = (u->sort_col + 1) % ui_dev_columns();
-		while (ui_column_hidden(u, WB_TABLE_DEVICES, u->sort_col) && ++k < ui_dev_columns());
+		while (!ui_dev_column_fits(u, u->sort_col) && ++k < ui_dev_columns());
 		/* numbers read best largest first, names A-Z */
 		u->sort_desc = u->sort_col > 1;
 	}

@@ -237,6 +237,8 @@ const char *ui_procs_idle_note(const struct wb_sample *s);
 void ui_render(struct ui *u);
 int ui_dev_columns(void);
 int ui_dev_column_at(const struct ui *u, int x);
+/* Does Devices column c show when the table is sorted by it (not hidden, and room at this width)? */
+bool ui_dev_column_fits(const struct ui *u, int c);
 int ui_proc_column_at(const struct ui *u, int x);
 void ui_sort_defaults(struct ui *u);
 const char *ui_dev_column_name(int c);

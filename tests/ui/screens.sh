@@ -83,17 +83,22 @@ screen flusher-scroll 80 24 "--theme mono --set vm.dirty_bytes=100M" 3 End
 screen sort-dirty 120 30 "--theme mono" s s
 # STATE stays whatever the sort: a sorted column is two cells wider for its mark, and at 80
 # columns sorting by DIRTY, WRITEBK, THRESH, %LIM or CLEAN-IN dropped STATE for BG and BW/s
-lost='' stick=$(cd "$(dirname "$0")/../.." && pwd)/examples/usb-stick.wbrec
+# ... and s goes only to columns that show when sorted: at 80 columns it sorted by K-THRESH,
+# BG, BW/s and six more that the width left out, and by IF-THRESH without --set
+lost='' unseen='' stick=$(cd "$(dirname "$0")/../.." && pwd)/examples/usb-stick.wbrec
 for cols in 80 100 120; do
 	keys=
 	for n in $(seq 0 17); do # every column s reaches, and back to DEVICE
 		# shellcheck disable=SC2086 # the keys are words
 		"$S" "${cols}x24" --replay "$stick" --theme mono -- Space g 2 4 Enter $keys > "$T/sort.txt" 2>&1
-		grep -q '^DEVICE .* STATE' "$T/sort.txt" || lost="$lost ${cols}:$(sed -n 23p "$T/sort.txt" | sed 's/^sorted by //; s/ (.*//')"
+		by=$(sed -n 23p "$T/sort.txt" | sed -n 's/^sorted by \(.*\) (.*/\1/p')
+		grep -q '^DEVICE .* STATE' "$T/sort.txt" || lost="$lost $cols:$by"
+		[ -z "$by" ] || grep -qF -e "$by v" -e "$by ^" "$T/sort.txt" || unseen="$unseen $cols:$by"
 		keys="$keys s"
 	done
 done
 if [ -z "$lost" ]; then ok "STATE shown at 80, 100 and 120 columns under every sort"; else bad "STATE dropped at$lost"; fi
+if [ -z "$unseen" ]; then ok "s sorts by columns shown"; else bad "sorted by a column not shown:$unseen"; fi
 # a message (here s's) on a row of its own above the footer: the keys stay while it shows
 "$S" 80x24 --root "$F/6.18-writing" -d 0.3 --theme mono -- s > "$T/status.txt" 2>&1
 if sed -n 23p "$T/status.txt" | grep -q '^sorted by MOUNT (ascending)$' &&
