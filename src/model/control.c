@@ -104,12 +104,15 @@ static enum wb_bdi_state state_of(const struct wb_limits *l, const struct wb_bdi
 	bool pages = b->dirty_known && b->wb_dirty > slack;
 	bool writer = b->dirtying ? b->dirtying > 0 : pages;
 
-	if (l->dirty >= l->limit ||
+	/* the global limit holds only the writers there are: an idle device is not over it */
+	if ((l->dirty >= l->limit && writer) ||
 	    (b->dirty_known && b->wb_dirty >= b->thresh && b->wb_dirty > 0 && (b->strict || !is_free)))
 		return WB_ST_OVER;
 	if (!is_free && writer)
 		return WB_ST_THROTTLED;
-	if (b->over_bg || pages ||
+	/* past a background threshold the flusher runs for what the device holds: no more than
+	 * the counters' slack, nothing to write (unknown: take the threshold's word) */
+	if ((b->over_bg && !b->dirty_known) || pages ||
 	    (WB_HAS(sb->st_valid, WB_B_B_IO) && sb->st[WB_B_B_IO] > 0))
 		return WB_ST_FLUSHING;
 	return WB_ST_IDLE;

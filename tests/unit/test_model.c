@@ -221,18 +221,30 @@ static void throttled_needs_a_writer(void **st)
 	struct wb_bdi b = { .name = "254:0" }, pb;
 	struct wb_zone z = { .name = "Normal" };
 	struct wb_limits l;
-	static const struct { bool prev; uint64_t dirtied; uint32_t pauses; enum wb_bdi_state want; } c[] = {
-		{ true, 0, 0, WB_ST_FLUSHING },      /* pages, no writer */
-		{ true, 16, 0, WB_ST_FLUSHING },     /* a per-CPU fold: noise */
-		{ true, 33, 0, WB_ST_THROTTLED },    /* a writer */
-		{ true, 0, 2, WB_ST_THROTTLED },     /* pauses traced on it */
-		{ false, 0, 0, WB_ST_THROTTLED },    /* unknown: the pages stand for a writer */
+	/* gdirty: nr_dirty, 1000000 over freerun (913382) and under the limit, 1300000 over it */
+	static const struct {
+		bool prev;
+		uint64_t dirtied, gdirty, own;
+		uint32_t pauses;
+		enum wb_bdi_state want;
+	} c[] = {
+		{ true, 0, 1000000, 1000, 0, WB_ST_FLUSHING },   /* pages, no writer */
+		{ true, 16, 1000000, 1000, 0, WB_ST_FLUSHING },  /* a per-CPU fold: noise */
+		{ true, 33, 1000000, 1000, 0, WB_ST_THROTTLED }, /* a writer */
+		{ true, 0, 1000000, 1000, 2, WB_ST_THROTTLED },  /* pauses traced on it */
+		{ false, 0, 1000000, 1000, 0, WB_ST_THROTTLED }, /* unknown: the pages stand for a writer */
+		/* over the global limit only a writer is held (a what-if had every idle device over-limit) */
+		{ true, 33, 1300000, 1000, 0, WB_ST_OVER },
+		{ true, 0, 1300000, 1000, 0, WB_ST_OVER }, /* its pages past its own threshold (0: no floor past the limit) */
+		{ true, 0, 1300000, 0, 0, WB_ST_IDLE },
+		/* past the background threshold, the counters' slack (32 pages) is nothing to flush */
+		{ true, 0, 1000000, 20, 0, WB_ST_IDLE },
 	};
 	(void)st;
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		state_sample(&s);
 		s.mono = 10;
-		s.g.v[WB_G_DIRTY] = 1000000; /* over freerun (913382), under the limit */
+		s.g.v[WB_G_DIRTY] = c[i].gdirty;
 		s.g.v[WB_G_WRITEBACK] = 8;
 		s.g.valid = WB_BIT(WB_G_MEMFREE) | WB_BIT(WB_G_ACTIVE_FILE) | WB_BIT(WB_G_INACTIVE_FILE) |
 			    WB_BIT(WB_G_DIRTY) | WB_BIT(WB_G_WRITEBACK);
@@ -240,7 +252,7 @@ static void throttled_needs_a_writer(void **st)
 		z.v[WB_Z_MANAGED] = 1 << 20;
 		s.zones = &z;
 		s.nzones = 1;
-		b.st[WB_B_RECLAIMABLE] = 1000;
+		b.st[WB_B_RECLAIMABLE] = c[i].own;
 		b.st[WB_B_WRITEBACK] = 0;
 		b.st[WB_B_DIRTIED] = 5000 + c[i].dirtied;
 		b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_DIRTIED);
@@ -254,7 +266,7 @@ static void throttled_needs_a_writer(void **st)
 		p.bdis = &pb;
 		p.mono = 9;
 		assert_int_equal(wb_model_eval(c[i].prev ? &p : NULL, &s, NULL, NULL, 250, &l), 0);
-		assert_true(l.valid && l.dirty > l.freerun && l.dirty < l.limit);
+		assert_true(l.valid && l.dirty > l.freerun && (l.dirty < l.limit) == (c[i].gdirty < 1200000));
 		if (l.bdis[0].state != c[i].want)
 			fail_msg("case %zu: state %s, expected %s", i, wb_bdi_state_names[l.bdis[0].state],
 				 wb_bdi_state_names[c[i].want]);
