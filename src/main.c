@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <ctype.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,7 +84,8 @@ static void usage(FILE *f)
 		"                         attr min_ratio max_ratio min_ratio_fine max_ratio_fine\n"
 		"                         min_bytes max_bytes strict_limit); repeatable\n"
 		"      --forecast SEC     with --batch: the model's forecast for the next SEC seconds\n"
-		"                         (1 s steps; with --set, also under the new settings)\n"
+		"                         (whole, 1 to 3600: 1 s steps; with --set, also under the\n"
+		"                         new settings)\n"
 		"      --mount-debugfs    mount debugfs and tracefs if absent (root); unmounted\n"
 		"                         on exit\n"
 		"      --no-trace         do not use tracepoints (level 3)\n"
@@ -238,6 +240,7 @@ static int check_flag_rules(unsigned seen)
 }
 
 #define TIME_ARG "seconds from the recording's start or a clock time HH:MM[:SS]"
+#define PCT_ARG "a percentage above 0, at most 1000"
 
 /* A number in [lo, hi] from the whole of s; false (and a message) if not. */
 static bool num_arg(int id, const char *s, double lo, double hi, const char *what, double *v)
@@ -263,36 +266,46 @@ static bool clock_arg(int id, const char *s)
 	return false;
 }
 
-/* -n: a whole number >= 0, nothing else. */
-static bool count_arg(const char *s, long *v)
+/*
+ * A whole number in [lo, hi] from the whole of s: digits only (no sign,
+ * blank, point or exponent: --forecast 1.5 or 1e3 is not a count of its
+ * 1 s steps); false (and a message) if not.
+ */
+static bool whole_arg(int id, const char *s, uint64_t lo, uint64_t hi, const char *what, uint64_t *v)
 {
-	char *end;
+	const char *end;
+	char name[32];
 
-	errno = 0;
-	*v = strtol(s, &end, 10);
-	if (end != s && !*end && !errno && *v >= 0 && s[0] >= '0' && s[0] <= '9')
+	if (wb_parse_u64(s, &end, v) && !*end && *v >= lo && *v <= hi)
 		return true;
-	fprintf(stderr, "wbtop: -n/--iterations '%s': expected a whole number >= 0\n", s);
+	fprintf(stderr, "wbtop: %s '%s': expected %s\n", opt_name(id, name, sizeof(name)), s, what);
 	return false;
 }
 
-/* --max-size: N, NK, NM or NG. */
+#define MAX_SIZE (1ULL << 50) /* --max-size's largest: 1 PiB (1048576G), far past what a recording needs */
+
+/* --max-size: N, NK, NM or NG (powers of 1024), whole, from 1 byte to MAX_SIZE. */
 static bool size_arg(const char *s, uint64_t *v)
 {
-	char *end;
-	unsigned long long n;
-	uint64_t mul;
+	static const struct { char suffix; uint64_t mul; } units[] = { { 'K', 1ULL << 10 }, { 'M', 1ULL << 20 },
+									{ 'G', 1ULL << 30 } };
+	const char *end;
+	uint64_t mul = 1, n;
 
-	errno = 0;
-	n = strtoull(s, &end, 10);
-	mul = *end == 'K' ? 1ULL << 10 : *end == 'M' ? 1ULL << 20 : *end == 'G' ? 1ULL << 30 : 1;
-	if (mul > 1)
-		end++;
-	if (end != s && !*end && !errno && s[0] >= '0' && s[0] <= '9' && n > 0 && n <= (1ULL << 50) / mul) {
-		*v = n * mul;
-		return true;
+	if (wb_parse_u64(s, &end, &n)) {
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (*end == units[i].suffix) {
+				mul = units[i].mul;
+				end++;
+				break;
+			}
+		if (!*end && n >= 1 && n <= MAX_SIZE / mul) {
+			*v = n * mul;
+			return true;
+		}
 	}
-	fprintf(stderr, "wbtop: --max-size '%s': expected a size such as 100M\n", s);
+	fprintf(stderr, "wbtop: --max-size '%s': expected a size such as 100M: whole bytes, or K, M or G "
+		"(powers of 1024), from 1 to 1048576G\n", s);
 	return false;
 }
 
@@ -300,10 +313,15 @@ static bool size_arg(const char *s, uint64_t *v)
 static bool take_opt(int c, const char *arg, struct opts *o)
 {
 	struct stat st = { 0 };
+	uint64_t u;
 
 	switch (c) {
 	case O_BATCH: o->batch = true; return true;
-	case O_ITER: return count_arg(arg, &o->count);
+	case O_ITER:
+		if (!whole_arg(c, arg, 0, LONG_MAX, "a whole number >= 0", &u))
+			return false;
+		o->count = (long)u;
+		return true;
 	case O_DELAY: return num_arg(c, arg, 0.05, 86400, "seconds between 0.05 and 86400", &o->delay);
 	case O_JSON: o->fmt = WB_FMT_JSON; return true;
 	case O_CSV: o->fmt = WB_FMT_CSV; return true;
@@ -357,10 +375,14 @@ static bool take_opt(int c, const char *arg, struct opts *o)
 		}
 		o->root = arg;
 		return true;
-	case O_FORECAST: return num_arg(c, arg, 1, 3600, "seconds between 1 and 3600", &o->forecast);
+	case O_FORECAST: /* a count of its 1 s steps */
+		if (!whole_arg(c, arg, 1, 3600, "whole seconds between 1 and 3600", &u))
+			return false;
+		o->forecast = (double)u;
+		return true;
 	case O_THEME: o->theme = arg; return true;
-	case O_WARN: return num_arg(c, arg, 1e-9, 1000, "a percentage above 0", &o->warn);
-	case O_CRIT: return num_arg(c, arg, 1e-9, 1000, "a percentage above 0", &o->crit);
+	case O_WARN: return num_arg(c, arg, 1e-9, 1000, PCT_ARG, &o->warn);
+	case O_CRIT: return num_arg(c, arg, 1e-9, 1000, PCT_ARG, &o->crit);
 	case O_FORCE: o->force = true; return true;
 	case O_UNTIL: o->until = arg; return true;
 	case O_OM: o->fmt = WB_FMT_OM; return true;

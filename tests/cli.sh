@@ -64,6 +64,21 @@ done <<EOF2
 -b -n 1 --root $F/6.18-idle -d 0x10|-d/--delay '0x10': expected seconds
 -b -n 1 --root $F/6.18-idle -d ' 1'|-d/--delay ' 1': expected seconds
 -b -n 1 --root $F/6.18-idle -d +1|-d/--delay '+1': expected seconds
+-b -n 1 --root $F/6.18-idle -d 1e5|-d/--delay '1e5': expected seconds between 0.05 and 86400
+-b --forecast 1.5|--forecast '1.5': expected whole seconds between 1 and 3600
+-b --forecast 1e3|--forecast '1e3': expected whole seconds
+-b --forecast 3601|--forecast '3601': expected whole seconds between 1 and 3600
+-b --forecast 0|--forecast '0': expected whole seconds
+-b --forecast -1|--forecast '-1': expected whole seconds
+-b --forecast ' 60'|--forecast ' 60': expected whole seconds
+-b --forecast ''|--forecast '': expected whole seconds
+-b --forecast 99999999999999999999|--forecast '99999999999999999999': expected whole seconds
+-b -n 99999999999999999999|-n/--iterations '99999999999999999999': expected a whole number
+-b --record $T/a --max-size 1.5M|--max-size '1.5M': expected a size such as 100M
+-b --record $T/a --max-size 1048577G|--max-size '1048577G': expected a size such as 100M.*from 1 to 1048576G
+-b --record $T/a --max-size 5MK|--max-size '5MK': expected a size
+-b --record $T/a --max-size 0|--max-size '0': expected a size
+--warn 2000|--warn '2000': expected a percentage above 0, at most 1000
 --root $F/6.18-idle --until-clean ''|--until-clean: no device ""
 -b -n 1 --root $F/6.18-idle --listen '[]:0'|--listen \[\]:0: empty address in \[\]
 -n 2|-n/--iterations needs -b/--batch
@@ -83,6 +98,12 @@ done <<EOF2
 EOF2
 [ ! -e "$T/a" ] && [ ! -e "$T/x" ] || fail "a refused command line created a file"
 check "conflicting and ignored flags refused: one line, rc 2, both named"
+
+# the values the man page documents are taken: the ends of each range, a fractional delay
+for args in "--forecast 1 -d 0.05" "--forecast 3600 -d 86400" "--forecast 060 -d 0.5" "-d 1.5 --record $T/m --max-size 1048576G"; do
+	$W --root "$F/6.18-idle" -b -n 1 $args > /dev/null 2> "$T/err" || fail "'$args' refused: $(grep -v 'level 3' "$T/err")"
+done
+check "documented values taken: --forecast 1 and 3600, -d 0.05, 0.5 and 86400, --max-size 1048576G"
 
 # --to 0 is the first sample, not "no limit"
 [ "$($W --replay "$R" -b --json --to 0 | wc -l)" = 1 ] || fail "--to 0"
