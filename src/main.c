@@ -842,6 +842,26 @@ static int flushed(int rc)
 	return 1;
 }
 
+/*
+ * --record '' or --replay '': no file at all (an unset variable), said as
+ * such rather than as the open's ": No such file or directory" under an
+ * empty name. 0, or 1 (as for a file that cannot be opened) with a message.
+ */
+static int empty_names(const struct opts *o)
+{
+	const struct { const char *opt, *path, *what; } files[] = {
+		{ "--record", o->record, "the file to record to" },
+		{ "--replay", o->replay, "the recording to replay" },
+	};
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (files[i].path && !files[i].path[0]) {
+			fprintf(stderr, "wbtop: %s '': the file name is empty (name %s)\n", files[i].opt, files[i].what);
+			return 1;
+		}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -850,6 +870,8 @@ int main(int argc, char **argv)
 
 	if (rc)
 		return flushed(rc < 0 ? 0 : rc);
+	if (empty_names(&o))
+		return 1;
 	ao = (struct wb_apply_opts){ .root = o.root, .sets = o.sets, .nsets = o.nsets, .apply = o.apply,
 				     .export_sysctl = o.export_sysctl, .trial = o.trial, .recover = o.recover };
 	/* a closed pipe (wbtop -b | head) ends the loop through its cleanup;

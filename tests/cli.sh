@@ -99,6 +99,16 @@ EOF2
 [ ! -e "$T/a" ] && [ ! -e "$T/x" ] || fail "a refused command line created a file"
 check "conflicting and ignored flags refused: one line, rc 2, both named"
 
+# an empty file name (an unset variable) is said as such, not as ': No such file or directory'
+for args in "-b -n 1 --root $F/6.18-idle --record ''" "--record ''" "-b --replay ''" "--replay ''"; do
+	eval "set -- $args"
+	$W "$@" < /dev/null > "$T/out" 2> "$T/err"; rc=$?
+	opt=$(printf '%s\n' "$@" | grep -- '^--re')
+	[ $rc = 1 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q -- "^wbtop: $opt '': the file name is empty" "$T/err" ||
+		fail "'$args': rc $rc, $(head -3 "$T/err")"
+done
+check "--record '' and --replay '': 'the file name is empty', exit 1, in batch and the UI"
+
 # the values the man page documents are taken: the ends of each range, a fractional delay
 for args in "--forecast 1 -d 0.05" "--forecast 3600 -d 86400" "--forecast 060 -d 0.5" "-d 1.5 --record $T/m --max-size 1048576G"; do
 	$W --root "$F/6.18-idle" -b -n 1 $args > /dev/null 2> "$T/err" || fail "'$args' refused: $(grep -v 'level 3' "$T/err")"
