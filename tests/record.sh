@@ -140,6 +140,26 @@ $W --root "$F/6.18-writing" --batch -n 20 -d 0.05 --record "$T/r.wbrec" --max-si
 [ ! -e "$T/r.wbrec.1" ] && [ "$($W --replay "$T/r.wbrec" --batch --json 2> /dev/null | wc -l)" = 1 ] ||
 	fail "--max-size 1K: FILE.1 made, or the first sample not kept"
 ok "--max-size under twice a file's header and first sample: refused (rc 2) with the least, the sample kept"
+# FILE.1 is replaced only when it is a recording: someone's file there is refused at the start
+# (exit 1, FILE not made), and one put there since stops the recording at the next rotation
+rm -f "$T"/r.wbrec*
+echo "keep me" > "$T/r.wbrec.1"
+$W --root "$F/6.18-writing" --batch -n 3 -d 0.05 --record "$T/r.wbrec" --max-size 2K > /dev/null 2> "$T/e"; rc=$?
+[ $rc = 1 ] && grep -q "r.wbrec.1 is not a wbtop recording, and --max-size would move .*r.wbrec over it" "$T/e" ||
+	fail "FILE.1 not a recording, at the start: rc $rc, $(head -c 300 "$T/e")"
+[ ! -e "$T/r.wbrec" ] && [ "$(cat "$T/r.wbrec.1")" = "keep me" ] || fail "FILE.1 not a recording: FILE made or FILE.1 changed"
+rm -f "$T/r.wbrec.1"
+$W --root "$F/6.18-writing" --batch --json -n 600 -d 0.05 --record "$T/r.wbrec" --max-size 2K > "$T/o" 2> "$T/e" &
+p=$!
+for _ in $(seq 300); do [ -e "$T/r.wbrec.1" ] && break; sleep 0.1; done
+echo "keep me" > "$T/j" && mv "$T/j" "$T/r.wbrec.1"
+wait $p; rc=$?
+[ $rc = 1 ] && grep -q "not moved to .*r.wbrec.1 (--max-size), which is not a wbtop recording and would be replaced; it holds [0-9]* whole samples" "$T/e" ||
+	fail "FILE.1 not a recording, since the start: rc $rc, $(head -c 300 "$T/e")"
+held=$(sed -n 's/.*it holds \([0-9]*\) whole samples.*/\1/p' "$T/e")
+[ "$(cat "$T/r.wbrec.1")" = "keep me" ] && [ "$($W --replay "$T/r.wbrec" --batch --json 2> /dev/null | wc -l)" = "$held" ] ||
+	fail "FILE.1 not a recording, since the start: FILE.1 changed, or FILE does not hold the $held samples said"
+ok "--max-size: FILE.1 not a recording refused at the start (rc 1, nothing made) and at a rotation (rc 1, FILE whole)"
 # 7. values out of range in valid frames (fixtures/damaged/wbrec, see regen.py there): the
 # decoder reports them as damage with the offset; the sinks never see them (the level
 # indexed tables: SIGSEGV); under the sanitizer build this also checks for UB

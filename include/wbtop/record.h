@@ -83,7 +83,10 @@ struct wb_rec_writer;
  * existing file is refused with a message, unless flags has WB_REC_REPLACE.
  * max_bytes > 0: when the file would grow past it, rotate to FILE.1 (one
  * old file kept); under twice a file's header and first sample, writing
- * stops after that sample (wb_rec_least_size()). NULL with a message
+ * stops after that sample (wb_rec_least_size()). FILE.1 is replaced only
+ * when absent, empty or a recording (wb_rec_is_recording()): anything else
+ * is refused here, before FILE is opened, or, put there since, stops
+ * writing at the rotation as a write error does. NULL with a message
  * (naming the file) on error.
  */
 struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header *h, uint64_t max_bytes,
@@ -141,6 +144,12 @@ struct wb_rec_reader;
 struct wb_rec_reader *wb_rec_open(const char *path, char *err, size_t errlen, char *warn,
 				  size_t warnlen);
 void wb_rec_close_reader(struct wb_rec_reader *r);
+/*
+ * Does the file open at fd begin as a recording (its magic, or as much of it
+ * as a file cut short there holds: what wb_rec_open() checks first)? 1 yes,
+ * 0 no (an empty file too), -errno when it cannot be read.
+ */
+int wb_rec_is_recording(int fd);
 /* The recording's header (owned by r): host, kernel release, page size, interval... */
 const struct wb_rec_header *wb_rec_header_of(const struct wb_rec_reader *r);
 size_t wb_rec_count(const struct wb_rec_reader *r);       /* sample frames */

@@ -149,6 +149,26 @@ static void hstr(char *dst, size_t cap, const uint8_t *v, size_t n)
 	dst[k] = '\0';
 }
 
+/*
+ * The first n bytes of a file (all of it when under 8) begin a recording:
+ * its magic, or as much of it as a file cut short there holds.
+ */
+static bool magic_ok(const uint8_t *p, size_t n)
+{
+	return n > 0 && memcmp(p, WBREC_MAGIC, n < 8 ? n : 8) == 0;
+}
+
+int wb_rec_is_recording(int fd)
+{
+	uint8_t b[8];
+	ssize_t k;
+
+	do
+		k = pread(fd, b, sizeof(b), 0);
+	while (k < 0 && errno == EINTR);
+	return k < 0 ? -errno : magic_ok(b, (size_t)k);
+}
+
 /* Header TLVs: known tags filled in, unknown ones (newer minors) skipped. */
 static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_t *end)
 {
@@ -158,7 +178,7 @@ static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_
 
 	if (!p) { /* the magic's first bytes in a short file: a recording cut short, not some other file */
 		const uint8_t *q = r->size ? view(r, 0, r->size) : NULL;
-		if (q && !memcmp(q, WBREC_MAGIC, r->size < 8 ? r->size : 8))
+		if (q && magic_ok(q, r->size))
 			snprintf(err, errlen, "a recording cut short in its header (%zu bytes; it has at least 16)",
 				 r->size);
 		else
@@ -166,7 +186,7 @@ static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_
 					 : "an empty file, not a recording");
 		return -1;
 	}
-	if (memcmp(p, WBREC_MAGIC, 8) != 0) {
+	if (!magic_ok(p, 8)) {
 		snprintf(err, errlen, "not a wbtop recording (bad magic at offset 0)");
 		return -1;
 	}

@@ -212,6 +212,38 @@ static int continue_file(struct wb_rec_writer *w, char *err, size_t errlen)
 }
 
 /*
+ * Why a rotation must not replace old (FILE.1), or NULL: absent, empty or a
+ * recording (this rotation's older file, or another wbtop's) may go; a file
+ * that took the name for something else, a symbolic link or a directory is
+ * kept. A reason with an error is put in why (n bytes).
+ */
+static const char *old_kept(const char *old, char *why, size_t n)
+{
+	int fd = open(old, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rec = 1;
+	const char *r = NULL;
+	struct stat st;
+
+	if (fd < 0 && errno == ENOENT)
+		return NULL;
+	if (fd < 0 && errno == ELOOP)
+		return "is a symbolic link";
+	if (fd < 0) {
+		snprintf(why, n, "cannot be read to check what it is (%s)", strerror(errno));
+		return why;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		r = "is not a regular file";
+	else if (st.st_size > 0 && (rec = wb_rec_is_recording(fd)) == 0)
+		r = "is not a wbtop recording";
+	else if (rec < 0) {
+		snprintf(why, n, "cannot be read to check what it is (%s)", strerror(-rec));
+		r = why;
+	}
+	close(fd);
+	return r;
+}
+
+/*
  * Open the file to record to, never through a symlink, never anything but a
  * regular file: new or empty, it gets a header; an existing recording is
  * appended to (continue_file); anything else is refused unless replace.
@@ -260,6 +292,23 @@ static void resumed_note(struct wb_rec_writer *w)
 	wb_rec_note(w, (double)m.tv_sec + m.tv_nsec / 1e9, (double)c.tv_sec + c.tv_nsec / 1e9, text);
 }
 
+/*
+ * --max-size with a FILE.1 the first rotation must not replace: refused
+ * before FILE is opened, so nothing is made or changed. 0, or -1 with why.
+ */
+static int refuse_rotation(const struct wb_rec_writer *w, char *err, size_t errlen)
+{
+	char old[4096], why[128];
+	const char *kept;
+
+	snprintf(old, sizeof(old), "%s.1", w->path);
+	if (!(kept = old_kept(old, why, sizeof(why))))
+		return 0;
+	snprintf(err, errlen, "%s %s, and --max-size would move %s over it: not recorded (move it away or "
+		 "choose another name)", old, kept, w->path);
+	return -1;
+}
+
 struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header *h,
 				    uint64_t max_bytes, char *err, size_t errlen)
 {
@@ -299,6 +348,10 @@ struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header 
 	wb_sample_init(&w->prev);
 	/* the header and the frames written by a thread (bgwrite.c), or here without one */
 	w->q = wbrec_bgwrite_create(-1);
+	if (max_bytes && refuse_rotation(w, err, errlen)) {
+		wb_rec_close(w);
+		return NULL;
+	}
 	if (open_file(w, flags & WB_REC_REPLACE, err, errlen)) {
 		wb_rec_close(w);
 		return NULL;
@@ -313,12 +366,21 @@ struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header 
  * partial write, e.g. at a size limit, leaves a torn one) and say so in
  * w->err, naming the file and the error. Every later write is refused.
  */
-static void stopped(struct wb_rec_writer *w, int e, const char *doing)
+static void stopped_why(struct wb_rec_writer *w, const char *why)
 {
 	const char *cut = ftruncate(w->fd, (off_t)w->bytes) == 0 ? "" : " (and cutting off the torn frame failed)";
 
-	snprintf(w->err, sizeof(w->err), "%s: %s: %s (errno %d); it holds %llu whole samples%s", w->path, doing,
-		 strerror(e), e, (unsigned long long)w->samples, cut);
+	snprintf(w->err, sizeof(w->err), "%s: %s; it holds %llu whole samples%s", w->path, why,
+		 (unsigned long long)w->samples, cut);
+}
+
+/* stopped_why() for a failed call: what it was doing, the error and its number. */
+static void stopped(struct wb_rec_writer *w, int e, const char *doing)
+{
+	char why[256];
+
+	snprintf(why, sizeof(why), "%s: %s (errno %d)", doing, strerror(e), e);
+	stopped_why(w, why);
 }
 
 /*
@@ -398,12 +460,19 @@ static int frame(struct wb_rec_writer *w, uint8_t type, double mono, const uint8
 /* Past the size cap: keep one old file (FILE.1) and start a new one. */
 static int rotate(struct wb_rec_writer *w)
 {
-	char old[4096];
+	char old[4096], why[128], msg[400];
+	const char *kept;
 	int e;
 
 	snprintf(old, sizeof(old), "%s.1", w->path);
 	if (w->q && (e = wbrec_bgwrite_drain(w->q)))
 		return async_failed(w, e);
+	if ((kept = old_kept(old, why, sizeof(why)))) { /* it came since the start: stop, as on a write error */
+		snprintf(msg, sizeof(msg), "not moved to %s.1 (--max-size), which %s and would be replaced", w->path,
+			 kept);
+		stopped_why(w, msg);
+		return -EEXIST;
+	}
 	if (rename(w->path, old) != 0) {
 		e = errno;
 		stopped(w, e, "moving it to FILE.1 (--max-size)");

@@ -417,6 +417,105 @@ static void start_appends_or_refuses(void **st)
 	rmdir(dir);
 }
 
+/* path's contents into buf (n bytes, NUL-terminated); buf. */
+static const char *slurp(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	size_t k = f ? fread(buf, 1, n - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	buf[k] = '\0';
+	return buf;
+}
+
+/* Write samples from *i on until the file rotates (its size falls) or writing fails; wb_rec_write's last. */
+static int write_to_rotation(struct wb_rec_writer *w, int *i)
+{
+	struct wb_sample s;
+	int rc = 0;
+
+	for (int k = 0; k < 10000 && rc == 0; k++) {
+		uint64_t before = wb_rec_bytes(w);
+		make(&s, (*i)++, 2);
+		rc = wb_rec_write(w, &s);
+		wb_sample_finish(&s);
+		if (rc == 0 && wb_rec_bytes(w) < before)
+			break;
+	}
+	return rc;
+}
+
+/*
+ * --max-size replaces FILE.1 only when it is a recording (an older one of
+ * this rotation's or another's) or empty: a file of someone's that took the
+ * name, or a symbolic link, is refused at the start (nothing made), and one
+ * that came there since stops the recording at the rotation as a write
+ * error does, FILE holding every sample written to it.
+ */
+static void rotation_keeps_other_files(void **st)
+{
+	char dir[] = "/tmp/wbtop-rec-XXXXXX", path[64], old[80], tmp[80], err[512], buf[64];
+	struct wb_rec_header h;
+	struct wb_rec_writer *w;
+	struct stat sb;
+	size_t notes;
+	unsigned long long holds = 0;
+	int i = 0, first;
+	FILE *f;
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/r.wbrec", dir);
+	snprintf(old, sizeof(old), "%s.1", path);
+	snprintf(tmp, sizeof(tmp), "%s/tmp", dir);
+	wb_rec_header_local(&h, 1.0);
+	/* at the start: someone's file, a symbolic link; refused, FILE not made, FILE.1 as it was */
+	f = fopen(old, "w");
+	fputs("keep me\n", f);
+	fclose(f);
+	assert_null(wb_rec_start(path, &h, 4096, WB_REC_REPLACE, err, sizeof(err)));
+	assert_non_null(strstr(err, "r.wbrec.1 is not a wbtop recording, and --max-size would move"));
+	assert_int_equal(stat(path, &sb), -1);
+	assert_string_equal(slurp(old, buf, sizeof(buf)), "keep me\n");
+	assert_int_equal(rename(old, tmp), 0);
+	assert_int_equal(symlink(tmp, old), 0);
+	assert_null(wb_rec_start(path, &h, 4096, 0, err, sizeof(err)));
+	assert_non_null(strstr(err, "r.wbrec.1 is a symbolic link"));
+	assert_int_equal(unlink(old), 0);
+	/* an older recording at FILE.1 is replaced: what rotation is */
+	assert_int_equal(record_range(old, &h, 0, 1000, 1005, err, sizeof(err)), 0);
+	w = wb_rec_start(path, &h, 4096, 0, err, sizeof(err));
+	assert_non_null(w);
+	assert_int_equal(write_to_rotation(w, &i), 0);
+	assert_int_equal(count_of(old, &notes), (size_t)i - 1); /* all but the sample that began FILE */
+	/* someone's file at FILE.1 since: the next rotation stops, FILE kept whole */
+	first = i - 1;
+	f = fopen(tmp, "w");
+	fputs("keep me\n", f);
+	fclose(f);
+	assert_int_equal(rename(tmp, old), 0);
+	assert_int_not_equal(write_to_rotation(w, &i), 0);
+	assert_non_null(wb_rec_error(w));
+	assert_non_null(strstr(wb_rec_error(w), "not moved to"));
+	assert_non_null(strstr(wb_rec_error(w), "r.wbrec.1 (--max-size), which is not a wbtop recording"));
+	assert_int_equal(sscanf(strstr(wb_rec_error(w), "it holds "), "it holds %llu", &holds), 1);
+	wb_rec_close(w);
+	assert_string_equal(slurp(old, buf, sizeof(buf)), "keep me\n");
+	assert_int_equal(holds, (unsigned long long)(i - 1 - first)); /* every sample but the refused one */
+	assert_int_equal(count_of(path, &notes), holds);
+	/* an empty FILE.1 holds nothing to lose */
+	assert_int_equal(truncate(old, 0), 0);
+	assert_int_equal(unlink(path), 0);
+	w = wb_rec_start(path, &h, 4096, 0, err, sizeof(err));
+	assert_non_null(w);
+	assert_int_equal(write_to_rotation(w, &i), 0);
+	wb_rec_close(w);
+	assert_true(count_of(old, &notes) > 0);
+	unlink(old);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* The header says where it was recorded (issue #20: the replay header shows it), safely for a terminal. */
 static void header_round_trip(void **st)
 {
@@ -1010,6 +1109,7 @@ int main(void)
 		cmocka_unit_test(truncated_while_open),
 		cmocka_unit_test(mixed_writes_cut_whole),
 		cmocka_unit_test(start_appends_or_refuses),
+		cmocka_unit_test(rotation_keeps_other_files),
 		cmocka_unit_test(header_round_trip),
 		cmocka_unit_test(every_field_every_format),
 		cmocka_unit_test(delta_fast_path_same_bytes),
