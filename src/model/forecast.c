@@ -42,17 +42,38 @@ struct sim_bdi {
 	double wakeups;
 	double fill;             /* pages/s of the free-running gap this step lets it dirty */
 	bool strict, flushing;
+	/*
+	 * Of the dirty and the background threshold (T), the terms of
+	 * __wb_calc_thresh that stay put over a forecast: T's part that the
+	 * min_ratios leave to the shares, T * (1e6 - sum_min_ppm) / 1e6; its
+	 * min_ratio part; its max_ratio cap. Worked out once, not at each step
+	 * (six divisions a device a step), with the same operations in the
+	 * same order: the same doubles.
+	 */
+	struct { double shared, min, cap; } th[2];
 };
 
-/* __wb_calc_thresh in floating point for the simulation. */
-static double calc_thresh(double T, double D, double summin, const struct sim_bdi *b, double frac)
+/* b's threshold terms (sim_bdi.th) for thresholds T and bg, min_ratios summing to summin (ppm). */
+static void thresh_terms(struct sim_bdi *b, double T, double bg, double summin)
 {
-	double a = T * (1e6 - summin) / 1e6 * frac + T * b->min_ppm / 1e6;
+	const double of[2] = { T, bg };
+
+	for (int k = 0; k < 2; k++) {
+		b->th[k].shared = of[k] * (1e6 - summin) / 1e6;
+		b->th[k].min = of[k] * b->min_ppm / 1e6;
+		b->th[k].cap = of[k] * b->max_ppm / 1e6;
+	}
+}
+
+/* __wb_calc_thresh in floating point for the simulation: threshold k (0 T, 1 bg) of b with dirty D. */
+static double calc_thresh(double T, double D, const struct sim_bdi *b, int k, double frac)
+{
+	double a = b->th[k].shared * frac + b->th[k].min;
 	double fl = T > D ? (T - D) / (b->strict ? 100 : 8) : 0;
 
 	if (a < fl)
 		a = fl;
-	return fmin(a, T * b->max_ppm / 1e6);
+	return fmin(a, b->th[k].cap);
 }
 
 /*
@@ -936,6 +957,8 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 		return -ENOMEM;
 	}
 	init_sim(sb, s, l, k, in, jit, &g);
+	for (size_t i = 0; i < nb; i++)
+		thresh_terms(&sb[i], (double)l->thresh, (double)l->bg, (double)l->sum_min_ppm);
 	const double DT = jit ? DT_MEMBER : DT_POINT;
 	for (size_t i = 0; i < nb; i++)
 		sumbw += sb[i].bw;
@@ -961,8 +984,8 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 		share_gap(sb, nb, fmax(0, (T + bg) / 2 - dirty) / DT + sumbw);
 		for (size_t i = 0; i < nb; i++) {
 			struct sim_bdi *b = &sb[i];
-			double frac = fmin(1, b->e / g), wth = calc_thresh(T, dirty, (double)l->sum_min_ppm, b, frac);
-			double wbg = calc_thresh(bg, ndirty, (double)l->sum_min_ppm, b, frac);
+			double frac = fmin(1, b->e / g), wth = calc_thresh(T, dirty, b, 0, frac);
+			double wbg = calc_thresh(bg, ndirty, b, 1, frac);
 			double wbg_sp = T > 0 ? wth * bg / T : 0;
 			double pos = position(b, dirty, T, bg, wth, wbg_sp);
 			/* free running, an open demand fills its part of the gap to the
