@@ -17,6 +17,15 @@
 # 304 times with a gap of 7.2 s, and 4 times). The machine is left as found
 # (lib.sh).
 . "$(dirname "$0")/lib.sh"
+# pace FILE: the samples of a batch JSON file and the longest interval between two of them
+pace() {
+	python3 -c '
+import json, sys
+xs = [json.loads(l) for l in open(sys.argv[1])]
+print(len(xs), round(max(b["mono"] - a["mono"] for a, b in zip(xs, xs[1:])), 2))' "$1"
+}
+# paced N GAP: the 20 samples taken, none more than 2 s after the one before
+paced() { [ "$1" = 20 ] && python3 -c "import sys; sys.exit(float(sys.argv[1]) > 2.0)" "$2"; }
 need_debugfs
 save_sysctls
 flusher_defaults
@@ -76,23 +85,15 @@ python3 -c "import sys; sys.exit(not (float(sys.argv[1]) <= 2.0 and float(sys.ar
 [ "$pauses" -gt 0 ] || fail "the stick's writer was never throttled: not the case this tests"
 [ "$held" = 0 ] || fail "the recorder's main thread was in balance_dirty_pages ($held times)"
 wait $OMP || fail "--openmetrics-file: exit $?: $(cat "$TMP/omerr")"
-read -r on ogap < <(python3 -c '
-import json, sys
-xs = [json.loads(l) for l in open(sys.argv[1])]
-print(len(xs), round(max(b["mono"] - a["mono"] for a, b in zip(xs, xs[1:])), 2))' "$SHM/om.json")
+read -r on ogap < <(pace "$SHM/om.json")
 echo "--openmetrics-file: $on samples, the longest gap $ogap s"
-[ "$on" = 20 ] && python3 -c "import sys; sys.exit(float(sys.argv[1]) > 2.0)" "$ogap" ||
-	fail "--openmetrics-file lost its pace: $on samples, the longest gap $ogap s"
+paced "$on" "$ogap" || fail "--openmetrics-file lost its pace: $on samples, the longest gap $ogap s"
 tail -1 "$OMD/wbtop.prom" | grep -q . && grep -q '^wbtop_' "$OMD/wbtop.prom" || fail "--openmetrics-file: the file is not whole"
 [ -s "$TMP/omerr" ] && fail "--openmetrics-file said: $(cat "$TMP/omerr")"
 wait $BP || fail "batch to a file: exit $?: $(cat "$TMP/berr")"
-read -r bn bgap < <(python3 -c '
-import json, sys
-xs = [json.loads(l) for l in open(sys.argv[1])]
-print(len(xs), round(max(b["mono"] - a["mono"] for a, b in zip(xs, xs[1:])), 2))' "$OMD/batch.json")
+read -r bn bgap < <(pace "$OMD/batch.json")
 echo "batch JSON to a file: $bn samples, the longest gap $bgap s; its main thread seen in balance_dirty_pages $bheld times"
-[ "$bn" = 20 ] && python3 -c "import sys; sys.exit(float(sys.argv[1]) > 2.0)" "$bgap" ||
-	fail "batch output to a file lost its pace: $bn samples, the longest gap $bgap s"
+paced "$bn" "$bgap" || fail "batch output to a file lost its pace: $bn samples, the longest gap $bgap s"
 [ "$bheld" = 0 ] || fail "batch output to a file: the main thread was in balance_dirty_pages ($bheld times)"
 [ -s "$TMP/berr" ] && fail "batch output to a file said: $(cat "$TMP/berr")"
 echo "ok"
