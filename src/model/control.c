@@ -290,9 +290,7 @@ static double replay_share(const struct share_step *st, size_t n, double m, doub
 	for (size_t i = 0; i < n; i++) {
 		double a = exp2(-st[i].dt / WB_SHARE_PERIOD_S);
 		double w = st[i].dt > 0 ? (1 - a) * tau / st[i].dt : 1; /* the mean weight now of a page spread over the step */
-		double aged = num * a;
-
-		double mi = i + 1 == n ? m_last : m;
+		double aged = num * a, mi = i + 1 == n ? m_last : m;
 
 		oth = oth * a + st[i].others * w;
 		num = aged + st[i].own * w;
