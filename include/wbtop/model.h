@@ -75,7 +75,6 @@ struct wb_bdi_limits {
 	bool frac_hidden;          /* capped, the floor alone at the cap: the kernel's figure hides the share */
 	enum wb_hidden_how hidden_how;
 	bool lifted;               /* what-if: a cap raised over the share it held, frac_* a second after (wb_model_lift_caps) */
-	uint64_t now_num, now_den; /* lifted: the kernel's fraction at the change, where the forecast starts */
 	uint64_t min_ppm, max_ppm; /* the knobs the thresholds were computed with */
 	uint64_t thresh;           /* wb_thresh against the dirty threshold */
 	uint64_t bg_thresh;        /* flusher's per-wb background threshold */
@@ -229,9 +228,8 @@ void wb_model_hidden_shares(struct wb_limits *l, const struct wb_sample *cur, co
 /*
  * What-if w of base: a BDI at its max_ratio cap in base (its share a least)
  * whose cap w raises takes the share replayed from hist a second after the
- * change (the kernel counts its completions again); marked lifted, the
- * share at the change kept in now_num/now_den. wb_model_eval_hist() with a
- * base calls it.
+ * change (the kernel counts its completions again), marked lifted; the
+ * forecast starts from it. wb_model_eval_hist() with a base calls it.
  */
 void wb_model_lift_caps(struct wb_limits *w, const struct wb_limits *base, const struct wb_sample *cur,
 			const struct wb_ring *hist);

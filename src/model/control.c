@@ -429,8 +429,6 @@ void wb_model_lift_caps(struct wb_limits *w, const struct wb_limits *base, const
 		s = lifted_share(cur, hist, bl->name, (double)b0->max_ppm / WB_RATIO_FULL,
 				 (double)bl->max_ppm / WB_RATIO_FULL);
 		if (s * (double)bl->frac_den > (double)bl->frac_num) {
-			bl->now_num = bl->frac_num;
-			bl->now_den = bl->frac_den;
 			bl->lifted = true;
 			wb_limits_set_share(w, cur, i, s);
 		}

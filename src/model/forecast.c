@@ -848,12 +848,10 @@ static void jitter_sim(struct sim_bdi *x, const struct wb_fc_jitter *j, size_t i
 	x->share_mul = j->share[i];
 }
 
-/* The kernel's writeout fraction now: a what-if's lifted cap starts from it (the steps follow its count up). */
+/* The writeout fraction the forecast starts from: a what-if's lifted cap a second after the change. */
 static double kernel_frac(const struct wb_bdi_limits *bl)
 {
-	uint64_t num = bl->lifted ? bl->now_num : bl->frac_num, den = bl->lifted ? bl->now_den : bl->frac_den;
-
-	return den ? (double)num / (double)den : 0;
+	return bl->frac_den ? (double)bl->frac_num / (double)bl->frac_den : 0;
 }
 
 /* Set up the per-BDI simulation state from the sample and the limits. */
