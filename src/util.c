@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "wbtop/sample.h"
 #include "wbtop/util.h"
@@ -482,4 +483,21 @@ int wb_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 	rc = pthread_create(t, NULL, fn, arg); /* the thread starts with this mask */
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return rc;
+}
+
+int wb_write_all(int fd, const void *p, size_t n)
+{
+	const char *b = p;
+
+	while (n) {
+		ssize_t w = write(fd, b, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w == 0 ? EIO : errno; /* no progress and no reason given: EIO */
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
 }

@@ -55,6 +55,8 @@ void wb_fd_keep_reset(unsigned long long limit);
  * thread, whose wait it ends. 0 or the error number.
  */
 int wb_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
+/* write(2) all of n bytes (EINTR retried): 0, or the errno (EIO for no progress) */
+int wb_write_all(int fd, const void *p, size_t n);
 
 /* Join root and a path ("/" + "/proc/x"); the result is caller-freed. NULL on out of memory. */
 char *wb_path_join(const char *root, const char *path);

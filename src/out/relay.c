@@ -36,21 +36,6 @@ static struct {
 	atomic_int err; /* the thread's failed write: errno, 0 none */
 } R = { .in = -1, .out = -1 };
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? errno : EIO;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static void *run(void *arg)
 {
 	static char buf[64 << 10];
@@ -63,7 +48,7 @@ static void *run(void *arg)
 			continue;
 		if (n <= 0)
 			break;
-		int e = write_all(R.out, buf, (size_t)n);
+		int e = wb_write_all(R.out, buf, (size_t)n);
 
 		if (e) {
 			atomic_store(&R.err, e);

@@ -38,20 +38,6 @@ struct wb_bgwrite {
 	uint64_t done_bytes, done_samples; /* whole frames written since create or rebase */
 };
 
-int wbrec_write_all(int fd, const uint8_t *b, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, b, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w == 0 ? EIO : errno; /* no progress and no reason given: EIO */
-		b += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* The thread: take the oldest frame, write it unlocked, count it; after a failure drop the rest. */
 static void *run(void *arg)
 {
@@ -73,7 +59,7 @@ static void *run(void *arg)
 		e = q->err;
 		pthread_mutex_unlock(&q->mu);
 		if (!e)
-			e = wbrec_write_all(q->fd, it->data, it->n);
+			e = wb_write_all(q->fd, it->data, it->n);
 		pthread_mutex_lock(&q->mu);
 		q->busy = false;
 		q->queued -= it->n;

@@ -105,8 +105,6 @@ uint32_t wbrec_crc32(const uint8_t *p, size_t n);
  * destroy: writes what is queued, then ends the thread (NULL: nothing).
  */
 struct wb_bgwrite;
-/* write(2) all of b (EINTR retried): 0, or the errno (EIO for no progress) */
-int wbrec_write_all(int fd, const uint8_t *b, size_t n);
 struct wb_bgwrite *wbrec_bgwrite_create(int fd);
 int wbrec_bgwrite_put(struct wb_bgwrite *q, const uint8_t *frame, size_t n, bool sample);
 int wbrec_bgwrite_error(struct wb_bgwrite *q);

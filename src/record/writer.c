@@ -15,6 +15,7 @@
 
 #include "wbrec_internal.h"
 #include "wbtop/record.h"
+#include "wbtop/util.h"
 
 struct wb_rec_writer {
 	char *path;
@@ -65,7 +66,7 @@ void wb_rec_header_local(struct wb_rec_header *h, double interval)
 /* write_all for the synchronous path: 0, or -1 with errno */
 static int write_all(int fd, const void *p, size_t n)
 {
-	int e = wbrec_write_all(fd, p, n);
+	int e = wb_write_all(fd, p, n);
 
 	errno = e ? e : errno;
 	return e ? -1 : 0;
