@@ -418,6 +418,55 @@ static void forecast_drain_and_throttle(void **st)
 }
 
 /*
+ * A device far faster than its writer (zram: 3.6 GB/s written at 3.4 GB/s,
+ * limit 200M, background 50M): background writeback stops once below the
+ * thresholds, checking between chunks, so the level stays about the
+ * background threshold (the kernel: 23-96M, mean 52M). Flushing all it had
+ * at every step, the forecast showed 117M (the freerun ceiling), or 0.
+ */
+static void forecast_fast_device(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b = { .name = "253:0" };
+	struct wb_limits l = { .valid = true, .thresh = 51200, .bg = 12800, .nbdis = 1 };
+	struct wb_bdi_limits bl = { .name = "253:0", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct wb_forecast f;
+	double bw = 930000, rate = 880000;
+	struct wb_forecast_in in = { 15, 1, &bw, &rate, NULL, NULL, NULL, 0, NULL, NULL, NULL };
+	(void)st;
+	wb_sample_init(&s);
+	s.page_size = 4096;
+	b.st[WB_B_RECLAIMABLE] = 8000;
+	b.st[WB_B_WB_BW] = 930000;
+	b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_WB_BW);
+	s.bdis = &b;
+	s.nbdis = 1;
+	l.bdis = &bl;
+	l.dirty = 8000;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	for (size_t k = 0; k < f.nsteps; k++) {
+		assert_in_range((long)(f.bdis[0].dirty[k] + f.bdis[0].writeback[k]), 11000, 14000);
+		assert_in_range((long)f.bdis[0].write_rate[k], 850000, 890000);
+	}
+	wb_forecast_finish(&f);
+	/* a slow one far past them keeps a second of its bandwidth in flight ... */
+	bw = 1000;
+	rate = 0;
+	b.st[WB_B_RECLAIMABLE] = 20000;
+	b.st[WB_B_WB_BW] = 1000;
+	l.dirty = 20000;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_in_range((long)f.bdis[0].writeback[0], 950, 1050);
+	wb_forecast_finish(&f);
+	/* ... and 200 pages past them writes a whole chunk (4 MiB), not 200 */
+	b.st[WB_B_RECLAIMABLE] = 13000;
+	l.dirty = 13000;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_true(f.bdis[0].dirty[0] == 13000 - 1024);
+	wb_forecast_finish(&f);
+}
+
+/*
  * Two devices over the background threshold together, a writer on one: the
  * idle one is forecast idle - no writes, no flusher wakeups - also under a
  * max_ratio cut on the busy one (the Tune pane showed it waking 97 times a
@@ -1339,6 +1388,7 @@ int main(void)
 		cmocka_unit_test(throttled_needs_a_writer),
 		cmocka_unit_test(forecast_drain_and_throttle),
 		cmocka_unit_test(drain_by_completions),
+		cmocka_unit_test(forecast_fast_device),
 		cmocka_unit_test(forecast_idle_device),
 		cmocka_unit_test(forecast_capped_share),
 		cmocka_unit_test(capped_hidden_share),
