@@ -31,6 +31,7 @@ machine_state() {
 	losetup -a | grep -c wbtop-test
 	grep -c ' /sys/kernel/debug debugfs' /proc/self/mountinfo
 	ls /sys/fs/cgroup/memory 2>/dev/null | grep -c '^wbtop'
+	cat /sys/block/zram0/disksize 2>/dev/null
 }
 # wbtop's trace instances, by name. Judged as a set, not a count: one left
 # by a wbtop killed before this test (another suite's) is removed by the
@@ -189,6 +190,23 @@ make_loop() {
 }
 
 # memcg NAME LIMIT_BYTES: a cgroup-v1 memory cgroup, removed at exit; sets MEMCG.
+# make_zram NAME SIZE_MB FS: FS on zram0 (memory: gigabytes a second, faster
+# than any writer here), mounted at $TMP/NAME, reset at exit; sets what
+# make_loop sets. Skips where zram0 is missing or in use.
+make_zram() {
+	local mnt=$TMP/$1 z=/sys/block/zram0
+	[ -w $z/disksize ] || skip "needs zram0 (modprobe zram)"
+	[ "$(cat $z/disksize)" = 0 ] || skip "zram0 is in use"
+	echo "${2}M" > $z/disksize || fail "zram0 disksize"
+	at_exit "echo 1 > $z/reset"
+	"mkfs.$3" -q /dev/zram0 || fail "mkfs.$3 on zram0"
+	mkdir -p "$mnt"
+	mount /dev/zram0 "$mnt" || fail "mount zram0"
+	at_exit "sync -f $mnt; umount $mnt || umount -l $mnt"
+	LOOP_DEV=/dev/zram0 LOOP_MM=$(cat $z/dev) LOOP_MNT=$mnt
+	LOOP_BDI=$LOOP_MM
+}
+
 memcg() {
 	local d=/sys/fs/cgroup/memory/$1
 	[ -d /sys/fs/cgroup/memory ] || skip "no cgroup v1 memory controller"
