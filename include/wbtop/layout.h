@@ -14,6 +14,13 @@
  * space; shown[i] tells the result. Returns the width used.
  */
 int wb_layout_columns(const int *width, const int *prio, int n, int avail, bool *shown);
+/*
+ * The same, where a column with min[i] > 0 that does not fit at width[i]
+ * takes the room left when that is at least min[i]; got[i] (NULL: not
+ * wanted) is each column's width as laid out.
+ */
+int wb_layout_columns_min(const int *width, const int *min, int *got, int n, const int *prio, int avail,
+			  bool *shown);
 
 /* Cell (0..w) on a meter of w cells where value v lands for a full scale of max. */
 int wb_layout_meter_pos(double v, double max, int w);

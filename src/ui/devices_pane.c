@@ -209,18 +209,33 @@ static int dev_prio(const struct ui *u, const struct wb_field *const *col, int c
 	       ? 99 : col[c]->prio;
 }
 
-/* Which columns fit, sorted by column `sorted` (its mark widens it), and their widths (the sparkline takes
- * what is left). */
+/* The cells of the longest state word ("over-limit"): STATE's least, its ":device" cut, marked. */
+static int state_word_w(void)
+{
+	int w = 0;
+
+	for (int s = 0; s < WB_ST_COUNT; s++)
+		w = (int)strlen(wb_bdi_state_names[s]) > w ? (int)strlen(wb_bdi_state_names[s]) : w;
+	return w;
+}
+
+/*
+ * Which columns fit, sorted by column `sorted` (its mark widens it), and their widths (the sparkline takes
+ * what is left). STATE, the row's verdict, takes the room left down to its state word where its full width
+ * does not fit: at 80 columns IF-THRESH (--set) left it one cell short, and it went.
+ */
 static void dev_layout(const struct ui *u, const struct wb_field *const *col, int nc, int sorted, int *width,
 		       bool *shown)
 {
-	int prio[DEV_MAX_COLS] = { 0 };
+	int prio[DEV_MAX_COLS] = { 0 }, full[DEV_MAX_COLS] = { 0 }, least[DEV_MAX_COLS] = { 0 };
 
 	for (int c = 0; c < nc; c++) {
-		width[c] = ui_column_width(col[c], c == sorted);
+		full[c] = ui_column_width(col[c], c == sorted);
 		prio[c] = dev_prio(u, col, c);
+		if (is_col(col[c], "STATE"))
+			least[c] = state_word_w() > full[c] ? full[c] : state_word_w();
 	}
-	wb_layout_columns(width, prio, nc, ui_cols(u) - 1, shown);
+	wb_layout_columns_min(full, least, width, nc, prio, ui_cols(u) - 1, shown);
 	for (int c = 0; c < nc; c++)
 		if (shown[c] && is_col(col[c], "DIRTY HISTORY")) {
 			int used = 0;

@@ -6,19 +6,36 @@
 #include "wbtop/ui.h"
 #include "wbtop/util.h"
 
-int wb_layout_columns(const int *width, const int *prio, int n, int avail, bool *shown)
+int wb_layout_columns_min(const int *width, const int *min, int *got, int n, const int *prio, int avail,
+			  bool *shown)
 {
 	int used = 0;
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		shown[i] = false;
+		if (got)
+			got[i] = width[i];
+	}
 	for (int p = 0; p <= 9; p++)
-		for (int i = 0; i < n; i++)
-			if (prio[i] == p && used + width[i] + (used ? 1 : 0) <= avail) {
-				used += width[i] + (used ? 1 : 0);
+		for (int i = 0; i < n; i++) {
+			int room = avail - used - (used ? 1 : 0), w = width[i];
+			if (prio[i] != p)
+				continue;
+			if (w > room && min && min[i] > 0 && min[i] <= room) /* what is left, down to its least */
+				w = room;
+			if (got)
+				got[i] = w;
+			if (w <= room) {
+				used += w + (used ? 1 : 0);
 				shown[i] = true;
 			}
+		}
 	return used;
+}
+
+int wb_layout_columns(const int *width, const int *prio, int n, int avail, bool *shown)
+{
+	return wb_layout_columns_min(width, NULL, NULL, n, prio, avail, shown);
 }
 
 int wb_layout_meter_pos(double v, double max, int w)

@@ -29,6 +29,18 @@ static void columns_by_priority(void **st)
 	assert_int_equal(wb_layout_columns(w, p, 4, 25, shown), 10 + 1 + 5 + 1 + 8);
 	assert_false(shown[1]);
 	assert_int_equal(wb_layout_columns(w, p, 4, 3, shown), 0);
+	/* a column with a least width takes the room left where its own does not fit (STATE beside
+	 * IF-THRESH at 80 columns was one cell short and went); nothing after it fits then */
+	{
+		int mw[] = { 0, 0, 0, 6 }, got[4];
+		assert_int_equal(wb_layout_columns(w, p, 4, 24, shown), 10 + 1 + 5);
+		assert_int_equal(wb_layout_columns_min(w, mw, got, 4, p, 24, shown), 10 + 1 + 5 + 1 + 7);
+		assert_true(shown[0] && !shown[1] && shown[2] && shown[3]);
+		assert_int_equal(got[3], 7);
+		assert_int_equal(got[0], 10);
+		assert_int_equal(wb_layout_columns_min(w, mw, got, 4, p, 22, shown), 10 + 1 + 5);
+		assert_false(shown[3]); /* 5 cells left: under its least */
+	}
 	assert_int_equal(wb_layout_meter_pos(50, 100, 40), 20);
 	assert_int_equal(wb_layout_meter_pos(500, 100, 40), 40);
 	assert_int_equal(wb_layout_meter_pos(5, 0, 40), 0);
