@@ -730,6 +730,9 @@ static const struct {
 	{ k_sort, 1u << P_ZONES | 1u << P_FLUSHER, "no sortable table" },
 	{ k_filter, 1u << P_ZONES, "nothing to filter" },
 	{ k_unfilter, 1u << P_ZONES, "no filter" }, /* the Devices pane's, cleared unseen */
+	/* the Devices rows' (also the Flusher's, Tune's and Graph's), toggled unseen */
+	{ k_idle, 1u << P_ZONES | 1u << P_PROCS, "no device rows to hide" },
+	{ k_loop, 1u << P_ZONES | 1u << P_PROCS, "no device rows to hide" },
 };
 
 /* What pane p lacks for binding b, or NULL where it acts. */

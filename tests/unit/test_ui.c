@@ -565,8 +565,11 @@ static void expect(const struct rig *g, int ch, const struct snap *a, const stru
 		if (a->pane == P_ZONES ? strcmp(b->filter, a->filter) != 0 : procs ? b->proc_filter[0] != 0 : b->filter[0] != 0)
 			fail_msg("%s: Esc %s the filter", what, a->pane == P_ZONES ? "changed" : "left");
 		break;
-	case 'i': if (b->idle == a->idle) fail_msg("%s: idle", what); break;
-	case 'l': if (b->loop == a->loop) fail_msg("%s: loop", what); break;
+	case 'i': case 'l': /* the Devices rows': Zones and Processes have none, and say so */
+		if (a->pane == P_ZONES || procs ? (b->idle != a->idle || b->loop != a->loop || !strstr(st, " pane has "))
+						: ch == 'i' ? b->idle == a->idle : b->loop == a->loop)
+			fail_msg("%s: %s said \"%s\"", what, ch == 'i' ? "idle" : "loop", st);
+		break;
 	case ' ': if (b->frozen == a->frozen) fail_msg("%s: freeze", what); break;
 	case 't': if (g->u.nthemes > 1 && b->theme_idx == a->theme_idx) fail_msg("%s: theme", what); break;
 	case 'W': if (!strstr(st, g->cfg)) fail_msg("%s: W said \"%s\"", what, st); break;
