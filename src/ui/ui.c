@@ -660,6 +660,7 @@ const char *ui_origin(const struct ui *u)
 #define K_ALL (UI_K_LIVE | UI_K_REPLAY)
 #define K_GRAPH (K_ALL | UI_K_GRAPH)
 #define K_TUNE (K_ALL | UI_K_TUNE)
+#define K_TUNE_LIVE (UI_K_LIVE | UI_K_TUNE) /* writes the kernel: not in a replay, which has none to write */
 
 static void k_graph(struct ui *u, int ch) { ui_graph_key(u, ch); }
 /* The Tune pane's keys; PgUp/PgDn page the devices when there is no before/after table to scroll. */
@@ -703,8 +704,8 @@ static const struct ui_binding bindings[] = {
 	{ { KEY_UP, KEY_DOWN }, "Up/Down", "Tune: choose a knob", NULL, NULL, 0, 0, K_TUNE, k_tune },
 	{ { '\n', KEY_ENTER, 'e' }, "Enter, e", "Tune: type a value", "e", "Edit", 4, 8, K_TUNE, k_tune },
 	{ { '+', '=', '-' }, "+ / -", "Tune: step the value", "+-", "Step", 8, 8, K_TUNE, k_tune },
-	{ { 'a', 'k' }, "a / k", "Tune: apply/keep trial", "a/k", "Apply", 5, 8, K_TUNE, k_tune },
-	{ { 'u', 'R' }, "u / R", "Tune: undo / revert all", "u/R", "Undo", 6, 8, K_TUNE, k_tune },
+	{ { 'a', 'k' }, "a / k", "Tune: apply/keep trial", "a/k", "Apply", 5, 8, K_TUNE_LIVE, k_tune },
+	{ { 'u', 'R' }, "u / R", "Tune: undo / revert all", "u/R", "Undo", 6, 8, K_TUNE_LIVE, k_tune },
 	{ { 'r' }, "r", "Tune: raw bytes or 80M", "r", "Raw", 7, 8, K_TUNE, k_tune },
 	{ { KEY_PPAGE, KEY_NPAGE }, "PgUp/PgDn", "Tune: scroll the table", NULL, NULL, 0, 0, K_TUNE, k_tune },
 	{ { ' ' }, "space", "pause / resume", "Spc", "Pause", 3, 7, UI_K_REPLAY, k_freeze },
@@ -778,6 +779,24 @@ static const struct ui_binding *binding_of(const struct ui *u, int ch)
 				if (bindings[i].keys[k] == ch)
 					return &bindings[i];
 		}
+	return NULL;
+}
+
+/*
+ * A binding of key ch here for the other source only (Tune's a in a replay, g live), or
+ * NULL: a press says whose key it is rather than nothing.
+ */
+static const struct ui_binding *other_source_binding(const struct ui *u, int ch)
+{
+	unsigned mode = u->src && u->src->replay ? UI_K_REPLAY : UI_K_LIVE;
+
+	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++) {
+		if ((bindings[i].when & mode) || !ui_binding_here(&bindings[i], u->pane))
+			continue;
+		for (size_t k = 0; k < UI_KEYS_MAX && bindings[i].keys[k]; k++)
+			if (bindings[i].keys[k] == ch)
+				return &bindings[i];
+	}
 	return NULL;
 }
 
@@ -958,9 +977,12 @@ void ui_handle_key(struct ui *u, int ch)
 		ui_tune_key(u, ch);
 		return;
 	}
-	const struct ui_binding *b = binding_of(u, ch);
+	const struct ui_binding *b = binding_of(u, ch), *o = b ? NULL : other_source_binding(u, ch);
 
-	if (b && lack_of(b, u->pane))
+	if (o)
+		snprintf(u->status, sizeof(u->status), u->src && u->src->replay
+			 ? "%s (%s): live only, a replay writes nothing" : "%s (%s): a replay's key", o->label, o->help);
+	else if (b && lack_of(b, u->pane))
 		snprintf(u->status, sizeof(u->status), "the %s pane has %s", pane_names[u->pane], lack_of(b, u->pane));
 	else if (b)
 		b->fn(u, ch);
