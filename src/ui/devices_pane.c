@@ -60,11 +60,43 @@ static double key_of(const struct wb_value *x, const struct wb_field *f)
 	return f->unit == WB_U_BYTES || f->unit == WB_U_COUNT ? (double)x->u : x->d;
 }
 
+/* A state's severity, the enum's order ("over-limit:device" is over-limit's); unknown lowest. */
+static double state_rank(const struct wb_value *x)
+{
+	const char *t = x->known ? wb_value_text(x) : "";
+	size_t n = strcspn(t, ":");
+
+	for (int s = 0; s < WB_ST_COUNT; s++)
+		if (strlen(wb_bdi_state_names[s]) == n && strncmp(t, wb_bdi_state_names[s], n) == 0)
+			return s;
+	return -1;
+}
+
+typedef double (*rank_fn)(const struct wb_value *x);
+
+/* Text columns sorted by a rank of their own, not A-Z: STATE worst first when descending, as %LIM. */
+static const struct {
+	const char *title;
+	rank_fn rank;
+} ranked[] = {
+	{ "STATE", state_rank },
+};
+
+/* Column f's rank function, or NULL (numbers by value, text A-Z). */
+static rank_fn rank_of(const struct wb_field *f)
+{
+	for (size_t k = 0; k < sizeof(ranked) / sizeof(ranked[0]); k++)
+		if (is_col(f, ranked[k].title))
+			return ranked[k].rank;
+	return NULL;
+}
+
 static int row_cmp(const void *a, const void *b)
 {
 	const struct devrow *x = a, *y = b;
 	size_t n;
 	const struct wb_field *f = dev_cols(&n)[sort_ui->sort_col];
+	rank_fn rank = rank_of(f);
 	int r;
 
 	if (sort_ui->sort_col == 0) {
@@ -76,7 +108,10 @@ static int row_cmp(const void *a, const void *b)
 		wb_catalog_ctx(&cy, sort_ui->view, sort_ui->view->lim, y->i);
 		p = f->get(&cx);
 		q = f->get(&cy);
-		if (f->unit == WB_U_TEXT) {
+		if (rank) {
+			double kp = rank(&p), kq = rank(&q);
+			r = (kp > kq) - (kp < kq);
+		} else if (f->unit == WB_U_TEXT) {
 			r = strcmp(p.known ? wb_value_text(&p) : "~", q.known ? wb_value_text(&q) : "~");
 		} else {
 			double kp = key_of(&p, f), kq = key_of(&q, f);

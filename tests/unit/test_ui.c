@@ -823,6 +823,49 @@ static void footer_names_pairs(void **st)
 	}
 }
 
+/*
+ * Sorted by STATE the rows go by severity, the state enum's order: descending (s's
+ * default there) over-limit, throttled, flushing, idle, as %LIM puts the worst first;
+ * ascending the other way. It sorted A-Z: throttled, over-limit, idle, flushing.
+ */
+static void sort_state_severity(void **st)
+{
+	char dir[] = "/tmp/wbtop-sstate-XXXXXX", cmd[64];
+	struct rig g;
+	int col = -1;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	rig_open(&g, true, dir);
+	g.src.seek(g.src.ctx, 24); /* the stick over its limit, the disk's writer throttled, vda flushing */
+	ui_resync(&g.u);
+	feed(&g, 1);
+	for (int c = 0; c < ui_dev_columns(); c++)
+		if (strcmp(ui_dev_column_name(c), "STATE") == 0)
+			col = c;
+	assert_true(col > 1);
+	for (int desc = 0; desc < 2; desc++) {
+		int seen = 0, last = desc ? WB_ST_COUNT : -1;
+		g.u.sort_col = col;
+		g.u.sort_desc = desc;
+		ui_build_rows(&g.u);
+		for (int k = 0; k < g.u.nrows; k++) {
+			const struct wb_bdi_limits *bl = g.u.rows[k].bl;
+			int s = bl && bl->dirty_known ? (int)bl->state : -1;
+			if (desc ? s > last : s < last)
+				fail_msg("sorted by STATE %s: row %d (%s) is %s after %s", desc ? "descending" : "ascending", k,
+					 g.u.rows[k].name, s < 0 ? "-" : wb_bdi_state_names[s],
+					 last < 0 || last >= WB_ST_COUNT ? "-" : wb_bdi_state_names[last]);
+			seen |= s >= 0 ? 1 << s : 0;
+			last = s;
+		}
+		assert_int_equal(seen, (1 << WB_ST_COUNT) - 1); /* every state is there to order */
+	}
+	rig_close(&g);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Does any row of the grid hold text? */
 static bool grid_has(struct wb_grid *grid, const char *text)
 {
@@ -1414,6 +1457,7 @@ int main(void)
 		cmocka_unit_test(mouse_events),
 		cmocka_unit_test(tune_preview_follows),
 		cmocka_unit_test(tune_writes_live_only),
+		cmocka_unit_test(sort_state_severity),
 		cmocka_unit_test(selection_follows_device),
 		cmocka_unit_test(jump_to_clock),
 		cmocka_unit_test(column_chooser),
