@@ -30,6 +30,12 @@ bool ui_column_hidden(const struct ui *u, enum wb_table t, int c)
 	return c > 0 && c < 32 && (u->hidden[t] >> c & 1u);
 }
 
+const char *ui_column_absent(const struct ui *u, enum wb_table t, int c)
+{
+	/* only the Devices table leaves columns out for width; Zones and Processes fit 80 columns */
+	return t == WB_TABLE_DEVICES ? ui_dev_column_absent(u, c) : NULL;
+}
+
 size_t ui_table_columns(const struct ui *u, enum wb_table t, const struct wb_field **col, size_t max)
 {
 	const struct wb_field *all[MAX_COLS];
@@ -82,8 +88,14 @@ static void toggle(struct ui *u, enum wb_table t)
 	if (c < 1 || (size_t)c >= n || c >= 32)
 		return;
 	u->hidden[t] ^= 1u << c;
-	snprintf(u->status, sizeof(u->status), "%s %s (W writes it to the settings file)", col[c]->title,
-		 ui_column_hidden(u, t, c) ? "hidden" : "shown");
+	const char *absent = ui_column_absent(u, t, c);
+	/* on but left out ("BW/s shown" while the table had no room for it) */
+	if (absent)
+		snprintf(u->status, sizeof(u->status), "%s on, not shown (%s); W writes it to the settings file",
+			 col[c]->title, absent);
+	else
+		snprintf(u->status, sizeof(u->status), "%s %s (W writes it to the settings file)", col[c]->title,
+			 ui_column_hidden(u, t, c) ? "hidden" : "shown");
 }
 
 bool ui_columns_key(struct ui *u, int ch)
@@ -120,20 +132,27 @@ void ui_draw_columns(struct ui *u, int y, int h)
 	const struct wb_field *col[MAX_COLS];
 	int n = t < 0 ? 0 : (int)wb_config_columns((enum wb_table)t, col, MAX_COLS);
 	int rows = h - 2 > 1 ? h - 2 : 1, colw = 22;
-	char line[160];
+	char title[160], line[MAX_COLS][48];
 
 	if (t < 0)
 		return;
-	snprintf(line, sizeof(line), "%s columns: Up/Down choose, space shows/hides, Enter done, W saves",
+	snprintf(title, sizeof(title), "%s columns: Up/Down choose, space shows/hides, Enter done, W saves",
 		 table_title[t]);
-	ui_put(u, y, 0, WB_R_TITLE, line);
+	ui_put(u, y, 0, WB_R_TITLE, title);
+	/* on but left out says so, "[x] BW/s (no room)": an [x] read as shown */
+	for (int c = 0; c < n; c++) {
+		const char *absent = ui_column_absent(u, (enum wb_table)t, c);
+		snprintf(line[c], sizeof(line[c]), "%c[%c] %.16s%s%s%s", c == u->choose_sel ? '>' : ' ',
+			 c == 0 ? '=' : ui_column_hidden(u, (enum wb_table)t, c) ? ' ' : 'x', col[c]->title,
+			 absent ? " (" : "", absent ? absent : "", absent ? ")" : "");
+		colw = (int)strlen(line[c]) + 2 > colw ? (int)strlen(line[c]) + 2 : colw;
+	}
 	for (int c = 0; c < n; c++) {
 		int yy = y + 2 + c % rows, x = c / rows * colw;
 		bool sel = c == u->choose_sel;
-		if (x + colw > ui_cols(u))
+		if (x + (int)strlen(line[c]) > ui_cols(u))
 			break;
-		snprintf(line, sizeof(line), "%c[%c] %.16s", sel ? '>' : ' ',
-			 c == 0 ? '=' : ui_column_hidden(u, (enum wb_table)t, c) ? ' ' : 'x', col[c]->title);
-		ui_put(u, yy, x, sel ? WB_R_SELECTED : c == 0 ? WB_R_IDLE : WB_R_NORMAL, line);
+		ui_put(u, yy, x, sel ? WB_R_SELECTED : c == 0 || ui_column_absent(u, (enum wb_table)t, c)
+			   ? WB_R_IDLE : WB_R_NORMAL, line[c]);
 	}
 }

@@ -295,6 +295,21 @@ bool ui_dev_column_fits(const struct ui *u, int c)
 	return shown[c];
 }
 
+const char *ui_dev_column_absent(const struct ui *u, int c)
+{
+	size_t n;
+	const struct wb_field *const *col = dev_cols(&n);
+	int width[DEV_MAX_COLS];
+	bool shown[DEV_MAX_COLS];
+
+	if (c < 0 || (size_t)c >= n || ui_cols(u) <= 0 || ui_column_hidden(u, WB_TABLE_DEVICES, c))
+		return NULL;
+	if (!u->whatif_ok && is_col(col[c], "IF-THRESH"))
+		return "--set only";
+	dev_layout(u, col, (int)n, u->sort_col, width, shown);
+	return shown[c] ? NULL : "no room";
+}
+
 /* The sortable column whose title is under screen column x, or -1. */
 int ui_dev_column_at(const struct ui *u, int x)
 {

@@ -211,6 +211,8 @@ void ui_sparkline(const struct ui *u, const char *bdi, bool wakes, double top, c
 int ui_pane_table(enum pane p);
 /* Is column c of table t hidden? */
 bool ui_column_hidden(const struct ui *u, enum wb_table t, int c);
+/* Why column c of table t is on but not drawn (the width left it out: "no room"), or NULL. */
+const char *ui_column_absent(const struct ui *u, enum wb_table t, int c);
 /* Table t's columns that show (wb_config_columns() less the hidden ones); how many. */
 size_t ui_table_columns(const struct ui *u, enum wb_table t, const struct wb_field **col, size_t max);
 /* c / F2: open the chooser on the current pane's table, or say why not. */
@@ -237,6 +239,8 @@ const char *ui_procs_idle_note(const struct wb_sample *s);
 void ui_render(struct ui *u);
 int ui_dev_columns(void);
 int ui_dev_column_at(const struct ui *u, int x);
+/* Why Devices column c, not hidden, is not in the table as drawn ("no room", "--set only"), or NULL. */
+const char *ui_dev_column_absent(const struct ui *u, int c);
 /* Does Devices column c show when the table is sorted by it (not hidden, and room at this width)? */
 bool ui_dev_column_fits(const struct ui *u, int c);
 int ui_proc_column_at(const struct ui *u, int x);

@@ -1181,6 +1181,65 @@ static void column_chooser(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * The chooser marks a column that is on but left out for width "[x] K-THRESH (no room)", and
+ * only such a one: each entry against the Devices table as drawn at that size (it showed [x],
+ * as if shown, for the ten columns 80 columns leave out). Enabling means what it did.
+ */
+static void chooser_marks_no_room(void **st)
+{
+	static const int sizes[][2] = { { 80, 24 }, { 120, 30 }, { 200, 60 } };
+	char dir[] = "/tmp/wbtop-noroom-XXXXXX", cmd[64], titles[600], want[64];
+	const struct wb_field *col[40];
+	size_t n = wb_config_columns(WB_TABLE_DEVICES, col, 40);
+	struct wb_grid grid;
+	struct rig g;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	wb_grid_init(&grid);
+	rig_open(&g, false, dir);
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+		int absent = 0;
+		assert_int_equal(wb_grid_resize(&grid, sizes[z][0], sizes[z][1]), 0);
+		rig_reset(&g, P_DEVICES);
+		g.u.grid = &grid;
+		ui_render(&g.u);
+		for (int y = 0; y < grid.h; y++) /* the table's titles, a blank either side of each */
+			if (wb_grid_line(&grid, y, titles + 1, sizeof(titles) - 2) && strncmp(titles + 1, "DEVICE", 6) == 0)
+				break;
+		titles[0] = ' ';
+		strcat(titles, " ");
+		ui_handle_key(&g.u, 'c');
+		ui_render(&g.u);
+		for (size_t c = 1; c < n; c++) {
+			bool drawn, marked;
+			snprintf(want, sizeof(want), " %s ", col[c]->title);
+			drawn = strstr(titles, want) != NULL;
+			snprintf(want, sizeof(want), "[x] %s (no room)", col[c]->title);
+			marked = grid_has(&grid, want);
+			absent += marked;
+			if (strcmp(col[c]->title, "IF-THRESH") == 0) /* without --set: says so, not "no room" */
+				snprintf(want, sizeof(want), "[x] IF-THRESH (--set only)");
+			else if (drawn == marked)
+				fail_msg("%dx%d: %s %s, the chooser %s", grid.w, grid.h, col[c]->title,
+					 drawn ? "drawn" : "left out", marked ? "says no room" : "shows it as shown");
+			else
+				snprintf(want, sizeof(want), "[x] %s", col[c]->title);
+			if (!grid_has(&grid, want) || ui_column_hidden(&g.u, WB_TABLE_DEVICES, (int)c))
+				fail_msg("%dx%d: no \"%s\" in the chooser, or hidden", grid.w, grid.h, want);
+		}
+		if (z == 0 && absent < 5) /* 80 columns leave many out: else this checked nothing */
+			fail_msg("80x24: only %d columns marked no room", absent);
+		ui_handle_key(&g.u, 27);
+		g.u.grid = NULL;
+	}
+	rig_close(&g);
+	wb_grid_finish(&grid);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* < and > stop at the shortest and the longest span and say so (< at 1 min went round to all). */
 static void graph_zoom_ends(void **st)
 {
@@ -1461,6 +1520,7 @@ int main(void)
 		cmocka_unit_test(selection_follows_device),
 		cmocka_unit_test(jump_to_clock),
 		cmocka_unit_test(column_chooser),
+		cmocka_unit_test(chooser_marks_no_room),
 		cmocka_unit_test(write_same_keys),
 		cmocka_unit_test(graph_zoom_ends),
 		cmocka_unit_test(title_time_jump),
