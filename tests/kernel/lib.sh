@@ -197,6 +197,8 @@ make_zram() {
 	local mnt=$TMP/$1 z=/sys/block/zram0
 	[ -w $z/disksize ] || skip "needs zram0 (modprobe zram)"
 	[ "$(cat $z/disksize)" = 0 ] || skip "zram0 is in use"
+	# zram0's BDI outlives the reset (a loop device made for a test does not): its knobs too
+	save_bdi "$(cat $z/dev)"
 	echo "${2}M" > $z/disksize || fail "zram0 disksize"
 	at_exit "echo 1 > $z/reset"
 	"mkfs.$3" -q /dev/zram0 || fail "mkfs.$3 on zram0"
