@@ -67,7 +67,8 @@ static void usage(FILE *f)
 		"  top for Linux writeback: dirty and writeback pages per device against the\n"
 		"  kernel's thresholds.\n\n"
 		"  -b, --batch            headless samples to stdout (text unless --json/--csv)\n"
-		"  -n, --iterations N     with --batch: stop after N samples (default 1; 0 = forever)\n"
+		"  -n, --iterations N     with --batch: stop after N samples (default 1; 0 = forever;\n"
+		"                         at most 9223372036854775807)\n"
 		"  -d, --delay SEC        seconds between samples (default 1, min 0.05; not in a replay)\n"
 		"      --json             JSON Lines, one object per sample (with --batch)\n"
 		"      --csv              CSV, one row per device per sample (with --batch)\n"
@@ -269,7 +270,8 @@ static bool clock_arg(int id, const char *s)
 /*
  * A whole number in [lo, hi] from the whole of s: digits only (no sign,
  * blank, point or exponent: --forecast 1.5 or 1e3 is not a count of its
- * 1 s steps); false (and a message) if not.
+ * 1 s steps); false (and a message naming both bounds, so a value past the
+ * top says where it is) if not. what: "whole seconds", "a whole number".
  */
 static bool whole_arg(int id, const char *s, uint64_t lo, uint64_t hi, const char *what, uint64_t *v)
 {
@@ -278,7 +280,8 @@ static bool whole_arg(int id, const char *s, uint64_t lo, uint64_t hi, const cha
 
 	if (wb_parse_u64(s, &end, v) && !*end && *v >= lo && *v <= hi)
 		return true;
-	fprintf(stderr, "wbtop: %s '%s': expected %s\n", opt_name(id, name, sizeof(name)), s, what);
+	fprintf(stderr, "wbtop: %s '%s': expected %s between %llu and %llu\n", opt_name(id, name, sizeof(name)), s,
+		what, (unsigned long long)lo, (unsigned long long)hi);
 	return false;
 }
 
@@ -318,7 +321,7 @@ static bool take_opt(int c, const char *arg, struct opts *o)
 	switch (c) {
 	case O_BATCH: o->batch = true; return true;
 	case O_ITER:
-		if (!whole_arg(c, arg, 0, LONG_MAX, "a whole number >= 0", &u))
+		if (!whole_arg(c, arg, 0, LONG_MAX, "a whole number", &u))
 			return false;
 		o->count = (long)u;
 		return true;
@@ -376,7 +379,7 @@ static bool take_opt(int c, const char *arg, struct opts *o)
 		o->root = arg;
 		return true;
 	case O_FORECAST: /* a count of its 1 s steps */
-		if (!whole_arg(c, arg, 1, 3600, "whole seconds between 1 and 3600", &u))
+		if (!whole_arg(c, arg, 1, 3600, "whole seconds", &u))
 			return false;
 		o->forecast = (double)u;
 		return true;

@@ -74,6 +74,8 @@ done <<EOF2
 -b --forecast ''|--forecast '': expected whole seconds
 -b --forecast 99999999999999999999|--forecast '99999999999999999999': expected whole seconds
 -b -n 99999999999999999999|-n/--iterations '99999999999999999999': expected a whole number
+-b -n 9223372036854775808|-n/--iterations '9223372036854775808': expected a whole number between 0 and 9223372036854775807
+-b -n 99999999999999999999|between 0 and 9223372036854775807
 -b --record $T/a --max-size 1.5M|--max-size '1.5M': expected a size such as 100M
 -b --record $T/a --max-size 1048577G|--max-size '1048577G': expected a size such as 100M.*from 1 to 1048576G
 -b --record $T/a --max-size 5MK|--max-size '5MK': expected a size
