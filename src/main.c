@@ -106,7 +106,8 @@ static void usage(FILE *f)
 		"      --apply            write the --set values to the kernel (root): journaled,\n"
 		"                         read back and compared with the prediction\n"
 		"      --trial SEC        with --apply: put the old values back after SEC seconds\n"
-		"                         unless you type keep (Ctrl-C reverts at once)\n"
+		"                         (whole, 1 to 3600) unless you type keep (Ctrl-C reverts\n"
+		"                         at once)\n"
 		"      --recover revert|keep  (root) what to do with changes a killed wbtop left\n"
 		"                         unconfirmed\n"
 		"      --export-sysctl    print the --set values as a sysctl.d snippet and udev rules\n"
@@ -357,7 +358,11 @@ static bool take_opt(int c, const char *arg, struct opts *o)
 		return o->to_clock ? clock_arg(c, arg) : num_arg(c, arg, 0, 1e9, TIME_ARG, &o->to);
 	case O_MAXSIZE: return size_arg(arg, &o->max_size);
 	case O_APPLY: o->apply = true; return true;
-	case O_TRIAL: return num_arg(c, arg, 1, 3600, "seconds between 1 and 3600", &o->trial);
+	case O_TRIAL: /* whole seconds, as --forecast: the countdown says whole seconds too */
+		if (!whole_arg(c, arg, 1, 3600, "whole seconds", &u))
+			return false;
+		o->trial = (double)u;
+		return true;
 	case O_RECOVER:
 		if (strcmp(arg, "revert") && strcmp(arg, "keep")) {
 			fprintf(stderr, "wbtop: --recover '%s': expected revert or keep\n", arg);

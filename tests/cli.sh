@@ -16,6 +16,7 @@ for bad in "-n x" "-d 0" "-d nan" "--frob" "--json" "extra"; do
 done; check "bad arguments refused with rc 2 and a message"
 
 # every flag the chosen mode would ignore, or that conflicts, is a one-line error naming both
+# (the --trial lines carry --root: were the value taken, nothing is written under a tree)
 R=$F/rec-format1.wbrec
 while IFS='|' read -r args want; do
 	eval "set -- $args"
@@ -74,6 +75,10 @@ done <<EOF2
 -b --forecast ''|--forecast '': expected whole seconds
 -b --forecast 99999999999999999999|--forecast '99999999999999999999': expected whole seconds
 -b -n 99999999999999999999|-n/--iterations '99999999999999999999': expected a whole number
+--root $F/6.18-idle --set vm.dirty_ratio=20 --trial 2.5|--trial '2.5': expected whole seconds between 1 and 3600
+--root $F/6.18-idle --set vm.dirty_ratio=20 --apply --trial 1e3|--trial '1e3': expected whole seconds
+--root $F/6.18-idle --set vm.dirty_ratio=20 --trial 3601|--trial '3601': expected whole seconds between 1 and 3600
+--root $F/6.18-idle --set vm.dirty_ratio=20 --trial 0|--trial '0': expected whole seconds
 -b -n 9223372036854775808|-n/--iterations '9223372036854775808': expected a whole number between 0 and 9223372036854775807
 -b -n 99999999999999999999|between 0 and 9223372036854775807
 -b --record $T/a --max-size 1.5M|--max-size '1.5M': expected a size such as 100M
