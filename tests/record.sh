@@ -160,6 +160,37 @@ held=$(sed -n 's/.*it holds \([0-9]*\) whole samples.*/\1/p' "$T/e")
 [ "$(cat "$T/r.wbrec.1")" = "keep me" ] && [ "$($W --replay "$T/r.wbrec" --batch --json 2> /dev/null | wc -l)" = "$held" ] ||
 	fail "FILE.1 not a recording, since the start: FILE.1 changed, or FILE does not hold the $held samples said"
 ok "--max-size: FILE.1 not a recording refused at the start (rc 1, nothing made) and at a rotation (rc 1, FILE whole)"
+# FILE.1 that another running wbtop records to (its flock) is not replaced: the rename would
+# leave that wbtop writing into an unlinked file, its recording gone (it was, as "a recording")
+rm -f "$T"/r.wbrec* "$T"/q.wbrec*
+$W --root "$F/6.18-writing" --batch -n 0 -d 0.05 --record "$T/r.wbrec.1" > /dev/null 2> "$T/ea" &
+a=$! b=
+trap 'kill $a $b 2> /dev/null; tmux -L $S kill-server > /dev/null 2>&1; rm -rf "$T"' EXIT # -n 0: not left on a failure
+for _ in $(seq 100); do [ -s "$T/r.wbrec.1" ] && break; sleep 0.1; done
+ino=$(stat -c %i "$T/r.wbrec.1")
+$W --root "$F/6.18-writing" --batch -n 3 -d 0.05 --record "$T/r.wbrec" --max-size 2K > /dev/null 2> "$T/e"; rc=$?
+[ $rc = 1 ] && [ "$(wc -l < "$T/e")" = 1 ] &&
+	grep -q "r.wbrec.1 is being recorded to by another wbtop, and --max-size would move .*r.wbrec over it" "$T/e" ||
+	fail "FILE.1 recorded to, at the start: rc $rc, $(head -c 300 "$T/e")"
+[ ! -e "$T/r.wbrec" ] && [ "$(stat -c %i "$T/r.wbrec.1")" = "$ino" ] || fail "FILE.1 recorded to: FILE made or FILE.1 moved"
+# since the start: the other wbtop takes FILE.1 (made by a rotation or by itself) before the next rotation
+$W --root "$F/6.18-writing" --batch -n 600 -d 0.05 --record "$T/q.wbrec" --max-size 8K > /dev/null 2> "$T/e" &
+p=$!
+for _ in $(seq 100); do [ -s "$T/q.wbrec" ] && break; sleep 0.1; done
+$W --root "$F/6.18-writing" --batch -n 0 -d 0.05 --record "$T/q.wbrec.1" > /dev/null 2> "$T/eb" &
+b=$!
+for _ in $(seq 100); do [ -s "$T/q.wbrec.1" ] && [ -n "$(find /proc/$b/fd -lname "$T/q.wbrec.1" 2> /dev/null)" ] && break; sleep 0.1; done
+ino=$(stat -c %i "$T/q.wbrec.1")
+wait $p; rc=$?
+[ $rc = 1 ] && grep -q "not moved to .*q.wbrec.1 (--max-size), which is being recorded to by another wbtop and would be replaced; it holds [0-9]* whole samples" "$T/e" ||
+	fail "FILE.1 recorded to, since the start: rc $rc, $(head -c 300 "$T/e")"
+[ "$(stat -c %i "$T/q.wbrec.1")" = "$ino" ] || fail "FILE.1 recorded to, since the start: FILE.1 replaced"
+kill $a $b; wait $a; ra=$?; wait $b; rb=$?
+trap 'tmux -L $S kill-server > /dev/null 2>&1; rm -rf "$T"' EXIT
+[ $ra = 0 ] && [ $rb = 0 ] && [ ! -s "$T/ea" ] && [ ! -s "$T/eb" ] || fail "the other wbtops: rc $ra $rb, $(cat "$T/ea" "$T/eb")"
+[ "$($W --replay "$T/r.wbrec.1" --batch --json 2> /dev/null | wc -l)" -gt 3 ] &&
+	[ "$($W --replay "$T/q.wbrec.1" --batch --json 2> /dev/null | wc -l)" -gt 3 ] || fail "the other wbtops' recordings"
+ok "--max-size: FILE.1 another wbtop records to is kept, at the start (rc 1, nothing made) and at a rotation (rc 1)"
 # 7. values out of range in valid frames (fixtures/damaged/wbrec, see regen.py there): the
 # decoder reports them as damage with the offset; the sinks never see them (the level
 # indexed tables: SIGSEGV); under the sanitizer build this also checks for UB

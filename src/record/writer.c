@@ -214,16 +214,22 @@ static int continue_file(struct wb_rec_writer *w, char *err, size_t errlen)
 
 /*
  * Why a rotation must not replace old (FILE.1), or NULL: absent, empty or a
- * recording (this rotation's older file, or another wbtop's) may go; a file
- * that took the name for something else, a symbolic link or a directory is
- * kept. A reason with an error is put in why (n bytes).
+ * finished recording (this rotation's older file, or another wbtop's) may
+ * go; one a live wbtop holds (its flock, open_file()) would go on into an
+ * unlinked file, and a file that took the name for something else, a
+ * symbolic link or a directory is kept. A reason with an error is put in
+ * why (n bytes). With held, a FILE.1 that may go stays locked in *held (the
+ * caller closes it after the rename: no wbtop starts on it in between), -1
+ * if there is none.
  */
-static const char *old_kept(const char *old, char *why, size_t n)
+static const char *old_kept(const char *old, char *why, size_t n, int *held)
 {
 	int fd = open(old, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rec = 1;
 	const char *r = NULL;
 	struct stat st;
 
+	if (held)
+		*held = -1;
 	if (fd < 0 && errno == ENOENT)
 		return NULL;
 	if (fd < 0 && errno == ELOOP)
@@ -239,6 +245,16 @@ static const char *old_kept(const char *old, char *why, size_t n)
 	else if (rec < 0) {
 		snprintf(why, n, "cannot be read to check what it is (%s)", strerror(-rec));
 		r = why;
+	} else if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno == EWOULDBLOCK)
+			r = "is being recorded to by another wbtop";
+		else {
+			snprintf(why, n, "cannot be locked to check that no wbtop records to it (%s)", strerror(errno));
+			r = why;
+		}
+	} else if (held) {
+		*held = fd;
+		return NULL;
 	}
 	close(fd);
 	return r;
@@ -303,7 +319,7 @@ static int refuse_rotation(const struct wb_rec_writer *w, char *err, size_t errl
 	const char *kept;
 
 	snprintf(old, sizeof(old), "%s.1", w->path);
-	if (!(kept = old_kept(old, why, sizeof(why))))
+	if (!(kept = old_kept(old, why, sizeof(why), NULL)))
 		return 0;
 	snprintf(err, errlen, "%s %s, and --max-size would move %s over it: not recorded (move it away or "
 		 "choose another name)", old, kept, w->path);
@@ -463,19 +479,21 @@ static int rotate(struct wb_rec_writer *w)
 {
 	char old[4096], why[128], msg[400];
 	const char *kept;
-	int e;
+	int e, held;
 
 	snprintf(old, sizeof(old), "%s.1", w->path);
 	if (w->q && (e = wbrec_bgwrite_drain(w->q)))
 		return async_failed(w, e);
-	if ((kept = old_kept(old, why, sizeof(why)))) { /* it came since the start: stop, as on a write error */
+	if ((kept = old_kept(old, why, sizeof(why), &held))) { /* it came since the start: stop, as on a write error */
 		snprintf(msg, sizeof(msg), "not moved to %s.1 (--max-size), which %s and would be replaced", w->path,
 			 kept);
 		stopped_why(w, msg);
 		return -EEXIST;
 	}
-	if (rename(w->path, old) != 0) {
-		e = errno;
+	e = rename(w->path, old) != 0 ? errno : 0;
+	if (held >= 0)
+		close(held);
+	if (e) {
 		stopped(w, e, "moving it to FILE.1 (--max-size)");
 		return -e;
 	}
