@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The headless loop (--batch): samples from a source through the pipeline, each view printed. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +40,9 @@ static bool stdout_null(void)
 {
 	struct stat st;
 
-	return fstat(STDOUT_FILENO, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3);
+	/* read-only: a closed stdout held (wb_std_fds_hold), whose writes must fail */
+	return fstat(STDOUT_FILENO, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3) &&
+	       (fcntl(STDOUT_FILENO, F_GETFL) & O_ACCMODE) != O_RDONLY;
 }
 
 static void sleep_until(struct timespec *next, double delay)

@@ -874,9 +874,13 @@ int main(int argc, char **argv)
 {
 	struct opts o;
 	struct wb_apply_opts ao;
-	int rc = parse_args(argc, argv, &o);
+	int rc;
 
-	if (rc)
+	if ((rc = wb_std_fds_hold())) { /* stderr may be the one closed: the exit code says it */
+		fprintf(stderr, "wbtop: /dev/null for a closed standard descriptor: %s\n", strerror(-rc));
+		return 1;
+	}
+	if ((rc = parse_args(argc, argv, &o)))
 		return flushed(rc < 0 ? 0 : rc);
 	if (empty_names(&o))
 		return 1;

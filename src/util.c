@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -120,6 +121,28 @@ void wb_fd_keep_reset(unsigned long long limit)
 	fd_known = limit != 0;
 	fd_soft = limit;
 	fd_max = (size_t)(limit / 2);
+}
+
+int wb_std_fds_hold(void)
+{
+	static const int mode[3] = { O_WRONLY, O_RDONLY, O_RDONLY }; /* the other way round: use fails, EBADF */
+
+	for (int fd = 0; fd < 3; fd++) {
+		int n;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if ((n = open("/dev/null", mode[fd])) < 0) /* the lowest free: fd itself, those below are open */
+			return -errno;
+		if (n != fd) { /* never, but a wrong guess must not leave fd free */
+			int e = dup2(n, fd) < 0 ? -errno : 0;
+
+			close(n);
+			if (e)
+				return e;
+		}
+	}
+	return 0;
 }
 
 void wb_copy_str(char *dst, size_t n, const char *src)

@@ -342,6 +342,19 @@ python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$T/re
 $W --root "$F/6.18-writing" --batch -n 2 -d 0.05 | head -c 1 > /dev/null
 [ "${PIPESTATUS[0]}" = 0 ] || fail "a live batch into a closed pipe: rc ${PIPESTATUS[0]}"
 check "live batch to a regular file: written by a thread (fd 1 a pipe), whole at Ctrl-C, a full file exit 1, a closed pipe not an error"
+# a closed standard descriptor (>&-, 2>&-) was the next file opened: the recording, which then
+# took the JSON or the messages (a damaged recording, exit 0); held now, its use fails as closed
+$W --root "$F/6.18-writing" --batch --json -n 3 -d 0.05 --record "$T/c1.wbrec" >&- 2> "$T/err"; rc=$?
+[ $rc = 1 ] && grep -q "writing the output: Bad file descriptor" "$T/err" || fail "stdout closed: rc $rc, $(cat "$T/err")"
+$W --replay "$T/c1.wbrec" --batch --json > "$T/out" 2> "$T/err" && [ "$(wc -l < "$T/out")" -ge 1 ] &&
+	! grep -q "offset" "$T/err" || fail "stdout closed: the recording damaged: $(head -c 300 "$T/err")"
+$W --root "$F/6.18-writing" --batch --json -n 3 -d 0.05 --record "$T/c2.wbrec" --max-size 1 > /dev/null 2>&-; rc=$?
+[ $rc = 2 ] && ! grep -a -q "wbtop: " "$T/c2.wbrec" || fail "stderr closed: rc $rc, or the messages in the recording"
+$W --replay "$T/c2.wbrec" --batch --json > /dev/null 2> "$T/err" && ! grep -q "offset" "$T/err" ||
+	fail "stderr closed: the recording damaged: $(head -c 300 "$T/err")"
+$W --root "$F/6.18-writing" --batch --json -n 1 <&- > "$T/out" 2> "$T/err" && [ "$(wc -l < "$T/out")" = 1 ] ||
+	fail "stdin closed: rc $?, $(cat "$T/err")"
+check "a closed stdout or stderr never writes into the recording: exit 1 'Bad file descriptor' for stdout"
 # a FUSE mount (bindfs: strict_limit and max_ratio 1 % by the kernel) written through a shared
 # mapping, max_ratio 5 written at sample 12 (tests/fixtures/fuse-max-ratio.wbrec, recorded
 # live): the what-if of that change, asked before it while the device wrote, is the threshold

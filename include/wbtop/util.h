@@ -48,6 +48,14 @@ size_t wb_fd_keep_max(void);
 unsigned long long wb_fd_limit(void);
 /* Test hook: the budget as if limit descriptors were free (0: read the limit again). */
 void wb_fd_keep_reset(unsigned long long limit);
+/*
+ * Hold fds 0-2 if closed (wbtop >&-): else the next file opened (a
+ * recording, a kernel file) takes the number and stdio writes into it.
+ * /dev/null is opened the other way round (0 for writing, 1 and 2 for
+ * reading), so using it still fails with EBADF as on a closed one. First
+ * thing in main(); 0, or -errno.
+ */
+int wb_std_fds_hold(void);
 
 /*
  * Start a thread (pthread_create) with every signal blocked but the faults
