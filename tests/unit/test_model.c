@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The model's formulas against hand-computed cases (writeback-model.md). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1012,6 +1013,61 @@ static void capped_hidden_share(void **st)
 	wb_ring_destroy(r);
 }
 
+/* A history a damaged recording or a hostile tree could give: case c of whatif_cap_lifted_hostile. */
+static void hostile_history(struct wb_sample *h, struct wb_bdi *b, int c)
+{
+	for (int i = 0; i < 8; i++)
+		switch (c) {
+		case 0: h[i].mono = 100; break;                               /* no time passes */
+		case 1: h[i].mono = i == 3 ? NAN : h[i].mono; break;          /* a time not a number */
+		case 2: h[i].mono = i == 5 ? -INFINITY : h[i].mono; break;
+		case 3: h[i].mono = 1e15 - 1e14 * i; break;                   /* years between samples */
+		case 4: h[i].mono = 100 - 1e-9 * i; break;                    /* nanoseconds */
+		case 5: b[i].st[WB_B_WRITTEN] = i < 4 ? (uint64_t)i : UINT64_MAX - (uint64_t)i; break; /* wrapped */
+		case 6: h[i].g.v[WB_G_WRITTEN] = 7; break;                    /* the device wrote more than all */
+		case 7: b[i].st[WB_B_WRITTEN] = UINT64_MAX - 100 * (uint64_t)i; /* counts near the top */
+			h[i].g.v[WB_G_WRITTEN] = UINT64_MAX - 50 * (uint64_t)i; break;
+		case 8: b[i].knob[WB_K_MAX_RATIO_FINE] = 0; break;            /* held at a cap of 0 */
+		}
+}
+
+/*
+ * wb_model_lift_caps() on hostile histories (above), each cap raised to 100 %:
+ * under the sanitizers nothing overflows or is undefined, and the share and
+ * threshold it gives stay what a share and a threshold can be; a history
+ * that says nothing (no time, no sane counts) lifts nothing.
+ */
+static void whatif_cap_lifted_hostile(void **st)
+{
+	static const uint64_t most[8] = { 1900, 1900, 1900, 1900, 1900, 1900, 1900, 1900 };
+	struct wb_sample h[8];
+	struct wb_bdi b[8];
+	struct wb_zone z = { .name = "Normal" };
+	struct wb_ring *r = wb_ring_create(16);
+	struct wb_limits base, w;
+	struct wb_settings k;
+
+	(void)st;
+	assert_non_null(r);
+	for (int c = 0; c <= 8; c++) {
+		hidden_history(h, b, &z, most, 100, 100);
+		hostile_history(h, b, c);
+		refill(r, h, 8);
+		assert_int_equal(wb_model_eval_hist(NULL, &h[0], r, NULL, NULL, 0, &base), 0);
+		assert_int_equal(wb_settings_from_sample(&k, &h[0]), 0);
+		k.bdis[0].max_ppm = WB_RATIO_FULL;
+		assert_int_equal(wb_model_eval_hist(NULL, &h[0], r, &k, &base, 0, &w), 0);
+		assert_true(w.bdis[0].frac_den > 0 && w.bdis[0].frac_num <= w.bdis[0].frac_den);
+		assert_true(w.bdis[0].thresh <= w.thresh);
+		if (c != 2) /* -inf cuts the history to its last 4 s, a true lift; with a cap of 0 one too */
+			assert_int_equal(w.bdis[0].lifted, c == 8);
+		wb_limits_finish(&w);
+		wb_limits_finish(&base);
+		wb_settings_finish(&k);
+	}
+	wb_ring_destroy(r);
+}
+
 /*
  * A what-if raising a cap over a device held at it: the kernel counts its
  * completions again, and the threshold is told a second after the change
@@ -1394,6 +1450,7 @@ int main(void)
 		cmocka_unit_test(capped_hidden_share),
 		cmocka_unit_test(hidden_share_remainder),
 		cmocka_unit_test(whatif_cap_lifted),
+		cmocka_unit_test(whatif_cap_lifted_hostile),
 		cmocka_unit_test(hidden_texts_complete),
 		cmocka_unit_test(forecast_band),
 		cmocka_unit_test(forecast_prepare_stale),
