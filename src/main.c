@@ -719,9 +719,16 @@ static int run_replay(const struct opts *o)
 static int start_recorder(const struct opts *o, struct wb_rec_writer **w, struct wb_recorder **rec,
 			  struct wb_pipeline_sink *sink)
 {
+	static const char *const std_name[] = { "standard output", "standard error" };
 	struct wb_rec_header h;
 	char err[256];
 
+	for (int fd = 1; fd <= 2; fd++) /* > FILE too: its lines would land among the frames, a damaged file */
+		if (wb_fd_is_path(fd, o->record)) {
+			fprintf(stderr, "wbtop: --record %s is also %s: not recorded (send that elsewhere, "
+				"such as /dev/null)\n", o->record, std_name[fd - 1]);
+			return 1;
+		}
 	wb_rec_header_local(&h, o->delay);
 	*w = wb_rec_start(o->record, &h, o->max_size, o->force ? WB_REC_REPLACE : 0, err, sizeof(err));
 	if (!*w || !(*rec = wb_recorder_create(*w))) {

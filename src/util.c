@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "wbtop/sample.h"
@@ -121,6 +122,13 @@ void wb_fd_keep_reset(unsigned long long limit)
 	fd_known = limit != 0;
 	fd_soft = limit;
 	fd_max = (size_t)(limit / 2);
+}
+
+bool wb_fd_is_path(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 int wb_std_fds_hold(void)

@@ -355,6 +355,17 @@ $W --replay "$T/c2.wbrec" --batch --json > /dev/null 2> "$T/err" && ! grep -q "o
 $W --root "$F/6.18-writing" --batch --json -n 1 <&- > "$T/out" 2> "$T/err" && [ "$(wc -l < "$T/out")" = 1 ] ||
 	fail "stdin closed: rc $?, $(cat "$T/err")"
 check "a closed stdout or stderr never writes into the recording: exit 1 'Bad file descriptor' for stdout"
+# --record FILE > FILE: the relay's JSON and the frames in one file, exit 0, a damaged recording
+same() { $W --root "$F/6.18-writing" --batch --json -n 3 -d 0.05 --record "$T/same.wbrec"; }
+rm -f "$T/same.wbrec"; same > "$T/same.wbrec" 2> "$T/err"; rc=$?
+[ $rc = 1 ] && grep -q "record .*same.wbrec is also standard output: not recorded" "$T/err" && [ ! -s "$T/same.wbrec" ] ||
+	fail "--record FILE > FILE: rc $rc, $(head -c 300 "$T/err")"
+rm -f "$T/same.wbrec"; same >> "$T/same.wbrec" 2> "$T/err"; rc=$?
+[ $rc = 1 ] && grep -q "is also standard output" "$T/err" || fail "--record FILE >> FILE: rc $rc, $(head -c 300 "$T/err")"
+rm -f "$T/same.wbrec"; same > /dev/null 2> "$T/same.wbrec"; rc=$?
+[ $rc = 1 ] && grep -q "record .*same.wbrec is also standard error: not recorded" "$T/same.wbrec" ||
+	fail "--record FILE 2> FILE: rc $rc, $(head -c 300 "$T/same.wbrec")"
+check "--record FILE with standard output or error to FILE: refused (exit 1), not a damaged recording"
 # a FUSE mount (bindfs: strict_limit and max_ratio 1 % by the kernel) written through a shared
 # mapping, max_ratio 5 written at sample 12 (tests/fixtures/fuse-max-ratio.wbrec, recorded
 # live): the what-if of that change, asked before it while the device wrote, is the threshold

@@ -56,6 +56,8 @@ void wb_fd_keep_reset(unsigned long long limit);
  * thing in main(); 0, or -errno.
  */
 int wb_std_fds_hold(void);
+/* Is fd the file path names (the same inode)? */
+bool wb_fd_is_path(int fd, const char *path);
 
 /*
  * Start a thread (pthread_create) with every signal blocked but the faults
