@@ -468,6 +468,42 @@ static void forecast_fast_device(void **st)
 }
 
 /*
+ * A writer on a device far faster than its 50 ms step (zram, 2.3 GB/s)
+ * throttled between freerun and the limit by a slow device's backlog: the
+ * kernel's rate limit held at 2 GB/s (scenario-gen fast1/run10). The
+ * forecast's updates saw the level a whole step's 100 MB higher, over the
+ * limit, and sank it to 0.5 GB/s in 4 s.
+ */
+static void forecast_fast_device_ratelimit(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b[2] = { { .name = "253:0" }, { .name = "7:201" } };
+	struct wb_limits l = { .valid = true, .thresh = 34304, .bg = 12950, .nbdis = 2 };
+	struct wb_bdi_limits bl[2] = { { .name = "253:0", .valid = true, .frac_num = 99, .frac_den = 100 },
+				       { .name = "7:201", .valid = true, .frac_num = 1, .frac_den = 100 } };
+	struct wb_forecast f;
+	double bw[2] = { 596000, 600 }, rate[2] = { 557000, 0 }, tasks[2] = { 1, 0 };
+	struct wb_forecast_in in = { 15, 1, bw, rate, NULL, tasks, NULL, 0, NULL, NULL, NULL };
+	(void)st;
+	wb_sample_init(&s);
+	s.page_size = 4096;
+	for (int i = 0; i < 2; i++)
+		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_WB_BW);
+	b[0].st[WB_B_RECLAIMABLE] = 10000;
+	b[0].st[WB_B_WB_BW] = 596000;
+	b[1].st[WB_B_WRITEBACK] = 14000;
+	b[1].st[WB_B_WB_BW] = 600;
+	s.bdis = b;
+	s.nbdis = 2;
+	l.bdis = bl;
+	l.dirty = 24000;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	for (size_t k = 0; k < f.nsteps; k++)
+		assert_in_range((long)f.bdis[0].write_rate[k], 450000, 600000);
+	wb_forecast_finish(&f);
+}
+
+/*
  * Two devices over the background threshold together, a writer on one: the
  * idle one is forecast idle - no writes, no flusher wakeups - also under a
  * max_ratio cut on the busy one (the Tune pane showed it waking 97 times a
@@ -1445,6 +1481,7 @@ int main(void)
 		cmocka_unit_test(forecast_drain_and_throttle),
 		cmocka_unit_test(drain_by_completions),
 		cmocka_unit_test(forecast_fast_device),
+		cmocka_unit_test(forecast_fast_device_ratelimit),
 		cmocka_unit_test(forecast_idle_device),
 		cmocka_unit_test(forecast_capped_share),
 		cmocka_unit_test(capped_hidden_share),
