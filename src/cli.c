@@ -261,10 +261,90 @@ static bool size_arg(const char *s, uint64_t *v)
 	return false;
 }
 
+/* --set KEY=VALUE: one more, at most MAX_SETS, no key twice; false (with a message) if not. */
+static bool set_arg(const char *arg, struct opts *o)
+{
+	if (o->nsets >= MAX_SETS) {
+		fprintf(stderr, "wbtop: at most %d --set options\n", MAX_SETS);
+		return false;
+	}
+	for (int i = 0; i < o->nsets; i++) { /* the same key twice is a slip: which one was meant? */
+		size_t k = strcspn(arg, "=");
+		if (strncmp(o->sets[i], arg, k) == 0 && o->sets[i][k] == '=' && arg[k] == '=') {
+			fprintf(stderr, "wbtop: --set %.*s given twice (%s, then %s): give it once\n", (int)k, arg,
+				o->sets[i] + k + 1, arg + k + 1);
+			return false;
+		}
+	}
+	o->sets[o->nsets++] = arg;
+	return true;
+}
+
+/* --from, --to: a clock time (kept as text in *clock) or seconds into *v; false (with a message) if neither. */
+static bool time_arg(int id, const char *arg, const char **clock, double *v)
+{
+	*clock = strchr(arg, ':') ? arg : NULL;
+	return *clock ? clock_arg(id, arg) : num_arg(id, arg, 0, 1e9, TIME_ARG, v);
+}
+
+/* --forecast (a count of its 1 s steps), --trial (the countdown says whole seconds too): 1 to 3600 into *v. */
+static bool secs_arg(int id, const char *arg, double *v)
+{
+	uint64_t u;
+
+	if (!whole_arg(id, arg, 1, 3600, "whole seconds", &u))
+		return false;
+	*v = (double)u;
+	return true;
+}
+
+/* --recover: revert or keep; false (with a message) if neither. */
+static bool recover_arg(const char *arg, struct opts *o)
+{
+	if (strcmp(arg, "revert") && strcmp(arg, "keep")) {
+		fprintf(stderr, "wbtop: --recover '%s': expected revert or keep\n", arg);
+		return false;
+	}
+	o->recover = arg;
+	return true;
+}
+
+/* --root: a directory that exists; false (with a message) if not. */
+static bool root_arg(const char *arg, struct opts *o)
+{
+	struct stat st = { 0 };
+
+	if (!*arg) { /* "" joined to /proc/vmstat is this machine's: an unset variable, not a tree */
+		fprintf(stderr, "wbtop: --root '': expected a directory (/ is this machine)\n");
+		return false;
+	}
+	if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)) { /* else a line for every file under it, then exit 1 */
+		fprintf(stderr, "wbtop: --root %s: %s\n", arg,
+			st.st_mode ? "not a directory" : strerror(errno));
+		return false;
+	}
+	o->root = arg;
+	return true;
+}
+
+/* --listen [ADDR:]PORT: an address the endpoint can take; false (with a message) if not. */
+static bool listen_arg(const char *arg, struct opts *o)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char err[256];
+
+	if (wb_http_parse_addr(arg, &ss, &len, err, sizeof(err))) {
+		fprintf(stderr, "wbtop: %s\n", err);
+		return false;
+	}
+	o->listen = arg;
+	return true;
+}
+
 /* One option's value into o; false (with a message) if it is bad. */
 static bool take_opt(int c, const char *arg, struct opts *o)
 {
-	struct stat st = { 0 };
 	uint64_t u;
 
 	switch (c) {
@@ -278,64 +358,21 @@ static bool take_opt(int c, const char *arg, struct opts *o)
 	case O_JSON: o->fmt = WB_FMT_JSON; return true;
 	case O_CSV: o->fmt = WB_FMT_CSV; return true;
 	case O_CSV_UNITS: o->csv_units = true; return true;
-	case O_SET:
-		if (o->nsets >= MAX_SETS) {
-			fprintf(stderr, "wbtop: at most %d --set options\n", MAX_SETS);
-			return false;
-		}
-		for (int i = 0; i < o->nsets; i++) { /* the same key twice is a slip: which one was meant? */
-			size_t k = strcspn(arg, "=");
-			if (strncmp(o->sets[i], arg, k) == 0 && o->sets[i][k] == '=' && arg[k] == '=') {
-				fprintf(stderr, "wbtop: --set %.*s given twice (%s, then %s): give it once\n", (int)k, arg,
-					o->sets[i] + k + 1, arg + k + 1);
-				return false;
-			}
-		}
-		o->sets[o->nsets++] = arg;
-		return true;
+	case O_SET: return set_arg(arg, o);
 	case O_MOUNT: o->mount_debugfs = true; return true;
 	case O_NOPROCS: o->procs = false; return true;
 	case O_NOTRACE: o->trace = false; return true;
 	case O_RECORD: o->record = arg; return true;
 	case O_REPLAY: o->replay = arg; return true;
-	case O_FROM:
-		o->from_clock = strchr(arg, ':') ? arg : NULL;
-		return o->from_clock ? clock_arg(c, arg) : num_arg(c, arg, 0, 1e9, TIME_ARG, &o->from);
-	case O_TO:
-		o->to_clock = strchr(arg, ':') ? arg : NULL;
-		return o->to_clock ? clock_arg(c, arg) : num_arg(c, arg, 0, 1e9, TIME_ARG, &o->to);
+	case O_FROM: return time_arg(c, arg, &o->from_clock, &o->from);
+	case O_TO: return time_arg(c, arg, &o->to_clock, &o->to);
 	case O_MAXSIZE: return size_arg(arg, &o->max_size);
 	case O_APPLY: o->apply = true; return true;
-	case O_TRIAL: /* whole seconds, as --forecast: the countdown says whole seconds too */
-		if (!whole_arg(c, arg, 1, 3600, "whole seconds", &u))
-			return false;
-		o->trial = (double)u;
-		return true;
-	case O_RECOVER:
-		if (strcmp(arg, "revert") && strcmp(arg, "keep")) {
-			fprintf(stderr, "wbtop: --recover '%s': expected revert or keep\n", arg);
-			return false;
-		}
-		o->recover = arg;
-		return true;
+	case O_TRIAL: return secs_arg(c, arg, &o->trial);
+	case O_RECOVER: return recover_arg(arg, o);
 	case O_EXPORT: o->export_sysctl = true; return true;
-	case O_ROOT:
-		if (!*arg) { /* "" joined to /proc/vmstat is this machine's: an unset variable, not a tree */
-			fprintf(stderr, "wbtop: --root '': expected a directory (/ is this machine)\n");
-			return false;
-		}
-		if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)) { /* else a line for every file under it, then exit 1 */
-			fprintf(stderr, "wbtop: --root %s: %s\n", arg,
-				st.st_mode ? "not a directory" : strerror(errno));
-			return false;
-		}
-		o->root = arg;
-		return true;
-	case O_FORECAST: /* a count of its 1 s steps */
-		if (!whole_arg(c, arg, 1, 3600, "whole seconds", &u))
-			return false;
-		o->forecast = (double)u;
-		return true;
+	case O_ROOT: return root_arg(arg, o);
+	case O_FORECAST: return secs_arg(c, arg, &o->forecast);
 	case O_THEME: o->theme = arg; return true;
 	case O_WARN: return num_arg(c, arg, 1e-9, 1000, PCT_ARG, &o->warn);
 	case O_CRIT: return num_arg(c, arg, 1e-9, 1000, PCT_ARG, &o->crit);
@@ -343,17 +380,7 @@ static bool take_opt(int c, const char *arg, struct opts *o)
 	case O_UNTIL: o->until = arg; return true;
 	case O_OM: o->fmt = WB_FMT_OM; return true;
 	case O_OMFILE: o->om_file = arg; return true;
-	case O_LISTEN: {
-		struct sockaddr_storage ss;
-		socklen_t len;
-		char err[256];
-		if (wb_http_parse_addr(arg, &ss, &len, err, sizeof(err))) {
-			fprintf(stderr, "wbtop: %s\n", err);
-			return false;
-		}
-		o->listen = arg;
-		return true;
-	}
+	case O_LISTEN: return listen_arg(arg, o);
 	}
 	return false;
 }
