@@ -14,6 +14,7 @@
 
 #include "cli.h"
 
+/* The --help text, to f. */
 static void usage(FILE *f)
 {
 	fprintf(f,

@@ -108,6 +108,7 @@ static void ui_settings(struct wb_ui_opts *uo, const struct opts *o, struct wb_c
 	}
 }
 
+/* The curses UI on src: the terminal checked, themes looked up, the settings file under the command line. */
 static int run_ui(const struct opts *o, struct wb_source *src, const char *notice, const char *origin)
 {
 	char user_dir[512], err[256], cpath[4096], cmsg[512];
@@ -400,6 +401,7 @@ static int empty_names(const struct opts *o)
 	return 0;
 }
 
+/* Standard fds held, the command line parsed; then the one-shot tuning mode, a replay or the live kernel. */
 int main(int argc, char **argv)
 {
 	struct opts o;
