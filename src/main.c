@@ -239,20 +239,29 @@ static int run_replay(const struct opts *o)
 	return rc;
 }
 
+/* Is path (option opt's FILE) also standard output or error? true with a message ("not <what>"). */
+static bool std_clash(const char *opt, const char *path, const char *what)
+{
+	static const char *const std_name[] = { "standard output", "standard error" };
+
+	for (int fd = 1; fd <= 2; fd++)
+		if (wb_fd_is_path(fd, path)) {
+			fprintf(stderr, "wbtop: %s %s is also %s: not %s (send that elsewhere, such as /dev/null)\n",
+				opt, path, std_name[fd - 1], what);
+			return true;
+		}
+	return false;
+}
+
 /* --record: the writer and the recorder, the pipeline's sink in o. 0, or 1 with a message. */
 static int start_recorder(const struct opts *o, struct wb_rec_writer **w, struct wb_recorder **rec,
 			  struct wb_pipeline_sink *sink)
 {
-	static const char *const std_name[] = { "standard output", "standard error" };
 	struct wb_rec_header h;
 	char err[256];
 
-	for (int fd = 1; fd <= 2; fd++) /* > FILE too: its lines would land among the frames, a damaged file */
-		if (wb_fd_is_path(fd, o->record)) {
-			fprintf(stderr, "wbtop: --record %s is also %s: not recorded (send that elsewhere, "
-				"such as /dev/null)\n", o->record, std_name[fd - 1]);
-			return 1;
-		}
+	if (std_clash("--record", o->record, "recorded")) /* > FILE: its lines among the frames, a damaged file */
+		return 1;
 	wb_rec_header_local(&h, o->delay);
 	*w = wb_rec_start(o->record, &h, o->max_size, o->force ? WB_REC_REPLACE : 0, err, sizeof(err));
 	if (!*w || !(*rec = wb_recorder_create(*w))) {
@@ -275,6 +284,9 @@ static int start_metrics(const struct opts *o, struct wb_http **http, struct wb_
 {
 	char err[256];
 
+	/* > FILE: each sample's rename leaves that output in the unlinked file, lost (and growing, unseen) */
+	if (o->om_file && std_clash("--openmetrics-file", o->om_file, "written"))
+		return 1;
 	if (o->om_file && wb_om_file_check(o->om_file, err, sizeof(err))) {
 		fprintf(stderr, "wbtop: --openmetrics-file %s\n", err);
 		return 2;

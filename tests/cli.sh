@@ -366,6 +366,21 @@ rm -f "$T/same.wbrec"; same > /dev/null 2> "$T/same.wbrec"; rc=$?
 [ $rc = 1 ] && grep -q "record .*same.wbrec is also standard error: not recorded" "$T/same.wbrec" ||
 	fail "--record FILE 2> FILE: rc $rc, $(head -c 300 "$T/same.wbrec")"
 check "--record FILE with standard output or error to FILE: refused (exit 1), not a damaged recording"
+# --openmetrics-file FILE > FILE: each sample renamed a new FILE over the one stdout had open, the
+# JSON went on into the unlinked file (lost, growing unseen), exit 0; the same for stderr's messages
+omsame() { $W --root "$F/6.18-writing" --batch --json -n 3 -d 0.05 --openmetrics-file "$T/same.prom"; }
+rm -f "$T/same.prom"; omsame > "$T/same.prom" 2> "$T/err"; rc=$?
+[ $rc = 1 ] && [ "$(wc -l < "$T/err")" = 1 ] &&
+	grep -q "openmetrics-file .*same.prom is also standard output: not written" "$T/err" && [ ! -s "$T/same.prom" ] ||
+	fail "--openmetrics-file FILE > FILE: rc $rc, $(head -c 300 "$T/err")"
+rm -f "$T/same.prom"; omsame >> "$T/same.prom" 2> "$T/err"; rc=$?
+[ $rc = 1 ] && grep -q "is also standard output" "$T/err" || fail "--openmetrics-file FILE >> FILE: rc $rc, $(head -c 300 "$T/err")"
+rm -f "$T/same.prom"; omsame > /dev/null 2> "$T/same.prom"; rc=$?
+[ $rc = 1 ] && grep -q "openmetrics-file .*same.prom is also standard error: not written" "$T/same.prom" &&
+	! grep -q "^wbtop_" "$T/same.prom" || fail "--openmetrics-file FILE 2> FILE: rc $rc, $(head -c 300 "$T/same.prom")"
+rm -f "$T/same.prom"; omsame > "$T/out" 2> /dev/null && [ "$(wc -l < "$T/out")" = 3 ] && grep -q "^wbtop_dirty_bytes " "$T/same.prom" ||
+	fail "--openmetrics-file FILE beside --json to another file"
+check "--openmetrics-file FILE with standard output or error to FILE: refused (exit 1), no output lost"
 # a FUSE mount (bindfs: strict_limit and max_ratio 1 % by the kernel) written through a shared
 # mapping, max_ratio 5 written at sample 12 (tests/fixtures/fuse-max-ratio.wbrec, recorded
 # live): the what-if of that change, asked before it while the device wrote, is the threshold
