@@ -253,6 +253,27 @@ static bool std_clash(const char *opt, const char *path, const char *what)
 	return false;
 }
 
+/*
+ * The --record and --openmetrics-file FILEs against standard output and
+ * error and each other, before anything is sampled: true with a message.
+ * Standard output or error to the --record file put their lines among its
+ * frames (a damaged file); to the textfile, or the --record file as the
+ * textfile, the first sample's rename leaves them (or the recording) in the
+ * replaced, unlinked file: lost, growing unseen.
+ */
+static bool outputs_clash(const struct opts *o)
+{
+	if ((o->record && std_clash("--record", o->record, "recorded")) ||
+	    (o->om_file && std_clash("--openmetrics-file", o->om_file, "written")))
+		return true;
+	if (o->record && o->om_file && wb_paths_same(o->record, o->om_file)) {
+		fprintf(stderr, "wbtop: --openmetrics-file %s is also the --record file: not recorded (give each "
+			"its own file)\n", o->om_file);
+		return true;
+	}
+	return false;
+}
+
 /* --record: the writer and the recorder, the pipeline's sink in o. 0, or 1 with a message. */
 static int start_recorder(const struct opts *o, struct wb_rec_writer **w, struct wb_recorder **rec,
 			  struct wb_pipeline_sink *sink)
@@ -260,8 +281,6 @@ static int start_recorder(const struct opts *o, struct wb_rec_writer **w, struct
 	struct wb_rec_header h;
 	char err[256];
 
-	if (std_clash("--record", o->record, "recorded")) /* > FILE: its lines among the frames, a damaged file */
-		return 1;
 	wb_rec_header_local(&h, o->delay);
 	*w = wb_rec_start(o->record, &h, o->max_size, o->force ? WB_REC_REPLACE : 0, err, sizeof(err));
 	if (!*w || !(*rec = wb_recorder_create(*w))) {
@@ -284,9 +303,6 @@ static int start_metrics(const struct opts *o, struct wb_http **http, struct wb_
 {
 	char err[256];
 
-	/* > FILE: each sample's rename leaves that output in the unlinked file, lost (and growing, unseen) */
-	if (o->om_file && std_clash("--openmetrics-file", o->om_file, "written"))
-		return 1;
 	if (o->om_file && wb_om_file_check(o->om_file, err, sizeof(err))) {
 		fprintf(stderr, "wbtop: --openmetrics-file %s\n", err);
 		return 2;
@@ -341,6 +357,9 @@ static int run_live(struct opts *o)
 	const char *notice;
 	char err[256], served[96];
 	bool late;
+
+	if (outputs_clash(o))
+		return 1;
 	raise_nofile();
 	/* a recording always needs the process table */
 	struct wb_live *live = wb_live_source_open(&lo, o->record != NULL, &src, err, sizeof(err));

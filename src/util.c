@@ -131,6 +131,23 @@ bool wb_fd_is_path(int fd, const char *path)
 	return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+bool wb_paths_same(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+	char da[4096], db[4096];
+	struct stat x, y;
+	int ea = stat(a, &x) ? errno : 0, eb = stat(b, &y) ? errno : 0;
+
+	if (!ea && !eb)
+		return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+	if (ea != ENOENT || eb != ENOENT || strcmp(sa ? sa + 1 : a, sb ? sb + 1 : b))
+		return false;
+	/* neither there yet: one name in one directory, however each path spells the directory */
+	snprintf(da, sizeof(da), "%.*s", sa ? (int)(sa - a) + (sa == a) : 1, sa ? a : ".");
+	snprintf(db, sizeof(db), "%.*s", sb ? (int)(sb - b) + (sb == b) : 1, sb ? b : ".");
+	return stat(da, &x) == 0 && stat(db, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 int wb_std_fds_hold(void)
 {
 	static const int mode[3] = { O_WRONLY, O_RDONLY, O_RDONLY }; /* the other way round: use fails, EBADF */

@@ -381,6 +381,19 @@ rm -f "$T/same.prom"; omsame > /dev/null 2> "$T/same.prom"; rc=$?
 rm -f "$T/same.prom"; omsame > "$T/out" 2> /dev/null && [ "$(wc -l < "$T/out")" = 3 ] && grep -q "^wbtop_dirty_bytes " "$T/same.prom" ||
 	fail "--openmetrics-file FILE beside --json to another file"
 check "--openmetrics-file FILE with standard output or error to FILE: refused (exit 1), no output lost"
+# --record FILE --openmetrics-file FILE: the first sample's rename replaced the recording with the
+# metrics (the frames went on into the unlinked file, exit 0); refused, also spelt another way
+# and when FILE is already a recording (nothing appended to it, nothing replaced)
+rm -f "$T/both"; $W --root "$F/6.18-writing" --batch --json -n 2 -d 0.05 --record "$T/both" \
+	--openmetrics-file "$T/../$(basename "$T")/./both" > /dev/null 2> "$T/err"; rc=$?
+[ $rc = 1 ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q "openmetrics-file .*both is also the --record file" "$T/err" &&
+	[ ! -e "$T/both" ] || fail "--record FILE --openmetrics-file FILE: rc $rc, $(head -c 300 "$T/err")"
+$W --root "$F/6.18-writing" --batch --json -n 2 -d 0.05 --record "$T/both" > /dev/null 2>&1 && cp "$T/both" "$T/both.0" ||
+	fail "a recording to test with"
+$W --root "$F/6.18-writing" --batch --json -n 2 -d 0.05 --record "$T/both" --openmetrics-file "$T/both" \
+	> /dev/null 2> "$T/err"; rc=$?
+[ $rc = 1 ] && cmp -s "$T/both" "$T/both.0" || fail "--record REC --openmetrics-file REC: rc $rc, $(head -c 300 "$T/err")"
+check "--record FILE --openmetrics-file FILE: refused before sampling (exit 1), the recording left whole"
 # a FUSE mount (bindfs: strict_limit and max_ratio 1 % by the kernel) written through a shared
 # mapping, max_ratio 5 written at sample 12 (tests/fixtures/fuse-max-ratio.wbrec, recorded
 # live): the what-if of that change, asked before it while the device wrote, is the threshold

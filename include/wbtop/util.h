@@ -58,6 +58,8 @@ void wb_fd_keep_reset(unsigned long long limit);
 int wb_std_fds_hold(void);
 /* Is fd the file path names (the same inode)? */
 bool wb_fd_is_path(int fd, const char *path);
+/* Do paths a and b name one file (one inode; for files not there yet, one name in one directory)? */
+bool wb_paths_same(const char *a, const char *b);
 
 /*
  * Start a thread (pthread_create) with every signal blocked but the faults
