@@ -418,6 +418,20 @@ static void forecast_drain_and_throttle(void **st)
 	assert_int_not_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
 }
 
+/* s over the n BDIs b (reclaimable, writeback and the kernel's bandwidth read), l's over bl. */
+static void fc_sample(struct wb_sample *s, struct wb_bdi *b, size_t n, struct wb_limits *l,
+		      struct wb_bdi_limits *bl)
+{
+	wb_sample_init(s);
+	s->page_size = 4096;
+	for (size_t i = 0; i < n; i++)
+		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_WB_BW);
+	s->bdis = b;
+	s->nbdis = n;
+	l->bdis = bl;
+	l->nbdis = n;
+}
+
 /*
  * A device far faster than its writer (zram: 3.6 GB/s written at 3.4 GB/s,
  * limit 200M, background 50M): background writeback stops once below the
@@ -429,21 +443,15 @@ static void forecast_fast_device(void **st)
 {
 	struct wb_sample s;
 	struct wb_bdi b = { .name = "253:0" };
-	struct wb_limits l = { .valid = true, .thresh = 51200, .bg = 12800, .nbdis = 1 };
+	struct wb_limits l = { .valid = true, .thresh = 51200, .bg = 12800, .dirty = 8000 };
 	struct wb_bdi_limits bl = { .name = "253:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 930000, rate = 880000;
 	struct wb_forecast_in in = { 15, 1, &bw, &rate, NULL, NULL, NULL, 0, NULL, NULL, NULL };
 	(void)st;
-	wb_sample_init(&s);
-	s.page_size = 4096;
+	fc_sample(&s, &b, 1, &l, &bl);
 	b.st[WB_B_RECLAIMABLE] = 8000;
 	b.st[WB_B_WB_BW] = 930000;
-	b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_WB_BW);
-	s.bdis = &b;
-	s.nbdis = 1;
-	l.bdis = &bl;
-	l.dirty = 8000;
 	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
 	for (size_t k = 0; k < f.nsteps; k++) {
 		assert_in_range((long)(f.bdis[0].dirty[k] + f.bdis[0].writeback[k]), 11000, 14000);
@@ -478,25 +486,18 @@ static void forecast_fast_device_ratelimit(void **st)
 {
 	struct wb_sample s;
 	struct wb_bdi b[2] = { { .name = "253:0" }, { .name = "7:201" } };
-	struct wb_limits l = { .valid = true, .thresh = 34304, .bg = 12950, .nbdis = 2 };
+	struct wb_limits l = { .valid = true, .thresh = 34304, .bg = 12950, .dirty = 24000 };
 	struct wb_bdi_limits bl[2] = { { .name = "253:0", .valid = true, .frac_num = 99, .frac_den = 100 },
 				       { .name = "7:201", .valid = true, .frac_num = 1, .frac_den = 100 } };
 	struct wb_forecast f;
 	double bw[2] = { 596000, 600 }, rate[2] = { 557000, 0 }, tasks[2] = { 1, 0 };
 	struct wb_forecast_in in = { 15, 1, bw, rate, NULL, tasks, NULL, 0, NULL, NULL, NULL };
 	(void)st;
-	wb_sample_init(&s);
-	s.page_size = 4096;
-	for (int i = 0; i < 2; i++)
-		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_WB_BW);
+	fc_sample(&s, b, 2, &l, bl);
 	b[0].st[WB_B_RECLAIMABLE] = 10000;
 	b[0].st[WB_B_WB_BW] = 596000;
 	b[1].st[WB_B_WRITEBACK] = 14000;
 	b[1].st[WB_B_WB_BW] = 600;
-	s.bdis = b;
-	s.nbdis = 2;
-	l.bdis = bl;
-	l.dirty = 24000;
 	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
 	for (size_t k = 0; k < f.nsteps; k++)
 		assert_in_range((long)f.bdis[0].write_rate[k], 450000, 600000);
