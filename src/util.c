@@ -128,7 +128,9 @@ bool wb_fd_is_path(int fd, const char *path)
 {
 	struct stat a, b;
 
-	return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	/* a regular file only: /dev/null, a FIFO or a terminal is refused by its own check, one message */
+	return fstat(fd, &a) == 0 && stat(path, &b) == 0 && S_ISREG(b.st_mode) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
 }
 
 bool wb_paths_same(const char *a, const char *b)

@@ -393,6 +393,15 @@ $W --root "$F/6.18-writing" --batch --json -n 2 -d 0.05 --record "$T/both" > /de
 $W --root "$F/6.18-writing" --batch --json -n 2 -d 0.05 --record "$T/both" --openmetrics-file "$T/both" \
 	> /dev/null 2> "$T/err"; rc=$?
 [ $rc = 1 ] && cmp -s "$T/both" "$T/both.0" || fail "--record REC --openmetrics-file REC: rc $rc, $(head -c 300 "$T/err")"
+# --max-size renames the recording onto FILE.1, and the next textfile over it (every rotated
+# part lost, exit 0): refused; and /dev/null as --record and stdout is one mistake, one message
+rm -f "$T/rot" "$T/rot.1"; $W --root "$F/6.18-writing" --batch -n 60 -d 0.05 --record "$T/rot" --max-size 4K \
+	--openmetrics-file "$T/rot.1" > /dev/null 2> "$T/err"; rc=$?
+[ $rc = 1 ] && grep -q "openmetrics-file .*rot.1 is where --max-size moves the --record file" "$T/err" &&
+	[ ! -e "$T/rot" ] && [ ! -e "$T/rot.1" ] || fail "--record F --max-size --openmetrics-file F.1: rc $rc, $(head -c 300 "$T/err")"
+$W --root "$F/6.18-writing" --batch -n 1 --record /dev/null > /dev/null 2> "$T/err"; rc=$?
+[ $rc = 1 ] && grep -q "not a regular file" "$T/err" && ! grep -q "also standard output" "$T/err" ||
+	fail "--record /dev/null > /dev/null: rc $rc, $(head -c 300 "$T/err")"
 check "--record FILE --openmetrics-file FILE: refused before sampling (exit 1), the recording left whole"
 # a FUSE mount (bindfs: strict_limit and max_ratio 1 % by the kernel) written through a shared
 # mapping, max_ratio 5 written at sample 12 (tests/fixtures/fuse-max-ratio.wbrec, recorded

@@ -1009,7 +1009,7 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			if (dirty > bg)
 				b->wakeups += wakeups(b, pos, rate) * DT;
 			b->age = b->r > 0 ? b->age + DT : 0;
-			expired = b->r > 0 && b->age >= expire;
+			expired = period > 0 && b->r > 0 && b->age >= expire; /* kupdate: periodic writeback only */
 			b->r += rate * DT;
 			/*
 			 * Pages past the background thresholds (wb_over_bg_thresh()),
@@ -1051,11 +1051,11 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 				 * 2 GB/s rate limit sank to 0.3 GB/s in 4 s where
 				 * the kernel's held (scenario-gen fast1/run10).
 				 */
-				double add = rate * DT, now;
+				double seen = rate * DT, now;
 
 				if (b->bw * DT > (T - bg) / 4)
-					add = fmax(0, add - b->bw * DT);
-				now = dirty + add;
+					seen = fmax(0, seen - b->bw * DT);
+				now = dirty + seen;
 				bool below = b->strict ? b->r + b->w < (wth + wbg_sp) / 2
 						       : now < ((T + bg) / 2 + T) / 2;
 

@@ -189,7 +189,6 @@ make_loop() {
 	fi
 }
 
-# memcg NAME LIMIT_BYTES: a cgroup-v1 memory cgroup, removed at exit; sets MEMCG.
 # make_zram NAME SIZE_MB FS: FS on zram0 (memory: gigabytes a second, faster
 # than any writer here), mounted at $TMP/NAME, reset at exit; sets what
 # make_loop sets. Skips where zram0 is missing or in use.
@@ -209,6 +208,7 @@ make_zram() {
 	LOOP_BDI=$LOOP_MM
 }
 
+# memcg NAME LIMIT_BYTES: a cgroup-v1 memory cgroup, removed at exit; sets MEMCG.
 memcg() {
 	local d=/sys/fs/cgroup/memory/$1
 	[ -d /sys/fs/cgroup/memory ] || skip "no cgroup v1 memory controller"

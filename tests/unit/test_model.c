@@ -458,6 +458,15 @@ static void forecast_fast_device(void **st)
 		assert_in_range((long)f.bdis[0].write_rate[k], 850000, 890000);
 	}
 	wb_forecast_finish(&f);
+	/* with periodic writeback off nothing expires: no flush of the whole level every 30 s */
+	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 0 };
+	s.sys_valid |= WB_BIT(WB_SYS_WRITEBACK_CS) | WB_BIT(WB_SYS_EXPIRE_CS);
+	in.horizon_s = 60;
+	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
+	for (size_t t = 0; t < f.nsteps; t++)
+		assert_in_range((long)(f.bdis[0].dirty[t] + f.bdis[0].writeback[t]), 11000, 14000);
+	wb_forecast_finish(&f);
+	in.horizon_s = 15;
 	/* a slow one far past them keeps a second of its bandwidth in flight ... */
 	bw = 1000;
 	rate = 0;
