@@ -274,9 +274,8 @@ static bool outputs_clash(const struct opts *o)
 	/* a rotation renames the recording onto FILE.1, and the next sample's textfile over it */
 	if (o->record && o->om_file && o->max_size) {
 		char old[4096];
-		int n = snprintf(old, sizeof(old), "%s.1", o->record);
 
-		if (n > 0 && (size_t)n < sizeof(old) && wb_paths_same(old, o->om_file)) {
+		if (wb_rec_rotated_path(o->record, old, sizeof(old)) && wb_paths_same(old, o->om_file)) {
 			fprintf(stderr, "wbtop: --openmetrics-file %s is where --max-size moves the --record file: "
 				"not recorded (give each its own file)\n", o->om_file);
 			return true;

@@ -91,6 +91,8 @@ struct wb_rec_writer;
  */
 struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header *h, uint64_t max_bytes,
 				   unsigned flags, char *err, size_t errlen);
+/* FILE.1, where --max-size moves the recording at path, into out (n bytes). false if it does not fit. */
+bool wb_rec_rotated_path(const char *path, char *out, size_t n);
 /* wb_rec_start(..., WB_REC_REPLACE, ...): a new recording, whatever regular file was there. */
 struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header *h,
 				    uint64_t max_bytes, char *err, size_t errlen);

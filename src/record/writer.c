@@ -309,6 +309,13 @@ static void resumed_note(struct wb_rec_writer *w)
 	wb_rec_note(w, (double)m.tv_sec + m.tv_nsec / 1e9, (double)c.tv_sec + c.tv_nsec / 1e9, text);
 }
 
+bool wb_rec_rotated_path(const char *path, char *out, size_t n)
+{
+	int k = snprintf(out, n, "%s.1", path);
+
+	return k > 0 && (size_t)k < n;
+}
+
 /*
  * --max-size with a FILE.1 the first rotation must not replace: refused
  * before FILE is opened, so nothing is made or changed. 0, or -1 with why.
@@ -318,7 +325,7 @@ static int refuse_rotation(const struct wb_rec_writer *w, char *err, size_t errl
 	char old[4096], why[128];
 	const char *kept;
 
-	snprintf(old, sizeof(old), "%s.1", w->path);
+	wb_rec_rotated_path(w->path, old, sizeof(old));
 	if (!(kept = old_kept(old, why, sizeof(why), NULL)))
 		return 0;
 	snprintf(err, errlen, "%s %s, and --max-size would move %s over it: not recorded (move it away or "
@@ -481,7 +488,7 @@ static int rotate(struct wb_rec_writer *w)
 	const char *kept;
 	int e, held;
 
-	snprintf(old, sizeof(old), "%s.1", w->path);
+	wb_rec_rotated_path(w->path, old, sizeof(old));
 	if (w->q && (e = wbrec_bgwrite_drain(w->q)))
 		return async_failed(w, e);
 	if ((kept = old_kept(old, why, sizeof(why), &held))) { /* it came since the start: stop, as on a write error */
