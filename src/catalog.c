@@ -125,10 +125,19 @@ static struct wb_value m_share_hidden(const struct wb_fctx *c)
 	return KNOWN_S(wb_hidden_texts[c->bl->hidden_how].word);
 }
 
+/* State st as text, its enum in u: a sort goes by severity, not by the words. */
+static struct wb_value state_value(enum wb_bdi_state st)
+{
+	struct wb_value x = KNOWN_S(wb_bdi_state_names[st]);
+
+	x.u = st;
+	return x;
+}
+
 /* The state needs the device's dirty pages and its thresholds: unknown without either. */
 static struct wb_value m_state(const struct wb_fctx *c)
 {
-	return share_ok(c) && c->bl->dirty_known ? KNOWN_S(wb_bdi_state_names[c->bl->state]) : UNKNOWN;
+	return share_ok(c) && c->bl->dirty_known ? state_value(c->bl->state) : UNKNOWN;
 }
 
 /* The limit that holds the writers, under the limits c shows (the current or the what-if). */
@@ -286,7 +295,7 @@ static struct wb_value w_state(const struct wb_fctx *c)
 {
 	const struct wb_bdi_limits *w = whatif_bdi(c);
 
-	return with_held(w ? KNOWN_S(wb_bdi_state_names[w->state]) : UNKNOWN, c->d ? c->d->if_held_by : WB_HELD_NONE);
+	return with_held(w ? state_value(w->state) : UNKNOWN, c->d ? c->d->if_held_by : WB_HELD_NONE);
 }
 
 /*

@@ -60,16 +60,10 @@ static double key_of(const struct wb_value *x, const struct wb_field *f)
 	return f->unit == WB_U_BYTES || f->unit == WB_U_COUNT ? (double)x->u : x->d;
 }
 
-/* A state's severity, the enum's order ("over-limit:device" is over-limit's); unknown lowest. */
+/* A state's severity: the enum its value carries (catalog.h), not its text; unknown lowest. */
 static double state_rank(const struct wb_value *x)
 {
-	const char *t = x->known ? wb_value_text(x) : "";
-	size_t n = strcspn(t, ":");
-
-	for (int s = 0; s < WB_ST_COUNT; s++)
-		if (strlen(wb_bdi_state_names[s]) == n && strncmp(t, wb_bdi_state_names[s], n) == 0)
-			return s;
-	return -1;
+	return x->known ? (double)x->u : -1;
 }
 
 typedef double (*rank_fn)(const struct wb_value *x);

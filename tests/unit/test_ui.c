@@ -823,14 +823,29 @@ static void footer_names_pairs(void **st)
 	}
 }
 
+/* The catalogue's row titled title (the BDI table), or NULL. */
+static const struct wb_field *bdi_field(const char *title)
+{
+	size_t n;
+	const struct wb_field *t = wb_catalog_bdi(&n);
+
+	for (size_t k = 0; k < n; k++)
+		if (t[k].title && strcmp(t[k].title, title) == 0)
+			return &t[k];
+	return NULL;
+}
+
 /*
  * Sorted by STATE the rows go by severity, the state enum's order: descending (s's
  * default there) over-limit, throttled, flushing, idle, as %LIM puts the worst first;
  * ascending the other way. It sorted A-Z: throttled, over-limit, idle, flushing.
+ * The sort takes the enum the STATE value carries, not its text read back
+ * ("over-limit:device" parsed in the pane): the value's u is the row's state.
  */
 static void sort_state_severity(void **st)
 {
 	char dir[] = "/tmp/wbtop-sstate-XXXXXX", cmd[64];
+	const struct wb_field *f = bdi_field("STATE");
 	struct rig g;
 	int col = -1;
 
@@ -852,6 +867,14 @@ static void sort_state_severity(void **st)
 		for (int k = 0; k < g.u.nrows; k++) {
 			const struct wb_bdi_limits *bl = g.u.rows[k].bl;
 			int s = bl && bl->dirty_known ? (int)bl->state : -1;
+			struct wb_fctx c;
+			struct wb_value v;
+			wb_catalog_ctx(&c, g.u.view, g.u.view->lim, g.u.rows[k].i);
+			v = f->get(&c);
+			if (v.known != (s >= 0) || (v.known && v.u != (uint64_t)s))
+				fail_msg("%s: STATE \"%s\" carries %s, the row's state is %s", g.u.rows[k].name,
+					 v.known ? wb_value_text(&v) : "-", v.known ? wb_bdi_state_names[v.u % WB_ST_COUNT] : "-",
+					 s < 0 ? "-" : wb_bdi_state_names[s]);
 			if (desc ? s > last : s < last)
 				fail_msg("sorted by STATE %s: row %d (%s) is %s after %s", desc ? "descending" : "ascending", k,
 					 g.u.rows[k].name, s < 0 ? "-" : wb_bdi_state_names[s],
