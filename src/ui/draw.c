@@ -384,7 +384,10 @@ void ui_sparkline(const struct ui *u, const char *bdi, bool wakes, double top, c
 /*
  * The key table's bindings, two to a line when both fit: the replay's own (replay), or
  * the others that work in this source (a replay listed space and + / - as freezing the
- * display and sampling faster, which they do not there).
+ * display and sampling faster, which they do not there). Of the general keys only those
+ * that act on the pane under the help (the Zones pane's listed i and l, which only say it
+ * has no device rows); the Graph's and Tune's own are listed everywhere, their help says
+ * which pane.
  */
 static int help_keys(struct ui *u, int y, bool replay)
 {
@@ -396,7 +399,8 @@ static int help_keys(struct ui *u, int y, bool replay)
 
 	for (size_t i = 0; i <= n && y < ui_lines(u) - 2; i++) {
 		bool last = i == n;
-		if (!last && (!(b[i].when & UI_K_LIVE) != replay || !(b[i].when & mode)))
+		if (!last && (!(b[i].when & UI_K_LIVE) != replay || !(b[i].when & mode) ||
+			      !ui_binding_acts(&b[i], u->pane)))
 			continue;
 		if (!last)
 			/* the key column as wide as the longest label ("+/- or >/<"): at 13 an item of 37

@@ -901,6 +901,52 @@ static bool grid_has(struct wb_grid *grid, const char *text)
 }
 
 /*
+ * Every general key the help lists over a pane acts there, live and in a replay: the help
+ * over the Zones and Processes panes listed i and l (and over Zones s/S, / and Esc, over
+ * the Flusher's s/S), which there only say the pane has nothing for them. The Graph's and
+ * Tune's own keys are listed everywhere, marked with their pane.
+ */
+static void help_keys_act(void **st)
+{
+	const struct ui_binding *bind;
+	size_t nb = ui_bindings(&bind);
+	char dir[] = "/tmp/wbtop-helpact-XXXXXX", cmd[64], item[96];
+	struct wb_grid grid;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	wb_grid_init(&grid);
+	assert_int_equal(wb_grid_resize(&grid, 200, 60), 0);
+	for (int replay = 0; replay < 2; replay++) {
+		struct rig g;
+		rig_open(&g, replay, dir);
+		for (int p = 0; p < P_COUNT; p++)
+			for (size_t k = 0; k < nb; k++) {
+				const struct ui_binding *b = &bind[k];
+				if (!(b->when & (replay ? UI_K_REPLAY : UI_K_LIVE)) || !ui_binding_here(b, (enum pane)p))
+					continue;
+				rig_reset(&g, (enum pane)p);
+				g.u.help = true;
+				g.u.grid = &grid;
+				ui_render(&g.u);
+				g.u.grid = NULL;
+				snprintf(item, sizeof(item), "%-10s %s", b->label, b->help);
+				if (!grid_has(&grid, item))
+					continue;
+				g.u.help = false;
+				ui_handle_key(&g.u, b->keys[0]);
+				if (strstr(g.u.status, " pane has "))
+					fail_msg("pane %d (%s): the help lists \"%s\", which says \"%s\"", p + 1,
+						 replay ? "replay" : "live", item, g.u.status);
+			}
+		rig_close(&g);
+	}
+	wb_grid_finish(&grid);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
  * Tune's a / k and u / R write the kernel: a replay has none to write. Its footer, help and
  * hint do not offer them (they did: a/kApply u/RUndo, "a: apply (root)   u: undo"), and a
  * press says so on one line, over a preview too ("nothing to undo" read as if one could);
@@ -1534,6 +1580,7 @@ int main(void)
 		cmocka_unit_test(graph_keys_in_table),
 		cmocka_unit_test(pane_keys_in_footer),
 		cmocka_unit_test(footer_keys_act),
+		cmocka_unit_test(help_keys_act),
 		cmocka_unit_test(footer_names_pairs),
 		cmocka_unit_test(procs_missing_note),
 		cmocka_unit_test(mouse_events),
