@@ -114,7 +114,6 @@ static const struct option long_opts[] = {
 };
 
 #define F_TUNE (F(O_APPLY) | F(O_TRIAL) | F(O_EXPORT))  /* the one-shot tuning mode: no sampling loop */
-#define F_LIVE_ONLY (F(O_MOUNT) | F(O_NOPROCS) | F(O_NOTRACE) | F(O_RECORD))
 
 /*
  * What each flag needs (one of) and what it cannot go with: every flag that
