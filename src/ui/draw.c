@@ -393,13 +393,13 @@ static int help_keys(struct ui *u, int y, bool replay)
 {
 	const struct ui_binding *b;
 	size_t n = ui_bindings(&b);
-	unsigned mode = u->src && u->src->replay ? UI_K_REPLAY : UI_K_LIVE;
+	unsigned mode = ui_key_mode(u);
 	char line[200], one[2][96];
 	int k = 0;
 
 	for (size_t i = 0; i <= n && y < ui_lines(u) - 2; i++) {
 		bool last = i == n;
-		if (!last && (!(b[i].when & UI_K_LIVE) != replay || !(b[i].when & mode) ||
+		if (!last && (!(b[i].when & (UI_K_LIVE | UI_K_TREE)) != replay || !(b[i].when & mode) ||
 			      !ui_binding_acts(&b[i], u->pane)))
 			continue;
 		if (!last)
@@ -501,7 +501,7 @@ static int foot_width(const struct ui_binding *const *e, const bool *on, int n)
  */
 static void draw_footer(struct ui *u)
 {
-	unsigned mode = u->src && u->src->replay ? UI_K_REPLAY : UI_K_LIVE;
+	unsigned mode = ui_key_mode(u);
 	const struct ui_binding *b, *e[32];
 	bool on[32];
 	size_t nb = ui_bindings(&b);

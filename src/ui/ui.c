@@ -657,10 +657,11 @@ const char *ui_origin(const struct ui *u)
 	return u->src && u->src->replay && u->o->origin && u->o->origin[0] ? u->o->origin : NULL;
 }
 
-#define K_ALL (UI_K_LIVE | UI_K_REPLAY)
+#define K_LIVE (UI_K_LIVE | UI_K_TREE) /* sampling: this machine's kernel or a --root tree */
+#define K_ALL (K_LIVE | UI_K_REPLAY)
 #define K_GRAPH (K_ALL | UI_K_GRAPH)
 #define K_TUNE (K_ALL | UI_K_TUNE)
-#define K_TUNE_LIVE (UI_K_LIVE | UI_K_TUNE) /* writes the kernel: not in a replay, which has none to write */
+#define K_TUNE_LIVE (UI_K_LIVE | UI_K_TUNE) /* writes the kernel: not in a replay or on a --root tree, none to write */
 
 static void k_graph(struct ui *u, int ch) { ui_graph_key(u, ch); }
 /* The Tune pane's keys; PgUp/PgDn page the devices when there is no before/after table to scroll. */
@@ -691,8 +692,8 @@ static const struct ui_binding bindings[] = {
 	{ { 27 }, "Esc", "clear the filter", NULL, NULL, 0, 0, K_ALL, k_unfilter },
 	{ { 'i' }, "i", "hide idle devices", "i", "Idle", 5, 2, K_ALL, k_idle },
 	{ { 'l' }, "l", "hide loop devices", "l", "Loop", 6, 2, K_ALL, k_loop },
-	{ { ' ' }, "space", "freeze the display", "Spc", "Freeze", 7, 6, UI_K_LIVE, k_freeze },
-	{ { '+', '=', '-' }, "+ / -", "faster/slower sampling", "+-", "Rate", 8, 4, UI_K_LIVE,
+	{ { ' ' }, "space", "freeze the display", "Spc", "Freeze", 7, 6, K_LIVE, k_freeze },
+	{ { '+', '=', '-' }, "+ / -", "faster/slower sampling", "+-", "Rate", 8, 4, K_LIVE,
 	  k_replay },
 	{ { 't' }, "t", "next theme", "t", "Theme", 9, 1, K_ALL, k_theme },
 	{ { 'W' }, "W", "write the settings file", NULL, NULL, 0, 0, K_ALL, k_write },
@@ -759,6 +760,13 @@ bool ui_binding_here(const struct ui_binding *b, enum pane p)
 	return true;
 }
 
+unsigned ui_key_mode(const struct ui *u)
+{
+	if (u->src && u->src->replay)
+		return UI_K_REPLAY;
+	return u->o->can_apply ? UI_K_LIVE : UI_K_TREE;
+}
+
 size_t ui_bindings(const struct ui_binding **b)
 {
 	*b = bindings;
@@ -768,7 +776,7 @@ size_t ui_bindings(const struct ui_binding **b)
 /* The binding of key ch for this source (live or replay) and pane, or NULL: the pane's own keys first. */
 static const struct ui_binding *binding_of(const struct ui *u, int ch)
 {
-	unsigned mode = u->src && u->src->replay ? UI_K_REPLAY : UI_K_LIVE;
+	unsigned mode = ui_key_mode(u);
 
 	for (int own = 1; own >= 0; own--)
 		for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++) {
@@ -783,12 +791,12 @@ static const struct ui_binding *binding_of(const struct ui *u, int ch)
 }
 
 /*
- * A binding of key ch here for the other source only (Tune's a in a replay, g live), or
- * NULL: a press says whose key it is rather than nothing.
+ * A binding of key ch here for another source only (Tune's a in a replay or on a --root
+ * tree, g live), or NULL: a press says whose key it is rather than nothing.
  */
 static const struct ui_binding *other_source_binding(const struct ui *u, int ch)
 {
-	unsigned mode = u->src && u->src->replay ? UI_K_REPLAY : UI_K_LIVE;
+	unsigned mode = ui_key_mode(u);
 
 	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++) {
 		if ((bindings[i].when & mode) || !ui_binding_here(&bindings[i], u->pane))
@@ -980,8 +988,9 @@ void ui_handle_key(struct ui *u, int ch)
 	const struct ui_binding *b = binding_of(u, ch), *o = b ? NULL : other_source_binding(u, ch);
 
 	if (o)
-		snprintf(u->status, sizeof(u->status), u->src && u->src->replay
-			 ? "%s (%s): live only, a replay writes nothing" : "%s (%s): a replay's key", o->label, o->help);
+		snprintf(u->status, sizeof(u->status), o->when & UI_K_REPLAY ? "%s (%s): a replay's key"
+			 : ui_key_mode(u) == UI_K_REPLAY ? "%s (%s): live only, a replay writes nothing"
+			 : "%s (%s): the live kernel only, a --root tree is not written", o->label, o->help);
 	else if (b && lack_of(b, u->pane))
 		snprintf(u->status, sizeof(u->status), "the %s pane has %s", pane_names[u->pane], lack_of(b, u->pane));
 	else if (b)

@@ -111,7 +111,8 @@ struct ui {
 /* A key binding (ui.c's table): the help screen and the footer are drawn from it. */
 typedef void (*key_fn)(struct ui *u, int ch);
 #define UI_KEYS_MAX 8
-enum { UI_K_LIVE = 1, UI_K_REPLAY = 2, UI_K_GRAPH = 4 /* only in the Graph pane */, UI_K_TUNE = 8 /* only in Tune */ };
+enum { UI_K_LIVE = 1, UI_K_REPLAY = 2, UI_K_GRAPH = 4 /* only in the Graph pane */, UI_K_TUNE = 8 /* only in Tune */,
+       UI_K_TREE = 16 /* live on a --root tree: sampled as live, nothing there to write */ };
 /* The pane-only bindings: in the footer they take the places of the general ones with their foot_pos. */
 #define UI_K_PANE (UI_K_GRAPH | UI_K_TUNE)
 struct ui_binding {
@@ -121,10 +122,12 @@ struct ui_binding {
 	const char *foot_key, *foot; /* in the footer ("F1" "Help"); NULL: not there */
 	int foot_pos;             /* the footer's order */
 	int foot_prio;            /* when the footer is short of room, the lowest go first (9: always there) */
-	unsigned when;            /* UI_K_LIVE, UI_K_REPLAY or both; UI_K_GRAPH or UI_K_TUNE: that pane only */
+	unsigned when;            /* the sources (UI_K_LIVE, UI_K_TREE, UI_K_REPLAY); UI_K_GRAPH or UI_K_TUNE: that pane only */
 	key_fn fn;
 };
 size_t ui_bindings(const struct ui_binding **b);
+/* The source's bit of a binding's when: UI_K_REPLAY, UI_K_TREE (live, --root) or UI_K_LIVE (this machine's kernel). */
+unsigned ui_key_mode(const struct ui *u);
 /* Does binding b work on pane p (the Graph's and Tune's own keys only there)? */
 bool ui_binding_here(const struct ui_binding *b, enum pane p);
 /* Does it act there too, or only say what pane p lacks? The footer offers only what acts. */

@@ -307,8 +307,9 @@ for pane in 1 2 3 4 5 6; do
 done
 # a footer entry for two actions names both keys, as f/F does (s/S, n/N, a/k and u/R named
 # only their first); at 80 columns, live and in a replay
-# (a replay's Tune pane offers no a/k or u/R: nothing there to write)
-for want in "live 1 s/SSort" "live 5 a/kApply u/RUndo" "live 6 f/FPin" "replay 1 s/SSort n/NNext" \
+# (a replay's Tune pane offers no a/k or u/R: nothing there to write; nor does a --root
+# tree's, the "live" here: a/kApply and u/RUndo on the live kernel are test_ui's pane_keys_in_footer)
+for want in "live 1 s/SSort" "live 5 eEdit rRaw" "live 6 f/FPin" "replay 1 s/SSort n/NNext" \
 	    "replay 5 eEdit rRaw" "replay 6 n/NNext f/FPin"; do
 	set -- $want
 	src="--root $F/6.18-writing -d 0.3"
@@ -323,6 +324,9 @@ set --
 "$S" 80x24 --replay "$EX/../usb-stick.wbrec" --theme mono -- 5 2>&1 | tail -1 > "$T/pair.txt"
 if grep -qE 'a/kApply|u/RUndo' "$T/pair.txt"; then bad "replay footer, pane 5: $(cat "$T/pair.txt")"
 else ok "replay footer, pane 5: no a/kApply or u/RUndo"; fi
+"$S" 80x24 --root "$F/6.18-writing" -d 0.3 --theme mono -- 5 2>&1 | tail -1 > "$T/pair.txt"
+if grep -qE 'a/kApply|u/RUndo' "$T/pair.txt"; then bad "--root footer, pane 5: $(cat "$T/pair.txt")"
+else ok "--root footer, pane 5: no a/kApply or u/RUndo"; fi
 # the header's recorded host and kernel, cut at 80 columns, end in the marker, not mid-word
 # ("vm 6.18.44-fc-" read as a whole kernel name)
 if head -1 "$T/usb-stick-80x24.txt" | grep -q ' vm 6\.18\.44-fc…$'; then

@@ -467,6 +467,20 @@ static void rig_open(struct rig *g, bool replay, const char *dir)
 	rig_open_at(g, replay, dir, EXAMPLES "/usb-stick.wbrec", NULL);
 }
 
+/*
+ * The three sources the key table knows (ui_key_mode): this machine's kernel (the rig
+ * only draws it: its Tune pane could write), a --root tree (the rig's live default) and
+ * a replay.
+ */
+enum { SRC_KERNEL, SRC_TREE, SRC_REPLAY, SRC_COUNT };
+static const char *const src_names[SRC_COUNT] = { "live", "--root", "replay" };
+
+static void rig_open_src(struct rig *g, int src, const char *dir)
+{
+	rig_open(g, src == SRC_REPLAY, dir);
+	g->o.can_apply = src == SRC_KERNEL;
+}
+
 static void rig_close(struct rig *g)
 {
 	ui_tune_finish(&g->u);
@@ -714,9 +728,9 @@ static void graph_keys_in_table(void **st)
 }
 
 /*
- * The footer at 80x24 shows the Graph's and the Tune pane's own keys, live and in a replay: every
- * Graph binding (b and F were in none) and every Tune binding with a footer word (a replay's
- * keys took the room first: <>Zoom was cut at 80 columns).
+ * The footer at 80x24 shows the Graph's and the Tune pane's own keys, live, on a --root tree
+ * and in a replay: every Graph binding (b and F were in none) and every Tune binding with a
+ * footer word for that source (a replay's keys took the room first: <>Zoom was cut at 80 columns).
  */
 static void pane_keys_in_footer(void **st)
 {
@@ -730,9 +744,9 @@ static void pane_keys_in_footer(void **st)
 	assert_non_null(mkdtemp(dir));
 	wb_grid_init(&grid);
 	assert_int_equal(wb_grid_resize(&grid, 80, 24), 0);
-	for (int replay = 0; replay < 2; replay++) {
+	for (int src = 0; src < SRC_COUNT; src++) {
 		struct rig g;
-		rig_open(&g, replay, dir);
+		rig_open_src(&g, src, dir);
 		g.u.grid = &grid;
 		for (size_t p = 0; p < sizeof(panes) / sizeof(panes[0]); p++) {
 			rig_reset(&g, panes[p]);
@@ -740,15 +754,14 @@ static void pane_keys_in_footer(void **st)
 			wb_grid_line(&grid, 23, foot, sizeof(foot));
 			for (size_t k = 0; k < nb; k++) {
 				const struct ui_binding *b = &bind[k];
-				if (!(b->when & UI_K_PANE) || !ui_binding_here(b, panes[p]) ||
-				    !(b->when & (replay ? UI_K_REPLAY : UI_K_LIVE)))
+				if (!(b->when & UI_K_PANE) || !ui_binding_here(b, panes[p]) || !(b->when & ui_key_mode(&g.u)))
 					continue;
 				if (!b->foot && panes[p] == P_GRAPH)
 					fail_msg("Graph key \"%s\" (%s) has no footer word", b->label, b->help);
 				snprintf(word, sizeof(word), "%s%s", b->foot_key ? b->foot_key : "", b->foot ? b->foot : "");
 				if (b->foot && !strstr(foot, word))
 					fail_msg("pane %d (%s) at 80x24: \"%s\" is not in the footer \"%s\"", panes[p],
-						 replay ? "replay" : "live", word, foot);
+						 src_names[src], word, foot);
 			}
 		}
 		g.u.grid = NULL;
@@ -947,40 +960,44 @@ static void help_keys_act(void **st)
 }
 
 /*
- * Tune's a / k and u / R write the kernel: a replay has none to write. Its footer, help and
- * hint do not offer them (they did: a/kApply u/RUndo, "a: apply (root)   u: undo"), and a
- * press says so on one line, over a preview too ("nothing to undo" read as if one could);
- * live they stay.
+ * Tune's a / k and u / R write the kernel: a replay has none to write, nor has a --root
+ * tree. Their footer, help and hint do not offer them (they did: a/kApply u/RUndo,
+ * "a: apply (root)   u: undo"; on a --root tree until the key table knew it from a replay),
+ * and a press says so on one line, over a preview too ("nothing to undo" read as if one
+ * could); live on this machine's kernel they stay (drawn only here: no key pressed).
  */
 static void tune_writes_live_only(void **st)
 {
 	static const int keys[] = { 'a', 'k', 'u', 'R' };
+	static const char *const why[SRC_COUNT] = { NULL, "the live kernel only, a --root tree is not written",
+						    "live only, a replay writes nothing" };
 	char dir[] = "/tmp/wbtop-tlive-XXXXXX", cmd[64];
 	struct wb_grid grid;
 
 	(void)st;
 	assert_non_null(mkdtemp(dir));
 	wb_grid_init(&grid);
-	for (int replay = 0; replay < 2; replay++) {
+	for (int src = 0; src < SRC_COUNT; src++) {
+		bool writes = src == SRC_KERNEL;
 		struct rig g;
-		rig_open(&g, replay, dir);
+		rig_open_src(&g, src, dir);
 		for (int size = 0; size < 2; size++) {
 			assert_int_equal(wb_grid_resize(&grid, size ? 200 : 80, size ? 60 : 24), 0);
 			rig_reset(&g, P_TUNE);
 			g.u.grid = &grid;
 			ui_render(&g.u);
-			if (grid_has(&grid, "a/kApply") != !replay || grid_has(&grid, "u/RUndo") != !replay ||
-			    grid_has(&grid, "a: apply") != !replay || grid_has(&grid, "u: undo") != !replay)
-				fail_msg("%s at %dx%d: a/k and u/R offered %s", replay ? "replay" : "live", grid.w, grid.h,
-					 replay ? "in a replay" : "not live");
+			if (grid_has(&grid, "a/kApply") != writes || grid_has(&grid, "u/RUndo") != writes ||
+			    grid_has(&grid, "a: apply") != writes || grid_has(&grid, "u: undo") != writes)
+				fail_msg("%s at %dx%d: a/k and u/R %s", src_names[src], grid.w, grid.h,
+					 writes ? "not offered" : "offered");
 			g.u.help = true;
 			ui_render(&g.u);
-			if (grid_has(&grid, "apply/keep trial") != !replay || grid_has(&grid, "undo / revert all") != !replay)
-				fail_msg("%s help at %dx%d: a / k and u / R %s", replay ? "replay" : "live", grid.w, grid.h,
-					 replay ? "listed" : "missing");
+			if (grid_has(&grid, "apply/keep trial") != writes || grid_has(&grid, "undo / revert all") != writes)
+				fail_msg("%s help at %dx%d: a / k and u / R %s", src_names[src], grid.w, grid.h,
+					 writes ? "missing" : "listed");
 			g.u.grid = NULL;
 		}
-		for (size_t k = 0; replay && k < sizeof(keys) / sizeof(keys[0]); k++) {
+		for (size_t k = 0; !writes && k < sizeof(keys) / sizeof(keys[0]); k++) {
 			rig_reset(&g, P_TUNE);
 			g.u.tune_sel = 1; /* vm.dirty_bytes=64M previewed */
 			ui_handle_key(&g.u, '\n');
@@ -988,9 +1005,8 @@ static void tune_writes_live_only(void **st)
 				ui_handle_key(&g.u, *c);
 			assert_true(g.u.tune_ok);
 			ui_handle_key(&g.u, keys[k]);
-			if (!strstr(g.u.status, "live only, a replay writes nothing") || g.u.tune_confirm ||
-			    g.u.tune_nstack || strchr(g.u.status, '\n'))
-				fail_msg("replay: '%c' said \"%s\"", keys[k], g.u.status);
+			if (!strstr(g.u.status, why[src]) || g.u.tune_confirm || g.u.tune_nstack || strchr(g.u.status, '\n'))
+				fail_msg("%s: '%c' said \"%s\"", src_names[src], keys[k], g.u.status);
 		}
 		rig_close(&g);
 	}
