@@ -304,12 +304,11 @@ static int start_recorder(const struct opts *o, struct wb_rec_writer **w, struct
 }
 
 /*
- * --listen, --openmetrics-file: the endpoint and the textfile on the source;
- * the "serving" line for stderr (batch) or the status line (*notice). 0, or
- * the exit code with a message.
+ * --listen, --openmetrics-file: the endpoint and the textfile on the source.
+ * 0, or the exit code with a message.
  */
 static int start_metrics(const struct opts *o, struct wb_http **http, struct wb_om_sink **om,
-			 struct wb_pipeline_sink *sink, const char **notice, char *served, size_t n)
+			 struct wb_pipeline_sink *sink)
 {
 	char err[256];
 
@@ -326,12 +325,20 @@ static int start_metrics(const struct opts *o, struct wb_http **http, struct wb_
 		return 1;
 	}
 	wb_om_sink_bind(*om, sink);
-	snprintf(served, n, "serving http://%s/metrics", *http ? wb_http_address(*http) : "");
-	if (*http && o->batch)
-		fprintf(stderr, "wbtop: %s\n", served);
-	else if (*http && !*notice) /* the UI says it on its status line */
-		*notice = served;
 	return 0;
+}
+
+/* The endpoint's "serving" line into served: to stderr (batch), or the UI's status line (*notice). */
+static void say_served(const struct opts *o, const struct wb_http *http, const char **notice, char *served,
+		       size_t n)
+{
+	if (!http)
+		return;
+	snprintf(served, n, "serving http://%s/metrics", wb_http_address(http));
+	if (o->batch)
+		fprintf(stderr, "wbtop: %s\n", served);
+	else if (!*notice) /* the UI says it on its status line */
+		*notice = served;
 }
 
 /*
@@ -361,7 +368,7 @@ static int run_live(struct opts *o)
 	struct wb_recorder *recorder = NULL;
 	struct wb_http *http = NULL;
 	struct wb_om_sink *om = NULL;
-	struct wb_pipeline_sink sinks[2]; /* the recorder, the metrics */
+	struct wb_pipeline_sink rec_sink, om_sink, sinks[2]; /* the recorder, the metrics */
 	size_t nsinks = 0;
 	const struct wb_diag *notes;
 	const char *notice;
@@ -383,13 +390,18 @@ static int run_live(struct opts *o)
 	for (int i = 0; o->batch && i < notes->n; i++) /* in the UI the first one goes to the status line */
 		fprintf(stderr, "wbtop: %s\n", notes->msg[i]);
 	notice = !o->batch && notes->n ? notes->msg[0] : NULL;
-	if (o->record && start_recorder(o, &writer, &recorder, &sinks[nsinks++])) {
-		wb_live_destroy(live);
-		return 1;
-	}
-	if ((o->listen || o->om_file) &&
-	    (rc = start_metrics(o, &http, &om, &sinks[nsinks++], &notice, served, sizeof(served))))
+	/* the metrics first: a textfile or an address refused (exit 2) leaves no recording begun */
+	if ((o->listen || o->om_file) && (rc = start_metrics(o, &http, &om, &om_sink)))
 		goto out;
+	if (o->record && start_recorder(o, &writer, &recorder, &rec_sink)) {
+		rc = 1;
+		goto out;
+	}
+	say_served(o, http, &notice, served, sizeof(served));
+	if (recorder)
+		sinks[nsinks++] = rec_sink;
+	if (om)
+		sinks[nsinks++] = om_sink;
 	o->sinks = sinks;
 	o->nsinks = nsinks;
 	rc = o->until ? run_until(o, &src) : o->batch ? run_batch(o, &src) : run_ui(o, &src, notice, NULL);

@@ -403,6 +403,27 @@ $W --root "$F/6.18-writing" --batch -n 1 --record /dev/null > /dev/null 2> "$T/e
 [ $rc = 1 ] && grep -q "not a regular file" "$T/err" && ! grep -q "also standard output" "$T/err" ||
 	fail "--record /dev/null > /dev/null: rc $rc, $(head -c 300 "$T/err")"
 check "--record FILE --openmetrics-file FILE: refused before sampling (exit 1), the recording left whole"
+# --openmetrics-file or --listen refused at the start (exit 2) after --record had made FILE: a
+# header-only recording was left behind (or one appended to). The metrics start first now
+rm -f "$T/omrec"
+$W --root "$F/6.18-writing" --batch -n 2 -d 0.05 --record "$T/omrec" --openmetrics-file "$T/nodir/x.prom" \
+	> /dev/null 2> "$T/err"; rc=$?
+[ $rc = 2 ] && [ "$(grep -c "openmetrics-file" "$T/err")" = 1 ] && [ ! -e "$T/omrec" ] ||
+	fail "--record F, --openmetrics-file unwritable: rc $rc, F $([ -e "$T/omrec" ] && echo left), $(head -c 300 "$T/err")"
+python3 -c 'import socket, time; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+print(s.getsockname()[1], flush=True); time.sleep(60)' > "$T/port" &
+busy=$!
+for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.1; done
+$W --root "$F/6.18-writing" --batch -n 2 -d 0.05 --record "$T/omrec" --listen "127.0.0.1:$(cat "$T/port")" \
+	> /dev/null 2> "$T/err"; rc=$?
+kill $busy; wait $busy 2> /dev/null
+[ $rc = 2 ] && grep -q "in use" "$T/err" && [ ! -e "$T/omrec" ] ||
+	fail "--record F, --listen on a port in use: rc $rc, F $([ -e "$T/omrec" ] && echo left), $(head -c 300 "$T/err")"
+cp "$T/both.0" "$T/omrec"
+$W --root "$F/6.18-writing" --batch -n 2 -d 0.05 --record "$T/omrec" --openmetrics-file "$T/nodir/x.prom" \
+	> /dev/null 2> "$T/err"; rc=$?
+[ $rc = 2 ] && cmp -s "$T/omrec" "$T/both.0" || fail "--record REC, --openmetrics-file unwritable: rc $rc, REC changed"
+check "--record FILE with --openmetrics-file or --listen refused (exit 2): no recording begun, none changed"
 # a FUSE mount (bindfs: strict_limit and max_ratio 1 % by the kernel) written through a shared
 # mapping, max_ratio 5 written at sample 12 (tests/fixtures/fuse-max-ratio.wbrec, recorded
 # live): the what-if of that change, asked before it while the device wrote, is the threshold
