@@ -49,6 +49,7 @@ struct opts {
 	int nsets;
 	const char *listen, *om_file; /* --listen [ADDR:]PORT, --openmetrics-file PATH */
 	bool csv_units;        /* --csv-units: a units row under the CSV header */
+	bool stdout_closed;    /* wbtop >&-: fd 1 held on /dev/null (set by main()) */
 	unsigned typed;        /* F(O_...) of every option on the command line: it wins over the settings file */
 	const struct wb_pipeline_sink *sinks; /* the pipeline's own sinks (the recorder), set up by main() */
 	size_t nsinks;

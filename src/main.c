@@ -25,11 +25,17 @@
 #include <curses.h> /* last: term.h's capability macros (lines, columns...) would rename our words */
 #include <term.h>
 
-/* --batch: the headless loop with this command line's choices. */
+/*
+ * --batch: the headless loop with this command line's choices. Its text is quiet
+ * beside the metrics, and for a recorder whose standard output was closed: the
+ * recording is its output, the text only what a batch prints unasked (--json,
+ * --csv or --openmetrics there is asked for, and fails as closed).
+ */
 static int run_batch(const struct opts *o, struct wb_source *src)
 {
 	struct wb_headless_opts ho = { .fmt = o->fmt, .count = o->count, .delay = o->delay, .root = o->root,
-				       .quiet_text = o->listen || o->om_file, .sets = o->sets, .nsets = o->nsets,
+				       .quiet_text = o->listen || o->om_file || (o->record && o->stdout_closed),
+				       .sets = o->sets, .nsets = o->nsets,
 				       .forecast = o->forecast, .sinks = o->sinks, .nsinks = o->nsinks,
 				       .csv_units = o->csv_units, .no_trace = !o->trace };
 
@@ -459,14 +465,15 @@ int main(int argc, char **argv)
 {
 	struct opts o;
 	struct wb_apply_opts ao;
-	int rc;
+	int rc, held;
 
-	if ((rc = wb_std_fds_hold())) { /* stderr may be the one closed: the exit code says it */
-		fprintf(stderr, "wbtop: /dev/null for a closed standard descriptor: %s\n", strerror(-rc));
+	if ((held = wb_std_fds_hold()) < 0) { /* stderr may be the one closed: the exit code says it */
+		fprintf(stderr, "wbtop: /dev/null for a closed standard descriptor: %s\n", strerror(-held));
 		return 1;
 	}
 	if ((rc = wb_cli_parse(argc, argv, &o)))
 		return flushed(rc < 0 ? 0 : rc);
+	o.stdout_closed = held & 1 << STDOUT_FILENO;
 	if (empty_names(&o))
 		return 1;
 	ao = (struct wb_apply_opts){ .root = o.root, .sets = o.sets, .nsets = o.nsets, .apply = o.apply,

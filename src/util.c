@@ -153,6 +153,7 @@ bool wb_paths_same(const char *a, const char *b)
 int wb_std_fds_hold(void)
 {
 	static const int mode[3] = { O_WRONLY, O_RDONLY, O_RDONLY }; /* the other way round: use fails, EBADF */
+	int held = 0;
 
 	for (int fd = 0; fd < 3; fd++) {
 		int n;
@@ -168,8 +169,9 @@ int wb_std_fds_hold(void)
 			if (e)
 				return e;
 		}
+		held |= 1 << fd;
 	}
-	return 0;
+	return held;
 }
 
 void wb_copy_str(char *dst, size_t n, const char *src)

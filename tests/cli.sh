@@ -355,6 +355,16 @@ $W --replay "$T/c2.wbrec" --batch --json > /dev/null 2> "$T/err" && ! grep -q "o
 $W --root "$F/6.18-writing" --batch --json -n 1 <&- > "$T/out" 2> "$T/err" && [ "$(wc -l < "$T/out")" = 1 ] ||
 	fail "stdin closed: rc $?, $(cat "$T/err")"
 check "a closed stdout or stderr never writes into the recording: exit 1 'Bad file descriptor' for stdout"
+# a plain recorder (--record F --batch: its text unasked) with stdout closed stopped after one
+# sample, exit 1: the recording is its output, the text goes unwritten; asked-for output
+# (--json above) and a batch that records nothing still fail as closed
+$W --root "$F/6.18-writing" --batch -n 3 -d 0.05 --record "$T/c3.wbrec" >&- 2> "$T/err"; rc=$?
+[ $rc = 0 ] && ! grep -q "writing the output" "$T/err" || fail "recorder, stdout closed: rc $rc, $(cat "$T/err")"
+$W --replay "$T/c3.wbrec" --batch --json > "$T/out" 2> "$T/err" && [ "$(wc -l < "$T/out")" = 3 ] ||
+	fail "recorder, stdout closed: $(wc -l < "$T/out") samples recorded, not 3: $(head -c 300 "$T/err")"
+$W --root "$F/6.18-writing" --batch -n 1 >&- 2> "$T/err"; rc=$?
+[ $rc = 1 ] && grep -q "writing the output: Bad file descriptor" "$T/err" || fail "batch, stdout closed: rc $rc, $(cat "$T/err")"
+check "a recorder's text to a closed stdout goes unwritten: 3 samples recorded, exit 0"
 # --record FILE > FILE: the relay's JSON and the frames in one file, exit 0, a damaged recording
 same() { $W --root "$F/6.18-writing" --batch --json -n 3 -d 0.05 --record "$T/same.wbrec"; }
 rm -f "$T/same.wbrec"; same > "$T/same.wbrec" 2> "$T/err"; rc=$?

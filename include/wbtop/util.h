@@ -53,7 +53,7 @@ void wb_fd_keep_reset(unsigned long long limit);
  * recording, a kernel file) takes the number and stdio writes into it.
  * /dev/null is opened the other way round (0 for writing, 1 and 2 for
  * reading), so using it still fails with EBADF as on a closed one. First
- * thing in main(); 0, or -errno.
+ * thing in main(); the fds it held (bit fd: 1 << 1 for a closed stdout), or -errno.
  */
 int wb_std_fds_hold(void);
 /* Is fd the file path names (the same inode)? */
