@@ -79,83 +79,86 @@ static void usage(FILE *f)
 
 
 static const struct option long_opts[] = {
-	{ "batch", no_argument, NULL, O_BATCH },
-	{ "iterations", required_argument, NULL, O_ITER },
-	{ "delay", required_argument, NULL, O_DELAY },
-	{ "json", no_argument, NULL, O_JSON },
-	{ "csv", no_argument, NULL, O_CSV },
-	{ "set", required_argument, NULL, O_SET },
-	{ "mount-debugfs", no_argument, NULL, O_MOUNT },
-	{ "no-procs", no_argument, NULL, O_NOPROCS },
-	{ "no-trace", no_argument, NULL, O_NOTRACE },
-	{ "record", required_argument, NULL, O_RECORD },
-	{ "replay", required_argument, NULL, O_REPLAY },
-	{ "from", required_argument, NULL, O_FROM },
-	{ "to", required_argument, NULL, O_TO },
-	{ "max-size", required_argument, NULL, O_MAXSIZE },
-	{ "apply", no_argument, NULL, O_APPLY },
-	{ "trial", required_argument, NULL, O_TRIAL },
-	{ "recover", required_argument, NULL, O_RECOVER },
-	{ "export-sysctl", no_argument, NULL, O_EXPORT },
-	{ "root", required_argument, NULL, O_ROOT },
-	{ "forecast", required_argument, NULL, O_FORECAST },
-	{ "theme", required_argument, NULL, O_THEME },
-	{ "warn", required_argument, NULL, O_WARN },
-	{ "crit", required_argument, NULL, O_CRIT },
-	{ "force", no_argument, NULL, O_FORCE },
-	{ "until-clean", required_argument, NULL, O_UNTIL },
-	{ "openmetrics", no_argument, NULL, O_OM },
-	{ "listen", required_argument, NULL, O_LISTEN },
-	{ "openmetrics-file", required_argument, NULL, O_OMFILE },
-	{ "csv-units", no_argument, NULL, O_CSV_UNITS },
-	{ "help", no_argument, NULL, O_HELP },
-	{ "version", no_argument, NULL, O_VERSION },
+	{ "batch", no_argument, NULL, CLI_O_BATCH },
+	{ "iterations", required_argument, NULL, CLI_O_ITER },
+	{ "delay", required_argument, NULL, CLI_O_DELAY },
+	{ "json", no_argument, NULL, CLI_O_JSON },
+	{ "csv", no_argument, NULL, CLI_O_CSV },
+	{ "set", required_argument, NULL, CLI_O_SET },
+	{ "mount-debugfs", no_argument, NULL, CLI_O_MOUNT },
+	{ "no-procs", no_argument, NULL, CLI_O_NOPROCS },
+	{ "no-trace", no_argument, NULL, CLI_O_NOTRACE },
+	{ "record", required_argument, NULL, CLI_O_RECORD },
+	{ "replay", required_argument, NULL, CLI_O_REPLAY },
+	{ "from", required_argument, NULL, CLI_O_FROM },
+	{ "to", required_argument, NULL, CLI_O_TO },
+	{ "max-size", required_argument, NULL, CLI_O_MAXSIZE },
+	{ "apply", no_argument, NULL, CLI_O_APPLY },
+	{ "trial", required_argument, NULL, CLI_O_TRIAL },
+	{ "recover", required_argument, NULL, CLI_O_RECOVER },
+	{ "export-sysctl", no_argument, NULL, CLI_O_EXPORT },
+	{ "root", required_argument, NULL, CLI_O_ROOT },
+	{ "forecast", required_argument, NULL, CLI_O_FORECAST },
+	{ "theme", required_argument, NULL, CLI_O_THEME },
+	{ "warn", required_argument, NULL, CLI_O_WARN },
+	{ "crit", required_argument, NULL, CLI_O_CRIT },
+	{ "force", no_argument, NULL, CLI_O_FORCE },
+	{ "until-clean", required_argument, NULL, CLI_O_UNTIL },
+	{ "openmetrics", no_argument, NULL, CLI_O_OM },
+	{ "listen", required_argument, NULL, CLI_O_LISTEN },
+	{ "openmetrics-file", required_argument, NULL, CLI_O_OMFILE },
+	{ "csv-units", no_argument, NULL, CLI_O_CSV_UNITS },
+	{ "help", no_argument, NULL, CLI_O_HELP },
+	{ "version", no_argument, NULL, CLI_O_VERSION },
 	{ 0 },
 };
 
-#define F_TUNE (F(O_APPLY) | F(O_TRIAL) | F(O_EXPORT))  /* the one-shot tuning mode: no sampling loop */
+/* the one-shot tuning mode: no sampling loop */
+#define F_TUNE (CLI_F(CLI_O_APPLY) | CLI_F(CLI_O_TRIAL) | CLI_F(CLI_O_EXPORT))
 
 /*
  * What each flag needs (one of) and what it cannot go with: every flag that
  * the chosen mode would silently ignore is a conflict here.
  */
 static const struct flag_rule { int opt; unsigned needs, conflicts; } flag_rules[] = {
-	{ O_BATCH, 0, F_TUNE },
-	{ O_ITER, F(O_BATCH) | F(O_UNTIL), 0 },          /* the UI runs until q */
-	{ O_DELAY, 0, F(O_REPLAY) | F_TUNE },            /* a replay keeps its recorded pace */
-	{ O_JSON, F(O_BATCH), F(O_CSV) },
-	{ O_CSV, F(O_BATCH), 0 },
-	{ O_CSV_UNITS, F(O_CSV), 0 },
-	{ O_FORECAST, F(O_BATCH), 0 },                   /* the UI has no forecast option */
-	{ O_MOUNT, 0, F(O_REPLAY) | F_TUNE | F(O_ROOT) },     /* mounts only on the real / */
-	{ O_NOPROCS, 0, F(O_REPLAY) | F_TUNE },
-	{ O_NOTRACE, 0, F(O_REPLAY) | F_TUNE },
-	{ O_RECORD, 0, F(O_REPLAY) | F_TUNE },
-	{ O_MAXSIZE, F(O_RECORD), 0 },
-	{ O_REPLAY, 0, F_TUNE | F(O_ROOT) | F(O_RECOVER) },
-	{ O_FROM, F(O_REPLAY), 0 },
-	{ O_TO, F(O_REPLAY), 0 },
-	{ O_APPLY, F(O_SET), F(O_EXPORT) },
-	{ O_TRIAL, F(O_SET), F(O_EXPORT) },
-	{ O_EXPORT, F(O_SET), 0 },
-	{ O_RECOVER, 0, F(O_ROOT) },                     /* the journal is about the real /, not a tree */
-	{ O_THEME, 0, F(O_BATCH) | F_TUNE },             /* the UI's */
-	{ O_WARN, 0, F(O_BATCH) | F_TUNE },
-	{ O_CRIT, 0, F(O_BATCH) | F_TUNE },
-	{ O_FORCE, F(O_RECORD), 0 },
-	{ O_OM, F(O_BATCH), F(O_JSON) | F(O_CSV) },
-	{ O_LISTEN, 0, F(O_REPLAY) | F_TUNE },
-	{ O_OMFILE, 0, F(O_REPLAY) | F_TUNE },
+	{ CLI_O_BATCH, 0, F_TUNE },
+	{ CLI_O_ITER, CLI_F(CLI_O_BATCH) | CLI_F(CLI_O_UNTIL), 0 },     /* the UI runs until q */
+	{ CLI_O_DELAY, 0, CLI_F(CLI_O_REPLAY) | F_TUNE },               /* a replay keeps its recorded pace */
+	{ CLI_O_JSON, CLI_F(CLI_O_BATCH), CLI_F(CLI_O_CSV) },
+	{ CLI_O_CSV, CLI_F(CLI_O_BATCH), 0 },
+	{ CLI_O_CSV_UNITS, CLI_F(CLI_O_CSV), 0 },
+	{ CLI_O_FORECAST, CLI_F(CLI_O_BATCH), 0 },                      /* the UI has no forecast option */
+	{ CLI_O_MOUNT, 0, CLI_F(CLI_O_REPLAY) | F_TUNE | CLI_F(CLI_O_ROOT) }, /* mounts only on the real / */
+	{ CLI_O_NOPROCS, 0, CLI_F(CLI_O_REPLAY) | F_TUNE },
+	{ CLI_O_NOTRACE, 0, CLI_F(CLI_O_REPLAY) | F_TUNE },
+	{ CLI_O_RECORD, 0, CLI_F(CLI_O_REPLAY) | F_TUNE },
+	{ CLI_O_MAXSIZE, CLI_F(CLI_O_RECORD), 0 },
+	{ CLI_O_REPLAY, 0, F_TUNE | CLI_F(CLI_O_ROOT) | CLI_F(CLI_O_RECOVER) },
+	{ CLI_O_FROM, CLI_F(CLI_O_REPLAY), 0 },
+	{ CLI_O_TO, CLI_F(CLI_O_REPLAY), 0 },
+	{ CLI_O_APPLY, CLI_F(CLI_O_SET), CLI_F(CLI_O_EXPORT) },
+	{ CLI_O_TRIAL, CLI_F(CLI_O_SET), CLI_F(CLI_O_EXPORT) },
+	{ CLI_O_EXPORT, CLI_F(CLI_O_SET), 0 },
+	{ CLI_O_RECOVER, 0, CLI_F(CLI_O_ROOT) },                        /* the journal is about the real /, not a tree */
+	{ CLI_O_THEME, 0, CLI_F(CLI_O_BATCH) | F_TUNE },                /* the UI's */
+	{ CLI_O_WARN, 0, CLI_F(CLI_O_BATCH) | F_TUNE },
+	{ CLI_O_CRIT, 0, CLI_F(CLI_O_BATCH) | F_TUNE },
+	{ CLI_O_FORCE, CLI_F(CLI_O_RECORD), 0 },
+	{ CLI_O_OM, CLI_F(CLI_O_BATCH), CLI_F(CLI_O_JSON) | CLI_F(CLI_O_CSV) },
+	{ CLI_O_LISTEN, 0, CLI_F(CLI_O_REPLAY) | F_TUNE },
+	{ CLI_O_OMFILE, 0, CLI_F(CLI_O_REPLAY) | F_TUNE },
 	/* --until-clean is its own batch mode: one device, its own line each sample */
-	{ O_UNTIL, 0, F(O_JSON) | F(O_CSV) | F(O_OM) | F(O_SET) | F(O_FORECAST) | F(O_RECORD) | F(O_THEME) |
-		      F(O_WARN) | F(O_CRIT) | F_TUNE | F(O_LISTEN) | F(O_OMFILE) },
+	{ CLI_O_UNTIL, 0, CLI_F(CLI_O_JSON) | CLI_F(CLI_O_CSV) | CLI_F(CLI_O_OM) | CLI_F(CLI_O_SET) |
+			  CLI_F(CLI_O_FORECAST) | CLI_F(CLI_O_RECORD) | CLI_F(CLI_O_THEME) | CLI_F(CLI_O_WARN) |
+			  CLI_F(CLI_O_CRIT) | F_TUNE | CLI_F(CLI_O_LISTEN) | CLI_F(CLI_O_OMFILE) },
 };
 
 /* "--name" (or "-n/--iterations") of an option, for messages. */
 static const char *opt_name(int id, char *buf, size_t n)
 {
-	static const char short_of[] = { [O_BATCH - O_BATCH] = 'b', [O_ITER - O_BATCH] = 'n', [O_DELAY - O_BATCH] = 'd' };
-	int i = id - O_BATCH;
+	static const char short_of[] = { [CLI_O_BATCH - CLI_O_BATCH] = 'b', [CLI_O_ITER - CLI_O_BATCH] = 'n',
+					 [CLI_O_DELAY - CLI_O_BATCH] = 'd' };
+	int i = id - CLI_O_BATCH;
 
 	if (i < (int)sizeof(short_of) && short_of[i])
 		snprintf(buf, n, "-%c/--%s", short_of[i], long_opts[i].name);
@@ -173,16 +176,16 @@ static int check_flag_rules(unsigned seen)
 		const struct flag_rule *r = &flag_rules[i];
 		unsigned bad = seen & r->conflicts;
 
-		if (!(seen & F(r->opt)))
+		if (!(seen & CLI_F(r->opt)))
 			continue;
 		if (r->needs && !(seen & r->needs)) {
 			fprintf(stderr, "wbtop: %s needs %s\n", opt_name(r->opt, a, sizeof(a)),
-				opt_name(O_BATCH + __builtin_ctz(r->needs), b, sizeof(b)));
+				opt_name(CLI_O_BATCH + __builtin_ctz(r->needs), b, sizeof(b)));
 			return 2;
 		}
 		if (bad) {
 			fprintf(stderr, "wbtop: %s and %s do not go together (one would be ignored)\n",
-				opt_name(r->opt, a, sizeof(a)), opt_name(O_BATCH + __builtin_ctz(bad), b, sizeof(b)));
+				opt_name(r->opt, a, sizeof(a)), opt_name(CLI_O_BATCH + __builtin_ctz(bad), b, sizeof(b)));
 			return 2;
 		}
 	}
@@ -261,11 +264,11 @@ static bool size_arg(const char *s, uint64_t *v)
 	return false;
 }
 
-/* --set KEY=VALUE: one more, at most MAX_SETS, no key twice; false (with a message) if not. */
-static bool set_arg(const char *arg, struct opts *o)
+/* --set KEY=VALUE: one more, at most CLI_MAX_SETS, no key twice; false (with a message) if not. */
+static bool set_arg(const char *arg, struct cli_opts *o)
 {
-	if (o->nsets >= MAX_SETS) {
-		fprintf(stderr, "wbtop: at most %d --set options\n", MAX_SETS);
+	if (o->nsets >= CLI_MAX_SETS) {
+		fprintf(stderr, "wbtop: at most %d --set options\n", CLI_MAX_SETS);
 		return false;
 	}
 	for (int i = 0; i < o->nsets; i++) { /* the same key twice is a slip: which one was meant? */
@@ -299,7 +302,7 @@ static bool secs_arg(int id, const char *arg, double *v)
 }
 
 /* --recover: revert or keep; false (with a message) if neither. */
-static bool recover_arg(const char *arg, struct opts *o)
+static bool recover_arg(const char *arg, struct cli_opts *o)
 {
 	if (strcmp(arg, "revert") && strcmp(arg, "keep")) {
 		fprintf(stderr, "wbtop: --recover '%s': expected revert or keep\n", arg);
@@ -310,7 +313,7 @@ static bool recover_arg(const char *arg, struct opts *o)
 }
 
 /* --root: a directory that exists; false (with a message) if not. */
-static bool root_arg(const char *arg, struct opts *o)
+static bool root_arg(const char *arg, struct cli_opts *o)
 {
 	struct stat st = { 0 };
 
@@ -328,7 +331,7 @@ static bool root_arg(const char *arg, struct opts *o)
 }
 
 /* --listen [ADDR:]PORT: an address the endpoint can take; false (with a message) if not. */
-static bool listen_arg(const char *arg, struct opts *o)
+static bool listen_arg(const char *arg, struct cli_opts *o)
 {
 	struct sockaddr_storage ss;
 	socklen_t len;
@@ -343,50 +346,50 @@ static bool listen_arg(const char *arg, struct opts *o)
 }
 
 /* One option's value into o; false (with a message) if it is bad. */
-static bool take_opt(int c, const char *arg, struct opts *o)
+static bool take_opt(int c, const char *arg, struct cli_opts *o)
 {
 	uint64_t u;
 
 	switch (c) {
-	case O_BATCH: o->batch = true; return true;
-	case O_ITER:
+	case CLI_O_BATCH: o->batch = true; return true;
+	case CLI_O_ITER:
 		if (!whole_arg(c, arg, 0, LONG_MAX, "a whole number", &u))
 			return false;
 		o->count = (long)u;
 		return true;
-	case O_DELAY: return num_arg(c, arg, 0.05, 86400, "seconds between 0.05 and 86400", &o->delay);
-	case O_JSON: o->fmt = WB_FMT_JSON; return true;
-	case O_CSV: o->fmt = WB_FMT_CSV; return true;
-	case O_CSV_UNITS: o->csv_units = true; return true;
-	case O_SET: return set_arg(arg, o);
-	case O_MOUNT: o->mount_debugfs = true; return true;
-	case O_NOPROCS: o->procs = false; return true;
-	case O_NOTRACE: o->trace = false; return true;
-	case O_RECORD: o->record = arg; return true;
-	case O_REPLAY: o->replay = arg; return true;
-	case O_FROM: return time_arg(c, arg, &o->from_clock, &o->from);
-	case O_TO: return time_arg(c, arg, &o->to_clock, &o->to);
-	case O_MAXSIZE: return size_arg(arg, &o->max_size);
-	case O_APPLY: o->apply = true; return true;
-	case O_TRIAL: return secs_arg(c, arg, &o->trial);
-	case O_RECOVER: return recover_arg(arg, o);
-	case O_EXPORT: o->export_sysctl = true; return true;
-	case O_ROOT: return root_arg(arg, o);
-	case O_FORECAST: return secs_arg(c, arg, &o->forecast);
-	case O_THEME: o->theme = arg; return true;
-	case O_WARN: return num_arg(c, arg, 1e-9, 1000, PCT_ARG, &o->warn);
-	case O_CRIT: return num_arg(c, arg, 1e-9, 1000, PCT_ARG, &o->crit);
-	case O_FORCE: o->force = true; return true;
-	case O_UNTIL: o->until = arg; return true;
-	case O_OM: o->fmt = WB_FMT_OM; return true;
-	case O_OMFILE: o->om_file = arg; return true;
-	case O_LISTEN: return listen_arg(arg, o);
+	case CLI_O_DELAY: return num_arg(c, arg, 0.05, 86400, "seconds between 0.05 and 86400", &o->delay);
+	case CLI_O_JSON: o->fmt = WB_FMT_JSON; return true;
+	case CLI_O_CSV: o->fmt = WB_FMT_CSV; return true;
+	case CLI_O_CSV_UNITS: o->csv_units = true; return true;
+	case CLI_O_SET: return set_arg(arg, o);
+	case CLI_O_MOUNT: o->mount_debugfs = true; return true;
+	case CLI_O_NOPROCS: o->procs = false; return true;
+	case CLI_O_NOTRACE: o->trace = false; return true;
+	case CLI_O_RECORD: o->record = arg; return true;
+	case CLI_O_REPLAY: o->replay = arg; return true;
+	case CLI_O_FROM: return time_arg(c, arg, &o->from_clock, &o->from);
+	case CLI_O_TO: return time_arg(c, arg, &o->to_clock, &o->to);
+	case CLI_O_MAXSIZE: return size_arg(arg, &o->max_size);
+	case CLI_O_APPLY: o->apply = true; return true;
+	case CLI_O_TRIAL: return secs_arg(c, arg, &o->trial);
+	case CLI_O_RECOVER: return recover_arg(arg, o);
+	case CLI_O_EXPORT: o->export_sysctl = true; return true;
+	case CLI_O_ROOT: return root_arg(arg, o);
+	case CLI_O_FORECAST: return secs_arg(c, arg, &o->forecast);
+	case CLI_O_THEME: o->theme = arg; return true;
+	case CLI_O_WARN: return num_arg(c, arg, 1e-9, 1000, PCT_ARG, &o->warn);
+	case CLI_O_CRIT: return num_arg(c, arg, 1e-9, 1000, PCT_ARG, &o->crit);
+	case CLI_O_FORCE: o->force = true; return true;
+	case CLI_O_UNTIL: o->until = arg; return true;
+	case CLI_O_OM: o->fmt = WB_FMT_OM; return true;
+	case CLI_O_OMFILE: o->om_file = arg; return true;
+	case CLI_O_LISTEN: return listen_arg(arg, o);
 	}
 	return false;
 }
 
 /* What the table cannot say (root for --recover, --to after --from, --warn under --crit) and defaults; 0 or 2. */
-static int check_values(struct opts *o, unsigned seen)
+static int check_values(struct cli_opts *o, unsigned seen)
 {
 	if (o->recover && geteuid() != 0) {
 		fprintf(stderr, "wbtop: --recover needs root (the changes it acts on were made as root)\n");
@@ -395,7 +398,7 @@ static int check_values(struct opts *o, unsigned seen)
 	if (o->trial)
 		o->apply = true;
 	o->typed = seen;
-	o->has_to = seen & F(O_TO);
+	o->has_to = seen & CLI_F(CLI_O_TO);
 	if (o->has_to && o->to < o->from && !o->from_clock && !o->to_clock) {
 		fprintf(stderr, "wbtop: --to %g is before --from %g\n", o->to, o->from);
 		return 2;
@@ -416,25 +419,26 @@ static int getopt_error(int c, char **argv)
 {
 	char name[64];
 
-	if (optopt && optopt < O_BATCH)
+	if (optopt && optopt < CLI_O_BATCH)
 		snprintf(name, sizeof(name), "-%c", optopt);
 	else
 		snprintf(name, sizeof(name), "%s", argv[optind - 1]);
 	fprintf(stderr, "wbtop: %s: %s (see --help)\n", name,
-		c == ':' ? "needs a value" : optopt >= O_BATCH ? "takes no value" : "unknown option");
+		c == ':' ? "needs a value" : optopt >= CLI_O_BATCH ? "takes no value" : "unknown option");
 	return 2;
 }
 
 /* Parse the command line; returns 0, or the exit code to leave with (-1: done, exit 0). */
-int wb_cli_parse(int argc, char **argv, struct opts *o)
+int wb_cli_parse(int argc, char **argv, struct cli_opts *o)
 {
-	static const int shorts[][2] = { { 'b', O_BATCH }, { 'n', O_ITER }, { 'd', O_DELAY }, { 'h', O_HELP },
-					 { 'V', O_VERSION } };
+	static const int shorts[][2] = { { 'b', CLI_O_BATCH }, { 'n', CLI_O_ITER }, { 'd', CLI_O_DELAY },
+					 { 'h', CLI_O_HELP }, { 'V', CLI_O_VERSION } };
 	unsigned seen = 0;
 	int c;
 
-	_Static_assert(O_END - O_BATCH <= 32, "flag bits fit an unsigned");
-	*o = (struct opts){ .count = -1, .delay = 1.0, .root = "/", .procs = true, .trace = true, .warn = 75, .crit = 95 };
+	_Static_assert(CLI_O_END - CLI_O_BATCH <= 32, "flag bits fit an unsigned");
+	*o = (struct cli_opts){ .count = -1, .delay = 1.0, .root = "/", .procs = true, .trace = true, .warn = 75,
+				.crit = 95 };
 	opterr = 0; /* our own one-line messages */
 	while ((c = getopt_long(argc, argv, ":bn:d:hV", long_opts, NULL)) != -1) {
 		char name[32];
@@ -444,20 +448,20 @@ int wb_cli_parse(int argc, char **argv, struct opts *o)
 		for (size_t i = 0; i < sizeof(shorts) / sizeof(shorts[0]); i++)
 			if (c == shorts[i][0])
 				c = shorts[i][1];
-		if (c == O_HELP || c == O_VERSION) {
-			if (c == O_HELP)
+		if (c == CLI_O_HELP || c == CLI_O_VERSION) {
+			if (c == CLI_O_HELP)
 				usage(stdout);
 			else
 				printf("wbtop %s\n", WBTOP_VERSION);
 			return -1;
 		}
-		if (c < O_BATCH || c >= O_HELP)
+		if (c < CLI_O_BATCH || c >= CLI_O_HELP)
 			return 2; /* not reached: every option is in the tables */
-		if ((seen & F(c)) && c != O_SET) {
+		if ((seen & CLI_F(c)) && c != CLI_O_SET) {
 			fprintf(stderr, "wbtop: %s given twice\n", opt_name(c, name, sizeof(name)));
 			return 2;
 		}
-		seen |= F(c);
+		seen |= CLI_F(c);
 		/* "--set --batch": getopt took the next option as the value; say so rather than misread it */
 		if (optarg && optarg[0] == '-' && optarg[1] == '-' && isalpha((unsigned char)optarg[2])) {
 			fprintf(stderr, "wbtop: %s: needs a value, not the option %s (see --help)\n",
@@ -472,6 +476,6 @@ int wb_cli_parse(int argc, char **argv, struct opts *o)
 		return 2;
 	}
 	if (strcmp(o->root, "/") == 0)
-		seen &= ~F(O_ROOT); /* --root / is the default: nothing to ignore */
+		seen &= ~CLI_F(CLI_O_ROOT); /* --root / is the default: nothing to ignore */
 	return check_flag_rules(seen) ? 2 : check_values(o, seen);
 }

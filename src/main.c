@@ -31,7 +31,7 @@
  * recording is its output, the text only what a batch prints unasked (--json,
  * --csv or --openmetrics there is asked for, and fails as closed).
  */
-static int run_batch(const struct opts *o, struct wb_source *src)
+static int run_batch(const struct cli_opts *o, struct wb_source *src)
 {
 	struct wb_headless_opts ho = { .fmt = o->fmt, .count = o->count, .delay = o->delay, .root = o->root,
 				       .quiet_text = o->listen || o->om_file || (o->record && o->stdout_closed),
@@ -77,7 +77,7 @@ static int check_terminal(char *err, size_t n)
  * typed takes the file's value (a typed one wins, even if it is the default).
  * A malformed file: a warning (stderr and the status line) and the defaults.
  */
-static void ui_settings(struct wb_ui_opts *uo, const struct opts *o, struct wb_config *cfg, char *path,
+static void ui_settings(struct wb_ui_opts *uo, const struct cli_opts *o, struct wb_config *cfg, char *path,
 			size_t n, char *msg, size_t mn)
 {
 	if (wb_config_path(path, n)) {
@@ -94,13 +94,13 @@ static void ui_settings(struct wb_ui_opts *uo, const struct opts *o, struct wb_c
 		}
 		uo->notice = msg;
 	}
-	if (!(o->typed & F(O_THEME)) && cfg->theme[0])
+	if (!(o->typed & CLI_F(CLI_O_THEME)) && cfg->theme[0])
 		uo->theme = cfg->theme;
-	if (!(o->typed & F(O_DELAY)) && cfg->delay > 0)
+	if (!(o->typed & CLI_F(CLI_O_DELAY)) && cfg->delay > 0)
 		uo->delay = cfg->delay;
-	if (!(o->typed & F(O_WARN)) && cfg->warn > 0)
+	if (!(o->typed & CLI_F(CLI_O_WARN)) && cfg->warn > 0)
 		uo->warn_pct = cfg->warn;
-	if (!(o->typed & F(O_CRIT)) && cfg->crit > 0)
+	if (!(o->typed & CLI_F(CLI_O_CRIT)) && cfg->crit > 0)
 		uo->crit_pct = cfg->crit;
 	if (uo->warn_pct > uo->crit_pct) { /* the file's value against a typed one: the command line's pair */
 		if (!uo->notice) { /* said, as a bad line would be */
@@ -115,7 +115,7 @@ static void ui_settings(struct wb_ui_opts *uo, const struct opts *o, struct wb_c
 }
 
 /* The curses UI on src: the terminal checked, themes looked up, the settings file under the command line. */
-static int run_ui(const struct opts *o, struct wb_source *src, const char *notice, const char *origin)
+static int run_ui(const struct cli_opts *o, struct wb_source *src, const char *notice, const char *origin)
 {
 	char user_dir[512], err[256], cpath[4096], cmsg[512];
 	struct wb_config cfg;
@@ -143,7 +143,7 @@ static int run_ui(const struct opts *o, struct wb_source *src, const char *notic
 }
 
 /* --until-clean: follow one device until it is clean. */
-static int run_until(const struct opts *o, struct wb_source *src)
+static int run_until(const struct cli_opts *o, struct wb_source *src)
 {
 	struct wb_until_opts uo = { .dev = o->until, .delay = o->delay, .count = o->count,
 				    .bar = !src->replay && isatty(STDOUT_FILENO),
@@ -158,7 +158,7 @@ static int run_until(const struct opts *o, struct wb_source *src)
  * or the exit code with a message: 1 when the recording has no time to put
  * them on, 2 for --to before --from (a bad value, as in seconds).
  */
-static int clock_range(const struct opts *o, struct wb_rec_reader *r, double *from, double *to)
+static int clock_range(const struct cli_opts *o, struct wb_rec_reader *r, double *from, double *to)
 {
 	struct wb_sample s;
 	char err[256], a[16], b[16];
@@ -202,7 +202,7 @@ static int clock_range(const struct opts *o, struct wb_rec_reader *r, double *fr
 }
 
 /* --replay: the recording as a source, for the UI or an export. */
-static int run_replay(const struct opts *o)
+static int run_replay(const struct cli_opts *o)
 {
 	double from, to;
 	char err[256], warn[256];
@@ -267,7 +267,7 @@ static bool std_clash(const char *opt, const char *path, const char *what)
  * textfile, the first sample's rename leaves them (or the recording) in the
  * replaced, unlinked file: lost, growing unseen.
  */
-static bool outputs_clash(const struct opts *o)
+static bool outputs_clash(const struct cli_opts *o)
 {
 	if ((o->record && std_clash("--record", o->record, "recorded")) ||
 	    (o->om_file && std_clash("--openmetrics-file", o->om_file, "written")))
@@ -291,7 +291,7 @@ static bool outputs_clash(const struct opts *o)
 }
 
 /* --record: the writer and the recorder, the pipeline's sink in o. 0, or 1 with a message. */
-static int start_recorder(const struct opts *o, struct wb_rec_writer **w, struct wb_recorder **rec,
+static int start_recorder(const struct cli_opts *o, struct wb_rec_writer **w, struct wb_recorder **rec,
 			  struct wb_pipeline_sink *sink)
 {
 	struct wb_rec_header h;
@@ -313,7 +313,7 @@ static int start_recorder(const struct opts *o, struct wb_rec_writer **w, struct
  * --listen, --openmetrics-file: the endpoint and the textfile on the source.
  * 0, or the exit code with a message.
  */
-static int start_metrics(const struct opts *o, struct wb_http **http, struct wb_om_sink **om,
+static int start_metrics(const struct cli_opts *o, struct wb_http **http, struct wb_om_sink **om,
 			 struct wb_pipeline_sink *sink)
 {
 	char err[256];
@@ -335,7 +335,7 @@ static int start_metrics(const struct opts *o, struct wb_http **http, struct wb_
 }
 
 /* The endpoint's "serving" line into served: to stderr (batch), or the UI's status line (*notice). */
-static void say_served(const struct opts *o, const struct wb_http *http, const char **notice, char *served,
+static void say_served(const struct cli_opts *o, const struct wb_http *http, const char **notice, char *served,
 		       size_t n)
 {
 	if (!http)
@@ -365,7 +365,7 @@ static void raise_nofile(void)
 }
 
 /* The live kernel as the source; the recorder and the metrics as more sinks; the UI or batch. */
-static int run_live(struct opts *o)
+static int run_live(struct cli_opts *o)
 {
 	struct wb_live_opts lo = { .root = o->root, .procs = o->procs, .mount_debugfs = o->mount_debugfs,
 				   .trace = o->trace };
@@ -445,7 +445,7 @@ static int flushed(int rc)
  * such rather than as the open's ": No such file or directory" under an
  * empty name. 0, or 1 (as for a file that cannot be opened) with a message.
  */
-static int empty_names(const struct opts *o)
+static int empty_names(const struct cli_opts *o)
 {
 	const struct { const char *opt, *path, *what; } files[] = {
 		{ "--record", o->record, "the file to record to" },
@@ -463,7 +463,7 @@ static int empty_names(const struct opts *o)
 /* Standard fds held, the command line parsed; then the one-shot tuning mode, a replay or the live kernel. */
 int main(int argc, char **argv)
 {
-	struct opts o;
+	struct cli_opts o;
 	struct wb_apply_opts ao;
 	int rc, held;
 
