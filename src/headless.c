@@ -92,7 +92,7 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 {
 	struct wb_pipeline_opts po = { .sets = o->sets, .nsets = o->nsets,
 				       .forecast_s = o->forecast, .sinks = o->sinks, .nsinks = o->nsinks };
-	bool null_out = stdout_null();
+	bool null_out = o->text_unread || stdout_null();
 	/*
 	 * Nothing reads the views' history when they go unprinted and the only
 	 * sink is the recorder (it takes the sample as read; the metrics sink,

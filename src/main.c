@@ -27,14 +27,16 @@
 
 /*
  * --batch: the headless loop with this command line's choices. Its text is quiet
- * beside the metrics, and for a recorder whose standard output was closed: the
- * recording is its output, the text only what a batch prints unasked (--json,
- * --csv or --openmetrics there is asked for, and fails as closed).
+ * beside the metrics, and a recorder's to a closed standard output goes unread
+ * as to /dev/null: the recording is its output, the text only what a batch
+ * prints unasked (--json, --csv or --openmetrics there is asked for, and fails
+ * as closed).
  */
 static int run_batch(const struct cli_opts *o, struct wb_source *src)
 {
 	struct wb_headless_opts ho = { .fmt = o->fmt, .count = o->count, .delay = o->delay, .root = o->root,
-				       .quiet_text = o->listen || o->om_file || (o->record && o->stdout_closed),
+				       .quiet_text = o->listen || o->om_file,
+				       .text_unread = o->record && o->stdout_closed && o->fmt == WB_FMT_TEXT,
 				       .sets = o->sets, .nsets = o->nsets,
 				       .forecast = o->forecast, .sinks = o->sinks, .nsinks = o->nsinks,
 				       .csv_units = o->csv_units, .no_trace = !o->trace };

@@ -22,7 +22,8 @@ struct wb_headless_opts {
 	long count;                   /* samples to print; 0 = until the source ends */
 	double delay;                 /* live: seconds between samples */
 	const char *root;             /* for the message when nothing can be read */
-	bool quiet_text;              /* serving metrics, or recording to a closed stdout: no text unless a format was asked for */
+	bool quiet_text;              /* serving metrics: no text unless a format was asked for */
+	bool text_unread;             /* recording, its text to a closed stdout: as to /dev/null */
 	const char *const *sets;      /* --set list (the what-if) */
 	int nsets;
 	double forecast;              /* --forecast seconds, 0 = none */

@@ -462,17 +462,15 @@ static int preview_lines(const struct ui *u)
 void ui_draw_tune(struct ui *u, int y, int h, put_fn put)
 {
 	int end = y + h, count = (int)wb_knob_count(), rows;
-	char trial[512] = "", edit[512] = "", err[512] = "", help[256];
+	char trial[512] = "", edit[512] = "", err[512] = "", help[256], hint[256] = "";
+
 	/* a replay or a --root tree offers no a, u or R (nothing there to write): the key table leaves them out too */
-	const char *hint = u->tune_editing || u->tune_buf[0] ? ""
-			   : u->o->can_apply
-			   ? "Enter: type a value (+/-: step it) and see the prediction   "
-			     "a: apply (root)   u: undo   R: revert all   r: raw bytes"
-			   : u->src && u->src->replay
-			   ? "Enter: type a value (+/-: step it) and see the prediction   r: raw bytes   "
-			     "(a replay: preview only)"
-			   : "Enter: type a value (+/-: step it) and see the prediction   r: raw bytes   "
-			     "(--root: preview only)";
+	const char *keys = u->o->can_apply ? "a: apply (root)   u: undo   R: revert all   r: raw bytes"
+			   : u->src && u->src->replay ? "r: raw bytes   (a replay: preview only)"
+			   : "r: raw bytes   (--root: preview only)";
+
+	if (!u->tune_editing && !u->tune_buf[0])
+		snprintf(hint, sizeof(hint), "Enter: type a value (+/-: step it) and see the prediction   %s", keys);
 
 	if (u->tune_trial_end > 0)
 		snprintf(trial, sizeof(trial), "TRIAL: %s  - the old values come back in %.0f s: k keeps, u reverts now",

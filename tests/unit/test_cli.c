@@ -41,7 +41,7 @@ static void batch_json(void **st)
 	assert_int_equal(o.fmt, WB_FMT_JSON);
 	assert_int_equal(o.count, 3);
 	assert_int_equal(o.typed, CLI_F(CLI_O_BATCH) | CLI_F(CLI_O_JSON) | CLI_F(CLI_O_ITER));
-	assert_int_equal(F(mine.verbose), O_END); /* this file's own names, untouched by cli.h */
+	assert_int_equal(F(mine.verbose), O_END); /* this file's own names in use: the check is that it builds beside cli.h */
 }
 
 /* A flag the mode would ignore is refused (exit 2): --json without --batch. */
