@@ -339,21 +339,18 @@ static double shown_rate(const struct wb_sample *const *hist, size_t nhist, cons
 }
 
 /*
- * A device seen writing at few of the samples it had something to write at
- * writes it out in a fraction of the time: what it completed over the
- * history, in the m sample intervals it was seen with pages under writeback
- * (any: I/O in flight at that instant), m at most half of the n samples it
- * had half a writeback chunk (2 MiB) or more at. Its completions alone say
- * only what it was given: a 39.5 MiB/s device starved behind slower ones
- * completed 2.3 MB/s over 31 samples, busy at 3 (24 MB/s this way); a what-if
- * of strict_limit on it at 3.5 MB/s held its writer blocked for 30 s where
- * the kernel let it run (scenario-gen heldout10/run06). Seen busy once could
- * be chance, and three pages left for their expiry are nothing to write
- * (the usb-stick example's disk, idle for 13 s): then 0.
+ * A device seen with pages under writeback at few of the samples it had
+ * pages at writes them out in a fraction of the time: completing c pages/s
+ * on average, busy in m of those n samples, it completes about c n / m while
+ * busy. Its completions alone say only what it was given: a 39.5 MiB/s
+ * device starved behind slower ones completed 2.3 MB/s over 31 s, busy in
+ * 3 of 31 samples (24 MB/s this way); a what-if of strict_limit on it at
+ * 3.5 MB/s held its writer blocked for 30 s where the kernel let it run
+ * (scenario-gen heldout10/run06). Seen busy once could be chance: then 0.
  */
 static double busy_rate(const struct wb_sample *const *hist, size_t nhist, const char *name)
 {
-	double c, n = 0, m = 0, half = (hist[0]->page_size ? (4 << 20) / (double)hist[0]->page_size : 1024) / 2;
+	double c, n = 0, m = 0;
 
 	if (nhist < 3 || !wb_rate_bdi(hist[nhist - 1], hist[0], name, WB_B_WRITTEN, &c) || c <= 0)
 		return 0;
@@ -361,27 +358,12 @@ static double busy_rate(const struct wb_sample *const *hist, size_t nhist, const
 		const struct wb_bdi *x = wb_sample_bdi(hist[j], name);
 
 		if (!x || !WB_HAS(x->st_valid, WB_B_WRITEBACK) || !WB_HAS(x->st_valid, WB_B_RECLAIMABLE) ||
-		    (double)(x->st[WB_B_RECLAIMABLE] + x->st[WB_B_WRITEBACK]) < half)
+		    x->st[WB_B_RECLAIMABLE] + x->st[WB_B_WRITEBACK] == 0)
 			continue;
 		n++;
 		m += x->st[WB_B_WRITEBACK] > 0;
 	}
-	return m >= 2 && 2 * m <= n ? c * (double)(nhist - 1) / m : 0;
-}
-
-/*
- * Busy seldom (busy_rate), raised: as fast as it was busy, but no faster
- * than any device here was measured completing (fastest; a device's own
- * estimate is not a measure: an idle one's starts at 100 MB/s). A zram
- * device seen busy a few times came to 7.9 GB/s, where its writers are
- * bound by the CPUs, which the forecast does not model: it let them climb,
- * and gave the slow device beside it 7 % of the threshold the kernel gave
- * it (fast2/run10).
- */
-static void raise_seldom_busy(const struct wb_sample *const *hist, size_t nhist, double *bw, double fastest)
-{
-	for (size_t i = 0; i < hist[0]->nbdis; i++)
-		bw[i] = fmax(bw[i], fmin(busy_rate(hist, nhist, hist[0]->bdis[i].name), fastest));
+	return m >= 2 ? c * n / m : 0;
 }
 
 /*
@@ -521,7 +503,7 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *o)
 {
 	const struct wb_sample *cur = hist[0], *prev = NULL;
-	double any = 0, fastest = 0; /* the most a device was measured completing */
+	double any = 0;
 	size_t k = 1;
 
 	/* the oldest sample in the window; events are summed over the same span */
@@ -574,7 +556,6 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			       (WB_HAS(b->st_valid, WB_B_WRITEBACK) && (double)b->st[WB_B_WRITEBACK] >= w);
 			if (queued)
 				w = backlog_rate(hist, nhist, b->name, w);
-			fastest = fmax(fastest, w);
 			o->bw[i] = full || w > o->bw[i] ? w : o->bw[i];
 		}
 		/*
@@ -594,9 +575,7 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		 * writers (an idle disk's own estimate can be stale: 1 page/s on vda) */
 		if (!full)
 			o->bw[i] = fmax(o->bw[i], o->rate[i]);
-		double shown = shown_rate(hist, nhist, b->name);
-		o->bw[i] = fmax(o->bw[i], shown);
-		fastest = fmax(fastest, shown);
+		o->bw[i] = fmax(o->bw[i], shown_rate(hist, nhist, b->name));
 		o->chunk[i] = 0;
 		double seen = HUGE_VAL, bound = HUGE_VAL;
 		for (size_t j = 0; j + 1 < k; j++) {
@@ -649,7 +628,18 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->completed[i] = completed(hist, nhist, b->name);
 		any = fmax(any, o->chunk[i]);
 	}
-	raise_seldom_busy(hist, nhist, o->bw, fastest);
+	/*
+	 * Busy seldom: as fast as it was busy, but no faster than the fastest
+	 * device measured here. A zram device seen busy a few times came to
+	 * 7.9 GB/s, where its writers are bound by the CPUs, which the forecast
+	 * does not model: it let them climb, and gave the slow device beside
+	 * it 7 % of the threshold the kernel gave it (fast2/run10).
+	 */
+	double fastest = 0;
+	for (size_t i = 0; i < cur->nbdis; i++)
+		fastest = fmax(fastest, o->bw[i]);
+	for (size_t i = 0; i < cur->nbdis; i++)
+		o->bw[i] = fmax(o->bw[i], fmin(busy_rate(hist, nhist, cur->bdis[i].name), fastest));
 	/* a writer blocked all along shows none: the largest seen elsewhere */
 	for (size_t i = 0; i < cur->nbdis; i++)
 		if (o->chunk[i] <= 0)
