@@ -339,34 +339,6 @@ static double shown_rate(const struct wb_sample *const *hist, size_t nhist, cons
 }
 
 /*
- * A device seen with pages under writeback at few of the samples it had
- * pages at writes them out in a fraction of the time: completing c pages/s
- * on average, busy in m of those n samples, it completes about c n / m while
- * busy. Its completions alone say only what it was given: a 39.5 MiB/s
- * device starved behind slower ones completed 2.3 MB/s over 31 s, busy in
- * 3 of 31 samples (24 MB/s this way); a what-if of strict_limit on it at
- * 3.5 MB/s held its writer blocked for 30 s where the kernel let it run
- * (scenario-gen heldout10/run06). Seen busy once could be chance: then 0.
- */
-static double busy_rate(const struct wb_sample *const *hist, size_t nhist, const char *name)
-{
-	double c, n = 0, m = 0;
-
-	if (nhist < 3 || !wb_rate_bdi(hist[nhist - 1], hist[0], name, WB_B_WRITTEN, &c) || c <= 0)
-		return 0;
-	for (size_t j = 0; j < nhist; j++) {
-		const struct wb_bdi *x = wb_sample_bdi(hist[j], name);
-
-		if (!x || !WB_HAS(x->st_valid, WB_B_WRITEBACK) || !WB_HAS(x->st_valid, WB_B_RECLAIMABLE) ||
-		    x->st[WB_B_RECLAIMABLE] + x->st[WB_B_WRITEBACK] == 0)
-			continue;
-		n++;
-		m += x->st[WB_B_WRITEBACK] > 0;
-	}
-	return m >= 2 ? c * n / m : 0;
-}
-
-/*
  * wb_min_pause's nr_dirtied_pause: the pages the kernel lets a task dirty
  * before its next balance_dirty_pages call, from the rate limit, the task
  * rate limit and the bandwidth estimate (pages/s; HZ 250, longest pause
@@ -628,18 +600,6 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->completed[i] = completed(hist, nhist, b->name);
 		any = fmax(any, o->chunk[i]);
 	}
-	/*
-	 * Busy seldom: as fast as it was busy, but no faster than the fastest
-	 * device measured here. A zram device seen busy a few times came to
-	 * 7.9 GB/s, where its writers are bound by the CPUs, which the forecast
-	 * does not model: it let them climb, and gave the slow device beside
-	 * it 7 % of the threshold the kernel gave it (fast2/run10).
-	 */
-	double fastest = 0;
-	for (size_t i = 0; i < cur->nbdis; i++)
-		fastest = fmax(fastest, o->bw[i]);
-	for (size_t i = 0; i < cur->nbdis; i++)
-		o->bw[i] = fmax(o->bw[i], fmin(busy_rate(hist, nhist, cur->bdis[i].name), fastest));
 	/* a writer blocked all along shows none: the largest seen elsewhere */
 	for (size_t i = 0; i < cur->nbdis; i++)
 		if (o->chunk[i] <= 0)

@@ -1368,60 +1368,6 @@ static void forecast_bandwidth_over_backlog(void **st)
 }
 
 /*
- * A device starved behind a faster one: 2.3 MB/s (576 pages/s) completed
- * over 30 s, pages under writeback at 3 of the 31 samples it had pages at.
- * It writes them out in a tenth of the time: 576 * 31 / 3 = 5952 pages/s,
- * no faster than the fastest device measured (here 10000 pages/s, flat out
- * over its threshold); seen busy once, its completions stand.
- */
-static void busy_seldom(struct wb_sample *h, struct wb_bdi (*b)[2], int busy, double fast)
-{
-	for (int i = 0; i < 31; i++) {
-		wb_sample_init(&h[i]);
-		memset(b[i], 0, sizeof(b[i]));
-		h[i].page_size = 4096;
-		h[i].mono = 100 - i;
-		h[i].bdis = b[i];
-		h[i].nbdis = 2;
-		strcpy(b[i][0].name, "7:202");
-		strcpy(b[i][1].name, "7:201");
-		for (int k = 0; k < 2; k++)
-			b[i][k].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_THRESH) |
-					   WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
-		b[i][0].st[WB_B_RECLAIMABLE] = 2000;
-		b[i][0].st[WB_B_THRESH] = 8000;
-		b[i][0].st[WB_B_WRITEBACK] = i % 10 == 5 && i / 10 < busy ? 1024 : 0;
-		b[i][0].st[WB_B_WRITTEN] = b[i][0].st[WB_B_DIRTIED] = (uint64_t)(100000 + 576 * (30 - i));
-		b[i][1].st[WB_B_RECLAIMABLE] = 30000;
-		b[i][1].st[WB_B_WRITEBACK] = (uint64_t)fast;
-		b[i][1].st[WB_B_THRESH] = 30000;
-		b[i][1].st[WB_B_WRITTEN] = b[i][1].st[WB_B_DIRTIED] = (uint64_t)(100000 + fast * (30 - i));
-	}
-}
-
-static void forecast_bandwidth_busy_seldom(void **st)
-{
-	static struct wb_sample h[31];
-	static struct wb_bdi b[31][2];
-	const struct wb_sample *hist[31];
-	double bw[2], rate[2], chunk[2], tasks[2];
-	struct wb_forecast_inputs_out o = { bw, rate, chunk, tasks, NULL, NULL, NULL, NULL };
-	(void)st;
-	for (int i = 0; i < 31; i++)
-		hist[i] = &h[i];
-	busy_seldom(h, b, 3, 10000);
-	wb_forecast_inputs(hist, 31, &o);
-	assert_in_range((long)bw[0], 5951, 5953);
-	assert_in_range((long)bw[1], 9999, 10001);
-	busy_seldom(h, b, 3, 3000); /* capped at the fastest measured */
-	wb_forecast_inputs(hist, 31, &o);
-	assert_in_range((long)bw[0], 2999, 3001);
-	busy_seldom(h, b, 1, 10000); /* seen busy once: could be chance */
-	wb_forecast_inputs(hist, 31, &o);
-	assert_in_range((long)bw[0], 575, 577);
-}
-
-/*
  * The write a throttled writer cannot split, from the tracepoint's pages
  * dirtied before a pause against what the kernel asked for
  * (nr_dirtied_pause). Rate limit 2000 pages/s, estimate 1280, task rate
@@ -1559,7 +1505,6 @@ int main(void)
 		cmocka_unit_test(forecast_freerun_shared_gap),
 		cmocka_unit_test(forecast_bandwidth_from_backlog),
 		cmocka_unit_test(forecast_bandwidth_over_backlog),
-		cmocka_unit_test(forecast_bandwidth_busy_seldom),
 		cmocka_unit_test(forecast_write_quantum),
 		cmocka_unit_test(forecast_wakeups_blocked),
 		cmocka_unit_test(forecast_wake_pages_recent),
