@@ -773,51 +773,6 @@ static void pane_keys_in_footer(void **st)
 }
 
 /*
- * Every key a pane's footer offers acts there, live and in a replay, at a width where every
- * entry fits: none answers "the Zones pane has no sortable table" (s/S and / were offered on
- * the Zones pane, s/S on the Flusher's, where they only said so).
- */
-static void footer_keys_act(void **st)
-{
-	const struct ui_binding *bind;
-	size_t nb = ui_bindings(&bind);
-	char dir[] = "/tmp/wbtop-footact-XXXXXX", cmd[64], foot[512], word[32];
-	struct wb_grid grid;
-
-	(void)st;
-	assert_non_null(mkdtemp(dir));
-	wb_grid_init(&grid);
-	assert_int_equal(wb_grid_resize(&grid, 200, 60), 0);
-	for (int replay = 0; replay < 2; replay++) {
-		struct rig g;
-		rig_open(&g, replay, dir);
-		for (int p = 0; p < P_COUNT; p++)
-			for (size_t k = 0; k < nb; k++) {
-				const struct ui_binding *b = &bind[k];
-				rig_reset(&g, (enum pane)p);
-				g.u.grid = &grid;
-				ui_render(&g.u);
-				g.u.grid = NULL;
-				foot[0] = ' '; /* " F1Help ... qQuit ": every entry between blanks */
-				wb_grid_line(&grid, 59, foot + 1, sizeof(foot) - 2);
-				strcat(foot, " ");
-				snprintf(word, sizeof(word), " %s%s ", b->foot_key ? b->foot_key : "", b->foot ? b->foot : "");
-				if (!b->foot || !(b->when & (replay ? UI_K_REPLAY : UI_K_LIVE)) ||
-				    !ui_binding_here(b, (enum pane)p) || !strstr(foot, word))
-					continue;
-				ui_handle_key(&g.u, b->keys[0]);
-				if (strstr(g.u.status, " pane has "))
-					fail_msg("pane %d (%s) offers \"%s\", which says \"%s\"", p + 1, replay ? "replay" : "live",
-						 word, g.u.status);
-			}
-		rig_close(&g);
-	}
-	wb_grid_finish(&grid);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
-}
-
-/*
  * A footer entry for two actions ("f / F" in the key table, not "q, F10") names both keys
  * in the footer, as f/F does: s/S, n/N, a/k and u/R named only their first.
  */
@@ -914,19 +869,39 @@ static bool grid_has(struct wb_grid *grid, const char *text)
 }
 
 /*
- * Every general key the help lists over a pane acts there, live and in a replay: the help
- * over the Zones and Processes panes listed i and l (and over Zones s/S, / and Esc, over
- * the Flusher's s/S), which there only say the pane has nothing for them. The Graph's and
- * Tune's own keys are listed everywhere, marked with their pane.
+ * Is b offered on the screen just drawn in grid: its footer entry (between blanks, on the
+ * last line), or its line in the help? Its text in what.
  */
-static void help_keys_act(void **st)
+static bool offered(struct wb_grid *grid, const struct ui_binding *b, bool help, char *what, size_t n)
+{
+	char foot[512];
+
+	if (help) {
+		snprintf(what, n, "%-10s %s", b->label, b->help);
+		return grid_has(grid, what);
+	}
+	foot[0] = ' '; /* " F1Help ... qQuit ": every entry between blanks */
+	wb_grid_line(grid, 59, foot + 1, sizeof(foot) - 2);
+	strcat(foot, " ");
+	snprintf(what, n, " %s%s ", b->foot_key ? b->foot_key : "", b->foot ? b->foot : "");
+	return b->foot && strstr(foot, what);
+}
+
+/*
+ * Every key the footer (help false) or the help over a pane (help true) offers acts there,
+ * live and in a replay, at a width where every entry fits: none answers "the Zones pane has
+ * no sortable table". The footer offered s/S and / on the Zones pane, s/S on the Flusher's;
+ * the help over Zones and Processes listed i and l (and over Zones s/S, / and Esc, over the
+ * Flusher's s/S), which there only said so. The Graph's and Tune's own keys are listed in
+ * the help everywhere, marked with their pane.
+ */
+static void offered_keys_act(bool help)
 {
 	const struct ui_binding *bind;
 	size_t nb = ui_bindings(&bind);
-	char dir[] = "/tmp/wbtop-helpact-XXXXXX", cmd[64], item[96];
+	char dir[] = "/tmp/wbtop-keysact-XXXXXX", cmd[64], what[96];
 	struct wb_grid grid;
 
-	(void)st;
 	assert_non_null(mkdtemp(dir));
 	wb_grid_init(&grid);
 	assert_int_equal(wb_grid_resize(&grid, 200, 60), 0);
@@ -939,24 +914,35 @@ static void help_keys_act(void **st)
 				if (!(b->when & (replay ? UI_K_REPLAY : UI_K_LIVE)) || !ui_binding_here(b, (enum pane)p))
 					continue;
 				rig_reset(&g, (enum pane)p);
-				g.u.help = true;
+				g.u.help = help;
 				g.u.grid = &grid;
 				ui_render(&g.u);
 				g.u.grid = NULL;
-				snprintf(item, sizeof(item), "%-10s %s", b->label, b->help);
-				if (!grid_has(&grid, item))
+				if (!offered(&grid, b, help, what, sizeof(what)))
 					continue;
 				g.u.help = false;
 				ui_handle_key(&g.u, b->keys[0]);
 				if (strstr(g.u.status, " pane has "))
-					fail_msg("pane %d (%s): the help lists \"%s\", which says \"%s\"", p + 1,
-						 replay ? "replay" : "live", item, g.u.status);
+					fail_msg("pane %d (%s): the %s offers \"%s\", which says \"%s\"", p + 1,
+						 replay ? "replay" : "live", help ? "help" : "footer", what, g.u.status);
 			}
 		rig_close(&g);
 	}
 	wb_grid_finish(&grid);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
+}
+
+static void footer_keys_act(void **st)
+{
+	(void)st;
+	offered_keys_act(false);
+}
+
+static void help_keys_act(void **st)
+{
+	(void)st;
+	offered_keys_act(true);
 }
 
 /*
