@@ -41,7 +41,6 @@ struct wb_forecast_in {
 	const double *dirty_rate;       /* writer demand per BDI, pages/s */
 	const double *chunk;            /* pages a writer dirties between two pauses (NULL: 32) */
 	const double *tasks;            /* writers asleep in balance_dirty_pages (NULL or < 0: unknown) */
-	const double *wake_pages;       /* pages dirtied per background wakeup (NULL or 0: one write) */
 	unsigned members;               /* ensemble size for the p10..p90 band (0: no band) */
 	const double *seen_s;           /* seconds the device's writers have been seen writing,
 					 * up to the history's length (NULL or < 0: long) */
@@ -75,18 +74,15 @@ void wb_forecast_finish(struct wb_forecast *f);
  * seconds of it: write bandwidth per BDI (what a busy device completed,
  * else the kernel's estimate), writer demand (the dirtying rate), pages/s;
  * from the tracepoints (0 unknown), the pages a throttled writer dirties
- * between two pauses, the number of writers asleep in balance_dirty_pages
- * on average and the pages dirtied per background flusher wakeup (each
- * balance_dirty_pages call over the background threshold wakes it: one a
- * write for large writes). Arrays of hist[0]->nbdis.; how long each BDI has held dirty pages without a break
- * (as far back as the samples go).
+ * between two pauses and the number of writers asleep in
+ * balance_dirty_pages on average. Arrays of hist[0]->nbdis; how long each
+ * BDI has held dirty pages without a break (as far back as the samples go).
  */
 #define WB_FORECAST_WINDOW_S 5.0
 #define WB_FORECAST_BW_WINDOW_S 8.0 /* a backlogged device's completions */
 #define WB_FORECAST_HIST 32     /* samples at most looked at for the window */
 struct wb_forecast_inputs_out {
 	double *bw, *rate, *chunk, *tasks;
-	double *wake_pages;             /* NULL: not wanted */
 	double *seen_s;                 /* NULL: not wanted */
 	double *age;                    /* NULL: not wanted */
 	double *completed;              /* NULL: not wanted */

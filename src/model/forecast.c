@@ -38,7 +38,6 @@ struct sim_bdi {
 	double share_mul;        /* an ensemble member's multiplier on them (1: the point forecast) */
 	double age;              /* seconds the oldest dirty page has waited */
 	double min_ppm, max_ppm;
-	double wake_pages;       /* pages dirtied per background wakeup */
 	double wakeups;
 	double fill;             /* pages/s of the free-running gap this step lets it dirty */
 	bool strict, flushing;
@@ -385,51 +384,6 @@ static void dirty_ages(const struct wb_sample *const *hist, size_t nhist, double
 	}
 }
 
-/* The global level (dirty + writeback) over the background threshold in s. */
-static bool over_bg(const struct wb_sample *s)
-{
-	return WB_HAS(s->g.valid, WB_G_DIRTY) && WB_HAS(s->g.valid, WB_G_WRITEBACK) &&
-	       WB_HAS(s->g.valid, WB_G_BG_THRESH) &&
-	       s->g.v[WB_G_DIRTY] + s->g.v[WB_G_WRITEBACK] > s->g.v[WB_G_BG_THRESH];
-}
-
-/*
- * Pages dirtied per background flusher wakeup in hist's intervals up to
- * span seconds back that ended over the background level (the writer may
- * have been blocked or below it in the last seconds); an occasional writer
- * that dirtied a few hundred pages there without a wakeup counts as one.
- * 0 when too little was seen.
- */
-static double wake_pages_in(const struct wb_sample *const *hist, size_t nhist, const char *name, double span)
-{
-	double wakes = 0, pages = 0, d;
-
-	for (size_t j = 0; j + 1 < nhist && hist[j]->ev_valid && hist[0]->mono - hist[j + 1]->mono <= span;
-	     j++) {
-		const struct wb_bdi *x = wb_sample_bdi(hist[j], name);
-
-		if (x && over_bg(hist[j]) && wb_rate_bdi(hist[j + 1], hist[j], name, WB_B_DIRTIED, &d)) {
-			wakes += x->ev.wake_bg;
-			pages += d * (hist[j]->mono - hist[j + 1]->mono);
-		}
-	}
-	return wakes >= 3 || pages >= 8 * DIRTY_POLL_PAGES ? pages / fmax(wakes, 1) : 0;
-}
-
-/*
- * Pages dirtied per background wakeup now: over the last window when it
- * shows enough, else over all of hist. The whole history mixes regimes: a
- * writer's first free-running second dirtied 48 MiB with 31 wakeups, and
- * then, throttled, 30 pages a wakeup (scenario-gen run05) - averaged over
- * 30 s that predicted a third of the wakeups.
- */
-static double wake_pages(const struct wb_sample *const *hist, size_t nhist, const char *name)
-{
-	double p = wake_pages_in(hist, nhist, name, WB_FORECAST_WINDOW_S + 0.5);
-
-	return p > 0 ? p : wake_pages_in(hist, nhist, name, HUGE_VAL);
-}
-
 /*
  * Seconds back to the first sample of the device's current writing (a gap
  * of 3 samples without dirtying ends it), up to the history's length: the
@@ -592,8 +546,6 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->chunk[i] = 0;
 		/* writers asleep there on average: one per second of pauses a second */
 		o->tasks[i] = traced ? round(pause_ms / 1000 / (cur->mono - prev->mono)) : -1;
-		if (o->wake_pages)
-			o->wake_pages[i] = traced ? wake_pages(hist, nhist, b->name) : 0;
 		if (o->seen_s)
 			o->seen_s[i] = seen_writing(hist, nhist, b->name);
 		if (o->completed)
@@ -681,9 +633,9 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 			    double horizon_s, double step_s, struct wb_forecast_in *in)
 {
 	size_t n = cur->nbdis ? cur->nbdis : 1, nh = 0;
-	double *buf = calloc(8 * n, sizeof(double));
+	double *buf = calloc(7 * n, sizeof(double));
 	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n, buf + 5 * n,
-					     buf + 6 * n, buf + 7 * n };
+					     buf + 6 * n };
 	const struct wb_sample *h[WB_FORECAST_HIST], *x;
 
 	if (!buf)
@@ -694,8 +646,8 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 			h[nh++] = x;
 	nh = fresh_history(h, nh);
 	wb_forecast_inputs(h, nh, &io);
-	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, io.wake_pages,
-				       band_members(), io.seen_s, io.age, io.completed };
+	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, band_members(),
+				       io.seen_s, io.age, io.completed };
 	return buf;
 }
 
@@ -812,20 +764,37 @@ static double throttled_rate(const struct sim_bdi *b, double pos)
 }
 
 /*
- * Background flusher wakeups a second from b's writers with the global level
- * (dirty + writeback, as measured) past the background threshold: every
- * balance_dirty_pages call wakes the flusher (writeback_wake_background), and
- * a writer calls it once per wake_pages dirtied (measured) - but a writer the
- * rate limit holds outright (task rate limit 0) dirties nothing and loops in
- * it, one call a longest pause (200 ms) each; no writer, no wakeup.
+ * Background flusher wakeups a second from b's writers
+ * (writeback_wake_background). balance_dirty_pages() wakes a flusher that is
+ * not running at every call above the freerun ceiling, and below it only
+ * while the global dirty count - writeback not counted - is over the
+ * background threshold. A writer calls it every nr_dirtied_pause pages, in
+ * whole writes: free running, about the square root of the gap to the limit
+ * (dirty_poll_interval(); under strict_limit the device's own gap);
+ * throttled, wb_min_pause()'s pages from the rate limits; held outright
+ * (task rate limit 0) it loops in it, a call a longest pause. Pages dirtied per wakeup as measured lately (the previous
+ * way) carried one regime into another: throttled, 2 pages a wakeup,
+ * applied to a writer forecast free-running on the root disk, came to
+ * 75,000 a minute where 1,500-2,400 were seen.
  */
-static double wakeups(const struct sim_bdi *b, double pos, double rate)
+static double wakeups(const struct sim_bdi *b, double pos, double rate, bool dirty_over_bg, double gap)
 {
+	double pages;
+
 	if (b->demand <= 0)
 		return 0;
-	if (pos >= 0 && rate <= 0)
+	if (pos < 0) {
+		if (!dirty_over_bg || rate <= 0)
+			return 0;
+		pages = gap >= 1 ? exp2(floor(floor(log2(gap)) / 2)) : 1;
+	} else if (rate <= 0) {
 		return b->n / MAX_PAUSE_S;
-	return rate / b->wake_pages;
+	} else {
+		pages = pause_pages(b->rl / b->n, rate / b->n, b->kavg);
+	}
+	if (b->chunk > 0)
+		pages = ceil(fmax(pages, 1) / b->chunk) * b->chunk;
+	return rate / fmax(pages, 1);
 }
 
 /* One ensemble member's multipliers on what the model cannot observe exactly. */
@@ -930,8 +899,6 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		x->share_mul = 1;
 		init_ratelimit(x, b, s->ev_valid, tasks);
 		x->chunk = in->chunk && in->chunk[i] > 0 ? in->chunk[i] : DIRTY_POLL_PAGES;
-		x->wake_pages = in->wake_pages && in->wake_pages[i] > 0 ? in->wake_pages[i]
-									 : fmax(x->chunk, DIRTY_POLL_PAGES);
 		if (jit)
 			jitter_sim(x, jit, i);
 	}
@@ -1006,8 +973,7 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			double done, submit, add, nd = ndirty + rate * DT, over;
 			bool expired;
 
-			if (dirty > bg)
-				b->wakeups += wakeups(b, pos, rate) * DT;
+			b->wakeups += wakeups(b, pos, rate, ndirty > bg, b->strict ? wth - b->r - b->w : T - dirty) * DT;
 			b->age = b->r > 0 ? b->age + DT : 0;
 			expired = period > 0 && b->r > 0 && b->age >= expire; /* kupdate: periodic writeback only */
 			b->r += rate * DT;

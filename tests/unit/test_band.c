@@ -41,7 +41,7 @@ static void one_init(struct one *o)
 	o->bw = 1000;
 	o->rate = 800;
 	o->seen = 30;
-	o->in = (struct wb_forecast_in){ 30, 1, &o->bw, &o->rate, NULL, NULL, NULL, WB_FORECAST_MEMBERS, &o->seen,
+	o->in = (struct wb_forecast_in){ 30, 1, &o->bw, &o->rate, NULL, NULL, WB_FORECAST_MEMBERS, &o->seen,
 					 NULL, NULL };
 }
 
