@@ -1481,6 +1481,42 @@ static void forecast_wakeups_regime(void **st)
 	wb_forecast_finish(&f);
 }
 
+/*
+ * A writer started within the window: its rate from the last sample that
+ * found its device empty with nothing dirtied, not averaged with the idle
+ * seconds before it - 1000 pages/s, not 600. A device that writes
+ * everything between two samples (zram: empty at each) keeps the whole
+ * window when it was dirtied at its start (600 pages/s, not the last
+ * second's 0).
+ */
+static void forecast_rate_from_start(void **st)
+{
+	static struct wb_sample h[6];
+	static struct wb_bdi b[6];
+	const struct wb_sample *hist[6];
+	double bw, rate, chunk, tasks;
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL };
+	(void)st;
+	one_bdi_history(h, b, 6, "7:0", 1);
+	for (int i = 0; i < 6; i++) {
+		hist[i] = &h[i];
+		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_DIRTIED) |
+				WB_BIT(WB_B_WRITTEN);
+		/* samples 5..3 (the oldest) idle; dirtied from sample 2 on */
+		b[i].st[WB_B_DIRTIED] = 1000 + (i < 3 ? 1000 * (3 - i) : 0);
+		b[i].st[WB_B_RECLAIMABLE] = i < 3 ? 1000 : 0;
+	}
+	wb_forecast_inputs(hist, 6, &o);
+	assert_in_range((long)rate, 999, 1001);
+	/* empty at every sample, 3000 pages dirtied in the window's first 3 s */
+	for (int i = 0; i < 6; i++) {
+		b[i].st[WB_B_RECLAIMABLE] = 0;
+		b[i].st[WB_B_DIRTIED] = 1000 + 1000 * (i > 2 ? 5 - i : 3);
+	}
+	wb_forecast_inputs(hist, 6, &o);
+	assert_in_range((long)rate, 599, 601);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1514,6 +1550,7 @@ int main(void)
 		cmocka_unit_test(forecast_write_quantum),
 		cmocka_unit_test(forecast_wakeups_blocked),
 		cmocka_unit_test(forecast_wakeups_regime),
+		cmocka_unit_test(forecast_rate_from_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
