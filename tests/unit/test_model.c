@@ -1445,11 +1445,15 @@ static void forecast_wakeups_blocked(void **st)
  * while throttled, applied free-running, gave the root disk 75,000 a minute
  * where 1,500-2,400 were seen). Over it, one a dirty_poll_interval(): 64
  * pages with 13,000-15,000 to the limit, 200 / 64 * 60 = 187.5 a minute.
+ * Under strict_limit the gap is the device's own; throttled, the pages are
+ * wb_min_pause()'s.
  */
 static void forecast_wakeups_regime(void **st)
 {
 	struct wb_sample s;
 	struct wb_bdi b = { .name = "8:0" };
+	struct wb_bdi_knobs kn = { .name = "8:0", .max_ppm = 500000 };
+	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = &kn, .nbdis = 1 };
 	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 1 };
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
@@ -1479,6 +1483,32 @@ static void forecast_wakeups_regime(void **st)
 	assert_true(f.bdis[0].dirty[9] > 6000 && f.bdis[0].dirty[9] < 7100);
 	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 180, 195);
 	wb_forecast_finish(&f);
+	/*
+	 * strict_limit, capped at half: free running on its own figures, a
+	 * call every dirty_poll_interval() of its gap to its own limit (10000 -
+	 * 3000..4890: 64 pages, 187.5 a minute), not the global gap's (17000
+	 * ..15110: 128 then 64 pages, 157)
+	 */
+	kn.strict = true;
+	b.st[WB_B_RECLAIMABLE] = 3000;
+	l.dirty = 3000;
+	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
+	assert_true(f.bdis[0].dirty[9] < 5500); /* under its own freerun ceiling */
+	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 180, 195);
+	wb_forecast_finish(&f);
+	/*
+	 * Throttled at 20000 pages/s: wb_min_pause()'s 10 ms of the rate limit,
+	 * 156 pages, 160 in whole 32-page writes: 20000 / 160 * 60 = 7,500 a
+	 * minute (32 pages a call would be 37,500)
+	 */
+	bw = 20000;
+	rate = 40000;
+	b.st[WB_B_RECLAIMABLE] = 12000;
+	l.dirty = 12000;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_in_range((long)f.bdis[0].write_rate[5], 19000, 21000);
+	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 7000, 8200);
+	wb_forecast_finish(&f);
 }
 
 /*
@@ -1502,12 +1532,17 @@ static void forecast_rate_from_start(void **st)
 		hist[i] = &h[i];
 		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_DIRTIED) |
 				WB_BIT(WB_B_WRITTEN);
-		/* samples 5..3 (the oldest) idle; dirtied from sample 2 on */
+		/* samples 5..3 (the oldest) idle; dirtied, and completed, from sample 2 on */
 		b[i].st[WB_B_DIRTIED] = 1000 + (i < 3 ? 1000 * (3 - i) : 0);
+		b[i].st[WB_B_WRITTEN] = 500 + (i < 3 ? 1500 * (3 - i) : 0);
 		b[i].st[WB_B_RECLAIMABLE] = i < 3 ? 1000 : 0;
+		/* a few stale pages the file system keeps: still empty */
+		if (i == 4)
+			b[i].st[WB_B_RECLAIMABLE] = 3;
 	}
 	wb_forecast_inputs(hist, 6, &o);
 	assert_in_range((long)rate, 999, 1001);
+	assert_in_range((long)bw, 1499, 1501); /* 900 over the whole window */
 	/* empty at every sample, 3000 pages dirtied in the window's first 3 s */
 	for (int i = 0; i < 6; i++) {
 		b[i].st[WB_B_RECLAIMABLE] = 0;
