@@ -348,8 +348,9 @@ static double shown_rate(const struct wb_sample *const *hist, size_t nhist, cons
 static double pause_pages(double rl, double trl, double kavg)
 {
 	const double mp = MAX_PAUSE_S * HZ, hz2 = 256; /* jiffies; roundup_pow_of_two(HZ) */
-	double t = floor(HZ / 100), pages, hi = kavg >= 1 ? floor(log2(kavg)) : 0;
-	double lo = rl >= 1 ? floor(log2(rl)) : 0;
+	/* ilogb: the kernel's ilog2 (floor of log2) without libm's log2, per step */
+	double t = floor(HZ / 100), pages, hi = kavg >= 1 ? ilogb(kavg) : 0;
+	double lo = rl >= 1 ? ilogb(rl) : 0;
 
 	if (hi > lo)
 		t += floor((hi - lo) * 10 * HZ / 1024);
@@ -829,7 +830,7 @@ static double wakeups(const struct sim_bdi *b, double pos, double rate, bool dir
 	if (pos < 0) {
 		if (!dirty_over_bg || rate <= 0)
 			return 0;
-		pages = gap >= 1 ? exp2(floor(floor(log2(gap)) / 2)) : 1;
+		pages = gap >= 1 ? ldexp(1, ilogb(gap) / 2) : 1;
 	} else if (rate <= 0) {
 		return b->n / max_pause(b);
 	} else {
