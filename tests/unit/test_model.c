@@ -1460,14 +1460,9 @@ static void forecast_wakeups_regime(void **st)
 	double bw = 1000, rate = 100;
 	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL };
 	(void)st;
-	wb_sample_init(&s);
-	s.page_size = 4096;
+	fc_sample(&s, &b, 1, &l, &bl);
 	b.st[WB_B_RECLAIMABLE] = 500;
 	b.st[WB_B_WRITEBACK] = 3000;
-	b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
-	s.bdis = &b;
-	s.nbdis = 1;
-	l.bdis = &bl;
 	l.dirty = 3500;
 	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
 	assert_true(f.bdis[0].write_rate[0] > 90); /* writing, free */
