@@ -72,8 +72,9 @@ void wb_forecast_finish(struct wb_forecast *f);
  * The forecast's inputs from recent history, newest first (hist[0] the
  * sample forecast from, nhist >= 1), over the last WB_FORECAST_WINDOW_S
  * seconds of it (for a device whose writer started within them, from the
- * last sample that found it empty): write bandwidth per BDI (what a busy device completed,
- * else the kernel's estimate), writer demand (the dirtying rate), pages/s;
+ * last sample that found it empty): write bandwidth per BDI (what a busy
+ * device completed, else the kernel's estimate), writer demand (the
+ * dirtying rate), pages/s;
  * from the tracepoints (0 unknown), the pages a throttled writer dirties
  * between two pauses and the number of writers asleep in
  * balance_dirty_pages on average. Arrays of hist[0]->nbdis; how long each

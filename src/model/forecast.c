@@ -433,11 +433,10 @@ static double completed(const struct wb_sample *const *hist, size_t nhist, const
  * at the last of the samples from prev on that found it so with nothing
  * dirtied since prev - its writer started within the window (a device that
  * writes all it is given between two samples, zram, is seen empty at each
- * and keeps the window). A
- * writer started 2 s before the forecast was seen at 40 % of its rate and
- * its device at 40 % of its completions, averaged with the idle seconds
- * before it (scenario-gen heldout11/run04: 1229 pages/s completed, 3400
- * seen once it wrote).
+ * and keeps the window). A writer started 2 s before the forecast was seen
+ * at 40 % of its rate and its device at 40 % of its completions, averaged
+ * with the idle seconds before it (scenario-gen heldout11/run04: 1229
+ * pages/s completed, 3400 seen once it wrote).
  */
 static const struct wb_sample *activity_start(const struct wb_sample *const *hist, size_t k, const char *name)
 {
@@ -450,7 +449,8 @@ static const struct wb_sample *activity_start(const struct wb_sample *const *his
 		const struct wb_bdi *x = wb_sample_bdi(hist[j], name);
 
 		if (!x || !WB_HAS(x->st_valid, WB_B_RECLAIMABLE) || !WB_HAS(x->st_valid, WB_B_WRITEBACK) ||
-		    !WB_HAS(x->st_valid, WB_B_DIRTIED) || x->st[WB_B_RECLAIMABLE] + x->st[WB_B_WRITEBACK] > DIRTY_POLL_PAGES ||
+		    !WB_HAS(x->st_valid, WB_B_DIRTIED) ||
+		    x->st[WB_B_RECLAIMABLE] + x->st[WB_B_WRITEBACK] > DIRTY_POLL_PAGES ||
 		    x->st[WB_B_DIRTIED] != p->st[WB_B_DIRTIED])
 			break;
 		from = hist[j];
@@ -772,6 +772,12 @@ static void update_bandwidth(struct sim_bdi *b)
 	b->kdone = b->kt = 0;
 }
 
+/* wb_max_pause(): the longest pause, seconds - shorter for a device with little dirty for its speed */
+static double max_pause(const struct sim_bdi *b)
+{
+	return fmin((floor((b->r + b->w) / (1 + floor(b->kavg / 32))) + 1) / HZ, MAX_PAUSE_S);
+}
+
 /*
  * What b's writers dirty under balance_dirty_pages (writeback-model.md 5.6):
  * a task rate limit that rounds to 0 pages/s blocks them (MAX_PAUSE sleeps
@@ -780,12 +786,6 @@ static void update_bandwidth(struct sim_bdi *b)
  * cannot split: a task never goes slower than a write per max_pause,
  * however low the rate limit has sunk.
  */
-/* wb_max_pause(): the longest pause, seconds - shorter for a device with little dirty for its speed */
-static double max_pause(const struct sim_bdi *b)
-{
-	return fmin((floor((b->r + b->w) / (1 + floor(b->kavg / 32))) + 1) / HZ, MAX_PAUSE_S);
-}
-
 static double throttled_rate(const struct sim_bdi *b, double pos)
 {
 	double tr = floor(b->rl / b->n * pos), mp = max_pause(b);
