@@ -954,7 +954,7 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 {
 	size_t nb = s->nbdis, ns;
 	struct sim_bdi *sb;
-	double g, other, t = 0, next_out, next_age = FPROP_PERIOD, sumbw = 0;
+	double g, other, t = 0, next_out, next_age = FPROP_PERIOD;
 	double expire = k ? k->expire_cs / 100.0 : 30, period = k ? k->writeback_cs / 100.0 : 5;
 
 	/* a sysctl not read is the kernel's default, not 0 (0 turns periodic writeback off) */
@@ -981,8 +981,6 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 	for (size_t i = 0; i < nb; i++)
 		thresh_terms(&sb[i], (double)l->thresh, (double)l->bg, (double)l->sum_min_ppm);
 	const double DT = jit ? DT_MEMBER : DT_POINT;
-	for (size_t i = 0; i < nb; i++)
-		sumbw += sb[i].bw;
 	other = (double)l->dirty;
 	for (size_t i = 0; i < nb; i++) {
 		other -= sb[i].r + sb[i].w;
@@ -996,13 +994,18 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 		other = 0;
 	next_out = in->step_s;
 	while (step < ns) {
-		double dirty = other, ndirty = other, T = (double)l->thresh, bg = (double)l->bg;
+		double dirty = other, ndirty = other, T = (double)l->thresh, bg = (double)l->bg, done_rate = 0;
 
 		for (size_t i = 0; i < nb; i++) {
 			dirty += sb[i].r + sb[i].w;
 			ndirty += sb[i].r;
+			/* what completes in the step: a written device's speed, an
+			 * idle one's pages only (the root disk's 6 GB/s let a writer
+			 * at the ceiling dirty 300 MB in a step, past the limit:
+			 * heldout12/run06) */
+			done_rate += sb[i].demand > 0 ? sb[i].bw : fmin(sb[i].bw, (sb[i].r + sb[i].w) / DT);
 		}
-		share_gap(sb, nb, fmax(0, (T + bg) / 2 - dirty) / DT + sumbw);
+		share_gap(sb, nb, fmax(0, (T + bg) / 2 - dirty) / DT + done_rate);
 		for (size_t i = 0; i < nb; i++) {
 			struct sim_bdi *b = &sb[i];
 			double frac = fmin(1, b->e / g), wth = calc_thresh(T, dirty, b, 0, frac);
@@ -1011,8 +1014,11 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			double pos = position(b, dirty, T, bg, wth, wbg_sp);
 			/* free running, an open demand fills its part of the gap to the
 			 * freerun ceiling at once and a chunk more: it checks only
-			 * between chunks */
-			double gap = b->fill + b->chunk / DT;
+			 * between chunks. Under strict_limit the ceiling is the
+			 * device's own (domain_dirty_freerun()), whatever the global
+			 * level, and what it completes reopens it. */
+			double gap = (b->strict ? fmax(0, (wth + wbg_sp) / 2 - b->r - b->w) / DT + b->bw : b->fill) +
+				     b->chunk / DT;
 			double rate = pos < 0 ? fmin(b->demand, gap) : fmin(b->demand, throttled_rate(b, pos));
 			double done, submit, add, nd = ndirty + rate * DT, over;
 			bool expired;

@@ -555,6 +555,80 @@ static void forecast_idle_device(void **st)
 }
 
 /*
+ * A held writer on a slow device whose level sinks to the freerun ceiling,
+ * beside an idle device the kernel estimates at 6 GB/s: let loose, the
+ * writer may fill the gap to the ceiling and what completes meanwhile - the
+ * slow device's writeback, not the idle one's speed, with which it dirtied
+ * 300 MB in a step, past the global limit (heldout12/run06).
+ */
+static void forecast_ceiling_beside_idle_disk(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b[2] = { { .name = "7:200" }, { .name = "254:0" } };
+	struct wb_limits l = { .valid = true, .thresh = 64512, .bg = 29607, .dirty = 47400 };
+	struct wb_bdi_limits bl[2] = { { .name = "7:200", .valid = true, .frac_num = 9, .frac_den = 10 },
+				       { .name = "254:0", .valid = true, .frac_num = 1, .frac_den = 10 } };
+	struct wb_forecast f;
+	double bw[2] = { 1000, 1500000 }, rate[2] = { 500, 0 }, tasks[2] = { 1, 0 }, peak = 0;
+	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL };
+	(void)st;
+	fc_sample(&s, b, 2, &l, bl);
+	s.ev_valid = true;
+	b[0].st[WB_B_RECLAIMABLE] = 3000;
+	b[0].st[WB_B_WRITEBACK] = 44400;
+	b[0].st[WB_B_WB_BW] = 1000;
+	b[0].ev.dirty_ratelimit = b[0].ev.balanced_ratelimit = 100; /* far below the device's speed */
+	b[1].st[WB_B_WB_BW] = 1500000;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	for (size_t k = 0; k < f.nsteps; k++) {
+		/* the level sinks to the ceiling and stays about it, a step's
+		 * completions and a chunk past at most */
+		assert_true(f.bdis[0].dirty[k] + f.bdis[0].writeback[k] < (64512 + 29607) / 2 + 1500);
+		peak = fmax(peak, f.bdis[0].write_rate[k]);
+		assert_true(f.bdis[1].dirty[k] == 0 && f.bdis[1].write_rate[k] == 0);
+	}
+	assert_in_range((long)peak, 500, 3000);
+	wb_forecast_finish(&f);
+}
+
+/*
+ * Under strict_limit a writer runs free below its device's own freerun
+ * ceiling, whatever the global level (domain_dirty_freerun()): beside a
+ * slow device holding the global level past its ceiling, the strict
+ * device's writer goes at its demand while under its own ceiling - not at a
+ * share of what the devices complete (its forecast level drained to 0 where
+ * the kernel's held, scenario-gen runs/run60).
+ */
+static void forecast_strict_own_ceiling(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b[2] = { { .name = "7:203" }, { .name = "7:200" } };
+	struct wb_limits l = { .valid = true, .thresh = 64512, .bg = 29607, .dirty = 63500 };
+	struct wb_bdi_limits bl[2] = { { .name = "7:203", .valid = true, .frac_num = 1, .frac_den = 10 },
+				       { .name = "7:200", .valid = true, .frac_num = 9, .frac_den = 10 } };
+	struct wb_bdi_knobs kn[2] = { { .name = "7:203", .max_ppm = 1000000, .strict = true },
+				      { .name = "7:200", .max_ppm = 1000000 } };
+	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = kn, .nbdis = 2 };
+	struct wb_forecast f;
+	double bw[2] = { 3000, 100 }, rate[2] = { 4000, 100 }, tasks[2] = { 0, 1 };
+	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL };
+	(void)st;
+	fc_sample(&s, b, 2, &l, bl);
+	b[0].st[WB_B_RECLAIMABLE] = 500;
+	b[0].st[WB_B_WB_BW] = 3000;
+	b[1].st[WB_B_RECLAIMABLE] = 3000;
+	b[1].st[WB_B_WRITEBACK] = 60000;
+	b[1].st[WB_B_WB_BW] = 100;
+	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
+	assert_in_range((long)f.bdis[0].write_rate[0], 3800, 4000);
+	/* its threshold grows with its share of the completions, its level below it */
+	for (size_t t = 1; t < f.nsteps; t++)
+		assert_true(f.bdis[0].dirty[t] + f.bdis[0].writeback[t] < f.bdis[0].thresh[t] &&
+			    f.bdis[0].thresh[t] > f.bdis[0].thresh[t - 1]);
+	wb_forecast_finish(&f);
+}
+
+/*
  * Two devices completing alike, half the shares each, one capped at 10 %
  * (max_ratio): the kernel counts its completions only up to the cap
  * (__fprop_add_percpu_max), so the other's share grows into the rest; counted
@@ -1565,6 +1639,8 @@ int main(void)
 		cmocka_unit_test(forecast_fast_device),
 		cmocka_unit_test(forecast_fast_device_ratelimit),
 		cmocka_unit_test(forecast_idle_device),
+		cmocka_unit_test(forecast_ceiling_beside_idle_disk),
+		cmocka_unit_test(forecast_strict_own_ceiling),
 		cmocka_unit_test(forecast_capped_share),
 		cmocka_unit_test(capped_hidden_share),
 		cmocka_unit_test(hidden_share_remainder),
