@@ -999,11 +999,12 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 		for (size_t i = 0; i < nb; i++) {
 			dirty += sb[i].r + sb[i].w;
 			ndirty += sb[i].r;
-			/* what completes in the step: a written device's speed, an
-			 * idle one's pages only (the root disk's 6 GB/s let a writer
-			 * at the ceiling dirty 300 MB in a step, past the limit:
-			 * heldout12/run06) */
-			done_rate += sb[i].demand > 0 ? sb[i].bw : fmin(sb[i].bw, (sb[i].r + sb[i].w) / DT);
+			/* what an idle device completes in the step, its pages only
+			 * (the root disk's 6 GB/s let a writer at the ceiling dirty
+			 * 300 MB in a step, past the limit: heldout12/run06); a
+			 * written device's completions are its own writer's below */
+			if (!(sb[i].demand > 0))
+				done_rate += fmin(sb[i].bw, (sb[i].r + sb[i].w) / DT);
 		}
 		share_gap(sb, nb, fmax(0, (T + bg) / 2 - dirty) / DT + done_rate);
 		for (size_t i = 0; i < nb; i++) {
@@ -1013,11 +1014,15 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			double wbg_sp = T > 0 ? wth * bg / T : 0;
 			double pos = position(b, dirty, T, bg, wth, wbg_sp);
 			/* free running, an open demand fills its part of the gap to the
-			 * freerun ceiling at once and a chunk more: it checks only
-			 * between chunks. Under strict_limit the ceiling is the
-			 * device's own (domain_dirty_freerun()), whatever the global
-			 * level, and what it completes reopens it. */
-			double gap = (b->strict ? fmax(0, (wth + wbg_sp) / 2 - b->r - b->w) / DT + b->bw : b->fill) +
+			 * freerun ceiling at once, what its device completes
+			 * meanwhile, and a chunk more: it checks only between chunks.
+			 * Not another written device's completions: its writer
+			 * refills them (zram's 4 GB/s shared out let three writers
+			 * on 2-10 MiB/s devices dirty 60 MB each in a step past the
+			 * limit, fast2/run07). Under strict_limit the ceiling is
+			 * the device's own (domain_dirty_freerun()), whatever the
+			 * global level. */
+			double gap = (b->strict ? fmax(0, (wth + wbg_sp) / 2 - b->r - b->w) / DT : b->fill) + b->bw +
 				     b->chunk / DT;
 			double rate = pos < 0 ? fmin(b->demand, gap) : fmin(b->demand, throttled_rate(b, pos));
 			double done, submit, add, nd = ndirty + rate * DT, over;

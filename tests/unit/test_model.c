@@ -592,6 +592,41 @@ static void forecast_ceiling_beside_idle_disk(void **st)
 }
 
 /*
+ * A writer on a fast device (zram, 4 GB/s) beside held writers on slow ones,
+ * the global level at the freerun ceiling: what the fast device completes
+ * its own writer refills. Shared out among every writer, it let the slow
+ * ones dirty 60 MB each in one step, far past the limit, and sawtooth from
+ * there (scenario-gen fast2/run07's what-if).
+ */
+static void forecast_fast_beside_slow_writers(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b[3] = { { .name = "253:0" }, { .name = "7:200" }, { .name = "7:201" } };
+	struct wb_limits l = { .valid = true, .thresh = 60000, .bg = 8192, .dirty = 34100 };
+	struct wb_bdi_limits bl[3] = { { .name = "253:0", .valid = true, .frac_num = 98, .frac_den = 100 },
+				       { .name = "7:200", .valid = true, .frac_num = 1, .frac_den = 100 },
+				       { .name = "7:201", .valid = true, .frac_num = 1, .frac_den = 100 } };
+	struct wb_forecast f;
+	double bw[3] = { 1000000, 2500, 1300 }, rate[3] = { 1000000, 1300, 1300 }, tasks[3] = { 0, 1, 1 };
+	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL };
+	(void)st;
+	fc_sample(&s, b, 3, &l, bl);
+	b[0].st[WB_B_RECLAIMABLE] = 7000;
+	b[0].st[WB_B_WB_BW] = 1000000;
+	b[1].st[WB_B_WRITEBACK] = 18000;
+	b[1].st[WB_B_WB_BW] = 2500;
+	b[2].st[WB_B_WRITEBACK] = 9100;
+	b[2].st[WB_B_WB_BW] = 1300;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	for (size_t k = 0; k < f.nsteps; k++) {
+		assert_true(f.g_dirty[k] + f.g_writeback[k] < 60000);
+		for (int i = 1; i < 3; i++)
+			assert_true(f.bdis[i].write_rate[k] < 4 * bw[i]);
+	}
+	wb_forecast_finish(&f);
+}
+
+/*
  * Under strict_limit a writer runs free below its device's own freerun
  * ceiling, whatever the global level (domain_dirty_freerun()): beside a
  * slow device holding the global level past its ceiling, the strict
@@ -1641,6 +1676,7 @@ int main(void)
 		cmocka_unit_test(forecast_idle_device),
 		cmocka_unit_test(forecast_ceiling_beside_idle_disk),
 		cmocka_unit_test(forecast_strict_own_ceiling),
+		cmocka_unit_test(forecast_fast_beside_slow_writers),
 		cmocka_unit_test(forecast_capped_share),
 		cmocka_unit_test(capped_hidden_share),
 		cmocka_unit_test(hidden_share_remainder),
