@@ -340,14 +340,15 @@ static double shown_rate(const struct wb_sample *const *hist, size_t nhist, cons
 /*
  * wb_min_pause's nr_dirtied_pause: the pages the kernel lets a task dirty
  * before its next balance_dirty_pages call, from the rate limit, the task
- * rate limit and the bandwidth estimate (pages/s; HZ 250, longest pause
- * 50 jiffies). About 10 ms of the rate limit, at least 32 pages (or what
- * the longest pause allows), fewer when the task rate limit would
- * otherwise make the pause longer than the longest.
+ * rate limit and the bandwidth estimate (pages/s; HZ 250) and the longest
+ * pause (seconds: wb_max_pause(), at most 200 ms). About 10 ms of the rate
+ * limit, at least 32 pages (or what the longest pause allows), fewer when
+ * the task rate limit would otherwise make the pause longer than the
+ * longest.
  */
-static double pause_pages(double rl, double trl, double kavg)
+static double pause_pages(double rl, double trl, double kavg, double max_pause_s)
 {
-	const double mp = MAX_PAUSE_S * HZ, hz2 = 256; /* jiffies; roundup_pow_of_two(HZ) */
+	const double mp = round(max_pause_s * HZ), hz2 = 256; /* jiffies; roundup_pow_of_two(HZ) */
 	/* ilogb: the kernel's ilog2 (floor of log2) without libm's log2, per step */
 	double t = floor(HZ / 100), pages, hi = kavg >= 1 ? ilogb(kavg) : 0;
 	double lo = rl >= 1 ? ilogb(rl) : 0;
@@ -566,7 +567,8 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			 */
 			if (x->ev.dirtied_max) {
 				double asked = pause_pages((double)x->ev.dirty_ratelimit, (double)x->ev.task_ratelimit,
-							   WB_HAS(x->st_valid, WB_B_WB_BW) ? (double)x->st[WB_B_WB_BW] : 0);
+							   WB_HAS(x->st_valid, WB_B_WB_BW) ? (double)x->st[WB_B_WB_BW] : 0,
+							   MAX_PAUSE_S);
 				seen = fmin(seen, x->ev.dirtied_max);
 				if (x->ev.dirtied_max <= asked + 16)
 					bound = fmin(bound, x->ev.dirtied_max);
@@ -772,10 +774,18 @@ static void update_bandwidth(struct sim_bdi *b)
 	b->kdone = b->kt = 0;
 }
 
-/* wb_max_pause(): the longest pause, seconds - shorter for a device with little dirty for its speed */
+/*
+ * wb_max_pause(): the longest pause, seconds - shorter for a device with
+ * little dirty for its speed. Taken as balance_dirty_pages() takes it, after
+ * the writers dirtied a write each (their pages are in wb_dirty): before it,
+ * a device with nothing dirty had a pause of one jiffy and a writer held to
+ * a write a pause went at 256 pages a jiffy for a whole step.
+ */
 static double max_pause(const struct sim_bdi *b)
 {
-	return fmin((floor((b->r + b->w) / (1 + floor(b->kavg / 32))) + 1) / HZ, MAX_PAUSE_S);
+	double wd = b->r + b->w + b->n * b->chunk;
+
+	return fmin((floor(wd / (1 + floor(b->kavg / 32))) + 1) / HZ, MAX_PAUSE_S);
 }
 
 /*
@@ -834,7 +844,7 @@ static double wakeups(const struct sim_bdi *b, double pos, double rate, bool dir
 	} else if (rate <= 0) {
 		return b->n / max_pause(b);
 	} else {
-		pages = pause_pages(b->rl / b->n, floor(b->rl / b->n * pos), b->kavg);
+		pages = pause_pages(b->rl / b->n, floor(b->rl / b->n * pos), b->kavg, max_pause(b));
 	}
 	if (b->chunk > 0)
 		pages = ceil(fmax(pages, 1) / b->chunk) * b->chunk;
@@ -886,8 +896,13 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 {
 	double sumbw = 0;
 
+	/* of the devices that complete: with a writer or pages to write (an
+	 * idle 6 GB/s disk counted made a new writer's share grow 0.1 % a
+	 * second where alone completing it goes to ~1 in a few periods) */
 	for (size_t i = 0; i < s->nbdis; i++)
-		sumbw += in->bw[i];
+		if ((in->dirty_rate && in->dirty_rate[i] > 0) ||
+		    s->bdis[i].st[WB_B_RECLAIMABLE] + s->bdis[i].st[WB_B_WRITEBACK] > 0)
+			sumbw += in->bw[i];
 	/* the share's denominator holds about two aging periods of completions */
 	*g = fmax(sumbw * FPROP_PERIOD * 2, 1);
 	/*
@@ -1024,7 +1039,14 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			 * global level. */
 			double gap = (b->strict ? fmax(0, (wth + wbg_sp) / 2 - b->r - b->w) / DT : b->fill) + b->bw +
 				     b->chunk / DT;
-			double rate = pos < 0 ? fmin(b->demand, gap) : fmin(b->demand, throttled_rate(b, pos));
+			/* throttled, no further in a step than to the limit (where
+			 * the position ratio is 0), what the device completes and a
+			 * chunk: a rate limit left high by an earlier run of the
+			 * device, times a position ratio of 4, had a writer blocked
+			 * since its start dirty 9 GB in a step (fast2/run03) */
+			double room = (b->strict ? fmax(0, wth - b->r - b->w) : fmax(0, T - dirty)) / DT + b->bw +
+				      b->chunk / DT;
+			double rate = pos < 0 ? fmin(b->demand, gap) : fmin(fmin(b->demand, throttled_rate(b, pos)), room);
 			double done, submit, add, nd = ndirty + rate * DT, over;
 			bool expired;
 

@@ -627,6 +627,36 @@ static void forecast_fast_beside_slow_writers(void **st)
 }
 
 /*
+ * A writer held since its start on a device whose rate limit an earlier run
+ * left at 8 GB/s, the global level past the freerun ceiling: the position
+ * ratio (up to 8 for a device far under its share) times that rate limit is
+ * no rate it can keep past the limit, where the ratio is 0 - the forecast
+ * had it dirty 9 GB in a step (scenario-gen fast2/run03).
+ */
+static void forecast_throttled_stops_at_limit(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b[2] = { { .name = "253:0" }, { .name = "7:200" } };
+	struct wb_limits l = { .valid = true, .thresh = 61184, .bg = 30556, .dirty = 58100 };
+	struct wb_bdi_limits bl[2] = { { .name = "253:0", .valid = true, .frac_num = 80, .frac_den = 100 },
+				       { .name = "7:200", .valid = true, .frac_num = 20, .frac_den = 100 } };
+	struct wb_forecast f;
+	double bw[2] = { 1000, 1700 }, rate[2] = { 0, 0 }, tasks[2] = { 1, 0 };
+	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL };
+	(void)st;
+	fc_sample(&s, b, 2, &l, bl);
+	s.ev_valid = true;
+	b[0].st[WB_B_RECLAIMABLE] = 2000;
+	b[0].ev.dirty_ratelimit = b[0].ev.balanced_ratelimit = 2000000;
+	b[1].st[WB_B_WRITEBACK] = 56000;
+	b[1].st[WB_B_WB_BW] = 1700;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	for (size_t k = 0; k < f.nsteps; k++)
+		assert_true(f.g_dirty[k] + f.g_writeback[k] < 61184 + 2000);
+	wb_forecast_finish(&f);
+}
+
+/*
  * Under strict_limit a writer runs free below its device's own freerun
  * ceiling, whatever the global level (domain_dirty_freerun()): beside a
  * slow device holding the global level past its ceiling, the strict
@@ -1656,6 +1686,145 @@ static void forecast_rate_from_start(void **st)
 	assert_in_range((long)rate, 599, 601);
 }
 
+/*
+ * A held writer on a device with nothing dirty, the global level
+ * between freerun and the limit (a slow device's writeback): the kernel
+ * computes wb_max_pause() after the writer dirtied its pages (wb_dirty holds
+ * them), so after one 256-page write it sleeps 200 ms - about 1280 pages/s.
+ * throttled_rate() takes max_pause at the step's start (wd = 0: 1 jiffy) and
+ * lets it go at 256 pages a jiffy for the whole 50 ms step: 3200 pages.
+ */
+static void forecast_floor_pause_after_write(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b[2] = { { .name = "7:200" }, { .name = "254:0" } };
+	struct wb_limits l = { .valid = true, .thresh = 64512, .bg = 29607, .dirty = 50000 };
+	struct wb_bdi_limits bl[2] = { { .name = "7:200", .valid = true, .frac_num = 1, .frac_den = 1 },
+				       { .name = "254:0", .valid = true, .frac_num = 0, .frac_den = 1 } };
+	struct wb_forecast f;
+	double bw[2] = { 100, 100 }, rate[2] = { 0, 10 }, tasks[2] = { 0, 1 }, chunk[2] = { 256, 256 };
+	struct wb_forecast_in in = { 5, 1, bw, rate, chunk, tasks, 0, NULL, NULL, NULL };
+	(void)st;
+	fc_sample(&s, b, 2, &l, bl);
+	s.ev_valid = true;
+	b[0].st[WB_B_WRITEBACK] = 50000;
+	b[0].st[WB_B_WB_BW] = 100;
+	b[1].st[WB_B_WB_BW] = 100;
+	b[1].ev.dirty_ratelimit = b[1].ev.balanced_ratelimit = 100;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	/* one write per 200 ms, a write or two more at the start */
+	assert_true(f.bdis[1].write_rate[0] <= 256 * 5 + 2 * 256);
+	wb_forecast_finish(&f);
+}
+
+/*
+ * forecast_ceiling_beside_idle_disk with a trickle writer on the
+ * 6 GB/s root disk (10 pages/s, journald): a written device counts its whole
+ * speed as completing in the step though it has nothing to complete, and the
+ * held writer on the slow device dirties 75,000 pages in a step again.
+ */
+static void forecast_ceiling_beside_trickle_disk(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b[2] = { { .name = "7:200" }, { .name = "254:0" } };
+	struct wb_limits l = { .valid = true, .thresh = 64512, .bg = 29607, .dirty = 47400 };
+	struct wb_bdi_limits bl[2] = { { .name = "7:200", .valid = true, .frac_num = 9, .frac_den = 10 },
+				       { .name = "254:0", .valid = true, .frac_num = 1, .frac_den = 10 } };
+	struct wb_forecast f;
+	double bw[2] = { 1000, 1500000 }, rate[2] = { 500, 10 }, tasks[2] = { 1, 0 }, peak = 0, glevel = 0;
+	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL };
+	(void)st;
+	fc_sample(&s, b, 2, &l, bl);
+	s.ev_valid = true;
+	b[0].st[WB_B_RECLAIMABLE] = 3000;
+	b[0].st[WB_B_WRITEBACK] = 44400;
+	b[0].st[WB_B_WB_BW] = 1000;
+	b[0].ev.dirty_ratelimit = b[0].ev.balanced_ratelimit = 100;
+	b[1].st[WB_B_WB_BW] = 1500000;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	for (size_t k = 0; k < f.nsteps; k++) {
+		peak = fmax(peak, f.bdis[0].write_rate[k]);
+		glevel = fmax(glevel, f.g_dirty[k] + f.g_writeback[k]);
+	}
+	/* never past the global limit; the slow device's writer near its speed */
+	assert_true(glevel < 64512);
+	assert_in_range((long)peak, 500, 3000);
+	wb_forecast_finish(&f);
+}
+
+/*
+ * The shares' denominator without measured completions (the first
+ * seconds, or the kernel's shares aged to nothing): twice an aging period of
+ * every device's bandwidth - an idle 6 GB/s root disk's too, which completes
+ * nothing. A new writer's device then gains a share of ~0.1 % a second where,
+ * alone completing, the kernel's fraction goes to ~1 within a few periods.
+ */
+static void forecast_share_denominator_idle_disk(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b[2] = { { .name = "7:200" }, { .name = "254:0" } };
+	struct wb_limits l = { .valid = true, .thresh = 64512, .bg = 29607, .dirty = 2000 };
+	struct wb_bdi_limits bl[2] = { { .name = "7:200", .valid = true, .frac_num = 0, .frac_den = 1 },
+				       { .name = "254:0", .valid = true, .frac_num = 0, .frac_den = 1 } };
+	struct wb_forecast f;
+	double bw[2] = { 1000, 1500000 }, rate[2] = { 1500, 0 }, th[2];
+	struct wb_forecast_in in = { 20, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL };
+	(void)st;
+	for (int n = 1; n <= 2; n++) {
+		fc_sample(&s, b, (size_t)n, &l, bl);
+		b[0].st[WB_B_RECLAIMABLE] = 2000;
+		b[0].st[WB_B_WB_BW] = 1000;
+		b[1].st[WB_B_WB_BW] = 1500000;
+		assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+		th[n - 1] = f.bdis[0].thresh[19];
+		wb_forecast_finish(&f);
+	}
+	/* an idle device beside it changes nothing the kernel would see */
+	assert_true(th[1] > 0.8 * th[0]);
+}
+
+/*
+ * A fast device (zram, 1.2M pages/s) whose own writer (1.1M
+ * pages/s, measured) keeps it near empty, beside two slow devices with held
+ * writers, the global level below the freerun ceiling: the gap counts the fast
+ * device's whole speed as completing and share_gap() splits it equally, so
+ * each slow device's writer gets ~1/3 of zram's completions - 20,000+ pages
+ * in a 50 ms step - which zram's own writer refills at once (scenario-gen
+ * fast2/run07: 71 MB/s forecast on 2-5 MiB/s devices, the level 311M past
+ * a 228M limit).
+ */
+static void forecast_fast_device_completions_shared(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b[3] = { { .name = "253:0" }, { .name = "7:200" }, { .name = "7:201" } };
+	struct wb_limits l = { .valid = true, .thresh = 58387, .bg = 11000, .dirty = 26000 };
+	struct wb_bdi_limits bl[3] = { { .name = "253:0", .valid = true, .frac_num = 90, .frac_den = 100 },
+				       { .name = "7:200", .valid = true, .frac_num = 5, .frac_den = 100 },
+				       { .name = "7:201", .valid = true, .frac_num = 5, .frac_den = 100 } };
+	struct wb_forecast f;
+	double bw[3] = { 1200000, 2600, 550 }, rate[3] = { 1100000, 2000, 500 }, tasks[3] = { 0, 1, 1 };
+	double glevel = 0;
+	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL };
+	(void)st;
+	fc_sample(&s, b, 3, &l, bl);
+	s.ev_valid = true;
+	b[0].st[WB_B_WB_BW] = 1200000;
+	b[1].st[WB_B_WRITEBACK] = 13000;
+	b[1].st[WB_B_WB_BW] = 2600;
+	b[2].st[WB_B_RECLAIMABLE] = 2000;
+	b[2].st[WB_B_WRITEBACK] = 11000;
+	b[2].st[WB_B_WB_BW] = 550;
+	b[1].ev.dirty_ratelimit = b[1].ev.balanced_ratelimit = 2600;
+	b[2].ev.dirty_ratelimit = b[2].ev.balanced_ratelimit = 550;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	for (size_t k = 0; k < f.nsteps; k++)
+		glevel = fmax(glevel, f.g_dirty[k] + f.g_writeback[k]);
+	/* the slow writers fill the headroom (8,700 pages) and their own completions, no more */
+	assert_true(f.bdis[1].write_rate[0] < 12000 && f.bdis[2].write_rate[0] < 12000);
+	assert_true(glevel < 58387);
+	wb_forecast_finish(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1677,6 +1846,7 @@ int main(void)
 		cmocka_unit_test(forecast_ceiling_beside_idle_disk),
 		cmocka_unit_test(forecast_strict_own_ceiling),
 		cmocka_unit_test(forecast_fast_beside_slow_writers),
+		cmocka_unit_test(forecast_throttled_stops_at_limit),
 		cmocka_unit_test(forecast_capped_share),
 		cmocka_unit_test(capped_hidden_share),
 		cmocka_unit_test(hidden_share_remainder),
@@ -1693,6 +1863,10 @@ int main(void)
 		cmocka_unit_test(forecast_wakeups_blocked),
 		cmocka_unit_test(forecast_wakeups_regime),
 		cmocka_unit_test(forecast_rate_from_start),
+		cmocka_unit_test(forecast_floor_pause_after_write),
+		cmocka_unit_test(forecast_ceiling_beside_trickle_disk),
+		cmocka_unit_test(forecast_share_denominator_idle_disk),
+		cmocka_unit_test(forecast_fast_device_completions_shared),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
