@@ -50,6 +50,9 @@ struct wb_forecast_in {
 	const double *completed;        /* pages each BDI completed, each halved every 3 s
 					 * since, as the writeout shares count them (NULL:
 					 * unknown; the shares' denominator taken as steady) */
+	const double *free_rate;        /* the most each BDI's writers dirtied a second while
+					 * none paused, two seconds running (NULL or <= 0:
+					 * not seen): what a held writer wants once let go */
 };
 
 /*
@@ -88,6 +91,7 @@ struct wb_forecast_inputs_out {
 	double *seen_s;                 /* NULL: not wanted */
 	double *age;                    /* NULL: not wanted */
 	double *completed;              /* NULL: not wanted */
+	double *free_rate;              /* NULL: not wanted */
 };
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *out);

@@ -439,6 +439,28 @@ static double completed(const struct wb_sample *const *hist, size_t nhist, const
  * with the idle seconds before it (scenario-gen heldout11/run04: 1229
  * pages/s completed, 3400 seen once it wrote).
  */
+/*
+ * The most b's writers dirtied a second over an interval in which none of
+ * them paused, the interval before it the same (a writer that starts late in
+ * an interval shows a fraction of its pace there): pages/s, or -1 when no
+ * such two seconds are in the history (tracepoints needed, to see pauses).
+ */
+static double free_rate(const struct wb_sample *const *hist, size_t nhist, const char *name)
+{
+	double best = -1, d, e;
+
+	for (size_t j = 0; j + 2 < nhist; j++) {
+		const struct wb_bdi *x = wb_sample_bdi(hist[j], name), *y = wb_sample_bdi(hist[j + 1], name);
+
+		if (!x || !y || !hist[j]->ev_valid || !hist[j + 1]->ev_valid || x->ev.pauses || y->ev.pauses)
+			continue;
+		if (wb_rate_bdi(hist[j + 1], hist[j], name, WB_B_DIRTIED, &d) && d > 0 &&
+		    wb_rate_bdi(hist[j + 2], hist[j + 1], name, WB_B_DIRTIED, &e) && e > 0)
+			best = fmax(best, d);
+	}
+	return best;
+}
+
 static const struct wb_sample *activity_start(const struct wb_sample *const *hist, size_t k, const char *name)
 {
 	const struct wb_sample *from = hist[k - 1];
@@ -588,6 +610,8 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->seen_s[i] = seen_writing(hist, nhist, b->name);
 		if (o->completed)
 			o->completed[i] = completed(hist, nhist, b->name);
+		if (o->free_rate)
+			o->free_rate[i] = free_rate(hist, nhist, b->name);
 		any = fmax(any, o->chunk[i]);
 	}
 	/* a writer blocked all along shows none: the largest seen elsewhere */
@@ -671,9 +695,9 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 			    double horizon_s, double step_s, struct wb_forecast_in *in)
 {
 	size_t n = cur->nbdis ? cur->nbdis : 1, nh = 0;
-	double *buf = calloc(7 * n, sizeof(double));
+	double *buf = calloc(8 * n, sizeof(double));
 	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n, buf + 5 * n,
-					     buf + 6 * n };
+					     buf + 6 * n, buf + 7 * n };
 	const struct wb_sample *h[WB_FORECAST_HIST], *x;
 
 	if (!buf)
@@ -685,7 +709,7 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 	nh = fresh_history(h, nh);
 	wb_forecast_inputs(h, nh, &io);
 	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, band_members(),
-				       io.seen_s, io.age, io.completed };
+				       io.seen_s, io.age, io.completed, io.free_rate };
 	return buf;
 }
 
@@ -950,6 +974,14 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		if (tasks > 0.5 || (x->demand > 0 && tasks < 0 && x->demand >= x->bw / 2 &&
 				    (bl->state == WB_ST_THROTTLED || bl->state == WB_ST_OVER)))
 			x->demand = HUGE_VAL;
+		/*
+		 * ... as fast as it went when last free, where that was seen:
+		 * the root disk's occasional writers, held while loop devices
+		 * keep the global level up, were let go at 37-469 MB/s in what-ifs
+		 * where they had never dirtied 20 MB/s
+		 */
+		if (isinf(x->demand) && in->free_rate && in->free_rate[i] > 0)
+			x->demand = fmax(in->free_rate[i], in->dirty_rate ? in->dirty_rate[i] : 0);
 		x->e = *g * kernel_frac(bl);
 		x->min_ppm = kn ? (double)kn->min_ppm : 0;
 		x->max_ppm = kn ? (double)kn->max_ppm : 1e6;

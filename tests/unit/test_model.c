@@ -379,7 +379,7 @@ static void forecast_drain_and_throttle(void **st)
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 1000, rate = 0;
-	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -447,7 +447,7 @@ static void forecast_fast_device(void **st)
 	struct wb_bdi_limits bl = { .name = "253:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 930000, rate = 880000;
-	struct wb_forecast_in in = { 15, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 15, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, &b, 1, &l, &bl);
 	b.st[WB_B_RECLAIMABLE] = 8000;
@@ -500,7 +500,7 @@ static void forecast_fast_device_ratelimit(void **st)
 				       { .name = "7:201", .valid = true, .frac_num = 1, .frac_den = 100 } };
 	struct wb_forecast f;
 	double bw[2] = { 596000, 600 }, rate[2] = { 557000, 0 }, tasks[2] = { 1, 0 };
-	struct wb_forecast_in in = { 15, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 15, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, b, 2, &l, bl);
 	b[0].st[WB_B_RECLAIMABLE] = 10000;
@@ -530,7 +530,7 @@ static void forecast_idle_device(void **st)
 	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = kn, .nbdis = 2 };
 	struct wb_forecast f;
 	double bw[2] = { 1000, 20000 }, rate[2] = { 3000, 0 };
-	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -570,7 +570,7 @@ static void forecast_ceiling_beside_idle_disk(void **st)
 				       { .name = "254:0", .valid = true, .frac_num = 1, .frac_den = 10 } };
 	struct wb_forecast f;
 	double bw[2] = { 1000, 1500000 }, rate[2] = { 500, 0 }, tasks[2] = { 1, 0 };
-	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, b, 2, &l, bl);
 	s.ev_valid = true;
@@ -616,7 +616,7 @@ static void forecast_fast_beside_slow_writers(void **st)
 				       { .name = "7:201", .valid = true, .frac_num = 1, .frac_den = 100 } };
 	struct wb_forecast f;
 	double bw[3] = { 1000000, 2500, 1300 }, rate[3] = { 1000000, 1300, 1300 }, tasks[3] = { 0, 1, 1 };
-	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, b, 3, &l, bl);
 	b[0].st[WB_B_RECLAIMABLE] = 7000;
@@ -650,7 +650,7 @@ static void forecast_throttled_stops_at_limit(void **st)
 				       { .name = "7:200", .valid = true, .frac_num = 20, .frac_den = 100 } };
 	struct wb_forecast f;
 	double bw[2] = { 1000, 1700 }, rate[2] = { 0, 0 }, tasks[2] = { 1, 0 };
-	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, b, 2, &l, bl);
 	s.ev_valid = true;
@@ -684,7 +684,7 @@ static void forecast_strict_own_ceiling(void **st)
 	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = kn, .nbdis = 2 };
 	struct wb_forecast f;
 	double bw[2] = { 3000, 100 }, rate[2] = { 4000, 100 }, tasks[2] = { 0, 1 };
-	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, b, 2, &l, bl);
 	b[0].st[WB_B_RECLAIMABLE] = 500;
@@ -718,7 +718,7 @@ static void forecast_capped_share(void **st)
 	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = kn, .nbdis = 2 };
 	struct wb_forecast f;
 	double bw[2] = { 1000, 1000 }, rate[2] = { 3000, 3000 };
-	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -748,7 +748,7 @@ static void forecast_band(void **st)
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f, g;
 	double bw = 1000, rate = 3000, young = 2, old = 30;
-	struct wb_forecast_in in = { 30, 1, &bw, &rate, NULL, NULL, WB_FORECAST_MEMBERS, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 30, 1, &bw, &rate, NULL, NULL, WB_FORECAST_MEMBERS, NULL, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -808,7 +808,7 @@ static void run_traced_kbw(uint64_t level, uint64_t rl, double chunk, uint64_t k
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1,
 				    .state = WB_ST_THROTTLED };
 	double bw = 1000, rate = 1000, tasks = 1;
-	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks, 0, NULL, NULL, NULL, NULL };
 
 	memset(&b, 0, sizeof(b));
 	strcpy(b.name, "8:0");
@@ -922,7 +922,7 @@ static void forecast_freerun_shared_gap(void **st)
 	struct wb_forecast f;
 	double bw[3] = { 1000, 1000, 1000 }, rate[3] = { 1000, 1000, 1000 }, tasks[3] = { 1, 1, 1 };
 	double chunk[3] = { 32, 32, 32 }, sum = 0;
-	struct wb_forecast_in in = { 20, 1, bw, rate, chunk, tasks, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 20, 1, bw, rate, chunk, tasks, 0, NULL, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -1426,6 +1426,63 @@ static void forecast_prepare_stale(void **st)
 }
 
 /*
+ * What a held writer wants once let go: the most it dirtied a second while
+ * none of its writers paused, two seconds running (a writer that starts late
+ * in a second shows a part of its pace there). The root disk's occasional
+ * writers, held while loop devices kept the global level up, went at 2 MiB/s
+ * when free; a what-if that let them go had them at 37-469 MB/s.
+ */
+static void forecast_free_rate(void **st)
+{
+	static struct wb_sample h[6];
+	static struct wb_bdi b[6];
+	const struct wb_sample *hist[6] = { &h[0], &h[1], &h[2], &h[3], &h[4], &h[5] };
+	/* newest first: held (pausing) for the last three seconds; before, free at
+	 * 512 pages/s for two seconds, its first second a part of that */
+	static const uint64_t dirtied[6] = { 1200, 1150, 1100, 1050, 538, 500 };
+	static const uint32_t pauses[6] = { 5, 5, 5, 0, 0, 0 };
+	double bw, rate, chunk, tasks, fr;
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, &fr };
+	(void)st;
+	one_bdi_history(h, b, 6, "254:0", 1);
+	for (int i = 0; i < 6; i++) {
+		h[i].ev_valid = true;
+		b[i].st[WB_B_DIRTIED] = dirtied[i];
+		b[i].st_valid = WB_BIT(WB_B_DIRTIED);
+		b[i].ev.pauses = pauses[i];
+		b[i].ev.pause_ms_total = 200 * pauses[i];
+	}
+	wb_forecast_inputs(hist, 6, &o);
+	assert_in_range((long)fr, 511, 513);
+	/* held all along: not seen */
+	for (int i = 0; i < 6; i++)
+		b[i].ev.pauses = 5;
+	wb_forecast_inputs(hist, 6, &o);
+	assert_true(fr < 0);
+
+	/* let go (the global level far under the freerun ceiling), it goes at that pace */
+	struct wb_sample s;
+	struct wb_bdi d = { .name = "254:0" };
+	struct wb_limits l = { .valid = true, .thresh = 400000, .bg = 200000, .dirty = 1000 };
+	struct wb_bdi_limits bl = { .name = "254:0", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct wb_forecast f;
+	double dbw = 1500000, drate = 50, dtasks = 1, free = 512;
+	struct wb_forecast_in in = { 5, 1, &dbw, &drate, NULL, &dtasks, 0, NULL, NULL, NULL, &free };
+	fc_sample(&s, &d, 1, &l, &bl);
+	d.st[WB_B_RECLAIMABLE] = 1000;
+	d.st[WB_B_WB_BW] = 1500000;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	for (size_t k = 0; k < f.nsteps; k++)
+		assert_in_range((long)f.bdis[0].write_rate[k], 500, 520);
+	wb_forecast_finish(&f);
+	/* not seen free: open, as before (it fills the gap to the ceiling) */
+	in.free_rate = NULL;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_true(f.bdis[0].write_rate[0] > 100000);
+	wb_forecast_finish(&f);
+}
+
+/*
  * A device's bandwidth for the forecast: its completions over the window
  * when it had a backlog (two seconds of them queued at both ends with the
  * global level over background), not the kernel's estimate, which a new
@@ -1437,7 +1494,7 @@ static void forecast_bandwidth_from_backlog(void **st)
 	static struct wb_bdi b[2];
 	const struct wb_sample *hist[2] = { &h[0], &h[1] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
 	(void)st;
 	one_bdi_history(h, b, 2, "7:1", 5);
 	for (int i = 0; i < 2; i++) {
@@ -1482,7 +1539,7 @@ static void forecast_bandwidth_over_backlog(void **st)
 	static struct wb_bdi b[9];
 	const struct wb_sample *hist[9];
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
 	uint64_t written = 1000 + 10240;
 	(void)st;
 	one_bdi_history(h, b, 9, "7:200", 1);
@@ -1528,7 +1585,7 @@ static void forecast_write_quantum(void **st)
 	static struct wb_bdi b[3];
 	const struct wb_sample *hist[3] = { &h[0], &h[1], &h[2] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
 	(void)st;
 	one_bdi_history(h, b, 3, "7:0", 1);
 	for (int i = 0; i < 3; i++) {
@@ -1567,7 +1624,7 @@ static void forecast_wakeups_blocked(void **st)
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 1, rate = 3000;
-	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -1605,7 +1662,7 @@ static void forecast_wakeups_regime(void **st)
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 1000, rate = 100;
-	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, &b, 1, &l, &bl);
 	b.st[WB_B_RECLAIMABLE] = 500;
@@ -1667,7 +1724,7 @@ static void forecast_rate_from_start(void **st)
 	static struct wb_bdi b[6];
 	const struct wb_sample *hist[6];
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
 	(void)st;
 	one_bdi_history(h, b, 6, "7:0", 1);
 	for (int i = 0; i < 6; i++) {
@@ -1711,7 +1768,7 @@ static void forecast_floor_pause_after_write(void **st)
 				       { .name = "254:0", .valid = true, .frac_num = 0, .frac_den = 1 } };
 	struct wb_forecast f;
 	double bw[2] = { 100, 100 }, rate[2] = { 0, 10 }, tasks[2] = { 0, 1 }, chunk[2] = { 256, 256 };
-	struct wb_forecast_in in = { 5, 1, bw, rate, chunk, tasks, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 5, 1, bw, rate, chunk, tasks, 0, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, b, 2, &l, bl);
 	s.ev_valid = true;
@@ -1741,7 +1798,7 @@ static void forecast_share_denominator_idle_disk(void **st)
 				       { .name = "254:0", .valid = true, .frac_num = 0, .frac_den = 1 } };
 	struct wb_forecast f;
 	double bw[2] = { 1000, 1500000 }, rate[2] = { 1500, 0 }, th[2];
-	struct wb_forecast_in in = { 20, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 20, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
 	(void)st;
 	for (int n = 1; n <= 2; n++) {
 		fc_sample(&s, b, (size_t)n, &l, bl);
@@ -1777,7 +1834,7 @@ static void forecast_fast_device_completions_shared(void **st)
 	struct wb_forecast f;
 	double bw[3] = { 1200000, 2600, 550 }, rate[3] = { 1100000, 2000, 500 }, tasks[3] = { 0, 1, 1 };
 	double glevel = 0;
-	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, b, 3, &l, bl);
 	s.ev_valid = true;
@@ -1820,6 +1877,7 @@ int main(void)
 		cmocka_unit_test(forecast_strict_own_ceiling),
 		cmocka_unit_test(forecast_fast_beside_slow_writers),
 		cmocka_unit_test(forecast_throttled_stops_at_limit),
+		cmocka_unit_test(forecast_free_rate),
 		cmocka_unit_test(forecast_capped_share),
 		cmocka_unit_test(capped_hidden_share),
 		cmocka_unit_test(hidden_share_remainder),
