@@ -428,6 +428,34 @@ static double completed(const struct wb_sample *const *hist, size_t nhist, const
 }
 
 /*
+ * x, y, z: three samples of b, newest first. What its writers dirtied a
+ * second from y to x when none of them paused from z to x and they dirtied
+ * in both intervals (a writer that starts late in an interval shows a part
+ * of its pace there): true and the rate, pages/s.
+ */
+static bool free_pair(const struct wb_sample *x, const struct wb_sample *y, const struct wb_sample *z,
+		      const char *name, double *d)
+{
+	const struct wb_bdi *a = wb_sample_bdi(x, name), *c = wb_sample_bdi(y, name);
+	double e;
+
+	return a && c && x->ev_valid && y->ev_valid && !a->ev.pauses && !c->ev.pauses &&
+	       wb_rate_bdi(y, x, name, WB_B_DIRTIED, d) && *d > 0 && wb_rate_bdi(z, y, name, WB_B_DIRTIED, &e) &&
+	       e > 0;
+}
+
+/* The most b's writers dirtied a second while free over hist (pages/s), or -1. */
+static double free_rate(const struct wb_sample *const *hist, size_t nhist, const char *name)
+{
+	double best = -1, d;
+
+	for (size_t j = 0; j + 2 < nhist; j++)
+		if (free_pair(hist[j], hist[j + 1], hist[j + 2], name, &d))
+			best = fmax(best, d);
+	return best;
+}
+
+/*
  * Where the window's rates of a device start: at prev (hist[k - 1]), or, if
  * it held nothing dirty or under writeback there (a few pages a file system
  * keeps dirty aside: no more than 32, the usb-stick example's disk held 3),
@@ -439,28 +467,6 @@ static double completed(const struct wb_sample *const *hist, size_t nhist, const
  * with the idle seconds before it (scenario-gen heldout11/run04: 1229
  * pages/s completed, 3400 seen once it wrote).
  */
-/*
- * The most b's writers dirtied a second over an interval in which none of
- * them paused, the interval before it the same (a writer that starts late in
- * an interval shows a fraction of its pace there): pages/s, or -1 when no
- * such two seconds are in the history (tracepoints needed, to see pauses).
- */
-static double free_rate(const struct wb_sample *const *hist, size_t nhist, const char *name)
-{
-	double best = -1, d, e;
-
-	for (size_t j = 0; j + 2 < nhist; j++) {
-		const struct wb_bdi *x = wb_sample_bdi(hist[j], name), *y = wb_sample_bdi(hist[j + 1], name);
-
-		if (!x || !y || !hist[j]->ev_valid || !hist[j + 1]->ev_valid || x->ev.pauses || y->ev.pauses)
-			continue;
-		if (wb_rate_bdi(hist[j + 1], hist[j], name, WB_B_DIRTIED, &d) && d > 0 &&
-		    wb_rate_bdi(hist[j + 2], hist[j + 1], name, WB_B_DIRTIED, &e) && e > 0)
-			best = fmax(best, d);
-	}
-	return best;
-}
-
 static const struct wb_sample *activity_start(const struct wb_sample *const *hist, size_t k, const char *name)
 {
 	const struct wb_sample *from = hist[k - 1];
@@ -708,6 +714,26 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 			h[nh++] = x;
 	nh = fresh_history(h, nh);
 	wb_forecast_inputs(h, nh, &io);
+	/* a writer held longer than the window: when it was last free, as far
+	 * back as the history goes (32 samples after, it was let go at the
+	 * device's speed again: heldout13/run07's root disk at 466 MB/s) */
+	for (size_t i = 0; i < cur->nbdis; i++) {
+		const struct wb_sample *r[3] = { cur, NULL, NULL };
+		size_t have = 1;
+
+		for (size_t j = 0; io.free_rate[i] <= 0 && (x = wb_ring_get(hist, j)); j++) {
+			if (x->mono >= r[have - 1]->mono)
+				continue;
+			if (have == 3) {
+				r[0] = r[1];
+				r[1] = r[2];
+				have = 2;
+			}
+			r[have++] = x;
+			if (have == 3 && !free_pair(r[0], r[1], r[2], cur->bdis[i].name, &io.free_rate[i]))
+				io.free_rate[i] = -1;
+		}
+	}
 	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, band_members(),
 				       io.seen_s, io.age, io.completed, io.free_rate };
 	return buf;

@@ -317,7 +317,7 @@ static void forecast_obj(struct js *j, const struct wb_forecast *f, uint32_t P)
 		if (b->clean_at_s >= 0)
 			dblp(j, "clean_at_s", b->clean_at_s, 2);
 		dblp(j, "bg_flushes_per_min", b->bg_flushes_per_min, 2);
-		if (b->dirty_rate_in >= 0) /* absent: throttled writers, demand unknown */
+		if (b->dirty_rate_in >= 0) /* absent: held writers never seen free, demand open */
 			dblp(j, "demand", b->dirty_rate_in * P, 0);
 		close_(j, '}');
 	}

@@ -1460,6 +1460,29 @@ static void forecast_free_rate(void **st)
 	wb_forecast_inputs(hist, 6, &o);
 	assert_true(fr < 0);
 
+	/* held longer than the 32-sample window: when it was last free, from the
+	 * history ring (after 32 s it was let go at the device's speed again) */
+	static struct wb_sample lh[40];
+	static struct wb_bdi lb[40];
+	struct wb_ring *r = wb_ring_create(64);
+	struct wb_forecast_in lin;
+	double *buf;
+	assert_non_null(r);
+	one_bdi_history(lh, lb, 40, "254:0", 1);
+	for (int i = 0; i < 40; i++) {
+		lh[i].ev_valid = true;
+		lb[i].st[WB_B_DIRTIED] = (uint64_t)(40 - i) * (i >= 36 ? 300 : 20);
+		lb[i].st_valid = WB_BIT(WB_B_DIRTIED);
+		lb[i].ev.pauses = i >= 35 ? 0 : 5;
+		lb[i].ev.pause_ms_total = 200 * lb[i].ev.pauses;
+	}
+	refill(r, lh, 40);
+	buf = wb_forecast_prepare(&lh[0], r, 10, 1, &lin);
+	assert_non_null(buf);
+	assert_in_range((long)lin.free_rate[0], 299, 301);
+	free(buf);
+	wb_ring_destroy(r);
+
 	/* let go (the global level far under the freerun ceiling), it goes at that pace */
 	struct wb_sample s;
 	struct wb_bdi d = { .name = "254:0" };
