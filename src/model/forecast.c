@@ -716,10 +716,11 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 	wb_forecast_inputs(h, nh, &io);
 	/* a writer held longer than the window: when it was last free, as far
 	 * back as the history goes (32 samples after, it was let go at the
-	 * device's speed again: heldout13/run07's root disk at 466 MB/s) */
+	 * device's speed again: heldout13/run07's root disk at 466 MB/s), from
+	 * the window's oldest pair on: the window's own pairs were judged */
 	for (size_t i = 0; i < cur->nbdis; i++) {
-		const struct wb_sample *r[3] = { cur, NULL, NULL };
-		size_t have = 1;
+		const struct wb_sample *r[3] = { nh >= 2 ? h[nh - 2] : cur, nh >= 2 ? h[nh - 1] : NULL, NULL };
+		size_t have = nh >= 2 ? 2 : 1;
 
 		for (size_t j = 0; io.free_rate[i] <= 0 && (x = wb_ring_get(hist, j)); j++) {
 			if (x->mono >= r[have - 1]->mono)
