@@ -945,17 +945,24 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		     const struct wb_settings *k, const struct wb_forecast_in *in,
 		     const struct wb_fc_jitter *jit, double *g)
 {
-	double sumbw = 0;
+	double sumbw = 0; /* pages */
 
-	/* of the devices that complete: with a writer or pages to write (an
-	 * idle 6 GB/s disk counted made a new writer's share grow 0.1 % a
-	 * second where alone completing it goes to ~1 in a few periods) */
-	for (size_t i = 0; i < s->nbdis; i++)
-		if ((in->dirty_rate && in->dirty_rate[i] > 0) ||
-		    s->bdis[i].st[WB_B_RECLAIMABLE] + s->bdis[i].st[WB_B_WRITEBACK] > 0)
-			sumbw += in->bw[i];
-	/* the share's denominator holds about two aging periods of completions */
-	*g = fmax(sumbw * FPROP_PERIOD * 2, 1);
+	/*
+	 * The share's denominator holds about two aging periods of
+	 * completions: a written device's at its bandwidth, a device with no
+	 * writer only the pages it has to write (an idle 6 GB/s disk counted
+	 * made a new writer's share grow 0.1 % a second where alone completing
+	 * it goes to ~1 in a few periods; with 3 dirty pages it counted the
+	 * same 6 GB/s)
+	 */
+	for (size_t i = 0; i < s->nbdis; i++) {
+		double span = in->bw[i] * FPROP_PERIOD * 2;
+		if (in->dirty_rate && in->dirty_rate[i] > 0)
+			sumbw += span;
+		else
+			sumbw += fmin(span, (double)(s->bdis[i].st[WB_B_RECLAIMABLE] + s->bdis[i].st[WB_B_WRITEBACK]));
+	}
+	*g = fmax(sumbw, 1);
 	/*
 	 * The denominator the kernel's shares have now: what the devices
 	 * completed lately over the shares it gives them. Right after writers
