@@ -1088,6 +1088,15 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 				done_rate += fmin(sb[i].bw, (sb[i].r + sb[i].w) / DT);
 		}
 		share_gap(sb, nb, fmax(0, (T + bg) / 2 - dirty) / DT + done_rate);
+		/* the throttled writers under the global limit share the room to it */
+		double held = 0;
+		for (size_t i = 0; i < nb; i++) {
+			struct sim_bdi *b = &sb[i];
+			if (b->demand > 0 && !b->strict) {
+				double wth = calc_thresh(T, dirty, b, 0, fmin(1, b->e / g));
+				held += position(b, dirty, T, bg, wth, T > 0 ? wth * bg / T : 0) >= 0;
+			}
+		}
 		for (size_t i = 0; i < nb; i++) {
 			struct sim_bdi *b = &sb[i];
 			double frac = fmin(1, b->e / g), wth = calc_thresh(T, dirty, b, 0, frac);
@@ -1109,9 +1118,12 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			 * the position ratio is 0), what the device completes and a
 			 * chunk: a rate limit left high by an earlier run of the
 			 * device, times a position ratio of 4, had a writer blocked
-			 * since its start dirty 9 GB in a step (fast2/run03) */
-			double room = (b->strict ? fmax(0, wth - b->r - b->w) : fmax(0, T - dirty)) / DT + b->bw +
-				      b->chunk / DT;
+			 * since its start dirty 9 GB in a step (fast2/run03); the
+			 * gap to the global limit is the held writers' together
+			 * (three on leftover 8 GB/s rate limits each took all of
+			 * it, 23 % past the limit) */
+			double room = (b->strict ? fmax(0, wth - b->r - b->w) : fmax(0, T - dirty) / fmax(held, 1)) / DT +
+				      b->bw + b->chunk / DT;
 			double rate = pos < 0 ? fmin(b->demand, gap) : fmin(fmin(b->demand, throttled_rate(b, pos)), room);
 			double done, submit, add, nd = ndirty + rate * DT, over;
 			bool expired;

@@ -662,6 +662,26 @@ static void forecast_throttled_stops_at_limit(void **st)
 	for (size_t k = 0; k < f.nsteps; k++)
 		assert_true(f.g_dirty[k] + f.g_writeback[k] < 61184 + 2000);
 	wb_forecast_finish(&f);
+	/* three such writers share the room to the limit, not take it each */
+	struct wb_bdi b3[4] = { { .name = "253:0" }, { .name = "253:1" }, { .name = "253:2" }, { .name = "7:200" } };
+	struct wb_bdi_limits bl3[4] = { { .name = "253:0", .valid = true, .frac_num = 20, .frac_den = 100 },
+					{ .name = "253:1", .valid = true, .frac_num = 20, .frac_den = 100 },
+					{ .name = "253:2", .valid = true, .frac_num = 20, .frac_den = 100 },
+					{ .name = "7:200", .valid = true, .frac_num = 40, .frac_den = 100 } };
+	double bw3[4] = { 1000, 1000, 1000, 1700 }, rate3[4] = { 0 }, tasks3[4] = { 1, 1, 1, 0 };
+	struct wb_forecast_in in3 = { 10, 1, bw3, rate3, NULL, tasks3, 0, NULL, NULL, NULL, NULL };
+	fc_sample(&s, b3, 4, &l, bl3);
+	s.ev_valid = true;
+	for (int i = 0; i < 3; i++) {
+		b3[i].st[WB_B_RECLAIMABLE] = 700;
+		b3[i].ev.dirty_ratelimit = b3[i].ev.balanced_ratelimit = 2000000;
+	}
+	b3[3].st[WB_B_WRITEBACK] = 56000;
+	b3[3].st[WB_B_WB_BW] = 1700;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in3, &f), 0);
+	for (size_t k = 0; k < f.nsteps; k++)
+		assert_true(f.g_dirty[k] + f.g_writeback[k] < 61184 + 2000);
+	wb_forecast_finish(&f);
 }
 
 /*
