@@ -7,6 +7,8 @@
  * the bytes. What it costs is what the kernel charges any reader for handing
  * the records over (the copy, the partial sub-buffer's walk, the calls):
  * bench/vs-peers prints it beside wbtop's recorder with VS_FLOOR=1 (root).
+ * With TRACE_FLOOR_SPLICE=1 the full sub-buffers are spliced into a pipe
+ * and read from it in one call, the partial one read() as before.
  * Runs until SIGTERM or SIGINT, then removes its instance.
  * Usage: trace_floor [seconds between reads, default 1]
  */
@@ -41,6 +43,10 @@ int main(int argc, char **argv)
 	size_t sub = 64 << 10;
 	char *buf = malloc(sub);
 	unsigned long long bytes = 0, reads = 0;
+	const char *sp = getenv("TRACE_FLOOR_SPLICE");
+	int pp[2] = { -1, -1 };
+	size_t psz = 1 << 20;
+	char *big = NULL;
 
 	if (every <= 0 || !buf || ncpu <= 0 || !(fd = calloc((size_t)ncpu, sizeof(*fd)))) {
 		fprintf(stderr, "trace_floor: bad interval or out of memory\n");
@@ -66,11 +72,22 @@ int main(int argc, char **argv)
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", c);
 		fd[c] = tracefs_instance_file_open(inst, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	}
+	if (sp && *sp == '1' && pipe2(pp, O_CLOEXEC | O_NONBLOCK) == 0) {
+		fcntl(pp[1], F_SETPIPE_SZ, (int)psz);
+		psz = (size_t)fcntl(pp[1], F_GETPIPE_SZ);
+		big = malloc(psz);
+	}
 	while (!stop) {
 		struct timespec ts = { (time_t)every, (long)((every - (time_t)every) * 1e9) };
 
 		for (int c = 0; c < ncpu; c++) {
 			ssize_t n;
+			while (big && fd[c] >= 0 &&
+			       (n = splice(fd[c], NULL, pp[1], NULL, psz, SPLICE_F_NONBLOCK)) > 0) {
+				reads++;
+				for (ssize_t r; n > 0 && (r = read(pp[0], big, psz)) > 0; n -= r)
+					bytes += (unsigned long long)r;
+			}
 			while (fd[c] >= 0 && (n = read(fd[c], buf, sub)) > 0) {
 				bytes += (unsigned long long)n;
 				reads++;

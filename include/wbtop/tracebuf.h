@@ -25,17 +25,23 @@ struct wb_tracebuf;
 /* Called for each record of an event known to tep (others are skipped). */
 typedef int (*wb_tracebuf_fn)(struct tep_event *ev, struct tep_record *r, int cpu, void *ctx);
 
+/* How the records are taken from the kernel: the same records in the same order, and overruns, each way. */
+enum wb_tb_path {
+	WB_TB_READ,   /* read(), a sub-buffer a call */
+	WB_TB_SPLICE, /* the full sub-buffers spliced into a pipe and read out at once, the last read() */
+	WB_TB_MAP,    /* walked where they are, mapped (Linux 6.10+); a CPU that cannot be is read() */
+};
+
 /*
  * Open every possible CPU's buffer of inst; NULL on failure. Free with
  * wb_tracebuf_destroy(). pollable: inst's buffer_percent is 0, so that
  * poll() says readable as soon as a buffer holds a record (at the default
  * 50 it waits for half a buffer); the buffers are then handed out to poll.
- * map: walk each CPU's ring buffer where it is, mapped (Linux 6.10+), not
- * copied out by read(); a CPU whose buffer cannot be mapped is read().
- * Either way the same records in the same order, and its overruns.
  */
 struct wb_tracebuf *wb_tracebuf_create(struct tracefs_instance *inst, struct tep_handle *tep, bool pollable,
-				       bool map);
+				       enum wb_tb_path path);
+/* Whether b splices (WB_TB_SPLICE asked, and neither the pipe nor a splice has failed yet). */
+bool wb_tracebuf_splicing(const struct wb_tracebuf *b);
 /* How many of the CPUs' buffers are mapped (the rest are read()), of how many. */
 int wb_tracebuf_mapped(const struct wb_tracebuf *b);
 int wb_tracebuf_ncpu(const struct wb_tracebuf *b);

@@ -315,17 +315,24 @@ struct wb_trace *wb_trace_create(const char *tracing_dir, size_t buffer_kb, char
 	tracefs_trace_on(t->inst);
 	t->page_kb = (uint32_t)(sysconf(_SC_PAGESIZE) / 1024);
 	/*
-	 * read() by default: a full sub-buffer is swapped out whole and copied,
-	 * while the mapped reader's ioctl (Linux 6.10+) walks every record with
-	 * interrupts off to mark it read, which under load cost 1.4-1.9x the
-	 * copy (bench/README.md, round 9). WBTOP_TRACEBUF=map walks the map, to
-	 * compare; set to anything, which path is used goes to stderr.
+	 * Splice by default: the full sub-buffers are handed over whole into a
+	 * pipe and read out in one call, where read() takes a call each (a
+	 * 4 KiB page where buffer_subbuf_size_kb cannot be set: Linux before
+	 * 6.8, or refused); the mapped reader's ioctl (Linux 6.10+) walks every
+	 * record with interrupts off to mark it read, which under load cost
+	 * 1.4-1.9x the copy (bench/README.md, rounds 9 and 15).
+	 * WBTOP_TRACEBUF=read or map takes the other ways, to compare; set to
+	 * anything, which one is used goes to stderr.
 	 */
 	how = getenv("WBTOP_TRACEBUF");
-	t->buf = wb_tracebuf_create(t->inst, t->tep, pollable, how && strcmp(how, "map") == 0);
+	t->buf = wb_tracebuf_create(t->inst, t->tep, pollable,
+				    !how ? WB_TB_SPLICE
+				    : strcmp(how, "map") == 0 ? WB_TB_MAP
+				    : strcmp(how, "read") == 0 ? WB_TB_READ : WB_TB_SPLICE);
 	if (how && t->buf)
-		fprintf(stderr, "wbtop: trace buffers: %d of %d CPUs mapped (mmap), the rest read()\n",
-			wb_tracebuf_mapped(t->buf), wb_tracebuf_ncpu(t->buf));
+		fprintf(stderr, "wbtop: trace buffers: %d of %d CPUs mapped (mmap), the rest %s\n",
+			wb_tracebuf_mapped(t->buf), wb_tracebuf_ncpu(t->buf),
+			wb_tracebuf_splicing(t->buf) ? "spliced (full sub-buffers) and read()" : "read()");
 	else if (how)
 		fprintf(stderr, "wbtop: trace buffers: libtracefs's iterator (read())\n");
 	if (!t->buf && big) { /* libtracefs's iterator reads a page at a time */

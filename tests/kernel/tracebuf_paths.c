@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Root: the mapped ring buffer (Linux 6.10+) against read() on the same
- * records. Two trace instances are fed the same numbered trace_marker
- * records on alternating CPUs, one read through wb_tracebuf mapped, the
- * other through read(). Both must hand over every number once, in order,
+ * Root: the mapped ring buffer (Linux 6.10+), and the spliced one, each
+ * against read() on the same records. Two trace instances are fed the same
+ * numbered trace_marker records on alternating CPUs, one read through
+ * wb_tracebuf mapped (then spliced), the other through read(). Both must
+ * hand over every number once, in order,
  * drain after drain (a sub-buffer left half read and written on between
  * drains, many sub-buffers in one drain); with a writer on another CPU
  * while draining; and when the writer laps the buffer, the records kept
@@ -76,8 +77,11 @@ struct side {
 };
 
 static int ncpu;
+/* the path checked against read(): WB_TB_MAP, then WB_TB_SPLICE */
+static enum wb_tb_path other;
+static const char *oname;
 
-static int open_side(struct side *s, const char *name, struct tep_handle *tep, bool map, const char *size_kb,
+static int open_side(struct side *s, const char *name, struct tep_handle *tep, enum wb_tb_path path, const char *size_kb,
 		     const char *subbuf_kb)
 {
 	memset(s, 0, sizeof(*s));
@@ -87,7 +91,7 @@ static int open_side(struct side *s, const char *name, struct tep_handle *tep, b
 	tracefs_instance_file_write(s->inst, "buffer_subbuf_size_kb", subbuf_kb);
 	tracefs_instance_file_write(s->inst, "buffer_size_kb", size_kb);
 	s->marker = tracefs_instance_file_open(s->inst, "trace_marker", O_WRONLY | O_CLOEXEC);
-	s->tb = wb_tracebuf_create(s->inst, tep, false, map);
+	s->tb = wb_tracebuf_create(s->inst, tep, false, path);
 	tracefs_trace_on(s->inst);
 	return s->marker >= 0 && s->tb ? 0 : -1;
 }
@@ -170,15 +174,18 @@ static void same_records(struct tep_handle *tep)
 
 	snprintf(n1, sizeof(n1), "wbtop-test-tbmap-%d", (int)getpid());
 	snprintf(n2, sizeof(n2), "wbtop-test-tbread-%d", (int)getpid());
-	if (open_side(&a, n1, tep, true, "1024", "8") || open_side(&b, n2, tep, false, "1024", "8")) {
+	/* page-sized sub-buffers where spliced: larger ones are read() (tracebuf.c) */
+	if (open_side(&a, n1, tep, other, "1024", other == WB_TB_SPLICE ? "4" : "8") ||
+	    open_side(&b, n2, tep, WB_TB_READ, "1024", "8")) {
 		CHECK(0, "cannot set up the two instances");
 		goto out;
 	}
-	CHECK(wb_tracebuf_mapped(b.tb) == 0, "the read() side is mapped");
-	if (kernel_maps())
+	CHECK(wb_tracebuf_mapped(b.tb) == 0 && !wb_tracebuf_splicing(b.tb), "the read() side is mapped or spliced");
+	if (other == WB_TB_MAP && kernel_maps())
 		CHECK(wb_tracebuf_mapped(a.tb) == ncpu, "Linux 6.10+: %d of %d CPUs mapped", wb_tracebuf_mapped(a.tb),
 		      ncpu);
-	printf("mapped side: %d of %d CPUs mapped\n", wb_tracebuf_mapped(a.tb), ncpu);
+	if (other == WB_TB_MAP)
+		printf("mapped side: %d of %d CPUs mapped\n", wb_tracebuf_mapped(a.tb), ncpu);
 	for (int round = 0; round < 60; round++) {
 		int n = round == 30 ? 8000 : (int)rnd(300); /* one round of ~80 sub-buffers */
 
@@ -193,11 +200,14 @@ static void same_records(struct tep_handle *tep)
 	}
 	drain(&a);
 	drain(&b);
-	CHECK(in_order(&a.got, 0, seq - 1, "mapped"), "mapped: not every record once in order");
+	CHECK(in_order(&a.got, 0, seq - 1, oname), "%s: not every record once in order", oname);
 	CHECK(in_order(&b.got, 0, seq - 1, "read()"), "read(): not every record once in order");
 	CHECK(wb_tracebuf_overruns(a.tb) == 0 && wb_tracebuf_overruns(b.tb) == 0, "overruns %llu / %llu",
 	      wb_tracebuf_overruns(a.tb), wb_tracebuf_overruns(b.tb));
-	printf("interleaved: %d records, mapped %zu, read() %zu\n", seq, a.got.n, b.got.n);
+	/* the splice path still on after ~80 sub-buffers in one drain: it was used, not given up */
+	if (other == WB_TB_SPLICE)
+		CHECK(wb_tracebuf_splicing(a.tb), "the kernel refused the splice");
+	printf("interleaved: %d records, %s %zu, read() %zu\n", seq, oname, a.got.n, b.got.n);
 out:
 	close_side(&a);
 	close_side(&b);
@@ -235,7 +245,7 @@ static void concurrent(struct tep_handle *tep)
 	int drains = 0;
 
 	snprintf(n1, sizeof(n1), "wbtop-test-tbconc-%d", (int)getpid());
-	if (open_side(&a, n1, tep, true, "1024", "8")) {
+	if (open_side(&a, n1, tep, other, "1024", other == WB_TB_SPLICE ? "4" : "8")) {
 		CHECK(0, "cannot set up the instance");
 		close_side(&a);
 		return;
@@ -251,7 +261,7 @@ static void concurrent(struct tep_handle *tep)
 	drain(&a);
 	drain(&a);
 	ov = wb_tracebuf_overruns(a.tb);
-	printf("concurrent: %d written, %zu read in %d drains, %llu overruns\n", w.n, a.got.n, drains, ov);
+	printf("concurrent (%s): %d written, %zu read in %d drains, %llu overruns\n", oname, w.n, a.got.n, drains, ov);
 	CHECK(a.got.bad == 0, "records not ours");
 	for (size_t i = 1; i < a.got.n; i++)
 		if (a.got.seq[i] <= a.got.seq[i - 1]) {
@@ -273,12 +283,12 @@ static void lapped(struct tep_handle *tep)
 
 	snprintf(n1, sizeof(n1), "wbtop-test-tblapm-%d", (int)getpid());
 	snprintf(n2, sizeof(n2), "wbtop-test-tblapr-%d", (int)getpid());
-	if (open_side(&a, n1, tep, true, "64", "4") || open_side(&b, n2, tep, false, "64", "4")) {
+	if (open_side(&a, n1, tep, other, "64", "4") || open_side(&b, n2, tep, WB_TB_READ, "64", "4")) {
 		CHECK(0, "cannot set up the two instances");
 		goto out;
 	}
 	pin(0);
-	for (int i = 0; i < 200; i++) /* some read first: the mapped reader is mid-buffer */
+	for (int i = 0; i < 200; i++) /* some read first: the reader is mid-buffer */
 		mark(both, 2, i);
 	drain(&a);
 	drain(&b);
@@ -288,16 +298,16 @@ static void lapped(struct tep_handle *tep)
 	drain(&b);
 	ova = wb_tracebuf_overruns(a.tb);
 	ovb = wb_tracebuf_overruns(b.tb);
-	printf("lapped: %d written; mapped kept %zu + %llu overruns, read() kept %zu + %llu overruns\n", n, a.got.n,
-	       ova, b.got.n, ovb);
+	printf("lapped: %d written; %s kept %zu + %llu overruns, read() kept %zu + %llu overruns\n", n, oname,
+	       a.got.n, ova, b.got.n, ovb);
 	CHECK(ova > 0, "the buffer was not lapped");
-	CHECK(a.got.n + ova == (size_t)n, "mapped: %zu + %llu != %d", a.got.n, ova, n);
+	CHECK(a.got.n + ova == (size_t)n, "%s: %zu + %llu != %d", oname, a.got.n, ova, n);
 	CHECK(b.got.n + ovb == (size_t)n, "read(): %zu + %llu != %d", b.got.n, ovb, n);
 	CHECK(a.got.n == b.got.n && memcmp(a.got.seq, b.got.seq, a.got.n * sizeof(int)) == 0,
 	      "the two paths kept different records");
 	for (size_t i = 1; i < a.got.n; i++)
 		if (a.got.seq[i] <= a.got.seq[i - 1]) {
-			CHECK(0, "mapped: record %zu: %d after %d", i, a.got.seq[i], a.got.seq[i - 1]);
+			CHECK(0, "%s: record %zu: %d after %d", oname, i, a.got.seq[i], a.got.seq[i - 1]);
 			break;
 		}
 out:
@@ -330,9 +340,13 @@ int main(void)
 		return 77;
 	}
 	free(buf);
-	same_records(tep);
-	concurrent(tep);
-	lapped(tep);
+	for (int k = 0; k < 2; k++) {
+		other = k ? WB_TB_SPLICE : WB_TB_MAP;
+		oname = k ? "spliced" : "mapped";
+		same_records(tep);
+		concurrent(tep);
+		lapped(tep);
+	}
 	tep_free(tep);
 	printf("%s\n", fails ? "FAILED" : "passed");
 	return fails ? 1 : 0;
