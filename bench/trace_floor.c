@@ -7,8 +7,9 @@
  * the bytes. What it costs is what the kernel charges any reader for handing
  * the records over (the copy, the partial sub-buffer's walk, the calls):
  * bench/vs-peers prints it beside wbtop's recorder with VS_FLOOR=1 (root).
- * With TRACE_FLOOR_SPLICE=1 the full sub-buffers are spliced into a pipe
- * and read from it in one call, the partial one read() as before.
+ * With TRACE_FLOOR_SPLICE=1 the full sub-buffers, where they are a page,
+ * are spliced into a pipe and read from it in one call, the partial one
+ * read() as before.
  * Runs until SIGTERM or SIGINT, then removes its instance.
  * Usage: trace_floor [seconds between reads, default 1]
  */
@@ -72,7 +73,8 @@ int main(int argc, char **argv)
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", c);
 		fd[c] = tracefs_instance_file_open(inst, rel, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	}
-	if (sp && *sp == '1' && pipe2(pp, O_CLOEXEC | O_NONBLOCK) == 0) {
+	/* page-sized sub-buffers only, as wbtop */
+	if (sp && *sp == '1' && sub == (size_t)sysconf(_SC_PAGESIZE) && pipe2(pp, O_CLOEXEC | O_NONBLOCK) == 0) {
 		fcntl(pp[1], F_SETPIPE_SZ, (int)psz);
 		psz = (size_t)fcntl(pp[1], F_GETPIPE_SZ);
 		big = malloc(psz);

@@ -42,6 +42,8 @@ struct wb_tracebuf *wb_tracebuf_create(struct tracefs_instance *inst, struct tep
 				       enum wb_tb_path path);
 /* Whether b splices (WB_TB_SPLICE asked, and neither the pipe nor a splice has failed yet). */
 bool wb_tracebuf_splicing(const struct wb_tracebuf *b);
+/* Sub-buffers spliced so far, all CPUs. */
+size_t wb_tracebuf_spliced(const struct wb_tracebuf *b);
 /* How many of the CPUs' buffers are mapped (the rest are read()), of how many. */
 int wb_tracebuf_mapped(const struct wb_tracebuf *b);
 int wb_tracebuf_ncpu(const struct wb_tracebuf *b);

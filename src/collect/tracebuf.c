@@ -17,6 +17,8 @@
 #define MAX_BYTES (16u << 20) /* 4096 pages of 4 KiB, whatever the sub-buffer size */
 /* The pipe the full sub-buffers are spliced through: 256 of them a call (pipe-max-size's default) */
 #define PIPE_BYTES (1 << 20)
+/* Drains in a row that spliced nothing where read() then found full sub-buffers: a CPU given up */
+#define SPLICE_MISSES 8
 
 /* The ring buffer's page header: u64 time stamp, long commit (flags on top). */
 #define SUB_HDR (8 + sizeof(long))
@@ -129,6 +131,8 @@ struct cpubuf {
 	long id;                   /* the reader sub-buffer being walked, -1 none */
 	size_t loads;              /* sub-buffers loaded this drain */
 	bool quiet;                /* empty at this drain's poll(): no ioctl */
+	size_t spliced;            /* sub-buffers spliced, in all */
+	unsigned splice_misses;    /* drains in a row that spliced none where read() found full ones */
 	bool map_err;              /* an ioctl failed this drain */
 };
 
@@ -476,14 +480,19 @@ static int cpu_splice(struct wb_tracebuf *b, struct cpubuf *c)
 	size_t want = MAX_BYTES / b->psize - c->npages;
 	ssize_t n, got = 0;
 
+	/* c->pages grows by doubling as the drains need it, not to the pipe's 256 at once */
+	if (c->cap - c->npages < 4 && room_for(b, c, c->npages > 4 ? c->npages : 4))
+		return -1;
 	if (want > b->pipe_slots)
 		want = b->pipe_slots;
-	if (room_for(b, c, want))
-		return -1;
+	if (want > c->cap - c->npages)
+		want = c->cap - c->npages;
 	n = splice(c->fd, NULL, b->pipe[1], NULL, want * b->psize, SPLICE_F_NONBLOCK);
 	if (n <= 0) {
-		if (n < 0 && errno != EAGAIN && errno != EINTR)
-			splice_off(b); /* EINVAL, ENOSYS...: this kernel splices no trace buffer */
+		/* a kernel that splices no trace buffer; EAGAIN (no full one),
+		 * ENOMEM, EINTR: read() this time */
+		if (n < 0 && (errno == EINVAL || errno == ENOSYS || errno == EBADF || errno == EOPNOTSUPP))
+			splice_off(b);
 		return 0;
 	}
 	while (got < n) {
@@ -495,13 +504,18 @@ static int cpu_splice(struct wb_tracebuf *b, struct cpubuf *c)
 		}
 		got += r;
 	}
-	/* whole sub-buffers only; a short read leaves the pipe in doubt: stop using it */
 	c->npages += (size_t)got / b->psize;
+	c->spliced += (size_t)got / b->psize;
+	/*
+	 * whole sub-buffers only; a short read (never seen: the pipe holds
+	 * whole pages) would leave the pipe in doubt, and what it kept lost
+	 */
 	if (got != n || got % (ssize_t)b->psize) {
 		splice_off(b);
 		return 0;
 	}
-	return 1;
+	/* fewer than asked: no full sub-buffer was left */
+	return (size_t)n == want * b->psize ? 1 : 0;
 }
 
 /* Read every sub-buffer one CPU holds now (MAX_BYTES at most). 0 or -1. */
@@ -521,13 +535,18 @@ static int cpu_fill(struct wb_tracebuf *b, struct cpubuf *c)
 	memset(&c->sub, 0, sizeof(c->sub));
 	if (polled == WB_POLL_QUIET) /* empty at the sample's poll(): its read would fail with EAGAIN */
 		return 0;
-	while (b->pipe[0] >= 0 && c->fd >= 0 && c->npages < MAX_BYTES / b->psize) {
+	bool spl = b->pipe[0] >= 0 && c->fd >= 0 && c->splice_misses < SPLICE_MISSES;
+	size_t spliced = 0;
+	int rc = 0;
+
+	while (spl && b->pipe[0] >= 0 && c->npages < MAX_BYTES / b->psize) {
 		int r = cpu_splice(b, c);
 		if (r < 0)
 			return -1;
 		if (r == 0)
 			break;
 	}
+	spliced = c->npages;
 	while (c->npages < MAX_BYTES / b->psize) {
 		int n;
 
@@ -535,12 +554,26 @@ static int cpu_fill(struct wb_tracebuf *b, struct cpubuf *c)
 			return -1;
 		n = tracefs_cpu_read(c->tcpu, c->pages + c->npages * b->psize, true);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			return 0;
-		if (n <= 0)
-			return n == 0 ? 0 : -1;
+			break;
+		if (n <= 0) {
+			rc = n == 0 ? 0 : -1;
+			break;
+		}
 		c->npages++;
 	}
-	return 0;
+	/*
+	 * Nothing spliced where read() then found full sub-buffers (two or
+	 * more: the last one is the writer's): a kernel that will not splice
+	 * a reader page once part of it was read (without the ring buffer's
+	 * 2022 fix "allow splice to read previous partially read pages", in
+	 * the stable trees since), which every drain leaves. After a few
+	 * drains in a row, this CPU is read() only.
+	 */
+	if (spl && !spliced)
+		c->splice_misses = c->npages >= 2 ? c->splice_misses + 1 : c->splice_misses;
+	else if (spliced)
+		c->splice_misses = 0;
+	return rc;
 }
 
 /*
@@ -663,4 +696,13 @@ int wb_tracebuf_ncpu(const struct wb_tracebuf *b)
 bool wb_tracebuf_splicing(const struct wb_tracebuf *b)
 {
 	return b && b->pipe[0] >= 0;
+}
+
+size_t wb_tracebuf_spliced(const struct wb_tracebuf *b)
+{
+	size_t n = 0;
+
+	for (int i = 0; b && i < b->ncpu; i++)
+		n += b->c[i].spliced;
+	return n;
 }
