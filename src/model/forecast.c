@@ -949,18 +949,19 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 
 	/*
 	 * The share's denominator holds about two aging periods of
-	 * completions: a written device's at its bandwidth, a device with no
-	 * writer only the pages it has to write (an idle 6 GB/s disk counted
-	 * made a new writer's share grow 0.1 % a second where alone completing
-	 * it goes to ~1 in a few periods; with 3 dirty pages it counted the
-	 * same 6 GB/s)
+	 * completions: a device's pages to write and what its writer dirties
+	 * meanwhile, at most its bandwidth; a writer held back in
+	 * balance_dirty_pages, its bandwidth (an idle 6 GB/s disk counted made
+	 * a new writer's share grow 0.1 % a second where alone completing it
+	 * goes to ~1 in a few periods; with 3 dirty pages, or a trickle
+	 * writer, it counted the same 6 GB/s)
 	 */
 	for (size_t i = 0; i < s->nbdis; i++) {
 		double span = in->bw[i] * FPROP_PERIOD * 2;
-		if (in->dirty_rate && in->dirty_rate[i] > 0)
-			sumbw += span;
-		else
-			sumbw += fmin(span, (double)(s->bdis[i].st[WB_B_RECLAIMABLE] + s->bdis[i].st[WB_B_WRITEBACK]));
+		double pages = (double)(s->bdis[i].st[WB_B_RECLAIMABLE] + s->bdis[i].st[WB_B_WRITEBACK]);
+		double rate = in->dirty_rate && in->dirty_rate[i] > 0 ? in->dirty_rate[i] : 0;
+
+		sumbw += in->tasks && in->tasks[i] > 0.5 ? span : fmin(span, pages + rate * FPROP_PERIOD * 2);
 	}
 	*g = fmax(sumbw, 1);
 	/*

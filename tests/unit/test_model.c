@@ -1840,16 +1840,17 @@ static void forecast_share_denominator_idle_disk(void **st)
 	struct wb_bdi_limits bl[2] = { { .name = "7:200", .valid = true, .frac_num = 0, .frac_den = 1 },
 				       { .name = "254:0", .valid = true, .frac_num = 0, .frac_den = 1 } };
 	struct wb_forecast f;
-	double bw[2] = { 1000, 1500000 }, rate[2] = { 1500, 0 }, th[3];
+	double bw[2] = { 1000, 1500000 }, rate[2] = { 1500, 0 }, th[4];
 	struct wb_forecast_in in = { 20, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
 	(void)st;
-	/* alone; beside the idle disk; beside it with 3 dirty pages */
-	for (int n = 1; n <= 3; n++) {
+	/* alone; beside the idle disk; beside it with 3 dirty pages; and a trickle writer there */
+	for (int n = 1; n <= 4; n++) {
 		fc_sample(&s, b, n > 1 ? 2 : 1, &l, bl);
 		b[0].st[WB_B_RECLAIMABLE] = 2000;
 		b[0].st[WB_B_WB_BW] = 1000;
 		b[1].st[WB_B_WB_BW] = 1500000;
-		b[1].st[WB_B_RECLAIMABLE] = n == 3 ? 3 : 0;
+		b[1].st[WB_B_RECLAIMABLE] = n >= 3 ? 3 : 0;
+		rate[1] = n == 4 ? 1 : 0;
 		assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
 		th[n - 1] = f.bdis[0].thresh[19];
 		wb_forecast_finish(&f);
@@ -1858,6 +1859,7 @@ static void forecast_share_denominator_idle_disk(void **st)
 	 * do the few pages it has to write */
 	assert_true(th[1] > 0.8 * th[0]);
 	assert_true(th[2] > 0.8 * th[0]);
+	assert_true(th[3] > 0.8 * th[0]);
 }
 
 /*
