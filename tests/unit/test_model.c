@@ -634,6 +634,18 @@ static void forecast_fast_beside_slow_writers(void **st)
 	wb_forecast_finish(&f);
 }
 
+/* The forecast's global dirty + writeback stays under ceiling (pages) at every step. */
+static void stays_under(const struct wb_sample *s, const struct wb_limits *l, const struct wb_forecast_in *in,
+			double ceiling)
+{
+	struct wb_forecast f;
+
+	assert_int_equal(wb_forecast_run(s, l, NULL, in, &f), 0);
+	for (size_t k = 0; k < f.nsteps; k++)
+		assert_true(f.g_dirty[k] + f.g_writeback[k] < ceiling);
+	wb_forecast_finish(&f);
+}
+
 /*
  * A writer held since its start on a device whose rate limit an earlier run
  * left at 8 GB/s, the global level past the freerun ceiling: the position
@@ -648,7 +660,6 @@ static void forecast_throttled_stops_at_limit(void **st)
 	struct wb_limits l = { .valid = true, .thresh = 61184, .bg = 30556, .dirty = 58100 };
 	struct wb_bdi_limits bl[2] = { { .name = "253:0", .valid = true, .frac_num = 80, .frac_den = 100 },
 				       { .name = "7:200", .valid = true, .frac_num = 20, .frac_den = 100 } };
-	struct wb_forecast f;
 	double bw[2] = { 1000, 1700 }, rate[2] = { 0, 0 }, tasks[2] = { 1, 0 };
 	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL };
 	(void)st;
@@ -658,10 +669,7 @@ static void forecast_throttled_stops_at_limit(void **st)
 	b[0].ev.dirty_ratelimit = b[0].ev.balanced_ratelimit = 2000000;
 	b[1].st[WB_B_WRITEBACK] = 56000;
 	b[1].st[WB_B_WB_BW] = 1700;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
-	for (size_t k = 0; k < f.nsteps; k++)
-		assert_true(f.g_dirty[k] + f.g_writeback[k] < 61184 + 2000);
-	wb_forecast_finish(&f);
+	stays_under(&s, &l, &in, 61184 + 2000);
 	/* three such writers share the room to the limit, not take it each */
 	struct wb_bdi b3[4] = { { .name = "253:0" }, { .name = "253:1" }, { .name = "253:2" }, { .name = "7:200" } };
 	struct wb_bdi_limits bl3[4] = { { .name = "253:0", .valid = true, .frac_num = 20, .frac_den = 100 },
@@ -678,10 +686,7 @@ static void forecast_throttled_stops_at_limit(void **st)
 	}
 	b3[3].st[WB_B_WRITEBACK] = 56000;
 	b3[3].st[WB_B_WB_BW] = 1700;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in3, &f), 0);
-	for (size_t k = 0; k < f.nsteps; k++)
-		assert_true(f.g_dirty[k] + f.g_writeback[k] < 61184 + 2000);
-	wb_forecast_finish(&f);
+	stays_under(&s, &l, &in3, 61184 + 2000);
 }
 
 /*
