@@ -536,7 +536,7 @@ static int cpu_fill(struct wb_tracebuf *b, struct cpubuf *c)
 	if (polled == WB_POLL_QUIET) /* empty at the sample's poll(): its read would fail with EAGAIN */
 		return 0;
 	bool spl = b->pipe[0] >= 0 && c->fd >= 0 && c->splice_misses < SPLICE_MISSES;
-	size_t spliced = 0;
+	size_t spliced;
 	int rc = 0;
 
 	while (spl && b->pipe[0] >= 0 && c->npages < MAX_BYTES / b->psize) {
@@ -569,10 +569,10 @@ static int cpu_fill(struct wb_tracebuf *b, struct cpubuf *c)
 	 * the stable trees since), which every drain leaves. After a few
 	 * drains in a row, this CPU is read() only.
 	 */
-	if (spl && !spliced)
-		c->splice_misses = c->npages >= 2 ? c->splice_misses + 1 : c->splice_misses;
-	else if (spliced)
+	if (spliced)
 		c->splice_misses = 0;
+	else if (spl && c->npages >= 2)
+		c->splice_misses++;
 	return rc;
 }
 

@@ -1045,7 +1045,7 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 	if (!(s->sys_valid & WB_BIT(WB_SYS_EXPIRE_CS)) && expire == 0)
 		expire = 30;
 
-	size_t step = 0;
+	size_t step = 0, nshare = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!l->valid || in->step_s <= 0 || in->horizon_s < in->step_s || in->horizon_s > 86400)
@@ -1074,6 +1074,9 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 	}
 	if (other < 0)
 		other = 0;
+	/* writers not under strict_limit: the ones that can share the room to the global limit */
+	for (size_t i = 0; i < nb; i++)
+		nshare += sb[i].demand > 0 && !sb[i].strict;
 	next_out = in->step_s;
 	while (step < ns) {
 		double dirty = other, ndirty = other, T = (double)l->thresh, bg = (double)l->bg, done_rate = 0;
@@ -1089,9 +1092,12 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 				done_rate += fmin(sb[i].bw, (sb[i].r + sb[i].w) / DT);
 		}
 		share_gap(sb, nb, fmax(0, (T + bg) / 2 - dirty) / DT + done_rate);
-		/* the throttled writers under the global limit share the room to it */
+		/*
+		 * the throttled writers under the global limit share the room to
+		 * it: counted only where two or more could be (one takes it all)
+		 */
 		double held = 0;
-		for (size_t i = 0; i < nb; i++) {
+		for (size_t i = 0; i < nb && nshare > 1; i++) {
 			struct sim_bdi *b = &sb[i];
 			if (b->demand > 0 && !b->strict) {
 				double wth = calc_thresh(T, dirty, b, 0, fmin(1, b->e / g));
