@@ -37,6 +37,11 @@ int wb_trace_drain(struct wb_trace *t, struct wb_sample *s, struct wb_diag *d);
  * Writes what it removed into msg. Returns how many.
  */
 int wb_trace_remove_stale(const char *tracing_dir, char *msg, size_t len);
+/*
+ * The mounted tracefs (or debugfs's tracing/), handed to libtracefs so that
+ * it never mounts one itself; NULL where none is. Found once.
+ */
+const char *wb_tracefs_dir(void);
 /* Path of the instance directory, for async-signal-safe removal (rmdir). */
 const char *wb_trace_instance_path(const struct wb_trace *t);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <event-parse.h>
 #include <tracefs.h>
@@ -180,12 +181,72 @@ static void setup_fields(struct wb_trace *t)
 	}
 }
 
+/* A mount point as /proc/self/mountinfo writes it: space, tab, newline and backslash as \ooo. */
+static void unescape_mnt(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++, w++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' && s[3] >= '0' &&
+		    s[3] <= '7') {
+			*w = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*w = *s;
+		}
+	}
+	*w = '\0';
+}
+
+/*
+ * The tracefs already mounted, or the one debugfs mounts at its tracing/ on
+ * first access; NULL where neither is. libtracefs, finding no tracefs in
+ * /proc/mounts, mounts one at /sys/kernel/tracing and leaves it there
+ * (debugfs's tracing/ is listed only once something has looked into it): so
+ * it is found here and handed to libtracefs, which then never mounts.
+ */
+const char *wb_tracefs_dir(void)
+{
+	static char dir[512];
+	char line[1024], mnt[512], debugfs[400] = "", type[64], path[600];
+	struct stat st;
+	FILE *f;
+
+	if (dir[0])
+		return dir;
+	f = fopen("/proc/self/mountinfo", "re");
+	while (f && !dir[0] && fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - ");
+
+		/* field 5 is the mount point; the file system type follows " - " */
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %511s", mnt) != 1 || sscanf(sep + 3, "%63s", type) != 1)
+			continue;
+		unescape_mnt(mnt);
+		if (strcmp(type, "tracefs") == 0)
+			snprintf(dir, sizeof(dir), "%s", mnt);
+		else if (strcmp(type, "debugfs") == 0 && !debugfs[0])
+			snprintf(debugfs, sizeof(debugfs), "%.399s", mnt);
+	}
+	if (f)
+		fclose(f);
+	if (!dir[0] && debugfs[0]) {
+		snprintf(path, sizeof(path), "%s/tracing/instances", debugfs);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			snprintf(dir, sizeof(dir), "%s/tracing", debugfs);
+	}
+	if (!dir[0] || tracefs_set_tracing_dir(dir) != 0) {
+		dir[0] = '\0';
+		return NULL;
+	}
+	return dir;
+}
+
 int wb_trace_remove_stale(const char *tracing_dir, char *msg, size_t len)
 {
 	char path[512];
 	int n = 0;
 	size_t used = 0;
-	const char *td = tracing_dir ? tracing_dir : tracefs_tracing_dir();
+	const char *td = tracing_dir ? tracing_dir : wb_tracefs_dir();
 	DIR *d;
 	struct dirent *e;
 
@@ -265,8 +326,8 @@ struct wb_trace *wb_trace_create(const char *tracing_dir, size_t buffer_kb, char
 		return NULL;
 	}
 	(void)tracing_dir; /* the mounted tracefs; the argument is for tests of other trees */
-	if (!tracefs_tracing_dir()) {
-		snprintf(err, errlen, "tracefs is not mounted (mount -t tracefs none /sys/kernel/tracing)");
+	if (!wb_tracefs_dir()) {
+		snprintf(err, errlen, "tracefs is not mounted, and wbtop does not mount it (mount -t tracefs none /sys/kernel/tracing)");
 		return NULL;
 	}
 	t = calloc(1, sizeof(*t));

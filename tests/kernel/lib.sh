@@ -30,6 +30,8 @@ machine_state() {
 	grep -c wbtop-test /proc/self/mountinfo
 	losetup -a | grep -c wbtop-test
 	grep -c ' /sys/kernel/debug debugfs' /proc/self/mountinfo
+	# tracefs mounts (debugfs's own tracing/ comes and goes with a look into it)
+	awk '/ - tracefs /{print $5}' /proc/self/mountinfo | grep -v '^/sys/kernel/debug/' | sort
 	ls /sys/fs/cgroup/memory 2>/dev/null | grep -c '^wbtop'
 	cat /sys/block/zram0/disksize 2>/dev/null
 }

@@ -18,13 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <event-parse.h>
 #include <tracefs.h>
 
+#include "wbtop/trace.h"
 #include "wbtop/tracebuf.h"
 
 static int fails;
@@ -319,42 +319,15 @@ out:
 	close_side(&b);
 }
 
-static const char *mounted_dir;
-
-static void unmount_tracefs(void)
-{
-	if (mounted_dir)
-		umount2(mounted_dir, MNT_DETACH);
-}
-
-/* Whether a tracefs is mounted now (libtracefs mounts one if none is, and leaves it). */
-static bool tracefs_mounted(void)
-{
-	FILE *f = fopen("/proc/self/mounts", "r");
-	char line[512];
-	bool yes = false;
-
-	while (f && !yes && fgets(line, sizeof(line), f))
-		yes = strstr(line, " tracefs ") != NULL;
-	if (f)
-		fclose(f);
-	return yes;
-}
-
 int main(void)
 {
 	struct tep_handle *tep;
 	char *buf;
 	int len = 0;
 
-	bool had_tracefs = tracefs_mounted();
-	const char *tdir = geteuid() == 0 ? tracefs_tracing_dir() : NULL;
-
-	/* put the machine back: a tracefs mounted by libtracefs for this test goes */
-	if (tdir && !had_tracefs && tracefs_mounted() && atexit(unmount_tracefs) == 0)
-		mounted_dir = tdir;
-	if (!tdir) {
-		printf("SKIP: needs root and tracefs\n");
+	/* wbtop's own finder: libtracefs left to itself mounts a tracefs and leaves it */
+	if (geteuid() != 0 || !wb_tracefs_dir()) {
+		printf("SKIP: needs root and a mounted tracefs or debugfs\n");
 		return 77;
 	}
 	ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
