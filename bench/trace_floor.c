@@ -24,6 +24,8 @@
 
 #include <tracefs.h>
 
+#include "wbtop/trace.h"
+
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -56,6 +58,11 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	snprintf(name, sizeof(name), "wbtop-%d", (int)getpid());
+	/* wbtop's finder: left to itself, libtracefs mounts a tracefs where none is listed */
+	if (!wb_tracefs_dir()) {
+		fprintf(stderr, "trace_floor: no tracefs mounted (nor debugfs)\n");
+		return 1;
+	}
 	if (!(inst = tracefs_instance_create(name))) {
 		fprintf(stderr, "trace_floor: cannot create instance %s: %s\n", name, strerror(errno));
 		return 1;

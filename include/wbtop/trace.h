@@ -39,7 +39,8 @@ int wb_trace_drain(struct wb_trace *t, struct wb_sample *s, struct wb_diag *d);
 int wb_trace_remove_stale(const char *tracing_dir, char *msg, size_t len);
 /*
  * The mounted tracefs (or debugfs's tracing/), handed to libtracefs so that
- * it never mounts one itself; NULL where none is. Found once.
+ * it never mounts one itself; NULL where none is (looked for again at the
+ * next call). Once found, kept.
  */
 const char *wb_tracefs_dir(void);
 /* Path of the instance directory, for async-signal-safe removal (rmdir). */

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -198,41 +200,71 @@ static void unescape_mnt(char *s)
 	*w = '\0';
 }
 
+/* A tracefs to use at dir: its instances/ is there (not a bind of a part, nor mounted over). */
+static bool tracefs_at(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	return dir[0] == '/' && (size_t)snprintf(path, sizeof(path), "%s/instances", dir) < sizeof(path) &&
+	       stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /*
- * The tracefs already mounted, or the one debugfs mounts at its tracing/ on
- * first access; NULL where neither is. libtracefs, finding no tracefs in
- * /proc/mounts, mounts one at /sys/kernel/tracing and leaves it there
- * (debugfs's tracing/ is listed only once something has looked into it): so
- * it is found here and handed to libtracefs, which then never mounts.
+ * From /proc/self/mountinfo: the first whole tracefs (its root is "/") with
+ * an instances/ directory, into dir; and debugfs's mount point, into debugfs.
+ * Fields: ID PARENT MAJ:MIN ROOT MOUNT-POINT ... " - " TYPE ...
+ */
+static void scan_mounts(char *dir, size_t dlen, char *debugfs, size_t flen)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL, *root = NULL, *mnt = NULL, type[64];
+	size_t cap = 0;
+
+	while (f && !dir[0] && getline(&line, &cap, f) > 0) {
+		const char *sep = strstr(line, " - ");
+
+		free(root);
+		free(mnt);
+		root = mnt = NULL;
+		if (!sep || sscanf(line, "%*s %*s %*s %ms %ms", &root, &mnt) != 2 || sscanf(sep + 3, "%63s", type) != 1)
+			continue;
+		unescape_mnt(mnt);
+		/* a bind of a part (root not "/") has no instances/ of its own to make ours in */
+		if (strcmp(root, "/") != 0 || strlen(mnt) >= dlen || strlen(mnt) >= flen)
+			continue;
+		if (strcmp(type, "tracefs") == 0 && tracefs_at(mnt))
+			snprintf(dir, dlen, "%s", mnt);
+		else if (strcmp(type, "debugfs") == 0 && !debugfs[0] && mnt[0] == '/')
+			snprintf(debugfs, flen, "%s", mnt);
+	}
+	free(root);
+	free(mnt);
+	free(line);
+	if (f)
+		fclose(f);
+}
+
+/*
+ * The tracefs already mounted, or debugfs's tracing/ (the kernel mounts a
+ * tracefs there when it is first looked into, and keeps it while debugfs is
+ * mounted); NULL where neither is. libtracefs, finding no tracefs in
+ * /proc/mounts, mounts one at /sys/kernel/tracing and leaves it there: so
+ * the directory is found here and handed to libtracefs, which then never
+ * mounts.
  */
 const char *wb_tracefs_dir(void)
 {
-	static char dir[512];
-	char line[1024], mnt[512], debugfs[400] = "", type[64], path[600];
-	struct stat st;
-	FILE *f;
+	static char dir[PATH_MAX];
+	char debugfs[PATH_MAX - 16] = "";
 
 	if (dir[0])
 		return dir;
-	f = fopen("/proc/self/mountinfo", "re");
-	while (f && !dir[0] && fgets(line, sizeof(line), f)) {
-		const char *sep = strstr(line, " - ");
-
-		/* field 5 is the mount point; the file system type follows " - " */
-		if (!sep || sscanf(line, "%*s %*s %*s %*s %511s", mnt) != 1 || sscanf(sep + 3, "%63s", type) != 1)
-			continue;
-		unescape_mnt(mnt);
-		if (strcmp(type, "tracefs") == 0)
-			snprintf(dir, sizeof(dir), "%s", mnt);
-		else if (strcmp(type, "debugfs") == 0 && !debugfs[0])
-			snprintf(debugfs, sizeof(debugfs), "%.399s", mnt);
-	}
-	if (f)
-		fclose(f);
+	scan_mounts(dir, sizeof(dir), debugfs, sizeof(debugfs));
 	if (!dir[0] && debugfs[0]) {
-		snprintf(path, sizeof(path), "%s/tracing/instances", debugfs);
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			snprintf(dir, sizeof(dir), "%s/tracing", debugfs);
+		snprintf(dir, sizeof(dir), "%s/tracing", debugfs);
+		if (!tracefs_at(dir))
+			dir[0] = '\0';
 	}
 	if (!dir[0] || tracefs_set_tracing_dir(dir) != 0) {
 		dir[0] = '\0';

@@ -29,9 +29,10 @@ machine_state() {
 	cat /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device 2>/dev/null
 	grep -c wbtop-test /proc/self/mountinfo
 	losetup -a | grep -c wbtop-test
-	grep -c ' /sys/kernel/debug debugfs' /proc/self/mountinfo
-	# tracefs mounts (debugfs's own tracing/ comes and goes with a look into it)
-	awk '/ - tracefs /{print $5}' /proc/self/mountinfo | grep -v '^/sys/kernel/debug/' | sort
+	# debugfs, and the tracefs mounts but debugfs's own tracing/ (the kernel
+	# mounts it at the first look into it, and it stays while debugfs does)
+	awk '$5 == "/sys/kernel/debug" && / - debugfs /' /proc/self/mountinfo | wc -l
+	awk '/ - tracefs /{print $5}' /proc/self/mountinfo | grep -vx /sys/kernel/debug/tracing | sort
 	ls /sys/fs/cgroup/memory 2>/dev/null | grep -c '^wbtop'
 	cat /sys/block/zram0/disksize 2>/dev/null
 }
@@ -39,11 +40,15 @@ machine_state() {
 # by a wbtop killed before this test (another suite's) is removed by the
 # first live wbtop here, as wbtop does (a CI run failed live_json on a count
 # that went 1 -> 0). Those of dead processes are removed now, and said.
-wb_instances() { ls /sys/kernel/tracing/instances 2>/dev/null | grep '^wbtop' | sort; }
+# Where tracefs is mounted at /sys/kernel/tracing, at debugfs's tracing/, or
+# both (one file system): whichever is there.
+wb_instances() {
+	ls /sys/kernel/tracing/instances /sys/kernel/debug/tracing/instances 2>/dev/null | grep '^wbtop' | sort -u
+}
 for _i in $(wb_instances); do
 	_p=${_i##*[!0-9]}
 	if [ -n "$_p" ] && ! kill -0 "$_p" 2>/dev/null; then
-		rmdir "/sys/kernel/tracing/instances/$_i" 2>/dev/null &&
+		{ rmdir "/sys/kernel/tracing/instances/$_i" || rmdir "/sys/kernel/debug/tracing/instances/$_i"; } 2>/dev/null &&
 			echo "note: removed the trace instance $_i of a wbtop (pid $_p) that ended before this test"
 	fi
 done

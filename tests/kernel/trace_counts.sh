@@ -30,7 +30,7 @@ echo > $CHK/trace
 
 "$WBTOP" --batch --json -n 0 -d 1 --no-procs > $TMP/w.json 2>$TMP/err &
 WP=$!
-at_exit "kill $WP 2>/dev/null"
+at_exit "kill $WP 2>/dev/null; wait $WP 2>/dev/null"
 # both tracers record from before the writer starts ...
 # (wbtop's first sample means its instance is set up and its events enabled)
 for i in $(seq 200); do [ -s $TMP/w.json ] && break; sleep 0.1; done

@@ -8,7 +8,7 @@ TR=/sys/kernel/tracing
 [ -d $TR/instances ] || { mount -t tracefs none $TR && at_exit "umount $TR"; } || skip "no tracefs"
 "$WBTOP" --batch -n 0 -d 0.2 --no-procs >/dev/null 2>&1 &
 P=$!
-at_exit "kill -9 $P 2>/dev/null; rmdir $TR/instances/wbtop-$P 2>/dev/null"
+at_exit "kill -9 $P 2>/dev/null; wait $P 2>/dev/null; rmdir $TR/instances/wbtop-$P 2>/dev/null"
 sleep 1
 [ -d $TR/instances/wbtop-$P ] || fail "no instance while running"
 kill -9 $P; wait $P 2>/dev/null

@@ -21,8 +21,9 @@ unshare -m --propagation private bash -c '
 	done
 	[ -z "$(tracing)" ] || { echo "FAIL: a tracefs is still mounted: $(tracing)"; exit 1; }
 
-	"$WBTOP" --batch --json -n 2 -d 0.3 --no-procs > $TMP/a.json 2> $TMP/a.err ||
-		{ cat $TMP/a.err; echo "FAIL: no tracefs: wbtop rc $?"; exit 1; }
+	"$WBTOP" --batch --json -n 2 -d 0.3 --no-procs > $TMP/a.json 2> $TMP/a.err
+	rc=$?
+	[ $rc = 0 ] || { cat $TMP/a.err; echo "FAIL: no tracefs: wbtop rc $rc"; exit 1; }
 	[ "$(wc -l < $TMP/a.json)" = 2 ] || { echo "FAIL: no tracefs: not 2 samples"; exit 1; }
 	[ -z "$(tracing)" ] || { echo "FAIL: no tracefs: wbtop left $(tracing) mounted"; exit 1; }
 	grep -q "tracepoints off: tracefs is not mounted" $TMP/a.err ||
@@ -30,8 +31,9 @@ unshare -m --propagation private bash -c '
 	echo "ok 1 no tracefs: tracepoints off, said, nothing mounted"
 
 	mount -t debugfs none /sys/kernel/debug || { echo "SKIP: cannot mount debugfs"; exit 77; }
-	"$WBTOP" --batch --json -n 3 -d 0.3 --no-procs > $TMP/b.json 2> $TMP/b.err ||
-		{ cat $TMP/b.err; echo "FAIL: debugfs: wbtop rc $?"; exit 1; }
+	"$WBTOP" --batch --json -n 3 -d 0.3 --no-procs > $TMP/b.json 2> $TMP/b.err
+	rc=$?
+	[ $rc = 0 ] || { cat $TMP/b.err; echo "FAIL: debugfs: wbtop rc $rc"; exit 1; }
 	grep -q "tracepoints off" $TMP/b.err && { cat $TMP/b.err; echo "FAIL: debugfs: tracepoints off"; exit 1; }
 	tail -1 $TMP/b.json | grep -q "\"events\"" || { echo "FAIL: debugfs: no events in the samples"; exit 1; }
 	[ "$(tracing)" = /sys/kernel/debug/tracing ] ||
