@@ -275,7 +275,7 @@ const char *wb_tracefs_dir(void)
 
 int wb_trace_remove_stale(const char *tracing_dir, char *msg, size_t len)
 {
-	char path[512];
+	char path[PATH_MAX];
 	int n = 0;
 	size_t used = 0;
 	const char *td = tracing_dir ? tracing_dir : wb_tracefs_dir();
