@@ -15,6 +15,7 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
+#include "wbtop/bdi.h"
 #include "wbtop/trace.h"
 #include "wbtop/tracebuf.h"
 #include "wbtop/util.h"
@@ -183,23 +184,6 @@ static void setup_fields(struct wb_trace *t)
 	}
 }
 
-/* A mount point as /proc/self/mountinfo writes it: space, tab, newline and backslash as \ooo. */
-static void unescape_mnt(char *s)
-{
-	char *w = s;
-
-	for (; *s; s++, w++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' && s[3] >= '0' &&
-		    s[3] <= '7') {
-			*w = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*w = *s;
-		}
-	}
-	*w = '\0';
-}
-
 /* A tracefs to use at dir: its instances/ is there (not a bind of a part, nor mounted over). */
 static bool tracefs_at(const char *dir)
 {
@@ -229,7 +213,7 @@ static void scan_mounts(char *dir, size_t dlen, char *debugfs, size_t flen)
 		root = mnt = NULL;
 		if (!sep || sscanf(line, "%*s %*s %*s %ms %ms", &root, &mnt) != 2 || sscanf(sep + 3, "%63s", type) != 1)
 			continue;
-		unescape_mnt(mnt);
+		wb_mountinfo_unescape(mnt);
 		/* a bind of a part (root not "/") has no instances/ of its own to make ours in */
 		if (strcmp(root, "/") != 0 || strlen(mnt) >= dlen || strlen(mnt) >= flen)
 			continue;
