@@ -156,7 +156,7 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 			report_diag(src->diag(src->ctx), &dh);
 		if (!told_hidden && o->fmt != WB_FMT_TEXT) {
 			const char *h[4];
-			int nh = wb_level_hidden(cur.level, cur.level_why, h, 4);
+			int nh = wb_level_hidden(cur.level, cur.level_why, cur.ev_valid, h, 4);
 			if (cur.level_why == WB_WHY_NO_TRACE && nh && cur.level == WB_LEVEL_DEBUGFS)
 				nh--; /* level 3 is off because --no-trace asked for it: nothing to tell */
 			for (int j = 0; j < nh; j++)

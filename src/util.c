@@ -312,7 +312,7 @@ static const char *const hidden_text[][WB_LEVEL_TRACE + 1] = {
 #undef L2
 #undef L3
 
-int wb_level_hidden(int level, int why, const char **lines, int n)
+int wb_level_hidden(int level, int why, bool events, const char **lines, int n)
 {
 	int k = 0;
 
@@ -321,7 +321,8 @@ int wb_level_hidden(int level, int why, const char **lines, int n)
 	/* a level from a damaged recording may be anything: never index outside the table */
 	for (int l = level < 0 ? 0 : level >= WB_LEVEL_TRACE ? WB_LEVEL_TRACE + 1 : level + 1;
 	     l <= WB_LEVEL_TRACE && k < n; l++)
-		lines[k++] = hidden_text[why][l];
+		if (l < WB_LEVEL_TRACE || !events)
+			lines[k++] = hidden_text[why][l];
 	return k;
 }
 

@@ -110,9 +110,11 @@ const char *wb_fmt_count(char *buf, size_t len, double v);
  * What the missing access levels hide, one line each, for the level the
  * last sample reached, and why (enum wb_level_why: what to do about it):
  * writes at most n lines into lines[], returns count. Any int is a valid
- * level or why here (a damaged recording's included).
+ * level or why here (a damaged recording's included). events: the sample
+ * has trace events (tracefs without debugfs: level 1, yet level 3's events
+ * are there, and no line says they are hidden).
  */
-int wb_level_hidden(int level, int why, const char **lines, int n);
+int wb_level_hidden(int level, int why, bool events, const char **lines, int n);
 
 /* Order BDI names: "MAJ:MIN" numerically, then others by name; 0 only for the same name. */
 int wb_bdi_name_cmp(const char *a, const char *b);

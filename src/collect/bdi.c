@@ -122,7 +122,7 @@ static const char *const knob_files[WB_K_COUNT] = {
 	[WB_K_STRICT_LIMIT] = "strict_limit",
 };
 
-/* "MAJ:MIN" -> true with both numbers (sorting runs every sample: no sscanf). */
+/* \040 (a space), \011, \012, \134: as the kernel escapes a mount point in mountinfo */
 void wb_mountinfo_unescape(char *s)
 {
 	char *w = s;

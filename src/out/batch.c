@@ -151,7 +151,7 @@ void wb_out_text(FILE *f, const struct wb_view *v)
 	const struct wb_sample *s = v->cur;
 	const struct wb_field *col[MAX_COLS];
 	const char *hidden[4];
-	int nh = wb_level_hidden(s->level, s->level_why, hidden, 4);
+	int nh = wb_level_hidden(s->level, s->level_why, s->ev_valid, hidden, 4);
 	size_t m = text_columns(v, col);
 
 	text_global(f, v);

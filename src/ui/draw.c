@@ -297,7 +297,7 @@ static int draw_header(struct ui *u)
 	}
 	{
 		const char *h[4];
-		int nh = wb_level_hidden(s->level, s->level_why, h, 4);
+		int nh = wb_level_hidden(s->level, s->level_why, s->ev_valid, h, 4);
 		if (nh)
 			ui_put(u, y++, 1, WB_R_NA, words_fit(line, sizeof(line), h[0], ui_cols(u) - 2, u->utf8));
 	}

@@ -145,7 +145,7 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 		const char *why = NULL, *paren;
 		char t[200];
 
-		wb_level_hidden(WB_LEVEL_TRACE - 1, s->level_why, &why, 1);
+		wb_level_hidden(WB_LEVEL_TRACE - 1, s->level_why, false, &why, 1);
 		paren = why ? strstr(why, " (") : NULL;
 		snprintf(t, sizeof(t), "Event log: n/a - %.*s", paren ? (int)(paren - why) : 150, why ? why : "");
 		ui_put(u, y++, 0, WB_R_NA, t);

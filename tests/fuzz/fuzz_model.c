@@ -137,7 +137,7 @@ static void run(const struct wb_sample *s, size_t ns, unsigned mode)
 	if (!p)
 		return;
 	for (size_t i = 0; i < ns; i++) {
-		wb_level_hidden(s[i].level, s[i].level_why, hidden, 4);
+		wb_level_hidden(s[i].level, s[i].level_why, s[i].ev_valid, hidden, 4);
 		if (wb_pipeline_push(p, &s[i], err, sizeof(err)) != -ENOMEM && !skip_sinks && wb_pipeline_view(p))
 			sinks(wb_pipeline_view(p));
 	}

@@ -260,26 +260,29 @@ static void level_hidden_any(void **st)
 	(void)st;
 	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
 		for (int why = -2; why < 7; why++) {
-			int n = wb_level_hidden(levels[i], why, h, 8);
+			int n = wb_level_hidden(levels[i], why, false, h, 8);
 			assert_true(n >= 0 && n <= 4);
 			for (int k = 0; k < n; k++)
 				assert_non_null(strstr(h[k], "level "));
 		}
-	assert_int_equal(wb_level_hidden(3, WB_WHY_KERNEL, h, 8), 0);
-	assert_int_equal(wb_level_hidden(1, WB_WHY_KERNEL, h, 8), 2);
-	assert_int_equal(wb_level_hidden(-3, WB_WHY_KERNEL, h, 8), 4);
+	assert_int_equal(wb_level_hidden(3, WB_WHY_KERNEL, false, h, 8), 0);
+	assert_int_equal(wb_level_hidden(1, WB_WHY_KERNEL, false, h, 8), 2);
+	assert_int_equal(wb_level_hidden(-3, WB_WHY_KERNEL, false, h, 8), 4);
 	/* the advice fits the reason: run as root only where that would help */
-	assert_int_equal(wb_level_hidden(2, WB_WHY_KERNEL, h, 8), 1);
+	assert_int_equal(wb_level_hidden(2, WB_WHY_KERNEL, false, h, 8), 1);
 	assert_non_null(strstr(h[0], "run as root"));
-	assert_int_equal(wb_level_hidden(2, WB_WHY_NO_TRACE, h, 8), 1);
+	assert_int_equal(wb_level_hidden(2, WB_WHY_NO_TRACE, false, h, 8), 1);
 	assert_non_null(strstr(h[0], "--no-trace"));
-	assert_int_equal(wb_level_hidden(2, WB_WHY_FIXTURE, h, 8), 1);
+	assert_int_equal(wb_level_hidden(2, WB_WHY_FIXTURE, false, h, 8), 1);
 	assert_non_null(strstr(h[0], "fixture"));
-	assert_int_equal(wb_level_hidden(1, WB_WHY_NO_TRACE, h, 8), 2);
+	assert_int_equal(wb_level_hidden(1, WB_WHY_NO_TRACE, false, h, 8), 2);
 	assert_non_null(strstr(h[0], "run as root")); /* level 2 is not the option's doing */
-	assert_int_equal(wb_level_hidden(1, WB_WHY_RECORDING, h, 8), 2);
+	assert_int_equal(wb_level_hidden(1, WB_WHY_RECORDING, false, h, 8), 2);
 	assert_non_null(strstr(h[0], "not in the recording"));
 	assert_null(strstr(h[1], "run as root"));
+	/* tracefs without debugfs: events at level 1, so only level 2 is hidden */
+	assert_int_equal(wb_level_hidden(1, WB_WHY_KERNEL, true, h, 8), 1);
+	assert_non_null(strstr(h[0], "level 2"));
 }
 
 /*
