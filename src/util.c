@@ -235,6 +235,50 @@ static double shown_as(double v, int u)
 	return u == 0 || v >= 9.95 ? round(v) : round(v * 10) / 10;
 }
 
+/*
+ * printf's "%.0f" (tenths 0) or "%.1f" (tenths 1) of v >= 0 then the suffix, without printf: a frame
+ * shows a few hundred figures and printf's floating-point path was a tenth of it. Exact as printf
+ * is: v is m * 2^e, so v * 10 rounds (half to even) in integers. Anything else goes to snprintf.
+ */
+static void fmt_fixed(char *buf, size_t len, const char *pre, double v, int tenths, const char *suf)
+{
+	char d[32];
+	int e, k = (int)sizeof(d);
+	uint64_t m, q;
+
+	if (!(v >= 0) || v >= 0x1p52 || signbit(v)) {
+		snprintf(buf, len, "%s%.*f%s", pre, tenths, v, suf);
+		return;
+	}
+	m = (uint64_t)ldexp(frexp(v, &e), 53); /* v = m * 2^(e - 53), m < 2^53, e - 53 < 0 as v < 2^52 */
+	e = 53 - e;
+	m *= tenths ? 10 : 1; /* < 2^57 */
+	if (e > 60) {
+		q = 0; /* v < 2^-8 */
+	} else {
+		uint64_t r = m & ((UINT64_C(1) << e) - 1), half = UINT64_C(1) << (e - 1);
+		q = m >> e;
+		q += r > half || (r == half && (q & 1));
+	}
+	d[--k] = '\0';
+	if (tenths) {
+		d[--k] = (char)('0' + q % 10);
+		d[--k] = '.';
+		q /= 10;
+	}
+	do
+		d[--k] = (char)('0' + q % 10);
+	while ((q /= 10) && k > 1);
+	if (len) { /* pre, digits, suf: as much as fits, as snprintf would */
+		const char *part[] = { pre, d + k, suf };
+		size_t o = 0;
+		for (int i = 0; i < 3; i++)
+			for (const char *c = part[i]; *c && o + 1 < len; c++)
+				buf[o++] = *c;
+		buf[o] = '\0';
+	}
+}
+
 /* The unit is chosen after rounding, so 1023.6 KiB is "1.0M", never "1024K". */
 const char *wb_fmt_bytes(char *buf, size_t len, double b)
 {
@@ -251,7 +295,7 @@ const char *wb_fmt_bytes(char *buf, size_t len, double b)
 		b /= 1024;
 		u++;
 	}
-	snprintf(buf, len, u && b < 9.95 ? "%s%.1f%c" : "%s%.0f%c", sign, b, unit[u]);
+	fmt_fixed(buf, len, sign, b, u && b < 9.95, (char[]){ unit[u], '\0' });
 	return buf;
 }
 
@@ -269,10 +313,7 @@ const char *wb_fmt_count(char *buf, size_t len, double v)
 		v /= 1000;
 		u++;
 	}
-	if (u == 0)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, v < 9.95 ? "%.1f%c" : "%.0f%c", v, unit[u]);
+	fmt_fixed(buf, len, "", v, u && v < 9.95, u ? (char[]){ unit[u], '\0' } : "");
 	return buf;
 }
 

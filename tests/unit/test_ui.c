@@ -68,6 +68,60 @@ static void fmt_rounds_first(void **st)
 	assert_string_equal(wb_fmt_bytes(b, sizeof(b), -2048), "-2.0K");
 }
 
+/* printf's figures, the way the formatters made them before they did without printf. */
+static double ref_shown(double v, int u)
+{
+	return u == 0 || v >= 9.95 ? round(v) : round(v * 10) / 10;
+}
+
+static void ref_fmt(char *buf, size_t len, double v, bool bytes)
+{
+	const char *unit = bytes ? "BKMGTPE" : " kMGT", *sign = v < 0 ? "-" : "";
+	double step = bytes ? 1024 : 1000;
+	int u = 0, top = bytes ? 6 : 4;
+
+	v = bytes ? fabs(v) : v;
+	while (u < top && ref_shown(v, u) >= step) {
+		v /= step;
+		u++;
+	}
+	if (bytes)
+		snprintf(buf, len, u && v < 9.95 ? "%s%.1f%c" : "%s%.0f%c", sign, v, unit[u]);
+	else if (u == 0)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, v < 9.95 ? "%.1f%c" : "%.0f%c", v, unit[u]);
+}
+
+/* The formatters round as printf does (half to even on the exact binary value), ties and their neighbours too. */
+static void fmt_as_printf(void **st)
+{
+	static const size_t lens[] = { 32, 6, 4, 3, 2, 1 };
+	uint64_t x = 0x9E3779B97F4A7C15u;
+	(void)st;
+	for (int i = 0; i < 400000; i++) {
+		double v;
+		char got[32], want[32];
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+		switch (i % 4) {
+		case 0: v = (double)(x >> (x % 60)); break; /* byte counts of every size */
+		case 1: v = ldexp((double)(x >> 11), (int)(x % 70) - 60); break; /* rates: fractions of all sizes */
+		case 2: v = ldexp((double)(x % 200000) / 20, 10 * (int)(x % 5)); break; /* ties (x.x5, x.5) in any unit */
+		default: v = nextafter(ldexp((double)(x % 200000) / 20, 10 * (int)(x % 5)), (x & 1) ? 0 : 1e30); /* beside them */
+		}
+		for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
+			ref_fmt(want, lens[l], v, true);
+			wb_fmt_bytes(got, lens[l], v);
+			if (strcmp(got, want) != 0)
+				fail_msg("bytes %.17g in %zu: \"%s\", printf \"%s\"", v, lens[l], got, want);
+			ref_fmt(want, lens[l], v, false);
+			wb_fmt_count(got, lens[l], v);
+			if (strcmp(got, want) != 0)
+				fail_msg("count %.17g in %zu: \"%s\", printf \"%s\"", v, lens[l], got, want);
+		}
+	}
+}
+
 /* The light theme sets its own background everywhere; mono's selection is not critical's look. */
 static void theme_roles_distinct(void **st)
 {
@@ -1568,6 +1622,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(columns_by_priority),
 		cmocka_unit_test(fmt_rounds_first),
+		cmocka_unit_test(fmt_as_printf),
 		cmocka_unit_test(theme_roles_distinct),
 		cmocka_unit_test(colors),
 		cmocka_unit_test(shipped_themes_load),
