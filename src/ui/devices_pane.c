@@ -17,21 +17,28 @@
 
 #define DEV_MAX_COLS 32
 
-/* The pane's columns from the catalogue (computed once). */
+static bool is_col(const struct wb_field *f, const char *title)
+{
+	return strcmp(f->title, title) == 0;
+}
+
+/* How a column's cell is made: a value, the sparkline, a path cut at its head. */
+enum dev_kind { DK_VALUE, DK_SPARK, DK_MOUNT };
+static enum dev_kind dev_kind[DEV_MAX_COLS];
+
+/* The pane's columns from the catalogue and their kinds (computed once: a frame draws ~300 cells). */
 static const struct wb_field *const *dev_cols(size_t *n)
 {
 	static const struct wb_field *col[DEV_MAX_COLS];
 	static size_t m;
 
-	if (!m)
+	if (!m) {
 		m = wb_ui_dev_columns(col, DEV_MAX_COLS);
+		for (size_t c = 0; c < m; c++)
+			dev_kind[c] = is_col(col[c], "DIRTY HISTORY") ? DK_SPARK : is_col(col[c], "MOUNT") ? DK_MOUNT : DK_VALUE;
+	}
 	*n = m;
 	return col;
-}
-
-static bool is_col(const struct wb_field *f, const char *title)
-{
-	return strcmp(f->title, title) == 0;
 }
 
 int ui_dev_columns(void)
@@ -221,14 +228,15 @@ static int path_tail(char *p, int width, bool utf8)
  * with a marker; a mount keeps its tail), or the sparkline. The bytes beyond
  * its columns, for the padding.
  */
-static int dev_cell(const struct ui *u, const struct devrow *r, const struct wb_field *f, int w, char *v, size_t n)
+static int dev_cell(const struct ui *u, const struct devrow *r, const struct wb_field *f, enum dev_kind k, int w,
+		    char *v, size_t n)
 {
-	if (is_col(f, "DIRTY HISTORY")) {
+	if (k == DK_SPARK) {
 		ui_sparkline(u, r->b->name, false, r->bl ? (double)r->bl->thresh : 0, v, n, w); /* pages, as the strip */
 		return 0;
 	}
 	wb_ui_dev_cell(f, u->view, r->i, v, n);
-	return is_col(f, "MOUNT") ? path_tail(v, w, u->utf8) : ui_cut(v, n, w, u->utf8);
+	return k == DK_MOUNT ? path_tail(v, w, u->utf8) : ui_cut(v, n, w, u->utf8);
 }
 
 /* Column c's drop priority: 99 (never shown) for a hidden one, and for the what-if's without --set. */
@@ -364,21 +372,22 @@ void ui_draw_devices(struct ui *u, int y, int h)
 			wb_grid_attrs(u->grid, WB_A_BOLD);
 		for (int c = 0; c < nc; c++) {
 			char v[512];
-			bool spark = is_col(col[c], "DIRTY HISTORY");
-			int pad = ui_mark_pad(col[c], c == u->sort_col);
+			int pad = ui_mark_pad(col[c], c == u->sort_col), extra, w;
 			if (!shown[c])
 				continue;
-			int extra = dev_cell(u, r, col[c], width[c] - (c == 0), v, sizeof(v));
-			if (spark)
-				snprintf(buf, sizeof(buf), "%s", v);
+			extra = dev_cell(u, r, col[c], dev_kind[c], width[c] - (c == 0), v, sizeof(v));
+			w = width[c] + extra; /* in bytes: the cut left `extra` more bytes than cells */
+			/* the cell's text is safe already (wb_ui_dev_cell, the sparkline's blocks) */
+			if (dev_kind[c] == DK_SPARK)
+				wb_grid_put(u->grid, y, x, role == WB_R_NORMAL ? WB_R_DIRTY : role, v, -1);
 			else if (c == 0) /* the first column leads with the marker's cell */
-				snprintf(buf, sizeof(buf), " %-*.*s", width[c] - 1 + extra, width[c] - 1 + extra, v);
+				ui_pad(buf, sizeof(buf), " ", v, w - 1, 0);
 			else if (col[c]->left)
-				snprintf(buf, sizeof(buf), "%-*.*s", width[c] + extra, width[c] + extra, v);
+				ui_pad(buf, sizeof(buf), "", v, w, 0);
 			else /* a sorted column's values end under its title, not under the mark */
-				snprintf(buf, sizeof(buf), "%*.*s%*s", width[c] + extra - pad, width[c] + extra - pad,
-					 v, pad, "");
-			ui_put(u, y, x, spark && role == WB_R_NORMAL ? WB_R_DIRTY : role, buf);
+				ui_pad(buf, sizeof(buf), "", v, -(w - pad), pad);
+			if (dev_kind[c] != DK_SPARK)
+				wb_grid_put(u->grid, y, x, role, buf, -1);
 			x += width[c] + 1;
 		}
 		if (sel) {

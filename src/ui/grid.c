@@ -108,7 +108,10 @@ static void set_cell(struct wb_grid *g, int y, int x, int role, const char *ch, 
 		memcpy(row[x - 1].ch, " ", 2);
 	else if (x + 1 < g->w && !row[x + 1].ch[0]) /* a wide character here loses its right half */
 		memcpy(row[x + 1].ch, " ", 2);
-	memcpy(c->ch, ch, len);
+	if (len == 1) /* most cells: no call to memcpy */
+		c->ch[0] = ch[0];
+	else
+		memcpy(c->ch, ch, len);
 	c->ch[len] = '\0';
 	c->role = (unsigned char)role;
 	c->attrs = (unsigned char)g->attrs;

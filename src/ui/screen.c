@@ -129,10 +129,12 @@ void ui_flush(const struct ui *u)
 	if (full)
 		erase();
 	for (int y = 0; y < g->h && g->w > 0; y++) {
-		const struct wb_cell *row = wb_grid_at(g, y, 0), *old = wb_grid_at(&shown, y, 0);
+		const struct wb_cell *row = wb_grid_at(g, y, 0);
 		if (!full) {
+			struct wb_cell *old = &shown.cell[(size_t)y * (size_t)g->w]; /* the same size as g */
 			if (memcmp(row, old, rowb) != 0) {
 				flush_changes(u, row, old, y);
+				memcpy(old, row, rowb); /* what curses holds now: changed rows only */
 				any = true;
 			}
 			continue;
@@ -146,8 +148,10 @@ void ui_flush(const struct ui *u)
 	}
 	if (any)
 		refresh();
+	if (!full)
+		return;
 	/* no copy (out of memory): the next flush writes every row */
-	shown_valid = full ? wb_grid_resize(&shown, g->w, g->h) == 0 : true;
+	shown_valid = wb_grid_resize(&shown, g->w, g->h) == 0;
 	if (shown_valid && rowb)
 		memcpy(shown.cell, g->cell, rowb * (size_t)g->h);
 }

@@ -192,6 +192,8 @@ void ui_apply_theme(struct ui *u);
 void ui_flush(const struct ui *u);
 /* Draw s at y, x in role r into the grid, clipped to it and made safe for the terminal. */
 void ui_put(const struct ui *u, int y, int x, enum wb_role r, const char *s);
+/* lead, then v in |w| bytes (w < 0: to the right), cut at a character, then trail spaces; its length. */
+size_t ui_pad(char *buf, size_t n, const char *lead, const char *v, int w, int trail);
 /*
  * text over as many rows as it needs from row y (none at or past end), each
  * from column x to the screen's end, broken between items (two or more blanks: "a: apply   u:
