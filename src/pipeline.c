@@ -483,10 +483,15 @@ int wb_pipeline_resync(struct wb_pipeline *p, struct wb_source *src)
 void wb_pipeline_strip(const struct wb_pipeline *p, const char *bdi, bool wakes, double *v, int w)
 {
 	int k = 0;
+	size_t at = 0; /* where the device was in the last sample: mostly where it is in this one */
 
 	for (int i = w - 1; i >= 0; i--) {
 		const struct wb_sample *s = wb_ring_get(p->ring, (size_t)i);
-		const struct wb_bdi *b = s ? wb_sample_bdi(s, bdi) : NULL;
+		const struct wb_bdi *b = NULL;
+		if (s && at < s->nbdis && strcmp(s->bdis[at].name, bdi) == 0)
+			b = &s->bdis[at];
+		else if (s && (b = wb_sample_bdi(s, bdi)))
+			at = (size_t)(b - s->bdis);
 		if (!b || (wakes && !s->ev_valid))
 			v[k] = -1;
 		else
