@@ -381,11 +381,11 @@ void ui_draw_devices(struct ui *u, int y, int h)
 			if (dev_kind[c] == DK_SPARK)
 				wb_grid_put(u->grid, y, x, role == WB_R_NORMAL ? WB_R_DIRTY : role, v, -1);
 			else if (c == 0) /* the first column leads with the marker's cell */
-				ui_pad(buf, sizeof(buf), " ", v, w - 1, 0);
+				ui_pad(buf, sizeof(buf), " ", v, w > 1 ? w - 1 : 0, 0);
 			else if (col[c]->left)
 				ui_pad(buf, sizeof(buf), "", v, w, 0);
 			else /* a sorted column's values end under its title, not under the mark */
-				ui_pad(buf, sizeof(buf), "", v, -(w - pad), pad);
+				ui_pad(buf, sizeof(buf), "", v, w > pad ? pad - w : 0, pad);
 			if (dev_kind[c] != DK_SPARK)
 				wb_grid_put(u->grid, y, x, role, buf, -1);
 			x += width[c] + 1;

@@ -122,6 +122,30 @@ static void fmt_as_printf(void **st)
 	}
 }
 
+/* ui_pad() is printf's "%s%-*.*s%*s" (left) and "%s%*.*s%*s" (right), but never cuts a character in two. */
+static void pad_as_printf(void **st)
+{
+	static const char *const v[] = { "", "7", "7:0", "1.5M", "over-limit", "/mnt/a long path" };
+	char got[64], want[64];
+	(void)st;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		for (int w = 0; w < 20; w++)
+			for (int t = 0; t < 3; t++)
+				for (size_t n = 1; n <= sizeof(got); n += 7) {
+					snprintf(want, n, "%s%-*.*s%*s", " ", w, w, v[i], t, "");
+					assert_int_equal(ui_pad(got, n, " ", v[i], w, t), strlen(want));
+					assert_string_equal(got, want);
+					snprintf(want, n, "%*.*s%*s", w, w, v[i], t, "");
+					ui_pad(got, n, "", v[i], -w, t);
+					assert_string_equal(got, want);
+				}
+	/* "sdä" is 4 bytes: a cut at 3 would leave half of the ä */
+	ui_pad(got, sizeof(got), "", "sd\xc3\xa4", 3, 0);
+	assert_string_equal(got, "sd ");
+	ui_pad(got, sizeof(got), "", "sd\xc3\xa4", -3, 0);
+	assert_string_equal(got, " sd");
+}
+
 /* The light theme sets its own background everywhere; mono's selection is not critical's look. */
 static void theme_roles_distinct(void **st)
 {
@@ -1623,6 +1647,7 @@ int main(void)
 		cmocka_unit_test(columns_by_priority),
 		cmocka_unit_test(fmt_rounds_first),
 		cmocka_unit_test(fmt_as_printf),
+		cmocka_unit_test(pad_as_printf),
 		cmocka_unit_test(theme_roles_distinct),
 		cmocka_unit_test(colors),
 		cmocka_unit_test(shipped_themes_load),
