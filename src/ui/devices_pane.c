@@ -204,7 +204,9 @@ void ui_build_rows(struct ui *u)
 }
 
 /* A path longer than the column keeps its end, where the distinguishing part
- * is ("/tmp/x/y/stick" -> "…/y/stick"), cut at a '/' when one fits. */
+ * is ("/tmp/x/y/stick" -> "…/y/stick"), cut at a '/' when one fits, and at
+ * a character: the cell goes to the grid as it is, and the second byte of
+ * an "ä" alone is a stray byte on the terminal. */
 static int path_tail(char *p, int width, bool utf8)
 {
 	const char *ell = ui_cut_mark(utf8);
@@ -215,6 +217,8 @@ static int path_tail(char *p, int width, bool utf8)
 		return 0;
 	keep = (size_t)width - 1;
 	t = p + len - keep;
+	while (((unsigned char)*t & 0xC0) == 0x80) /* inside a character: from the next one */
+		t++;
 	slash = strchr(t, '/');
 	if (slash && slash[1])
 		t = slash;

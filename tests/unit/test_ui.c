@@ -1200,6 +1200,47 @@ static void selection_follows_device(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * A mount path cut to its tail in the Devices pane keeps whole characters: no cell of the grid holds a
+ * byte of half a character (what the terminal would get), however the cut falls in "ä" (2 bytes).
+ */
+static void devices_mount_cut_whole(void **st)
+{
+	char dir[] = "/tmp/wbtop-mnt-XXXXXX", cmd[64];
+	struct wb_grid grid;
+	struct rig g;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	wb_grid_init(&grid);
+	assert_int_equal(wb_grid_resize(&grid, 80, 24), 0);
+	rig_open(&g, true, dir);
+	g.u.grid = &grid;
+	g.u.frozen = true;
+	for (int odd = 0; odd < 2; odd++) {
+		struct wb_sample *s = (struct wb_sample *)ui_cur(&g.u); /* the newest sample: a mount of its own */
+		for (size_t i = 0; i < s->nbdis; i++) {
+			snprintf(s->bdis[i].mounts[0], sizeof(s->bdis[i].mounts[0]), "/mnt/%s\xc3\xa4\xc3\xa4\xc3\xa4\xc3\xa4"
+				 "\xc3\xa4\xc3\xa4\xc3\xa4\xc3\xa4\xc3\xa4\xc3\xa4", odd ? "x" : "");
+			s->bdis[i].nmounts = 1;
+		}
+		ui_build_rows(&g.u);
+		ui_render(&g.u);
+		for (int y = 0; y < grid.h; y++)
+			for (int x = 0; x < grid.w; x++) {
+				const char *ch = wb_grid_at(&grid, y, x)->ch;
+				char safe[16];
+				if (strcmp(wb_safe_text(ch, safe, sizeof(safe)), ch) != 0)
+					fail_msg("cell %d,%d holds a part of a character (%02x)", y, x, (unsigned char)ch[0]);
+			}
+	}
+	g.u.grid = NULL;
+	rig_close(&g);
+	wb_grid_finish(&grid);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Clicks and the wheel (ui_mouse, as getmouse gives them): tab, title, row, scroll; any event is safe. */
 static void mouse_events(void **st)
 {
@@ -1673,6 +1714,7 @@ int main(void)
 		cmocka_unit_test(tune_writes_live_only),
 		cmocka_unit_test(sort_state_severity),
 		cmocka_unit_test(selection_follows_device),
+		cmocka_unit_test(devices_mount_cut_whole),
 		cmocka_unit_test(jump_to_clock),
 		cmocka_unit_test(column_chooser),
 		cmocka_unit_test(chooser_marks_no_room),
