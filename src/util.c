@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <langinfo.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -262,8 +263,11 @@ static void fmt_fixed(char *buf, size_t len, const char *pre, double v, int tent
 	}
 	d[--k] = '\0';
 	if (tenths) {
+		/* printf's point is LC_NUMERIC's: the UI runs in the user's locale ("1,5K" beside "0,3s") */
+		const char *dp = nl_langinfo(RADIXCHAR); /* localeconv() is not thread-safe */
 		d[--k] = (char)('0' + q % 10);
-		d[--k] = '.';
+		for (size_t i = strlen(dp); i > 0 && k > 2; i--)
+			d[--k] = dp[i - 1];
 		q /= 10;
 	}
 	do

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <math.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -120,6 +121,34 @@ static void fmt_as_printf(void **st)
 				fail_msg("count %.17g in %zu: \"%s\", printf \"%s\"", v, lens[l], got, want);
 		}
 	}
+}
+
+/* printf's decimal point is LC_NUMERIC's, and the UI runs in the user's locale: the formatters use the same one. */
+static void fmt_locale_point(void **st)
+{
+	static const char *const comma[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "ru_RU.UTF-8" };
+	const char *was = setlocale(LC_NUMERIC, NULL);
+	char keep[64], got[32], want[32];
+	size_t i = 0;
+
+	(void)st;
+	snprintf(keep, sizeof(keep), "%s", was ? was : "C");
+	while (i < sizeof(comma) / sizeof(comma[0]) && !setlocale(LC_NUMERIC, comma[i]))
+		i++;
+	if (i == sizeof(comma) / sizeof(comma[0]))
+		skip(); /* no locale with a decimal comma here */
+	for (int k = 0; k < 2; k++) {
+		snprintf(want, sizeof(want), k ? "%.1fk" : "%.1fK", 1.5); /* "1,5K" */
+		if (k)
+			wb_fmt_count(got, sizeof(got), 1500);
+		else
+			wb_fmt_bytes(got, sizeof(got), 1536);
+		if (strcmp(got, want) != 0) {
+			setlocale(LC_NUMERIC, keep);
+			fail_msg("in %s: \"%s\", printf \"%s\"", comma[i], got, want);
+		}
+	}
+	setlocale(LC_NUMERIC, keep);
 }
 
 /* ui_pad() is printf's "%s%-*.*s%*s" (left) and "%s%*.*s%*s" (right), but never cuts a character in two. */
@@ -1688,6 +1717,7 @@ int main(void)
 		cmocka_unit_test(columns_by_priority),
 		cmocka_unit_test(fmt_rounds_first),
 		cmocka_unit_test(fmt_as_printf),
+		cmocka_unit_test(fmt_locale_point),
 		cmocka_unit_test(pad_as_printf),
 		cmocka_unit_test(theme_roles_distinct),
 		cmocka_unit_test(colors),
