@@ -3,7 +3,7 @@
 BUILD_DEPS="gcc pkg-config meson ninja-build libncurses-dev libproc2-dev libtracefs-dev
 	libtraceevent-dev libzstd-dev libinih-dev libmicrohttpd-dev zlib1g-dev"
 TEST_DEPS="libcmocka-dev python3 tmux util-linux e2fsprogs xfsprogs btrfs-progs bindfs valgrind clang
-	libclang-rt-14-dev prometheus curl"
+	libclang-rt-14-dev prometheus curl locales"
 
 # ensure_pkgs PKG...: apt-get install the ones not installed yet.
 ensure_pkgs() {

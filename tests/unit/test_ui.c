@@ -133,10 +133,26 @@ static void fmt_locale_point(void **st)
 
 	(void)st;
 	snprintf(keep, sizeof(keep), "%s", was ? was : "C");
+	char dir[] = "/tmp/wbtop-locale.XXXXXX", cmd[256];
+	bool made = false;
+
 	while (i < sizeof(comma) / sizeof(comma[0]) && !setlocale(LC_NUMERIC, comma[i]))
 		i++;
+	if (i == sizeof(comma) / sizeof(comma[0]) && mkdtemp(dir)) {
+		/* none installed (Debian's default): compiled from glibc's sources, where they are */
+		snprintf(cmd, sizeof(cmd), "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8 >/dev/null 2>&1", dir);
+		made = true;
+		if (system(cmd) == 0 && setenv("LOCPATH", dir, 1) == 0 && setlocale(LC_NUMERIC, "de_DE.UTF-8"))
+			i = 0;
+	}
+	if (made) { /* the loaded locale stays mapped: the files can go */
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		if (system(cmd) != 0)
+			print_message("could not remove %s\n", dir);
+		unsetenv("LOCPATH");
+	}
 	if (i == sizeof(comma) / sizeof(comma[0]))
-		skip(); /* no locale with a decimal comma here */
+		skip(); /* no locale with a decimal comma here, and none could be made */
 	for (int k = 0; k < 2; k++) {
 		snprintf(want, sizeof(want), k ? "%.1fk" : "%.1fK", 1.5); /* "1,5K" */
 		if (k)
