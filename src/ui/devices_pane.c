@@ -376,22 +376,23 @@ void ui_draw_devices(struct ui *u, int y, int h)
 			wb_grid_attrs(u->grid, WB_A_BOLD);
 		for (int c = 0; c < nc; c++) {
 			char v[512];
+			const char *cell = buf;
 			int pad = ui_mark_pad(col[c], c == u->sort_col), extra, w;
 			if (!shown[c])
 				continue;
 			extra = dev_cell(u, r, col[c], dev_kind[c], width[c] - (c == 0), v, sizeof(v));
 			w = width[c] + extra; /* in bytes: the cut left `extra` more bytes than cells */
-			/* the cell's text is safe already (wb_ui_dev_cell, the sparkline's blocks) */
-			if (dev_kind[c] == DK_SPARK)
-				wb_grid_put(u->grid, y, x, role == WB_R_NORMAL ? WB_R_DIRTY : role, v, -1);
+			if (dev_kind[c] == DK_SPARK) /* as wide as its column already */
+				cell = v;
 			else if (c == 0) /* the first column leads with the marker's cell */
 				ui_pad(buf, sizeof(buf), " ", v, w > 1 ? w - 1 : 0, 0);
 			else if (col[c]->left)
 				ui_pad(buf, sizeof(buf), "", v, w, 0);
 			else /* a sorted column's values end under its title, not under the mark */
 				ui_pad(buf, sizeof(buf), "", v, w > pad ? pad - w : 0, pad);
-			if (dev_kind[c] != DK_SPARK)
-				wb_grid_put(u->grid, y, x, role, buf, -1);
+			/* the cell's text is safe already (wb_ui_dev_cell, the sparkline's blocks) */
+			wb_grid_put(u->grid, y, x, dev_kind[c] == DK_SPARK && role == WB_R_NORMAL ? WB_R_DIRTY : role,
+				    cell, -1);
 			x += width[c] + 1;
 		}
 		if (sel) {
