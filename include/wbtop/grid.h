@@ -38,6 +38,12 @@ void wb_grid_attrs(struct wb_grid *g, unsigned attrs);
  * when only one is left. The columns written.
  */
 int wb_grid_put(struct wb_grid *g, int y, int x, int role, const char *s, int maxw);
+/* The columns of the character at s (a wide one 2, a combining mark 0) and in *len its bytes. */
+int wb_text_char(const char *s, size_t *len);
+/* The columns UTF-8 text s takes in the grid. */
+int wb_text_cols(const char *s);
+/* The bytes of the longest start of s that fits in w columns, whole characters. */
+size_t wb_text_fit(const char *s, int w);
 /* n blanks in role from y, x (clipped): a bar under a title. */
 void wb_grid_hline(struct wb_grid *g, int y, int x, int role, int n);
 /* Blanks in the normal role from y, x to the end of the line. */

@@ -205,26 +205,33 @@ void ui_build_rows(struct ui *u)
 
 /* A path longer than the column keeps its end, where the distinguishing part
  * is ("/tmp/x/y/stick" -> "…/y/stick"), cut at a '/' when one fits, and at
- * a character: the cell goes to the grid as it is, and the second byte of
- * an "ä" alone is a stray byte on the terminal. */
+ * a character (the second byte of an "ä" alone is a stray byte on the
+ * terminal), counted in columns (a CJK character takes two). The bytes
+ * beyond its columns, for the padding. */
 static int path_tail(char *p, int width, bool utf8)
 {
-	const char *ell = ui_cut_mark(utf8);
-	size_t len = strlen(p), keep;
-	const char *t, *slash;
+	const char *ell = ui_cut_mark(utf8), *slash;
+	int cols = wb_text_cols(p), skip = 0;
+	char *t = p;
 
-	if (width <= 2 || len <= (size_t)width)
-		return 0;
-	keep = (size_t)width - 1;
-	t = p + len - keep;
-	while (((unsigned char)*t & 0xC0) == 0x80) /* inside a character: from the next one */
-		t++;
+	if (width <= 2 || cols <= width)
+		return (int)strlen(p) - cols;
+	/* from the first character after which width - 1 columns are left */
+	while (*t) {
+		size_t len;
+		int cw = wb_text_char(t, &len);
+
+		if (cols - skip <= width - 1 && cw > 0)
+			break;
+		skip += cw;
+		t += len;
+	}
 	slash = strchr(t, '/');
 	if (slash && slash[1])
-		t = slash;
+		t = (char *)slash;
 	memmove(p + strlen(ell), t, strlen(t) + 1);
 	memcpy(p, ell, strlen(ell));
-	return (int)strlen(ell) - 1; /* bytes beyond columns, for the padding */
+	return (int)strlen(p) - wb_text_cols(p);
 }
 
 /*

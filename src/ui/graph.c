@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "wbtop/graph.h"
+#include "wbtop/grid.h"
 #include "wbtop/out.h"
 #include "wbtop/theme.h"
 
@@ -217,16 +218,6 @@ static void time_axis(const struct frame *fr, int y, int x, int cols)
 		fr->put(fr->ctx, y, x + now_c, WB_R_TITLE, "now");
 }
 
-/* The cells of UTF-8 text s (a code point a cell). */
-static int cells_of(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += (*s & 0xC0) != 0x80;
-	return n;
-}
-
 /* A legend item's worth when the row is short: the data, the forecasts (dashed), the limits, the band. */
 static int legend_prio(const struct series *s)
 {
@@ -267,7 +258,7 @@ static void legend(const struct frame *fr, const struct plot_def *p, double ymax
 	}
 	for (int i = 0; i < n; i++) {
 		on[i] = true;
-		total += cells_of(item[i]) + 2;
+		total += wb_text_cols(item[i]) + 2;
 	}
 	while (total > w) {
 		int lo = -1;
@@ -277,12 +268,12 @@ static void legend(const struct frame *fr, const struct plot_def *p, double ymax
 		if (lo < 0)
 			return;
 		on[lo] = false;
-		total -= cells_of(item[lo]) + 2;
+		total -= wb_text_cols(item[lo]) + 2;
 	}
 	for (int i = 0, col = x; i < n; i++)
 		if (on[i]) {
 			fr->put(fr->ctx, y, col, role[i], item[i]);
-			col += cells_of(item[i]) + 2;
+			col += wb_text_cols(item[i]) + 2;
 		}
 }
 

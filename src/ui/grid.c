@@ -99,6 +99,53 @@ static int cols_of(unsigned c)
 	return w == 2 ? 2 : w == 0 ? 0 : 1;
 }
 
+int wb_text_char(const char *s, size_t *len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int n, w = *p < 0x80 ? (n = 1, 1) : cols_of(decode(p, &n));
+
+	*len = (size_t)n;
+	return w;
+}
+
+/*
+ * Text s as wb_grid_put() lays it out: the columns it takes, and in *fit the
+ * bytes of its longest start within w columns (a combining mark stays with
+ * its character, a wide character that only half fits is left out).
+ */
+static int layout(const char *s, int w, size_t *fit)
+{
+	size_t at = 0, len;
+	int cols = 0;
+	bool full = false;
+
+	*fit = 0;
+	while (s[at]) {
+		int cw = wb_text_char(s + at, &len);
+		full = full || cols + cw > w;
+		cols += cw;
+		at += len;
+		if (!full)
+			*fit = at;
+	}
+	return cols;
+}
+
+int wb_text_cols(const char *s)
+{
+	size_t fit;
+
+	return layout(s, 0, &fit);
+}
+
+size_t wb_text_fit(const char *s, int w)
+{
+	size_t fit;
+
+	layout(s, w, &fit);
+	return fit;
+}
+
 /* Put one cell (y, x inside g); a wide character's halves that this splits become blanks in their role. */
 static void set_cell(struct wb_grid *g, int y, int x, int role, const char *ch, size_t len)
 {

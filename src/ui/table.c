@@ -28,29 +28,19 @@ void ui_scroll_to(int *sel, int *first, int n, int rows)
 		*first = 0;
 }
 
-/* Is byte c the first of a UTF-8 character (a column: the grid puts one a cell)? */
-static bool char_start(unsigned char c)
-{
-	return (c & 0xC0) != 0x80;
-}
-
 int ui_cut(char *s, size_t n, int w, bool utf8)
 {
-	size_t at = 0, bytes = strlen(s);
-	int cols = 0, keep = w - 1;
+	size_t at, bytes = strlen(s);
+	int cols = wb_text_cols(s);
 	const char *mark = ui_cut_mark(utf8);
 
-	for (size_t i = 0; i < bytes; i++)
-		cols += char_start((unsigned char)s[i]);
 	if (cols <= w || w <= 0)
 		return (int)bytes - cols;
-	for (int c = 0; at < bytes; at++) /* at: the start of the character after the w - 1 kept */
-		if (char_start((unsigned char)s[at]) && c++ == keep)
-			break;
+	at = wb_text_fit(s, w - 1);
 	if (at + strlen(mark) >= n) /* no room for "…" in s: the ASCII marker, one byte */
 		mark = ui_cut_mark(false);
 	snprintf(s + at, n - at, "%s", mark);
-	return (int)(at + strlen(mark)) - w;
+	return (int)(at + strlen(mark)) - wb_text_cols(s);
 }
 
 int ui_column_width(const struct wb_field *f, bool sorted)

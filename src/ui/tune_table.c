@@ -166,16 +166,6 @@ static void table_cells(const struct ui *u, size_t i, struct trow *r)
 		snprintf(r->c[TC_STATE], sizeof(r->c[TC_STATE]), "%s", s0);
 }
 
-/* The cells text s takes (a column a character). */
-static int cells(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += (*s & 0xC0) != 0x80;
-	return n;
-}
-
 /* The table's geometry: each column's width (as wide as its widest cell), the new threshold's, which show. */
 struct tgeom {
 	int w[TC_COUNT], new_w;
@@ -193,7 +183,7 @@ static void table_geom(const struct ui *u, const size_t *idx, int nr, struct tge
 	for (int k = 0; k < nr; k++) {
 		table_cells(u, idx[k], &r);
 		for (int c = 0; c < TC_COUNT; c++)
-			g->w[c] = cells(r.c[c]) > g->w[c] ? cells(r.c[c]) : g->w[c];
+			g->w[c] = wb_text_cols(r.c[c]) > g->w[c] ? wb_text_cols(r.c[c]) : g->w[c];
 		g->new_w = (int)strlen(r.t1) > g->new_w ? (int)strlen(r.t1) : g->new_w;
 	}
 	g->w[TC_THRESH] += 2 + g->new_w; /* "3.4G->47M" */
@@ -210,7 +200,7 @@ static void table_line(const struct ui *u, const struct tgeom *g, const struct t
 	snprintf(l, n, " ");
 	for (int c = 0; c < TC_COUNT && len < n; c++) {
 		const char *v = r ? r->c[c] : tc_title[c];
-		int pad = g->w[c] - cells(v) + (int)strlen(v); /* bytes, for a width in cells */
+		int pad = g->w[c] - wb_text_cols(v) + (int)strlen(v); /* bytes, for a width in cells */
 		if (!g->shown[c])
 			continue;
 		len = strlen(l);

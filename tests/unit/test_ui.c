@@ -10,6 +10,7 @@
 #include <locale.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 #include <cmocka.h>
 
 #include "wbtop/graph.h"
@@ -466,7 +467,18 @@ static void cut_marked(void **st)
 		{ "d\u00e9j\u00e0-vu", 7, true, "d\u00e9j\u00e0-vu", 2 },
 		{ "abc", 1, false, "~", 0 },
 	};
-	char buf[64];
+	static const struct {
+		const char *in;
+		int w;
+		const char *out;
+		int extra;
+	} wide[] = {
+		{ "\u6570\u636e", 4, "\u6570\u636e", 2 },                   /* fits: 6 bytes, 4 columns */
+		{ "\u6570\u636e\u5907", 5, "\u6570\u636e\u2026", 4 },      /* 4 columns kept and the marker */
+		{ "ab\u6570\u636e", 4, "ab\u2026", 2 },                      /* 数 would take the marker's column */
+		{ "e\u0301t\u00e9-\u00e9t\u00e9", 5, "e\u0301t\u00e9-\u2026", 5 }, /* the mark stays with its e */
+	};
+	char buf[64], was[64];
 
 	(void)st;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -480,6 +492,19 @@ static void cut_marked(void **st)
 	snprintf(buf, 6, "abcde"); /* no room for the 3 bytes of "…": the ASCII marker */
 	assert_int_equal(ui_cut(buf, 6, 4, true), 0);
 	assert_string_equal(buf, "abc~");
+	/* counted in columns: a CJK character takes two, a combining mark none */
+	snprintf(was, sizeof(was), "%s", setlocale(LC_CTYPE, NULL));
+	if (!setlocale(LC_CTYPE, "C.UTF-8"))
+		return;
+	for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++) {
+		int extra;
+		snprintf(buf, sizeof(buf), "%s", wide[i].in);
+		extra = ui_cut(buf, sizeof(buf), wide[i].w, true);
+		if (strcmp(buf, wide[i].out) || extra != wide[i].extra)
+			fail_msg("\"%s\" in %d: \"%s\" (+%d), expected \"%s\" (+%d)", wide[i].in, wide[i].w, buf, extra,
+				 wide[i].out, wide[i].extra);
+	}
+	setlocale(LC_CTYPE, was);
 }
 
 /* The man page lists exactly the key table's bindings (by their labels). */
@@ -1286,6 +1311,95 @@ static void devices_mount_cut_whole(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Render every device with mount m; the grid's rows into rows (80 x 24). */
+static void render_mounts(struct rig *g, const char *m, char rows[24][80][12])
+{
+	struct wb_sample *s = (struct wb_sample *)ui_cur(&g->u);
+
+	for (size_t i = 0; i < s->nbdis; i++) {
+		snprintf(s->bdis[i].mounts[0], sizeof(s->bdis[i].mounts[0]), "%s", m);
+		s->bdis[i].nmounts = 1;
+	}
+	ui_build_rows(&g->u);
+	ui_render(&g->u);
+	for (int y = 0; y < 24; y++)
+		for (int x = 0; x < 80; x++)
+			memcpy(rows[y][x], wb_grid_at(g->u.grid, y, x)->ch, 12);
+}
+
+/*
+ * A mount path in characters two columns wide (CJK) takes as many columns as
+ * an ASCII one of the same width: the columns after MOUNT stay where they
+ * are in every row (counted in characters, each row ran past its column by
+ * one cell a wide character).
+ */
+static void devices_mount_wide(void **st)
+{
+	static char narrow[24][80][12], wide[24][80][12];
+	static const char *const paths[][2] = {
+		{ "/mnt/abcdefghijklmnopqrstuvwxyz", "/mnt/\u6570\u636e\u5907\u4efd\u76d8\u6570\u636e\u5907\u4efd\u76d8\u6570\u636e\u5907" },
+		{ "/mnt/ab", "/mnt/\u76d8" },
+	};
+	char dir[] = "/tmp/wbtop-mnt-XXXXXX", cmd[64], was[64], head[1024];
+	struct wb_grid grid;
+	struct rig g;
+
+	(void)st;
+	snprintf(was, sizeof(was), "%s", setlocale(LC_CTYPE, NULL));
+	if (!setlocale(LC_CTYPE, "C.UTF-8"))
+		skip();
+	assert_int_equal(wcwidth(0x6570), 2);
+	assert_non_null(mkdtemp(dir));
+	wb_grid_init(&grid);
+	assert_int_equal(wb_grid_resize(&grid, 80, 24), 0);
+	rig_open(&g, true, dir);
+	g.u.grid = &grid;
+	g.u.frozen = true;
+	for (size_t p = 0; p < sizeof(paths) / sizeof(paths[0]); p++) {
+		const char *mark = ui_cut_mark(g.u.utf8);
+		int mx, nx, y0 = -1;
+
+		render_mounts(&g, paths[p][0], narrow);
+		render_mounts(&g, paths[p][1], wide);
+		for (int y = 0; y < 24 && y0 < 0; y++) { /* the table's title row */
+			wb_grid_line(&grid, y, head, sizeof(head));
+			if (strstr(head, "MOUNT"))
+				y0 = y;
+		}
+		assert_true(y0 >= 0);
+		mx = (int)(strstr(head, "MOUNT") - head); /* ASCII up to it */
+		for (nx = mx + 5; nx < 80 && head[nx] == ' '; nx++) /* the next title */
+			;
+		for (int y = y0 + 1; y < 24; y++) {
+			bool marked = false;
+			int used[2] = { 0, 0 }; /* the mount's columns, narrow and wide */
+			for (int x = 0; x < 80; x++) {
+				if ((x < mx || x >= nx) && strcmp(narrow[y][x], wide[y][x]))
+					fail_msg("path %zu, row %d: cell %d is \"%s\", \"%s\" with an ASCII mount", p, y, x,
+						 wide[y][x], narrow[y][x]);
+				if (x < mx || x >= nx)
+					continue;
+				marked = marked || !strcmp(wide[y][x], mark);
+				used[0] += strcmp(narrow[y][x], " ") != 0;
+				used[1] += strcmp(wide[y][x], " ") != 0; /* a wide character's right half is "" */
+			}
+			if (strcmp(narrow[y][mx], "/") && strcmp(narrow[y][mx], mark))
+				continue; /* not a device's row */
+			assert_true(marked == (p == 0)); /* the long path cut, marked */
+			/* as many columns as the ASCII path's, but the half of a wide character */
+			if (used[1] < used[0] - 1 || used[1] > used[0])
+				fail_msg("path %zu, row %d: the mount takes %d columns, %d with an ASCII mount", p, y, used[1],
+					 used[0]);
+		}
+	}
+	g.u.grid = NULL;
+	rig_close(&g);
+	wb_grid_finish(&grid);
+	setlocale(LC_CTYPE, was);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* Clicks and the wheel (ui_mouse, as getmouse gives them): tab, title, row, scroll; any event is safe. */
 static void mouse_events(void **st)
 {
@@ -1735,6 +1849,7 @@ int main(void)
 		cmocka_unit_test(fmt_as_printf),
 		cmocka_unit_test(fmt_locale_point),
 		cmocka_unit_test(pad_as_printf),
+		cmocka_unit_test(devices_mount_wide),
 		cmocka_unit_test(theme_roles_distinct),
 		cmocka_unit_test(colors),
 		cmocka_unit_test(shipped_themes_load),
