@@ -731,9 +731,7 @@ void wb_catalog_ctx(struct wb_fctx *c, const struct wb_view *v, const struct wb_
 	*c = (struct wb_fctx){ .v = v, .s = v->cur, .l = l, .i = i };
 	if (i < v->cur->nbdis) {
 		c->b = &v->cur->bdis[i];
-		/* limits worked out from this sample list its devices in its order: look there first */
-		c->bl = l && i < l->nbdis && strcmp(l->bdis[i].name, c->b->name) == 0 ? &l->bdis[i]
-			: l ? wb_limits_bdi(l, c->b->name) : NULL;
+		c->bl = l ? wb_limits_bdi_at(l, c->b->name, i) : NULL;
 		c->d = &v->bdi[i];
 	}
 }

@@ -487,10 +487,8 @@ void wb_pipeline_strip(const struct wb_pipeline *p, const char *bdi, bool wakes,
 
 	for (int i = w - 1; i >= 0; i--) {
 		const struct wb_sample *s = wb_ring_get(p->ring, (size_t)i);
-		const struct wb_bdi *b = NULL;
-		if (s && at < s->nbdis && strcmp(s->bdis[at].name, bdi) == 0)
-			b = &s->bdis[at];
-		else if (s && (b = wb_sample_bdi(s, bdi)))
+		const struct wb_bdi *b = s ? wb_sample_bdi_at(s, bdi, at) : NULL;
+		if (b)
 			at = (size_t)(b - s->bdis);
 		if (!b || (wakes && !s->ev_valid))
 			v[k] = -1;

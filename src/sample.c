@@ -109,12 +109,19 @@ oom:
 	return -ENOMEM;
 }
 
-const struct wb_bdi *wb_sample_bdi(const struct wb_sample *s, const char *name)
+const struct wb_bdi *wb_sample_bdi_at(const struct wb_sample *s, const char *name, size_t hint)
 {
-	for (size_t i = 0; i < s->nbdis; i++)
+	for (size_t k = 0, n = s->nbdis; k < n; k++) {
+		size_t i = (hint + k) % n;
 		if (strcmp(s->bdis[i].name, name) == 0)
 			return &s->bdis[i];
+	}
 	return NULL;
+}
+
+const struct wb_bdi *wb_sample_bdi(const struct wb_sample *s, const char *name)
+{
+	return wb_sample_bdi_at(s, name, 0);
 }
 
 struct wb_ring {

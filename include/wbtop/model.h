@@ -159,6 +159,8 @@ int wb_limits_compute(const struct wb_sample *s, const struct wb_settings *k,
 		      const struct wb_limits *frac_from, struct wb_limits *out);
 void wb_limits_finish(struct wb_limits *l);
 const struct wb_bdi_limits *wb_limits_bdi(const struct wb_limits *l, const char *name);
+/* The same, looking at index hint first (limits list their sample's devices in its order). */
+const struct wb_bdi_limits *wb_limits_bdi_at(const struct wb_limits *l, const char *name, size_t hint);
 /*
  * BDI i of l (computed for sample s) takes writeout share `share` (0..1),
  * no more than the least that reaches its cap, and its thresholds again.

@@ -294,6 +294,8 @@ void wb_sample_finish(struct wb_sample *s);
 int wb_sample_copy(struct wb_sample *dst, const struct wb_sample *src);
 /* Find a BDI by its sysfs name; NULL if absent. */
 const struct wb_bdi *wb_sample_bdi(const struct wb_sample *s, const char *name);
+/* The same, looking at index hint first: where the device is in another sample of the same machine. */
+const struct wb_bdi *wb_sample_bdi_at(const struct wb_sample *s, const char *name, size_t hint);
 /*
  * A count at time t estimated from its values at t0 and t1 (t0 < t1), linearly;
  * t outside [t0, t1] takes the nearer end. t1 <= t0 gives the value at t1.

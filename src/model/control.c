@@ -468,7 +468,7 @@ static double hidden_remainder(const struct wb_limits *l, const struct wb_sample
 	    cur->g.v[WB_G_WRITTEN] < h->g.v[WB_G_WRITTEN])
 		return -1;
 	for (size_t i = 0; i < cur->nbdis; i++) {
-		const struct wb_bdi *b = &cur->bdis[i], *o = wb_sample_bdi(h, b->name);
+		const struct wb_bdi *b = &cur->bdis[i], *o = wb_sample_bdi_at(h, b->name, i);
 
 		if (fresh_written(cur, b) && fresh_written(h, o) && b->st[WB_B_WRITTEN] >= o->st[WB_B_WRITTEN])
 			listed += b->st[WB_B_WRITTEN] - o->st[WB_B_WRITTEN];

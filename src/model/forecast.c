@@ -378,7 +378,7 @@ static void dirty_ages(const struct wb_sample *const *hist, size_t nhist, double
 	for (size_t i = 0; i < cur->nbdis; i++) {
 		age[i] = 0;
 		for (size_t k = 1; k < nhist; k++) {
-			const struct wb_bdi *b = wb_sample_bdi(hist[k], cur->bdis[i].name);
+			const struct wb_bdi *b = wb_sample_bdi_at(hist[k], cur->bdis[i].name, i);
 			if (!b || !WB_HAS(b->st_valid, WB_B_RECLAIMABLE) || b->st[WB_B_RECLAIMABLE] == 0)
 				break;
 			age[i] = cur->mono - hist[k]->mono;

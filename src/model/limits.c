@@ -472,10 +472,17 @@ void wb_limits_finish(struct wb_limits *l)
 	memset(l, 0, sizeof(*l));
 }
 
-const struct wb_bdi_limits *wb_limits_bdi(const struct wb_limits *l, const char *name)
+const struct wb_bdi_limits *wb_limits_bdi_at(const struct wb_limits *l, const char *name, size_t hint)
 {
-	for (size_t i = 0; i < l->nbdis; i++)
+	for (size_t k = 0, n = l->nbdis; k < n; k++) {
+		size_t i = (hint + k) % n;
 		if (strcmp(l->bdis[i].name, name) == 0)
 			return &l->bdis[i];
+	}
 	return NULL;
+}
+
+const struct wb_bdi_limits *wb_limits_bdi(const struct wb_limits *l, const char *name)
+{
+	return wb_limits_bdi_at(l, name, 0);
 }

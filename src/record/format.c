@@ -938,6 +938,33 @@ static void check_counts(struct walk *d, const struct wb_sample *s)
 	}
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct wb_bdi *const *)a)->name, (*(const struct wb_bdi *const *)b)->name);
+}
+
+/*
+ * A device listed twice in one sample: the panes find a device's limits at
+ * its index and the exports by its name, and the two would tell different
+ * stories (the collector never lists one twice).
+ */
+static void check_names(struct walk *d, const struct wb_sample *s)
+{
+	const struct wb_bdi **k = s->nbdis > 1 ? malloc(s->nbdis * sizeof(*k)) : NULL;
+
+	if (!k) /* one device, or no memory for the check: the frame is not damaged for that */
+		return;
+	for (size_t i = 0; i < s->nbdis; i++)
+		k[i] = &s->bdis[i];
+	qsort(k, s->nbdis, sizeof(*k), by_name);
+	for (size_t i = 1; i < s->nbdis; i++)
+		if (strcmp(k[i - 1]->name, k[i]->name) == 0) {
+			reject(d, "BDI %s listed twice", k[i]->name);
+			break;
+		}
+	free(k);
+}
+
 /*
  * What the rest of wbtop relies on without checking: finite times that do
  * not go backwards, a page size to divide by, a CPU count. Checked here,
@@ -956,6 +983,7 @@ static void check_sample(struct walk *d, const struct wb_sample *s, const struct
 	else if (s->ncpus > MAX_CPUS)
 		reject(d, "CPU count %u", s->ncpus);
 	check_counts(d, s);
+	check_names(d, s);
 	check_settings(d, s);
 	check_events(d, s);
 }

@@ -159,6 +159,8 @@ static void ratio_101(struct wb_sample *s)
 	s->sys[WB_SYS_DIRTY_RATIO] = 101;
 	s->sys_valid |= WB_BIT(WB_SYS_DIRTY_RATIO);
 }
+/* two devices of one name: the panes (by index) and the exports (by name) would disagree */
+static void bdi_twice(struct wb_sample *s) { memcpy(s->bdis[1].name, s->bdis[0].name, sizeof(s->bdis[0].name)); }
 static void strict_2(struct wb_sample *s)
 {
 	s->bdis[1].knob[WB_K_STRICT_LIMIT] = 2;
@@ -196,6 +198,7 @@ static void decoder_rejects_bad_values(void **st)
 		{ dirty_huge, "global counter 5: 9223372036854775808" }, { dirty_wraps, "global counter 5: 4503599627370496" }, { st_huge, "BDI 1 stats value 0" },
 		{ ev_nan, "event 0 time nan" }, { ev_kind, "event 0 kind 4" }, { ev_reason, "event 0 reason 200" },
 		{ ev_many, "event count" }, { ratio_101, "vm.dirty_ratio 101" }, { strict_2, "BDI 1 strict_limit 2" },
+		{ bdi_twice, "listed twice" },
 	};
 	char err[256];
 	size_t count = 0;
