@@ -141,7 +141,12 @@ for sets in grid:
         # the kernel divided the T it saw when debugfs was read, which moves
         # apart from /proc/vmstat's when memory does (a busy machine)
         kT = b.get("kernel_global_thresh", g["kernel_thresh"])
-        bound = bound0 + max(0, abs(kT - wg["thresh"]) // P - drift_t)
+        # a device's threshold above the global one it was listed with is a
+        # T taken at another moment inside the kernel's own read (no ratio
+        # exceeds 100 %): 2442 pages on vda, share 1.0, memory moving 30 MB
+        # (CI, 2026-12-05)
+        skew = max(0, b["kernel_thresh"] - kT) // P
+        bound = bound0 + max(0, abs(kT - wg["thresh"]) // P - drift_t) + skew
         src0 = p_.get("share_src", "none")
         # the share itself moves (completions on other devices, 3 s aging, and
         # the per-CPU fprop batches): allow what the kernel's own share moved
