@@ -121,7 +121,7 @@ static int layout(const char *s, int w, size_t *fit)
 
 	*fit = 0;
 	while (s[at]) {
-		int cw = wb_text_char(s + at, &len);
+		int cw = (unsigned char)s[at] < 0x80 ? (len = 1, 1) : wb_text_char(s + at, &len);
 		full = full || cols + cw > w;
 		cols += cw;
 		at += len;
@@ -133,9 +133,19 @@ static int layout(const char *s, int w, size_t *fit)
 
 int wb_text_cols(const char *s)
 {
-	size_t fit;
+	int cols = 0;
+	size_t len;
 
-	return layout(s, 0, &fit);
+	while (*s) {
+		if ((unsigned char)*s < 0x80) { /* most text: no decoding */
+			cols++;
+			s++;
+			continue;
+		}
+		cols += wb_text_char(s, &len);
+		s += len;
+	}
+	return cols;
 }
 
 size_t wb_text_fit(const char *s, int w)
