@@ -67,24 +67,29 @@ static struct wb_cell *cell_at(struct wb_grid *g, int y, int x)
 	return (struct wb_cell *)wb_grid_at(g, y, x);
 }
 
-/* The code point at s and its length in bytes (1 for a stray byte, taken as is). */
+/*
+ * The code point at s and its length in bytes (1 for a stray byte, taken as
+ * is). Only well-formed UTF-8 is a character: an overlong form, a surrogate
+ * or a code point past U+10FFFF is a stray byte a byte, as wb_safe_text()
+ * reads it ("?" each), or a cell counted here as one became three on screen.
+ */
 static unsigned decode(const unsigned char *s, int *len)
 {
+	static const unsigned least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
 	unsigned c = s[0];
 	int n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
 
-	if (n == 0) {
-		*len = 1;
+	*len = 1;
+	if (n == 0)
 		return c;
-	}
 	c = n == 1 ? c : c & (0x7Fu >> n);
 	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80) {
-			*len = 1;
+		if ((s[i] & 0xC0) != 0x80)
 			return s[0];
-		}
 		c = c << 6 | (s[i] & 0x3F);
 	}
+	if (c < least[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return s[0];
 	*len = n;
 	return c;
 }

@@ -10,6 +10,7 @@
 
 #include "wbtop/grid.h"
 #include "wbtop/theme.h"
+#include "wbtop/util.h"
 
 static const char *line(const struct wb_grid *g, int y)
 {
@@ -75,6 +76,42 @@ static void wide_and_combining(void **st)
 	wb_grid_finish(&g);
 }
 
+/*
+ * Text that is not UTF-8 takes a column a byte, as wb_safe_text() shows it
+ * ("?" a byte): an overlong "/", a surrogate, a code point past U+10FFFF, a
+ * sequence cut short. A cell cut to 12 columns by one count and drawn by the
+ * other ran 24 columns past it.
+ */
+static void invalid_utf8_a_column_a_byte(void **st)
+{
+	static const struct {
+		const char *s;
+		int cols;
+	} t[] = {
+		{ "\xc0\xaf", 2 }, { "\xc1\xbf", 2 }, { "\xe0\x80\xaf", 3 }, { "\xf0\x80\x80\xaf", 4 },
+		{ "\xed\xa0\x80", 3 }, { "\xed\xbf\xbf", 3 }, { "\xf4\x90\x80\x80", 4 }, { "\xf7\xbf\xbf\xbf", 4 },
+		{ "\xe6\x95", 2 }, { "\xe6\x95x", 3 }, { "\x80\xbf", 2 }, { "\xff", 1 },
+		{ "\xc2\x80", 1 }, { "\xc3\xa4", 1 }, { "\xed\x9f\xbf", 1 }, { "\xf4\x8f\xbf\xbf", 1 },
+	};
+	struct wb_grid g;
+	char safe[64];
+
+	(void)st;
+	wb_grid_init(&g);
+	assert_int_equal(wb_grid_resize(&g, 20, 1), 0);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		size_t len;
+		wb_safe_text(t[i].s, safe, sizeof(safe));
+		if (wb_text_cols(t[i].s) != t[i].cols || wb_text_cols(safe) != t[i].cols)
+			fail_msg("case %zu: %d columns, %d shown (\"%s\"), expected %d", i, wb_text_cols(t[i].s),
+				 wb_text_cols(safe), safe, t[i].cols);
+		assert_int_equal(wb_text_char(t[i].s, &len), 1);
+		assert_int_equal(len, t[i].cols == 1 ? strlen(t[i].s) : 1);
+		assert_int_equal(wb_grid_put(&g, 0, 0, WB_R_NORMAL, t[i].s, -1), t[i].cols);
+	}
+	wb_grid_finish(&g);
+}
+
 /* hline paints blanks in a role; clear_eol gives the normal blank back; resize blanks. */
 static void lines_and_resize(void **st)
 {
@@ -103,6 +140,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(put_clips),
 		cmocka_unit_test(wide_and_combining),
+		cmocka_unit_test(invalid_utf8_a_column_a_byte),
 		cmocka_unit_test(lines_and_resize),
 	};
 	setlocale(LC_ALL, "C.UTF-8"); /* character widths */
