@@ -82,6 +82,7 @@ static void table_line(const struct wb_field *const *col, size_t m, const struct
 			ui_title_cell(col[k], w, col[k] == sorted ? mark : NULL, buf, sizeof(buf));
 		}
 		pad = ui_mark_pad(col[k], c && col[k] == sorted); /* values end under the title, not the mark */
+		w += (int)strlen(txt) - wb_text_cols(txt); /* printf pads in bytes: a COMM in CJK is 3 a 2 columns */
 		if (col[k]->left)
 			w = snprintf(line + o, n - o, "%s%-*s", k ? " " : "", w, txt);
 		else

@@ -449,6 +449,44 @@ static void titles_marked(void **st)
 	assert_string_equal(marked, plain);
 }
 
+/*
+ * A Processes row whose COMM is not ASCII ("\u6570\u636e\u540c\u6b65", 12
+ * bytes in 8 columns) keeps the columns after it under their titles: padded
+ * in bytes, its WRITE/s stood 4 columns left of the ASCII row's.
+ */
+static void procs_row_wide_comm(void **st)
+{
+	struct wb_sample s = { 0 };
+	struct wb_proc p[2] = { { .pid = 101, .comm = "abcdefgh" }, { .pid = 102, .comm = "\u6570\u636e\u540c\u6b65" } };
+	struct wb_proc_derived d[2] = { { true, 4096, 0 }, { true, 4096, 0 } };
+	struct wb_view v = { .cur = &s, .proc = d };
+	const struct wb_field *col[8];
+	char line[2][256], was[64];
+	int cols[2];
+	size_t m;
+
+	(void)st;
+	snprintf(was, sizeof(was), "%s", setlocale(LC_CTYPE, NULL));
+	if (!setlocale(LC_CTYPE, "C.UTF-8"))
+		skip();
+	s.procs = p;
+	s.nprocs = 2;
+	m = wb_config_columns(WB_TABLE_PROCS, col, 8);
+	for (size_t i = 0; i < 2; i++) {
+		struct wb_fctx c = { .v = &v, .s = &s, .i = i };
+		ui_table_line(col, m, &c, NULL, line[i], sizeof(line[i]));
+	}
+	cols[0] = wb_text_cols(line[0]);
+	cols[1] = wb_text_cols(line[1]);
+	setlocale(LC_CTYPE, was);
+	assert_int_equal(cols[1], cols[0]);
+	/* COMM at the same column in both, and the same text after its 16 columns */
+	for (size_t i = 0; i < 2; i++)
+		assert_non_null(strstr(line[i], p[i].comm));
+	assert_int_equal(strstr(line[0], p[0].comm) - line[0], strstr(line[1], p[1].comm) - line[1]);
+	assert_string_equal(strstr(line[0], p[0].comm) + 16, strstr(line[1], p[1].comm) + 16 + 4);
+}
+
 /* A text cut to its column ends in the marker (htop's way), counted in characters, whole ones kept. */
 static void cut_marked(void **st)
 {
@@ -1850,6 +1888,7 @@ int main(void)
 		cmocka_unit_test(fmt_locale_point),
 		cmocka_unit_test(pad_as_printf),
 		cmocka_unit_test(devices_mount_wide),
+		cmocka_unit_test(procs_row_wide_comm),
 		cmocka_unit_test(theme_roles_distinct),
 		cmocka_unit_test(colors),
 		cmocka_unit_test(shipped_themes_load),
