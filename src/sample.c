@@ -111,11 +111,11 @@ oom:
 
 const struct wb_bdi *wb_sample_bdi_at(const struct wb_sample *s, const char *name, size_t hint)
 {
-	for (size_t k = 0, n = s->nbdis; k < n; k++) {
-		size_t i = (hint + k) % n;
+	size_t n = s->nbdis, i = hint < n ? hint : 0;
+
+	for (size_t k = 0; k < n; k++, i = i + 1 < n ? i + 1 : 0)
 		if (strcmp(s->bdis[i].name, name) == 0)
 			return &s->bdis[i];
-	}
 	return NULL;
 }
 

@@ -38,7 +38,7 @@ void wb_grid_attrs(struct wb_grid *g, unsigned attrs);
  * when only one is left. The columns written.
  */
 int wb_grid_put(struct wb_grid *g, int y, int x, int role, const char *s, int maxw);
-/* The columns of the character at s (a wide one 2, a combining mark 0) and in *len its bytes. */
+/* The columns of the character at s (a wide one 2, a combining mark 0) and in *len its bytes; s not at its end. */
 int wb_text_char(const char *s, size_t *len);
 /* The columns UTF-8 text s takes in the grid. */
 int wb_text_cols(const char *s);

@@ -474,11 +474,11 @@ void wb_limits_finish(struct wb_limits *l)
 
 const struct wb_bdi_limits *wb_limits_bdi_at(const struct wb_limits *l, const char *name, size_t hint)
 {
-	for (size_t k = 0, n = l->nbdis; k < n; k++) {
-		size_t i = (hint + k) % n;
+	size_t n = l->nbdis, i = hint < n ? hint : 0;
+
+	for (size_t k = 0; k < n; k++, i = i + 1 < n ? i + 1 : 0)
 		if (strcmp(l->bdis[i].name, name) == 0)
 			return &l->bdis[i];
-	}
 	return NULL;
 }
 

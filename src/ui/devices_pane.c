@@ -206,16 +206,17 @@ void ui_build_rows(struct ui *u)
 /* A path longer than the column keeps its end, where the distinguishing part
  * is ("/tmp/x/y/stick" -> "…/y/stick"), cut at a '/' when one fits, and at
  * a character (the second byte of an "ä" alone is a stray byte on the
- * terminal), counted in columns (a CJK character takes two). The bytes
+ * terminal), counted in columns (a CJK character takes two); in a column of
+ * two or less, its start as ui_cut() keeps it. p holds n bytes. The bytes
  * beyond its columns, for the padding. */
-static int path_tail(char *p, int width, bool utf8)
+static int path_tail(char *p, size_t n, int width, bool utf8)
 {
 	const char *ell = ui_cut_mark(utf8), *slash;
 	int cols = wb_text_cols(p), skip = 0;
 	char *t = p;
 
 	if (width <= 2 || cols <= width)
-		return (int)strlen(p) - cols;
+		return ui_cut(p, n, width, utf8);
 	/* from the first character after which width - 1 columns are left */
 	while (*t) {
 		size_t len;
@@ -229,6 +230,8 @@ static int path_tail(char *p, int width, bool utf8)
 	slash = strchr(t, '/');
 	if (slash && slash[1])
 		t = (char *)slash;
+	if (strlen(t) + strlen(ell) >= n) /* no room for "…" in p: the ASCII marker, one byte */
+		ell = ui_cut_mark(false);
 	memmove(p + strlen(ell), t, strlen(t) + 1);
 	memcpy(p, ell, strlen(ell));
 	return (int)strlen(p) - wb_text_cols(p);
@@ -247,7 +250,7 @@ static int dev_cell(const struct ui *u, const struct devrow *r, const struct wb_
 		return 0;
 	}
 	wb_ui_dev_cell(f, u->view, r->i, v, n);
-	return k == DK_MOUNT ? path_tail(v, w, u->utf8) : ui_cut(v, n, w, u->utf8);
+	return k == DK_MOUNT ? path_tail(v, n, w, u->utf8) : ui_cut(v, n, w, u->utf8);
 }
 
 /* Column c's drop priority: 99 (never shown) for a hidden one, and for the what-if's without --set. */
