@@ -215,14 +215,6 @@ static int run_model(struct wb_pipeline *p, char *err, size_t errlen)
 	return 0;
 }
 
-/* b's BDI in s: at the same index when the order held, else by name. */
-static const struct wb_bdi *same_bdi(const struct wb_sample *s, size_t j, const char *name)
-{
-	if (j < s->nbdis && strcmp(s->bdis[j].name, name) == 0)
-		return &s->bdis[j];
-	return wb_sample_bdi(s, name);
-}
-
 /*
  * Wakeups and throttling pauses of BDI j per minute over the last minute
  * (< 0: unknown), both in one walk of the ring (the walk, with a name
@@ -239,7 +231,7 @@ static void per_minute(const struct wb_pipeline *p, size_t j, double *wake_pm, d
 		return;
 	/* events of sample i happened since sample i+1: whole intervals up to a minute */
 	for (size_t i = 0; (s = wb_ring_get(p->ring, i)) && (older = wb_ring_get(p->ring, i + 1)); i++) {
-		const struct wb_bdi *b = same_bdi(s, j, name);
+		const struct wb_bdi *b = wb_sample_bdi_at(s, name, j);
 		double dt = s->mono - older->mono;
 		if (!s->ev_valid || span + dt > WB_PER_MINUTE_SPAN)
 			break;
