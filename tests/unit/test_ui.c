@@ -1308,23 +1308,40 @@ static void selection_follows_device(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A rig in a new directory dir drawing into grid (80 x 24), frozen: the Devices pane's mount tests. */
+static void grid_rig_open(struct rig *g, struct wb_grid *grid, char *dir)
+{
+	assert_non_null(mkdtemp(dir));
+	wb_grid_init(grid);
+	assert_int_equal(wb_grid_resize(grid, 80, 24), 0);
+	rig_open(g, true, dir);
+	g->u.grid = grid;
+	g->u.frozen = true;
+}
+
+static void grid_rig_close(struct rig *g, struct wb_grid *grid, const char *dir)
+{
+	char cmd[64];
+
+	g->u.grid = NULL;
+	rig_close(g);
+	wb_grid_finish(grid);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /*
  * A mount path cut to its tail in the Devices pane keeps whole characters: no cell of the grid holds a
  * byte of half a character (what the terminal would get), however the cut falls in "ä" (2 bytes).
  */
 static void devices_mount_cut_whole(void **st)
 {
-	char dir[] = "/tmp/wbtop-mnt-XXXXXX", cmd[64];
+	char dir[] = "/tmp/wbtop-mnt-XXXXXX";
 	struct wb_grid grid;
 	struct rig g;
 
 	(void)st;
-	assert_non_null(mkdtemp(dir));
-	wb_grid_init(&grid);
-	assert_int_equal(wb_grid_resize(&grid, 80, 24), 0);
-	rig_open(&g, true, dir);
-	g.u.grid = &grid;
-	g.u.frozen = true;
+	grid_rig_open(&g, &grid, dir);
 	for (int odd = 0; odd < 2; odd++) {
 		struct wb_sample *s = (struct wb_sample *)ui_cur(&g.u); /* the newest sample: a mount of its own */
 		for (size_t i = 0; i < s->nbdis; i++) {
@@ -1342,11 +1359,7 @@ static void devices_mount_cut_whole(void **st)
 					fail_msg("cell %d,%d holds a part of a character (%02x)", y, x, (unsigned char)ch[0]);
 			}
 	}
-	g.u.grid = NULL;
-	rig_close(&g);
-	wb_grid_finish(&grid);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
+	grid_rig_close(&g, &grid, dir);
 }
 
 /* Render every device with mount m; the grid's rows into rows (80 x 24). */
@@ -1378,7 +1391,7 @@ static void devices_mount_wide(void **st)
 		{ "/mnt/abcdefghijklmnopqrstuvwxyz", "/mnt/\u6570\u636e\u5907\u4efd\u76d8\u6570\u636e\u5907\u4efd\u76d8\u6570\u636e\u5907" },
 		{ "/mnt/ab", "/mnt/\u76d8" },
 	};
-	char dir[] = "/tmp/wbtop-mnt-XXXXXX", cmd[64], was[64], head[1024];
+	char dir[] = "/tmp/wbtop-mnt-XXXXXX", was[64], head[1024];
 	struct wb_grid grid;
 	struct rig g;
 
@@ -1387,12 +1400,7 @@ static void devices_mount_wide(void **st)
 	if (!setlocale(LC_CTYPE, "C.UTF-8"))
 		skip();
 	assert_int_equal(wcwidth(0x6570), 2);
-	assert_non_null(mkdtemp(dir));
-	wb_grid_init(&grid);
-	assert_int_equal(wb_grid_resize(&grid, 80, 24), 0);
-	rig_open(&g, true, dir);
-	g.u.grid = &grid;
-	g.u.frozen = true;
+	grid_rig_open(&g, &grid, dir);
 	for (size_t p = 0; p < sizeof(paths) / sizeof(paths[0]); p++) {
 		const char *mark = ui_cut_mark(g.u.utf8);
 		int mx, nx, y0 = -1;
@@ -1430,12 +1438,8 @@ static void devices_mount_wide(void **st)
 					 used[0]);
 		}
 	}
-	g.u.grid = NULL;
-	rig_close(&g);
-	wb_grid_finish(&grid);
+	grid_rig_close(&g, &grid, dir);
 	setlocale(LC_CTYPE, was);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
 }
 
 /* Clicks and the wheel (ui_mouse, as getmouse gives them): tab, title, row, scroll; any event is safe. */
@@ -1822,7 +1826,7 @@ static void title_time_jump(void **st)
 		{ 4e8, 0, "4629.6/4629.6d" }, { 9.9e8, 0, "d  x1" }, { 0, 4e8, NULL }, { 0, -1.7e9, NULL },
 	};
 	static const char *const sets[] = { "vm.dirty_ratio=30", NULL };
-	char dir[] = "/tmp/wbtop-jump-XXXXXX", path[64], cmd[64], line[512], day[16];
+	char dir[] = "/tmp/wbtop-jump-XXXXXX", path[64], line[512], day[16];
 	struct wb_grid grid;
 	struct rig g;
 
@@ -1872,11 +1876,7 @@ static void title_time_jump(void **st)
 	wb_grid_line(&grid, 0, line, sizeof(line));
 	if (!strstr(line, "every 86400s"))
 		fail_msg("live, every 86400 s: the title \"%s\"", line);
-	g.u.grid = NULL;
-	rig_close(&g);
-	wb_grid_finish(&grid);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
+	grid_rig_close(&g, &grid, dir);
 }
 
 int main(void)
