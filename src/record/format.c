@@ -983,7 +983,8 @@ static void check_sample(struct walk *d, const struct wb_sample *s, const struct
 	else if (s->ncpus > MAX_CPUS)
 		reject(d, "CPU count %u", s->ncpus);
 	check_counts(d, s);
-	check_names(d, s);
+	if (!prev) /* names come in key frames only: a delta frame keeps its key frame's */
+		check_names(d, s);
 	check_settings(d, s);
 	check_events(d, s);
 }

@@ -182,8 +182,10 @@ static void table_geom(const struct ui *u, const size_t *idx, int nr, struct tge
 	g->new_w = 3; /* "new" */
 	for (int k = 0; k < nr; k++) {
 		table_cells(u, idx[k], &r);
-		for (int c = 0; c < TC_COUNT; c++)
-			g->w[c] = wb_text_cols(r.c[c]) > g->w[c] ? wb_text_cols(r.c[c]) : g->w[c];
+		for (int c = 0; c < TC_COUNT; c++) {
+			int cols = wb_text_cols(r.c[c]);
+			g->w[c] = cols > g->w[c] ? cols : g->w[c];
+		}
 		g->new_w = (int)strlen(r.t1) > g->new_w ? (int)strlen(r.t1) : g->new_w;
 	}
 	g->w[TC_THRESH] += 2 + g->new_w; /* "3.4G->47M" */
