@@ -88,6 +88,29 @@ static void print_om(struct wb_om *om, const struct wb_view *v, bool per_sample)
 	free(buf);
 }
 
+/*
+ * The --set list held for the samples before and no longer does, or holds
+ * again: the settings moved under it (someone wrote a knob, live or in the
+ * recording). Said once each way; the samples go on without the what-if -
+ * stopping there ended a recording and a replay's output halfway (a
+ * max_ratio what-if below a min_ratio the recording raises later).
+ */
+static void whatif_moved(const struct wb_sample *s, int rc, const char *err, bool *off)
+{
+	char at[32];
+
+	if (isfinite(s->wall))
+		wb_fmt_clock(s->wall, "%H:%M:%S", at, sizeof(at));
+	else
+		snprintf(at, sizeof(at), "%.1f s", s->mono);
+	if (rc)
+		fprintf(stderr, "wbtop: from %s the what-if no longer applies: %s (the samples go on without it)\n",
+			at, err);
+	else
+		fprintf(stderr, "wbtop: from %s the what-if applies again\n", at);
+	*off = rc != 0;
+}
+
 int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 {
 	struct wb_pipeline_opts po = { .sets = o->sets, .nsets = o->nsets,
@@ -109,7 +132,7 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 	struct wb_sample cur;
 	struct timespec next;
 	unsigned long dh = 0, wh = 0;
-	bool told_hidden = false;
+	bool told_hidden = false, whatif_off = false;
 	int rc = 0, e;
 	char err[256];
 	struct wb_om *om = o->fmt == WB_FMT_OM ? wb_om_create(src->replay) : NULL;
@@ -167,6 +190,10 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 		for (int j = 0; j < wb_pipeline_diag(pl)->n; j++) /* a sink that stopped (the recorder) */
 			fprintf(stderr, "wbtop: %s\n", wb_pipeline_diag(pl)->msg[j]);
 		report_diag(wb_pipeline_warnings(pl), &wh); /* a textfile it could not write: once a problem */
+		if (o->nsets && i > 0 && (rc == -EINVAL) != whatif_off)
+			whatif_moved(&cur, rc, err, &whatif_off);
+		if (rc == -EINVAL && whatif_off)
+			rc = 0;
 		if (rc) {
 			fprintf(stderr, "wbtop: %s\n", rc == -ENOMEM ? "out of memory" : err);
 			rc = rc == -ENOMEM ? 1 : 2;

@@ -452,4 +452,20 @@ wi = [dev(r["whatif"]) ["thresh"] for r in rows if dev(r)["max_ratio"] == 1 and 
 assert len(wi) >= 5 and all(abs(w - k) <= k / 50 for w in wi), (k, wi)
 PY
 check "FUSE: listed as fuse, strict_limit, max_ratio 1; a what-if raising the cap it is held at is the kernel's threshold after"
+
+# a what-if that held and stops holding: bench/scenario-gen/heldout15/run05 (a real run) raises
+# 7:200's min_ratio to 35 at its 32nd sample, so max_ratio 0 is refused from there on. Every
+# sample is still printed, the what-if with the first 31 only, one line says from when, exit 0
+# (it stopped the replay there, exit 2: a live --record ended the same way)
+R5=$F/../../bench/scenario-gen/heldout15/run05.wbrec
+$W --replay "$R5" --batch --json --set bdi.7:200.max_ratio=0 > "$T/moved.json" 2> "$T/err"; rc=$?
+python3 - "$T/moved.json" <<'PY' && [ $rc = 0 ] && [ "$(wc -l < "$T/err")" = 1 ] &&
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+have = ["whatif" in r for r in rows]
+assert len(rows) == 60 and have == [True] * 31 + [False] * 29, (len(rows), have)
+PY
+	grep -q "no longer applies: bdi.7:200.max_ratio: max below this device's min ratio" "$T/err" ||
+	fail "a what-if that stops holding: rc $rc, $(cat "$T/err")"
+check "a --set that stops holding mid-replay: every sample printed, the what-if while it held, one line"
 echo "$n passed, 0 failed"
