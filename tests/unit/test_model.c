@@ -1656,6 +1656,14 @@ static void forecast_write_quantum(void **st)
 	b[1].ev.dirtied_max = 40;
 	wb_forecast_inputs(hist, 3, &o);
 	assert_int_equal((int)chunk, 32);
+	/* a young writer, asked for more than a write a pause as the rate limit
+	 * comes down: 192 and 256 pages, each whole 64-page writes - the write
+	 * is their greatest common divisor, not the smaller (192) */
+	b[1].ev.task_ratelimit = 100;
+	b[0].ev.dirtied_max = 192;
+	b[1].ev.dirtied_max = 256;
+	wb_forecast_inputs(hist, 3, &o);
+	assert_int_equal((int)chunk, 64);
 }
 
 /*
