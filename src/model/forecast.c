@@ -758,22 +758,28 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 }
 
 /*
- * The kernel's dirty_ratelimit, when the bdi_dirty_ratelimit tracepoint
- * showed it (level 3): it is history, not a function of the state - while
- * the global level sits below its setpoint it can only rise, so a device
- * can stay held far above its own setpoint for minutes - and the forecast
- * starts from it. It is per writer: N writers (those asleep in
- * balance_dirty_pages on average) share the device. Without the tracepoint:
- * settled (all writers together let dirty at the bandwidth).
+ * The kernel's dirty_ratelimit, when the tracepoints showed it (level 3): it
+ * is history, not a function of the state - while the global level sits
+ * below its setpoint it can only rise, so a device can stay held far above
+ * its own setpoint for minutes - and the forecast starts from it. It is per
+ * writer: N writers (those asleep in balance_dirty_pages on average) share
+ * the device. The balance_dirty_pages tracepoint shows it at every pause;
+ * bdi_dirty_ratelimit, with the balanced rate, only where it was updated in
+ * the second, which a second of writers held outright may not see (the
+ * flusher's bandwidth updates take the same 200 ms slot): then the balanced
+ * rate is taken as the rate limit itself. Taking the bandwidth for both
+ * there started a young writer's rate limit at 1,690 pages/s where the
+ * kernel's was 11,490 (heldout14/run02). Without the tracepoints: settled
+ * (all writers together let dirty at the bandwidth).
  */
 static void init_ratelimit(struct sim_bdi *x, const struct wb_bdi *b, bool traced, double tasks)
 {
 	x->n = fmin(MAX_TASKS, fmax(1, tasks));
 	x->rl = x->prev_bal = x->bw;
-	if (!traced || !b->ev.dirty_ratelimit || !b->ev.balanced_ratelimit)
+	if (!traced || !b->ev.dirty_ratelimit)
 		return;
 	x->rl = x->n * (double)b->ev.dirty_ratelimit;
-	x->prev_bal = x->n * (double)b->ev.balanced_ratelimit;
+	x->prev_bal = x->n * (double)(b->ev.balanced_ratelimit ? b->ev.balanced_ratelimit : b->ev.dirty_ratelimit);
 }
 
 /* A page rate as a whole number: NaN and below 0 are 0, beyond 2^62 is 2^62 (damaged input). */

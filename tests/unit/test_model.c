@@ -600,6 +600,38 @@ static void forecast_ceiling_beside_idle_disk(void **st)
 }
 
 /*
+ * The rate limit a forecast starts from when the second showed it only in
+ * the balance_dirty_pages tracepoint (no bdi_dirty_ratelimit update that
+ * second: the flusher's bandwidth updates take the same 200 ms slot). The
+ * writer alone at the setpoint (pos 1), its rate limit 400 pages/s on a
+ * 1000 pages/s device: it dirties about 400 a second, not the device's
+ * speed, which the forecast took when the balanced rate was missing
+ * (a young writer started at 1,690 pages/s where the kernel's rate limit
+ * was 11,490: heldout14/run02).
+ */
+static void forecast_ratelimit_without_update(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b = { .name = "7:200" };
+	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 10000, .dirty = 17500 };
+	struct wb_bdi_limits bl = { .name = "7:200", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct wb_forecast f;
+	double bw = 1000, rate = 400, tasks = 1;
+	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, &tasks, 0, NULL, NULL, NULL, NULL };
+	(void)st;
+	fc_sample(&s, &b, 1, &l, &bl);
+	s.ev_valid = true;
+	b.st[WB_B_RECLAIMABLE] = 15500;
+	b.st[WB_B_WRITEBACK] = 2000;
+	b.st[WB_B_WB_BW] = 1000;
+	b.ev.dirty_ratelimit = 400;
+	b.ev.balanced_ratelimit = 0;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_in_range((long)f.bdis[0].write_rate[0], 350, 650);
+	wb_forecast_finish(&f);
+}
+
+/*
  * A writer on a fast device (zram, 4 GB/s) beside held writers on slow ones,
  * the global level at the freerun ceiling: what the fast device completes
  * its own writer refills. Shared out among every writer, it let the slow
@@ -1937,6 +1969,7 @@ int main(void)
 		cmocka_unit_test(forecast_idle_device),
 		cmocka_unit_test(forecast_ceiling_beside_idle_disk),
 		cmocka_unit_test(forecast_strict_own_ceiling),
+		cmocka_unit_test(forecast_ratelimit_without_update),
 		cmocka_unit_test(forecast_fast_beside_slow_writers),
 		cmocka_unit_test(forecast_throttled_stops_at_limit),
 		cmocka_unit_test(forecast_free_rate),
