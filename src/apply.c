@@ -349,6 +349,8 @@ int wb_apply_run(const struct wb_apply_opts *o)
 			printf("reverted, but changed by another since and left as they are: %s\n", t.left);
 		else
 			printf("reverted: the previous values are back\n");
+		if (t.gone[0]) /* not a failure: a device removed mid-trial took its knobs along */
+			printf("gone meanwhile, with their knobs (nothing to put back): %s\n", t.gone);
 	} else {
 		wb_tune_confirm(&t);
 		printf("applied%s\n", o->trial ? " and kept" : "");
@@ -375,7 +377,8 @@ int wb_apply_recover(const struct wb_apply_opts *o)
 		return st < 0 && o->recover ? -1 : 0;
 	fprintf(stderr, "wbtop found unconfirmed changes from a previous run (pid %d):\n", t.pid);
 	for (int i = 0; i < t.n; i++)
-		fprintf(stderr, "  %s: %s (was %s)\n", t.e[i].key, t.e[i].want, t.e[i].orig);
+		fprintf(stderr, "  %s: %s (was %s)%s\n", t.e[i].key, t.e[i].want, t.e[i].orig,
+			t.e[i].gone ? ": the device has gone" : "");
 	if (o->recover) {
 		revert = strcmp(o->recover, "revert") == 0;
 	} else if (isatty(STDIN_FILENO)) {
@@ -394,6 +397,8 @@ int wb_apply_recover(const struct wb_apply_opts *o)
 				t.left);
 		else
 			fprintf(stderr, "wbtop: reverted\n");
+		if (t.gone[0])
+			fprintf(stderr, "wbtop: gone since, with their knobs (nothing to put back): %s\n", t.gone);
 	} else {
 		fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, t.journal);
 		return o->recover ? -1 : 0;

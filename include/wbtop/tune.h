@@ -22,6 +22,7 @@ struct wb_tune_entry {
 	char want[32];       /* what was written */
 	char after[32];      /* read back once the whole change was written ("" unknown: a journal of version
 			      * 2 or older, or one the writer died before completing) */
+	bool gone;           /* a BDI's knob whose device has gone (its folder with it): nothing to put back */
 };
 
 struct wb_tune {
@@ -30,6 +31,7 @@ struct wb_tune {
 	int n;
 	struct wb_tune_entry e[WB_TUNE_MAX];
 	char left[256];      /* after a revert: the knobs another changed since, left as they are ("" if none) */
+	char gone[256];      /* after a revert: the devices that have gone, with their knobs ("7:200, btrfs-3") */
 };
 
 /*
@@ -42,8 +44,9 @@ void wb_tune_journal_path(char *buf, size_t len);
 /*
  * Read and check the journal at path, its knobs under root (normally "/"):
  * it must be a regular file of ours writable by no one else, every line
- * whole (at most 511 bytes), every key a knob of the catalogue on a BDI that
- * exists under root/sys/class/bdi, every value a number in the knob's range.
+ * whole (at most 511 bytes), every key a knob of the catalogue (a BDI's on a
+ * valid BDI name: one missing under root/sys/class/bdi has gone since, its
+ * entry marked gone), every value a number in the knob's range.
  * 1 and t filled, 0 if there is no journal (or no entry), -1 with
  * "path:line: why" in err if it is damaged or foreign (t then holds nothing).
  */
@@ -63,6 +66,8 @@ int wb_tune_apply(struct wb_tune *t, const char *root, const struct wb_setop *op
  * Put every journaled file back (sysctl pairs and min/max in a safe order); remove the journal.
  * A knob (with its twin) that no longer reads what this process left in it was changed by
  * another since: it is left as it is and named in t->left, not overwritten with the old value.
+ * A device that has gone (unplugged, a loop device removed) took its knobs with it: nothing to
+ * put back, no failure; it is named in t->gone.
  */
 int wb_tune_revert(struct wb_tune *t, char *err, size_t errlen);
 /* Keep the change: remove the journal. */

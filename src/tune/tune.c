@@ -87,10 +87,12 @@ static int join(const char *root, const char *rel, char *path, size_t len)
 
 /*
  * The file behind a knob key ("vm.dirty_ratio", "bdi.7:0.max_ratio") under
- * root: only knobs of the catalogue, only BDIs that exist. The catalogue
- * index in *idx. 0, or -EINVAL with the reason in why.
+ * root: only knobs of the catalogue, only BDIs that exist - but with gone
+ * non-NULL (a journal's entry), a BDI that has gone since sets *gone and is
+ * no error: its knobs went with it, and a write never creates a file. The
+ * catalogue index in *idx. 0, or -EINVAL with the reason in why.
  */
-static int key_path(const char *key, const char *root, char *path, size_t len, int *idx, char *why,
+static int key_path(const char *key, const char *root, char *path, size_t len, int *idx, bool *gone, char *why,
 		    size_t wlen)
 {
 	char rel[160];
@@ -109,9 +111,14 @@ static int key_path(const char *key, const char *root, char *path, size_t len, i
 		}
 		*idx = wb_knob_find(dot + 1, true);
 		snprintf(rel, sizeof(rel), "sys/class/bdi/%.*s", (int)n, key + 4);
-		if (*idx >= 0 && (join(root, rel, path, len) || stat(path, &st) != 0 || !S_ISDIR(st.st_mode))) {
-			snprintf(why, wlen, "no backing device %s in /sys/class/bdi", rel + 14);
-			return -EINVAL;
+		if (*idx >= 0) {
+			int rc = join(root, rel, path, len) ? -ENAMETOOLONG : stat(path, &st) != 0 ? -errno : 0;
+			if (rc == -ENOENT && gone) {
+				*gone = true;
+			} else if (rc || !S_ISDIR(st.st_mode)) {
+				snprintf(why, wlen, "no backing device %s in /sys/class/bdi", rel + 14);
+				return -EINVAL;
+			}
 		}
 		snprintf(rel + strlen(rel), sizeof(rel) - strlen(rel), "/%s", dot + 1);
 	}
@@ -265,7 +272,7 @@ static int journal_key(struct wb_tune *t, const char *root, const char *key, con
 		return -E2BIG;
 	}
 	e = &t->e[t->n];
-	if (key_path(key, root, e->path, sizeof(e->path), &idx, err, errlen))
+	if (key_path(key, root, e->path, sizeof(e->path), &idx, NULL, err, errlen))
 		return -EINVAL;
 	if (read_value(e->path, e->orig, sizeof(e->orig))) {
 		snprintf(err, errlen, "%s: no such knob on this kernel (or the device has gone)", e->path);
@@ -346,7 +353,7 @@ static int journal_ops(struct wb_tune *t, const char *root, const struct wb_seto
 			return -1;
 		tw = twin_of(key, tkey, sizeof(tkey));
 		/* older kernels have no *_fine: a missing twin is not an error */
-		if (tw && key_path(tw, root, p, sizeof(p), &idx, why, sizeof(why)) == 0 && access(p, F_OK) == 0 &&
+		if (tw && key_path(tw, root, p, sizeof(p), &idx, NULL, why, sizeof(why)) == 0 && access(p, F_OK) == 0 &&
 		    journal_key(t, root, tw, NULL, err, errlen))
 			return -1;
 	}
@@ -472,11 +479,49 @@ static void find_changed(struct wb_tune *t, bool *keep)
 	}
 }
 
+/* Is name one of the ", "-separated names in list? */
+static bool listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ','))
+			return true;
+	return false;
+}
+
+/*
+ * Mark the entries whose device has gone (its /sys/class/bdi folder with it: unplugged, a loop
+ * device removed) and name those devices in t->gone: nothing is left there to put back, and a
+ * device made again under the name starts at the kernel's defaults.
+ */
+static void find_gone(struct wb_tune *t)
+{
+	t->gone[0] = '\0';
+	for (int i = 0; i < t->n; i++) {
+		struct wb_tune_entry *e = &t->e[i];
+		const char *slash = strrchr(e->path, '/'), *dot = strrchr(e->key, '.');
+		char dir[sizeof(e->path)], name[WB_NAME_LEN];
+		struct stat st;
+		size_t l = strlen(t->gone);
+
+		if (strncmp(e->key, "bdi.", 4) != 0 || !slash || !dot || dot <= e->key + 4)
+			continue;
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - e->path), e->path);
+		e->gone |= stat(dir, &st) != 0 && errno == ENOENT;
+		snprintf(name, sizeof(name), "%.*s", (int)(dot - e->key - 4), e->key + 4);
+		if (!e->gone || listed(t->gone, name)) /* each device named once */
+			continue;
+		snprintf(t->gone + l, sizeof(t->gone) - l, "%s%s", l ? ", " : "", name);
+	}
+}
+
 int wb_tune_revert(struct wb_tune *t, char *err, size_t errlen)
 {
 	int bad = 0;
 	bool keep[WB_TUNE_MAX];
 
+	find_gone(t);
 	find_changed(t, keep);
 	/* min_ratio could sit above the max being restored: lower mins to 0 first */
 	for (int i = 0; i < t->n; i++)
@@ -485,7 +530,7 @@ int wb_tune_revert(struct wb_tune *t, char *err, size_t errlen)
 	for (int rank = 0; rank <= 3; rank++)
 		for (int i = 0; i < t->n; i++) {
 			char now[32];
-			if (restore_rank(t, i) != rank || keep[i] || is_view(&t->e[i]))
+			if (restore_rank(t, i) != rank || keep[i] || is_view(&t->e[i]) || t->e[i].gone)
 				continue;
 			if (strcmp(t->e[i].orig, "0") == 0 && (strstr(t->e[i].path, "dirty_bytes") ||
 							      strstr(t->e[i].path, "dirty_background_bytes")))
@@ -593,7 +638,7 @@ static int read_entry(struct wb_tune *t, char *line, int version, const char *ro
 		snprintf(why, wlen, "\"%.60s\" is not a knob wbtop writes", f1);
 		return -EINVAL;
 	}
-	if (key_path(e->key, root, e->path, sizeof(e->path), &idx, why, wlen) || value_ok(f2, idx, e->key, why, wlen) ||
+	if (key_path(e->key, root, e->path, sizeof(e->path), &idx, &e->gone, why, wlen) || value_ok(f2, idx, e->key, why, wlen) ||
 	    value_ok(f3, idx, e->key, why, wlen) || (f4 && *f4 && value_ok(f4, idx, e->key, why, wlen)))
 		return -EINVAL;
 	if (find_entry(t, e->key) >= 0) {

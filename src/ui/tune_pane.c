@@ -519,6 +519,8 @@ static void undo(struct ui *u)
 		snprintf(u->status, sizeof(u->status), "undo: %.180s", err);
 	else if (t->left[0]) /* another process wrote the knob since: its value stays */
 		snprintf(u->status, sizeof(u->status), "not undone, changed by another since: %.150s", t->left);
+	else if (t->gone[0]) /* a device removed meanwhile took its knobs along: nothing to put back there */
+		snprintf(u->status, sizeof(u->status), "undone: %.110s (gone meanwhile: %.60s)", u->tune_applied, t->gone);
 	else
 		snprintf(u->status, sizeof(u->status), "undone: %.180s", u->tune_applied);
 	u->tune_trial_end = 0;

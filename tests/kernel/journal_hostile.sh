@@ -43,8 +43,17 @@ journal "$H1/sys/class/bdi/../../..$TMP/c/max_ratio\t0\t1\n"
 refused "a .. BDI in a path" "$JOURNAL:3:"
 journal "$H2${GOOD}bdi.../../..$TMP/c.max_ratio\t0\t1\n"
 refused "a .. BDI" "$JOURNAL:4: \"../../..$TMP/c\" is not a backing device's name"
+# a BDI no longer there is a device removed or unplugged since (its knobs went with it), not
+# damage: the rest is put back and it is named (the whole journal was refused, the rest never put back)
 journal "$H2${GOOD}bdi.nosuch.max_ratio\t0\t1\n"
-refused "a BDI that does not exist" "no backing device nosuch"
+"$WBTOP" --batch -n 1 --no-trace --recover revert < /dev/null > /dev/null 2> $TMP/err; rc=$?
+[ $rc = 0 ] && grep -q "gone since, with their knobs (nothing to put back): nosuch" $TMP/err ||
+	{ cat $TMP/err; fail "a BDI that has gone: rc $rc"; }
+[ "$(cat $E)" = $((EXP + 1)) ] || fail "a BDI that has gone: the rest of the journal was not put back"
+[ -e $JOURNAL ] && fail "a BDI that has gone: the journal was kept"
+canaries_ok || fail "a BDI that has gone: a canary was written"
+echo $EXP > $E
+n=$((n + 1)); echo "ok $n - a BDI that has gone: the rest put back, the device named"
 journal "$H2${GOOD}vm.dirty_ratio\t500\t20\n"
 refused "a value the kernel would refuse" "vm.dirty_ratio=500"
 # a 600-byte line whose last 89 bytes, read on their own, are an entry writing the canary
