@@ -57,6 +57,16 @@ F=${FIXTURES:?}
 "$W" --root "$F/6.18-writing" --until-clean /dev/loop2 -n 1 -d 0.1 > "$T/bt" 2>&1
 if grep -q 'loop2 (btrfs-1) 150M left' "$T/bt"; then ok "btrfs on /dev/loop2 is followed on btrfs-1"
 else bad "btrfs on /dev/loop2: $(cat "$T/bt")"; fi
+# the device goes while followed (a loop device removed, a stick pulled): said, exit 2 - it waited
+# in silence for ever
+cp -a "$F/6.18-writing" "$T/tree"
+timeout 30 "$W" --root "$T/tree" --until-clean loop0 -d 0.1 > "$T/g" 2> "$T/gerr" & gp=$!
+for _ in $(seq 100); do [ -s "$T/g" ] && break; sleep 0.1; done
+rm -r "$T/tree/sys/class/bdi/7:0" "$T/tree/sys/kernel/debug/bdi/7:0"
+wait $gp; rc=$?
+if [ $rc = 2 ] && grep -q 'the device (7:0) has gone from /sys/class/bdi, with 124M' "$T/gerr"; then
+	ok "the device went: exit 2 ($(cat "$T/gerr"))"
+else bad "the device went: exit $rc, $(cat "$T/gerr")"; fi
 "$W" --until-clean loop0 --json > /dev/null 2>&1; rc=$?
 [ $rc = 2 ] && ok "--until-clean with --json: exit 2" || bad "--until-clean with --json: exit $rc"
 echo "$pass passed, $failed failed"

@@ -51,7 +51,8 @@ int wb_until_resolve(const struct wb_sample *s, const char *dev, char *name, siz
  * Run the loop on src, printing to out. Returns WB_UNTIL_CLEAN when the
  * device became clean, WB_UNTIL_NOT_CLEAN when the source ended, a signal
  * stopped it or count ran out first, WB_UNTIL_BAD (with a message on
- * stderr) for an unknown device or an access level that cannot see it.
+ * stderr) for an unknown device, an access level that cannot see it, or a
+ * device that has gone (its BDI missing from two samples in a row).
  */
 int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *out);
 

@@ -24,6 +24,7 @@
 #define ETA_HORIZON_S 900.0 /* the forecast looks this far for "clean" */
 #define ETA_AFTER 3         /* samples before the first ETA: a second of completions */
 #define BAR_CELLS 24
+#define GONE_AFTER 2        /* samples in a row without the device before it is taken as gone */
 
 /*
  * A BDI's name, a block device (the BDI whose device it is; when a file
@@ -482,6 +483,7 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 	int rc = WB_UNTIL_NOT_CLEAN, seen = 0;
 	char name[WB_NAME_LEN] = "", err[256];
 	bool confirm = false; /* within the counters' slack once: look again soon, not a whole interval later */
+	int missing = 0;      /* samples in a row without the device once found */
 
 	wb_sample_init(&cur);
 	if (!pl)
@@ -499,6 +501,24 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 		if (i == 0 && (rc = check_device(o, &cur, idx)) != 0)
 			break;
 		rc = WB_UNTIL_NOT_CLEAN;
+		/*
+		 * Its BDI gone (a loop device removed, a stick pulled): nothing will ever read
+		 * clean - say so and stop, not wait in silence. What became of its pages no
+		 * counter shows: the kernel writes them as it removes a device, or drops them
+		 * with a device unplugged.
+		 */
+		missing = idx < 0 && name[0] ? missing + 1 : 0;
+		if (missing >= GONE_AFTER) {
+			if (o->bar && seen)
+				fputc('\n', out);
+			fprintf(stderr, "wbtop: --until-clean %s: the device (%s) has gone%s, with %s dirty or under "
+				"writeback at the last look (no counter shows whether the kernel wrote them as it "
+				"removed the device)\n", o->dev, name, src->replay ? " from the recording" : " from /sys/class/bdi",
+				wb_fmt_bytes(err, sizeof(err), (double)wb_pages_to_bytes(&cur, last)));
+			seen = 0; /* the line is ended, and no "not clean after" */
+			rc = WB_UNTIL_BAD;
+			break;
+		}
 		if (idx < 0 || !has_stats(&cur.bdis[idx]))
 			continue; /* gone for a sample: say nothing until it returns */
 		const struct wb_bdi *b = &cur.bdis[idx];
