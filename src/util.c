@@ -284,6 +284,30 @@ static void fmt_fixed(char *buf, size_t len, const char *pre, double v, int tent
 }
 
 /* The unit is chosen after rounding, so 1023.6 KiB is "1.0M", never "1024K". */
+char *wb_path_fit(char *buf, size_t len, const char *path)
+{
+	static const char mark[] = "\u2026";
+	size_t n = strlen(path), room, head, tail;
+
+	if (n < len || len < 16) {
+		snprintf(buf, len, "%s", path); /* whole, or (too small a buf for the mark) cut */
+		return buf;
+	}
+	room = len - 1 - (sizeof(mark) - 1);
+	head = room / 2;
+	tail = room - head;
+	/* back off from a cut inside a character: a continuation byte is 10xxxxxx */
+	while (head > 0 && ((unsigned char)path[head] & 0xc0) == 0x80)
+		head--;
+	while (tail > 0 && ((unsigned char)path[n - tail] & 0xc0) == 0x80)
+		tail--;
+	memcpy(buf, path, head);
+	memcpy(buf + head, mark, sizeof(mark) - 1);
+	memcpy(buf + head + sizeof(mark) - 1, path + n - tail, tail);
+	buf[head + sizeof(mark) - 1 + tail] = '\0';
+	return buf;
+}
+
 const char *wb_fmt_bytes(char *buf, size_t len, double b)
 {
 	static const char unit[] = "BKMGTPE";

@@ -103,6 +103,13 @@ bool wb_parse_u64(const char *s, const char **end, uint64_t *out);
  */
 const char *wb_fmt_bytes(char *buf, size_t len, double bytes);
 
+/*
+ * A path into buf (len >= 16) whole, or - longer than len - 1 bytes - as its start, "…" and
+ * its end, both cut at UTF-8 character boundaries: a mount point of 150 bytes (a kubelet
+ * volume's) keeps its last component, and no output shows a cut character. Returns buf.
+ */
+char *wb_path_fit(char *buf, size_t len, const char *path);
+
 /* A count in at most 4 characters (powers of 1000: "950", "1.2k", "34k"); "-" if unknown. Returns buf. */
 const char *wb_fmt_count(char *buf, size_t len, double v);
 

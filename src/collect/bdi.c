@@ -501,6 +501,7 @@ void wb_mountinfo_attach(char *p, struct wb_sample *s)
 				f[nf++] = tok;
 		}
 		if (nf == 7) {
+			bool unescaped = false; /* f[4], for the first BDI it is attached to */
 			const char *src = f[6];
 			const char *srcdev = strncmp(src, "/dev/", 5) == 0 ? src + 5 : "";
 
@@ -511,8 +512,13 @@ void wb_mountinfo_attach(char *p, struct wb_sample *s)
 					      strcmp(f[5], "btrfs") == 0 && strcmp(srcdev, x->dev) == 0);
 				if (!match || x->nmounts >= WB_MAX_MOUNTS)
 					continue;
-				snprintf(x->mounts[x->nmounts], WB_PATH_LEN, "%s", f[4]);
-				wb_mountinfo_unescape(x->mounts[x->nmounts]);
+				/* decoded whole, then fitted: a long one was cut at 127 bytes, its end (the
+				 * part that tells mounts apart) lost and maybe a character or an escape cut */
+				if (!unescaped) {
+					wb_mountinfo_unescape(f[4]);
+					unescaped = true;
+				}
+				wb_path_fit(x->mounts[x->nmounts], WB_PATH_LEN, f[4]);
 				x->nmounts++;
 				if (!x->fstype[0])
 					snprintf(x->fstype, sizeof(x->fstype), "%s", f[5]);

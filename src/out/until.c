@@ -89,7 +89,7 @@ bool wb_mount_of(char *mountinfo, const char *majmin, const char *path, char *mn
 			continue;
 		best = n;
 		found = true;
-		snprintf(mnt, mntlen, "%s", f[4]);
+		wb_path_fit(mnt, mntlen, f[4]); /* as the BDIs' mounts are kept: a long one still matches */
 		snprintf(src, srclen, "%s", f[6]);
 	}
 	return found;

@@ -13,6 +13,7 @@
 
 #include "test_util.h"
 
+#include "wbtop/bdi.h"
 #include "wbtop/live.h"
 #include "wbtop/model.h"
 #include "wbtop/until.h"
@@ -344,6 +345,64 @@ static void lerp_between_samples(void **st)
 	assert_int_equal(wb_lerp_count(0, 0, UINT64_C(1) << 52, 1.0, 0.5), UINT64_C(1) << 51);
 }
 
+/* Is s valid UTF-8 (no cut character)? */
+static bool utf8_whole(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		int n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 ? 4 : 0;
+		if (!n)
+			return false;
+		for (int i = 1; i < n; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+		p += n;
+	}
+	return true;
+}
+
+/*
+ * A mount point past WB_PATH_LEN - 1 bytes (a kubelet CSI volume's is ~150): kept as its start,
+ * "…" and its end, decoded before it is fitted. It was cut at 127 bytes: JSON, CSV, the metrics'
+ * mount label and the MOUNT column (its tail) showed a path that is not there, its last
+ * component lost, here with a 2-byte character cut in two.
+ */
+static void long_mount_point(void **st)
+{
+	char mi[1024], want_end[] = "/pvc-0f3b2c1e-aaaa-bbbb-cccc-1234567890ab/mount", full[512], pad[200];
+	struct wb_bdi b[1];
+	struct wb_sample s;
+	size_t n;
+
+	(void)st;
+	memset(pad, 'x', 120);
+	pad[120] = '\0';
+	/* an "é" across the start's cut (byte 62) and one across the end's (62 bytes from the end);
+	 * \040 (a space) decodes to one byte */
+	snprintf(full, sizeof(full), "/var/lib/kubelet/pods/%.39s\303\251 %.100s\303\251%.15s%s", pad, pad, pad, want_end);
+	snprintf(mi, sizeof(mi), "36 25 7:5 / /var/lib/kubelet/pods/%.39s\303\251\\040%.100s\303\251%.15s%s rw,relatime "
+		 "shared:1 - ext4 /dev/loop5 rw\n", pad, pad, pad, want_end);
+	memset(b, 0, sizeof(b));
+	memset(&s, 0, sizeof(s));
+	snprintf(b[0].name, sizeof(b[0].name), "7:5");
+	s.bdis = b;
+	s.nbdis = 1;
+	wb_mountinfo_attach(mi, &s);
+	assert_int_equal(b[0].nmounts, 1);
+	n = strlen(b[0].mounts[0]);
+	assert_true(n < WB_PATH_LEN);
+	assert_true(n > WB_PATH_LEN - 8); /* the room used */
+	assert_true(utf8_whole(b[0].mounts[0]));
+	assert_non_null(strstr(b[0].mounts[0], "\u2026"));
+	assert_int_equal(strncmp(b[0].mounts[0], full, 61), 0);                                 /* its start */
+	assert_string_equal(b[0].mounts[0] + n - strlen(want_end), want_end);                   /* its end */
+	assert_null(strchr(b[0].mounts[0], '\\'));                                             /* decoded */
+	/* one that fits is kept whole */
+	snprintf(mi, sizeof(mi), "36 25 7:5 / /mnt/a\\040b rw - ext4 /dev/loop5 rw\n");
+	b[0].nmounts = 0;
+	wb_mountinfo_attach(mi, &s);
+	assert_string_equal(b[0].mounts[0], "/mnt/a b");
+}
+
 /*
  * --until-clean's device: a block device a btrfs BDI writes for is that BDI, even with no
  * mount attached to it (a two-device btrfs mounted by its other member): the device's own
@@ -422,6 +481,7 @@ int main(void)
 		cmocka_unit_test(copy_reuses_or_replaces),
 		cmocka_unit_test(lerp_between_samples),
 		cmocka_unit_test(until_find_prefers_fs_bdi),
+		cmocka_unit_test(long_mount_point),
 		cmocka_unit_test(mount_of_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
