@@ -283,7 +283,6 @@ static void fmt_fixed(char *buf, size_t len, const char *pre, double v, int tent
 	}
 }
 
-/* The unit is chosen after rounding, so 1023.6 KiB is "1.0M", never "1024K". */
 char *wb_path_fit(char *buf, size_t len, const char *path)
 {
 	static const char mark[] = "\u2026";
@@ -308,6 +307,7 @@ char *wb_path_fit(char *buf, size_t len, const char *path)
 	return buf;
 }
 
+/* The unit is chosen after rounding, so 1023.6 KiB is "1.0M", never "1024K". */
 const char *wb_fmt_bytes(char *buf, size_t len, double b)
 {
 	static const char unit[] = "BKMGTPE";
