@@ -67,7 +67,13 @@ static int write_value(const char *path, const char *v)
 /* A BDI name as sysfs makes them: one path component, printable, no "." or "..". */
 static bool bdi_name_ok(const char *name, size_t len)
 {
-	if (len == 0 || len >= WB_NAME_LEN || (name[0] == '.' && (len == 1 || (len == 2 && name[1] == '.'))))
+	/*
+	 * No backing device's name starts with a dot (the kernel names them
+	 * MAJ:MIN or driver-N): refused, "." and ".." and all that look like
+	 * them stay out of a path, also now that a journal's entry for a
+	 * device that has gone is taken, not refused (fuzz_journal: "..0")
+	 */
+	if (len == 0 || len >= WB_NAME_LEN || name[0] == '.')
 		return false;
 	for (size_t i = 0; i < len; i++)
 		if (!isgraph((unsigned char)name[i]) || name[i] == '/')

@@ -227,6 +227,8 @@ static void journal_hostile(void **st)
 		{ "a knob path with ..", "wbtop-journal 1\npid 7\n/proc/sys/vm/../../../tmp/c\t0\t1\n", "j:3:" },
 		{ "a BDI named ..", "wbtop-journal 2\npid 7\nbdi....max_ratio\t0\t1\n", "j:3: \"..\" is not a backing device" },
 		{ "a BDI with a slash", "wbtop-journal 2\npid 7\nbdi.7:0/../../x.max_ratio\t0\t1\n", "j:3:" },
+		{ "a BDI named with a dot first", "wbtop-journal 1\npid 7\n/sys/class/bdi/..0/min_ratio\t0\t5\n",
+		  "j:3: \"..0\" is not a backing device" },
 		{ "an unknown knob", "wbtop-journal 2\npid 7\nvm.overcommit_memory\t0\t1\n", "not a knob" },
 		{ "a value out of range", "wbtop-journal 2\npid 7\nvm.dirty_ratio\t500\t20\n", "vm.dirty_ratio=500" },
 		{ "a value that is not a number", "wbtop-journal 2\npid 7\nvm.dirty_ratio\t20\n\t15\n", "j:3:" },
