@@ -60,8 +60,14 @@ void wb_tracebuf_polled(struct wb_tracebuf *b, const struct pollfd *pf, size_t n
 /* The kept buffers of a trace (trace.c), NULL when it reads through libtracefs's iterator. */
 struct wb_trace;
 struct wb_tracebuf *wb_trace_buffers(struct wb_trace *t);
-/* Events the kernel overwrote (all CPUs, cumulative, from per_cpu/cpuN/stats). */
+/* Events the kernel lost (all CPUs, cumulative, from per_cpu/cpuN/stats). */
 unsigned long long wb_tracebuf_overruns(struct wb_tracebuf *b);
+/*
+ * The events one per_cpu/cpuN/stats text says were lost: overwritten
+ * ("overrun"), lost to a nested writer filling the buffer ("commit
+ * overrun") and refused with the buffer full ("dropped events").
+ */
+unsigned long long wb_rb_lost(const char *stats);
 
 /*
  * One sub-buffer of this machine's own ring buffer, walked record by record

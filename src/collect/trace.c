@@ -566,21 +566,17 @@ static int on_event(struct tep_event *ev, struct tep_record *r, int cpu, void *c
 	return 0;
 }
 
-/* Overruns (events the kernel dropped) over all CPUs, from per_cpu/cpuN/stats. */
+/* Events the kernel lost over all CPUs, from per_cpu/cpuN/stats. */
 static unsigned long long overruns(struct wb_trace *t)
 {
 	unsigned long long sum = 0;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
 	for (long c = 0; c < ncpu && c < 4096; c++) {
-		char f[64], *txt, *p;
+		char f[64], *txt;
 		snprintf(f, sizeof(f), "per_cpu/cpu%ld/stats", c);
 		txt = tracefs_instance_file_read(t->inst, f, NULL);
-		if (!txt)
-			continue;
-		p = strstr(txt, "overrun:");
-		if (p)
-			sum += strtoull(p + 8, NULL, 10);
+		sum += wb_rb_lost(txt);
 		free(txt);
 	}
 	return sum;

@@ -653,13 +653,24 @@ void wb_tracebuf_polled(struct wb_tracebuf *b, const struct pollfd *pf, size_t n
 			b->c[i].poll = wb_polled_of(pf[k++].revents);
 }
 
+unsigned long long wb_rb_lost(const char *stats)
+{
+	static const char *const key[] = { "\noverrun:", "\ncommit overrun:", "\ndropped events:" };
+	unsigned long long sum = 0;
+	const char *p;
+
+	for (size_t i = 0; stats && i < sizeof(key) / sizeof(key[0]); i++)
+		if ((p = strstr(stats, key[i])))
+			sum += strtoull(p + strlen(key[i]), NULL, 10);
+	return sum;
+}
+
 unsigned long long wb_tracebuf_overruns(struct wb_tracebuf *b)
 {
 	unsigned long long sum = 0;
 
 	for (int i = 0; i < b->ncpu; i++) {
 		struct cpubuf *c = &b->c[i];
-		const char *p;
 
 		/*
 		 * A buffer the last drain found empty has lost nothing since its
@@ -671,8 +682,8 @@ unsigned long long wb_tracebuf_overruns(struct wb_tracebuf *b)
 			continue;
 		}
 		if (!c->have_overrun || c->npages > 0) {
-			c->have_overrun = wb_kvfile_read(&c->stats, NULL) == 0 && (p = strstr(c->stats.buf, "overrun:"));
-			c->overrun = c->have_overrun ? strtoull(p + 8, NULL, 10) : 0;
+			c->have_overrun = wb_kvfile_read(&c->stats, NULL) == 0;
+			c->overrun = c->have_overrun ? wb_rb_lost(c->stats.buf) : 0;
 		}
 		sum += c->overrun;
 	}

@@ -238,6 +238,33 @@ static void *write_on(void *arg)
 	return NULL;
 }
 
+/* The numbers a reader missed (up to 10 gaps), whether it still splices, and each CPU's stats. */
+static void explain(struct side *s, int written)
+{
+	int want = 0, gaps = 0;
+
+	for (size_t i = 0; i <= s->got.n && gaps < 10; i++) {
+		int v = i < s->got.n ? s->got.seq[i] : written;
+
+		if (v > want) {
+			fprintf(stderr, "missing %d-%d (%d), after record %zu\n", want, v - 1, v - want, i);
+			gaps++;
+		}
+		if (v >= want)
+			want = v + 1;
+	}
+	fprintf(stderr, "splicing %s, %zu sub-buffers spliced\n", wb_tracebuf_splicing(s->tb) ? "on" : "off",
+		wb_tracebuf_spliced(s->tb));
+	for (int c = 0; c < ncpu; c++) {
+		char f[64], *txt;
+
+		snprintf(f, sizeof(f), "per_cpu/cpu%d/stats", c);
+		txt = tracefs_instance_file_read(s->inst, f, NULL);
+		fprintf(stderr, "cpu%d stats:\n%s", c, txt ? txt : "(unreadable)\n");
+		free(txt);
+	}
+}
+
 /* A writer on the last CPU while the first drains: the writer is on the sub-buffer read. */
 static void concurrent(struct tep_handle *tep)
 {
@@ -273,6 +300,8 @@ static void concurrent(struct tep_handle *tep)
 			break;
 		}
 	CHECK(a.got.n + ov == (size_t)w.n, "%zu read + %llu overruns != %d written", a.got.n, ov, w.n);
+	if (a.got.n + ov != (size_t)w.n) /* what went missing, and what the kernel says it lost */
+		explain(&a, w.n);
 	CHECK(a.got.n > 0 && a.got.seq[a.got.n - 1] == w.n - 1, "the last record is missing");
 	close_side(&a);
 }

@@ -143,11 +143,25 @@ static void short_and_empty(void **state)
 	assert_null(wb_subbuf_next(&w, &len));
 }
 
+/* Lost events: overwritten, lost to a nested writer, refused when full; the byte count is not one. */
+static void lost_counts(void **state)
+{
+	(void)state;
+	assert_int_equal(wb_rb_lost("entries: 949\noverrun: 7\ncommit overrun: 2\nbytes: 51596\n"
+				    "oldest event ts:   860.451322\nnow ts: 55607.096655\ndropped events: 3\n"
+				    "read events: 40\n"),
+			 12);
+	assert_int_equal(wb_rb_lost("entries: 1\noverrun: 0\ncommit overrun: 0\n"), 0);
+	assert_int_equal(wb_rb_lost(""), 0);
+	assert_int_equal(wb_rb_lost(NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(same_as_kbuffer),
 		cmocka_unit_test(short_and_empty),
+		cmocka_unit_test(lost_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
