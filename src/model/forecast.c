@@ -37,7 +37,6 @@ struct sim_bdi {
 	double e;                /* completions in the share's numerator */
 	double share_mul;        /* an ensemble member's multiplier on them (1: the point forecast) */
 	double age;              /* seconds the oldest dirty page has waited */
-	double kup, kq;          /* seconds to the next periodic run; pages it still writes */
 	double min_ppm, max_ppm;
 	double wakeups;
 	double fill;             /* pages/s of the free-running gap this step lets it dirty */
@@ -1084,8 +1083,6 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 		return -ENOMEM;
 	}
 	init_sim(sb, s, l, k, in, jit, &g);
-	for (size_t i = 0; i < nb; i++) /* the flusher's next periodic run: half a period away, on average */
-		sb[i].kup = period / 2;
 	for (size_t i = 0; i < nb; i++)
 		thresh_terms(&sb[i], (double)l->thresh, (double)l->bg, (double)l->sum_min_ppm);
 	const double DT = jit ? DT_MEMBER : DT_POINT;
@@ -1164,23 +1161,6 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			b->wakeups += wakeups(b, pos, rate, ndirty > bg, b->strict ? wth - b->r - b->w : T - dirty) * DT;
 			b->age = b->r > 0 ? b->age + DT : 0;
 			expired = period > 0 && b->r > 0 && b->age >= expire; /* kupdate: periodic writeback only */
-			/*
-			 * Expired pages a writer keeps dirtying get one chunk a
-			 * periodic run, not the whole file: the flusher's run
-			 * stops after it (heldout16/run32: a 22 MB/s device held
-			 * by a slow one's backlog wrote its 4 or 8 MiB chunk at
-			 * each 5 s run and no more, where all of it at full speed
-			 * had its writer forecast at 3.7x). With no writer
-			 * dirtying, a run writes it all (run24: 55M at one run).
-			 */
-			b->kup -= DT;
-			if (!expired || !(rate > 0))
-				b->kq = 0;
-			else if (b->kup <= 0)
-				b->kq = write_chunk(b->kavg, T);
-			if (b->kup <= 0)
-				b->kup += period;
-			bool kup_all = expired && !(rate > 0);
 			b->r += rate * DT;
 			/*
 			 * Pages past the background thresholds (wb_over_bg_thresh()),
@@ -1197,7 +1177,7 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			 * nothing writes without sync or reclaim
 			 */
 			if (period > 0)
-				b->flushing = over > 0 || kup_all || b->kq > 0;
+				b->flushing = over > 0 || expired;
 			else
 				b->flushing = over > 0 && (b->flushing || (rate > 0 && nd > bg));
 			b->dirtied += rate * DT;
@@ -1241,9 +1221,8 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			 * holds its level about the background threshold, not empty
 			 * (zram, 3.6 GB/s: 23-96M, mean 52M, against a threshold of 50M)
 			 */
-			if (!kup_all)
-				submit = fmin(submit, fmax(over > 0 ? fmax(over, write_chunk(b->kavg, T)) : 0, b->kq));
-			b->kq = fmax(0, b->kq - submit);
+			if (!expired)
+				submit = fmin(submit, fmax(over, write_chunk(b->kavg, T)));
 			b->r -= submit;
 			b->w += submit;
 			done = fmin(b->w, b->bw * DT);

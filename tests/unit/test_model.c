@@ -485,43 +485,6 @@ static void forecast_fast_device(void **st)
 }
 
 /*
- * Pages past dirty_expire_centisecs below the background thresholds: a
- * file its writer keeps dirtying gets one chunk a periodic run, not all of
- * it (scenario-gen heldout16/run32: a 22 MB/s device held by a slow one's
- * backlog wrote 4 or 8 MiB, its chunk, at each 5 s run, where the forecast
- * flushed it at full speed and had its writer at 3.7x its rate); a file no
- * longer written is written out whole, as when its writer is asleep the
- * whole run (run24: 55M at one run).
- */
-static void forecast_kupdate_chunk(void **st)
-{
-	struct wb_sample s;
-	struct wb_bdi b = { .name = "7:201" };
-	struct wb_limits l = { .valid = true, .thresh = 200000, .bg = 100000, .dirty = 40000 };
-	struct wb_bdi_limits bl = { .name = "7:201", .valid = true, .frac_num = 1, .frac_den = 1 };
-	struct wb_forecast f;
-	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500 };
-	double bw = 5000, rate = 200, age = 40;
-	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, 0, NULL, &age, NULL, NULL };
-	double left;
-	(void)st;
-	fc_sample(&s, &b, 1, &l, &bl);
-	s.sys_valid |= WB_BIT(WB_SYS_WRITEBACK_CS) | WB_BIT(WB_SYS_EXPIRE_CS);
-	b.st[WB_B_RECLAIMABLE] = 40000;
-	b.st[WB_B_WB_BW] = 1000; /* its chunk: 1024 pages */
-	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
-	/* two runs in 10 s, a chunk each; the writer's 2000 pages added */
-	left = f.bdis[0].dirty[9] + f.bdis[0].writeback[9];
-	assert_in_range((long)left, 40000 + 2000 - 2 * 1024 - 50, 40000 + 2000 - 2 * 1024 + 50);
-	wb_forecast_finish(&f);
-	/* no writer: all of it goes, at the device's speed */
-	rate = 0;
-	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
-	assert_true(f.bdis[0].dirty[9] + f.bdis[0].writeback[9] < 1);
-	wb_forecast_finish(&f);
-}
-
-/*
  * A writer on a device far faster than its 50 ms step (zram, 2.3 GB/s)
  * throttled between freerun and the limit by a slow device's backlog: the
  * kernel's rate limit held at 2 GB/s (scenario-gen fast1/run10). The
@@ -2002,7 +1965,6 @@ int main(void)
 		cmocka_unit_test(forecast_drain_and_throttle),
 		cmocka_unit_test(drain_by_completions),
 		cmocka_unit_test(forecast_fast_device),
-		cmocka_unit_test(forecast_kupdate_chunk),
 		cmocka_unit_test(forecast_fast_device_ratelimit),
 		cmocka_unit_test(forecast_idle_device),
 		cmocka_unit_test(forecast_ceiling_beside_idle_disk),
