@@ -12,9 +12,9 @@
  * The writer beside the drains is run again once when records went missing
  * without an overrun counted, and fails if they go missing again: the
  * official CI at stop 49 lost 13 of 30,000 there on the spliced path (0
- * overruns, 16,048 drains), which 120 runs here - idle, under CPU load,
- * beside loop-device writers, with the reader slowed - never did. What went
- * missing is printed either way (explain()).
+ * overruns, 16,048 drains), which 138 runs here (30 idle, 50 under CPU
+ * load, 40 beside loop-device writers, 18 with the reader slowed) never
+ * did. What went missing is printed either way (explain()).
  * Exit 77 (skipped) without root or tracefs.
  */
 #include <errno.h>
