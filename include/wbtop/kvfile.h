@@ -53,6 +53,13 @@ struct wb_kvfile {
 	 * more record got them all: no second pread that returns 0.
 	 */
 	unsigned max_record;
+	/*
+	 * For a multi-record seq_file whose last record starts with this text
+	 * ("": unknown). A short read ends on a whole record (the kernel copies
+	 * a part of one only to fill the reader's buffer), so a short read with
+	 * the last record in it got them all: no second pread that returns 0.
+	 */
+	char last_mark[32];
 	int fail;       /* errno of the last failed open, 0 if none */
 	bool kept;      /* fd holds a place in wb_fd_keep()'s budget */
 	bool unkept;    /* the last read found no place: the file was opened and closed again */

@@ -17,6 +17,8 @@ struct wb_zoneinfo {
 };
 
 int wb_zoneinfo_open(struct wb_zoneinfo *z, const char *root);
+/* The highest node in a sysfs node list ("0", "0-3,6"), -1 if malformed or past WB_MAX_NODES. */
+int wb_node_list_last(const char *s);
 /* Replace s->nodes/s->zones with what the files say now. */
 void wb_zoneinfo_read(struct wb_zoneinfo *z, struct wb_sample *s, struct wb_diag *d);
 void wb_zoneinfo_close(struct wb_zoneinfo *z);

@@ -140,9 +140,12 @@ int wb_kvfile_read(struct wb_kvfile *f, struct wb_diag *d)
 		}
 		if (n == 0)
 			break;
+		bool shrt = (size_t)n < f->cap - 1 - len;
 		len += (size_t)n;
-		if (f->one_shot && (size_t)n < f->cap - 1 - (len - (size_t)n))
+		if (f->one_shot && shrt)
 			break; /* made in one piece: a short read is the end */
+		if (shrt && f->last_mark[0] && memmem(f->buf, len, f->last_mark, strlen(f->last_mark)))
+			break; /* the last record came whole */
 		if (f->max_record && len == (size_t)n && len < f->cap - 1 && len + f->max_record <= page_size())
 			break; /* room for another record was left: there is none */
 	}

@@ -318,6 +318,52 @@ nomem:
 	return -ENOMEM;
 }
 
+int wb_node_list_last(const char *s)
+{
+	long last = -1;
+
+	while (*s && *s != '\n') {
+		char *end;
+		long v;
+
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		v = strtol(s, &end, 10);
+		if (v < last || v >= WB_MAX_NODES)
+			return -1;
+		last = v;
+		s = end;
+		if (*s == '-' || *s == ',') {
+			if (!isdigit((unsigned char)*++s))
+				return -1;
+		} else if (*s && *s != '\n')
+			return -1;
+	}
+	return (int)last;
+}
+
+/*
+ * zoneinfo is one record a node, in node order (mm/vmstat.c frag_start()):
+ * the highest possible node's record is the last. Unknown (no sysfs, bad
+ * text): two preads a read, the second finding the end.
+ */
+static void mark_last_node(struct wb_zoneinfo *z, const char *root)
+{
+	struct wb_kvfile f;
+	char *p = wb_path_join(root, "/sys/devices/system/node/possible");
+	int last;
+
+	if (!p || wb_kvfile_init(&f, p)) {
+		free(p);
+		return;
+	}
+	free(p);
+	f.one_shot = true;
+	if (wb_kvfile_read(&f, NULL) == 0 && (last = wb_node_list_last(f.buf)) >= 0)
+		snprintf(z->zoneinfo.last_mark, sizeof(z->zoneinfo.last_mark), "Node %d, zone", last);
+	wb_kvfile_finish(&f);
+}
+
 int wb_zoneinfo_open(struct wb_zoneinfo *z, const char *root)
 {
 	char *p;
@@ -334,6 +380,8 @@ int wb_zoneinfo_open(struct wb_zoneinfo *z, const char *root)
 	err = wb_kvfile_init(&z->zoneinfo, p);
 	free(p);
 	z->live = strcmp(root, "/") == 0;
+	if (!err)
+		mark_last_node(z, root);
 	return err;
 }
 

@@ -388,6 +388,22 @@ static void zoneinfo_too_many_zones(void **st)
 	free(buf);
 }
 
+/* The last node of a sysfs node list: zoneinfo's last record (one pread a sample, not two). */
+static void node_list_last(void **st)
+{
+	(void)st;
+	assert_int_equal(wb_node_list_last("0\n"), 0);
+	assert_int_equal(wb_node_list_last("0-3\n"), 3);
+	assert_int_equal(wb_node_list_last("0-1,4,6-7"), 7);
+	assert_int_equal(wb_node_list_last(""), -1);
+	assert_int_equal(wb_node_list_last("\n"), -1);
+	assert_int_equal(wb_node_list_last("x"), -1);
+	assert_int_equal(wb_node_list_last("0-"), -1);
+	assert_int_equal(wb_node_list_last("3-1"), -1);
+	assert_int_equal(wb_node_list_last("0-64"), -1); /* past WB_MAX_NODES: unknown */
+	assert_int_equal(wb_node_list_last("0 1"), -1);
+}
+
 static void zoneinfo_garbage(void **st)
 {
 	struct wb_node *nodes;
@@ -539,6 +555,7 @@ int main(void)
 		cmocka_unit_test(path_join),
 		cmocka_unit_test(clock_fields),
 		cmocka_unit_test(zoneinfo_618),
+		cmocka_unit_test(node_list_last),
 		cmocka_unit_test(zoneinfo_44_sums_zone_counters),
 		cmocka_unit_test(zoneinfo_zone_heads),
 		cmocka_unit_test(zoneinfo_too_many_zones),
