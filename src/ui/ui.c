@@ -1122,9 +1122,14 @@ bool ui_tick(struct ui *u, double t, double *next)
 		ui_tune_tick(u);
 		redraw = true;
 	}
+	/* a delay shortened since (+, a faster replay) counts from the last sample, not after the old one */
+	if (u->sampled && u->sampled_at + u->delay < *next)
+		*next = u->sampled_at + u->delay;
 	if (t < *next && !u->step)
 		return redraw;
 	if ((!u->frozen && !u->ended) || u->step) {
+		u->sampled = true;
+		u->sampled_at = t;
 		if (ui_take_sample(u) != 0) {
 			u->ended = true;
 			if (u->diag && u->diag->n) /* a damaged frame ended it: say so, not "the end" */

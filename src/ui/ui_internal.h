@@ -65,6 +65,8 @@ struct ui {
 	bool hide_idle, hide_loop;
 	bool frozen, help;
 	double delay;
+	double sampled_at;                /* ui_tick's clock at the newest sample taken */
+	bool sampled;                     /* one was */
 	char day0[16];                    /* the first sample's date: the title shows a sample's when it differs */
 	bool utf8;
 	struct wb_theme theme;

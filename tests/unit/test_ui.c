@@ -1666,6 +1666,33 @@ static void graph_zoom_ends(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* + after - takes effect at once: stepped to 60 s and back to 1 s, the next sample came 60 s after the last. */
+static void rate_back_at_once(void **st)
+{
+	char dir[] = "/tmp/wbtop-rate-XXXXXX", cmd[64];
+	double next = 100;
+	struct rig g;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	rig_open(&g, false, dir);
+	g.u.pane = P_DEVICES;
+	assert_true(ui_tick(&g.u, 100, &next)); /* a sample at 100 s, the next due at 101 s */
+	for (int k = 0; k < 5; k++)
+		ui_handle_key(&g.u, '-');
+	assert_true(g.u.delay == 60);
+	assert_true(ui_tick(&g.u, 101, &next)); /* still at the old pace */
+	assert_true(next == 161);
+	for (int k = 0; k < 5; k++)
+		ui_handle_key(&g.u, '+');
+	assert_true(g.u.delay == 1);
+	if (!ui_tick(&g.u, 102.5, &next) || next != 103.5)
+		fail_msg("1 s after the last sample at the new 1 s delay: no sample, the next at %g s", next);
+	rig_close(&g);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* The keys a file W wrote sets ("delay = ...": "delay"), one a line; how many. */
 static int written_keys(const char *path, char keys[][32], int max)
 {
@@ -1920,6 +1947,7 @@ int main(void)
 		cmocka_unit_test(chooser_marks_no_room),
 		cmocka_unit_test(write_same_keys),
 		cmocka_unit_test(graph_zoom_ends),
+		cmocka_unit_test(rate_back_at_once),
 		cmocka_unit_test(title_time_jump),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
