@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The replay source: a recording read back as samples, with seeking (the UI and batch loops read through it). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,7 +124,9 @@ static void rp_where(void *ctx, double *t_rel, double *len, size_t *i, size_t *n
 	struct wb_replay *p = ctx;
 	size_t cnt = wb_rec_count(p->r);
 
-	*t_rel = p->last_mono ? p->last_mono - p->t0 : 0;
+	/* not below 0: t0, from the index, is in whole microseconds, a hair past the first sample's own time
+	 * ("-0.0/29.0s" at Home) */
+	*t_rel = p->last_mono ? fmax(p->last_mono - p->t0, 0) : 0;
 	*len = cnt ? wb_rec_time(p->r, cnt - 1) - p->t0 : 0;
 	*i = p->i;
 	*n = cnt;

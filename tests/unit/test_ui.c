@@ -1906,6 +1906,39 @@ static void title_time_jump(void **st)
 	grid_rig_close(&g, &grid, dir);
 }
 
+/* At a replay's first sample the title reads 0.0 s, not -0.0: the index keeps whole microseconds, rounded,
+ * a hair after a sample time whose fraction of a microsecond is half or more (each quarter tried). */
+static void replay_start_not_negative(void **st)
+{
+	char dir[] = "/tmp/wbtop-start-XXXXXX", path[64], line[512];
+	struct wb_grid grid;
+	struct rig g;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/start.wbrec", dir);
+	wb_grid_init(&grid);
+	assert_int_equal(wb_grid_resize(&grid, 80, 24), 0);
+	for (int q = 0; q < 4; q++) {
+		write_jumped(path, 5, 0, q * 0.25e-6, 0);
+		rig_open_at(&g, true, dir, path, NULL);
+		g.src.seek(g.src.ctx, 0);
+		ui_resync(&g.u);
+		feed(&g, 1);
+		g.u.grid = &grid;
+		g.u.frozen = true;
+		ui_render(&g.u);
+		wb_grid_line(&grid, 0, line, sizeof(line));
+		if (!strstr(line, " 0.0/4.0s") || strstr(line, "-0.0"))
+			fail_msg("at the first sample, times %d/4 us on: the title \"%s\"", q, line);
+		g.u.grid = NULL;
+		rig_close(&g);
+	}
+	wb_grid_finish(&grid);
+	snprintf(line, sizeof(line), "rm -rf %s", dir);
+	assert_int_equal(system(line), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1949,6 +1982,7 @@ int main(void)
 		cmocka_unit_test(graph_zoom_ends),
 		cmocka_unit_test(rate_back_at_once),
 		cmocka_unit_test(title_time_jump),
+		cmocka_unit_test(replay_start_not_negative),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
