@@ -124,6 +124,21 @@ static int row_cmp(const void *a, const void *b)
 	return r ? r : wb_bdi_name_cmp(x->b->name, y->b->name);
 }
 
+const char *ui_no_rows_note(const struct ui *u, char *buf, size_t n)
+{
+	const char *hid = u->hide_idle && u->hide_loop ? "idle and loop devices hidden (i, l show them)"
+			  : u->hide_idle ? "idle devices hidden (i shows them)"
+			  : u->hide_loop ? "loop devices hidden (l shows them)" : NULL;
+
+	if (!hid)
+		snprintf(buf, n, "no device matches the filter");
+	else if (u->filter[0])
+		snprintf(buf, n, "no device matches the filter; %s", hid);
+	else
+		snprintf(buf, n, "no device shown: %s", hid);
+	return buf;
+}
+
 static bool row_visible(const struct ui *u, const struct wb_bdi *b, const struct wb_bdi_limits *bl)
 {
 	if (u->hide_loop && strncmp(b->dev, "loop", 4) == 0)
@@ -369,7 +384,8 @@ void ui_draw_devices(struct ui *u, int y, int h)
 	y++;
 	h--;
 	if (u->nrows == 0) {
-		ui_put(u, y, 1, WB_R_NA, ui_cur(u)->nbdis ? "no device matches the filter"
+		char note[96];
+		ui_put(u, y, 1, WB_R_NA, ui_cur(u)->nbdis ? ui_no_rows_note(u, note, sizeof(note))
 						       : "n/a: /sys/class/bdi unreadable: no devices known");
 		return;
 	}

@@ -138,8 +138,10 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 			ui_put(u, y, 0, WB_R_SELECTED, ">");
 		y++;
 	}
-	if (u->nrows == 0 && s->nbdis)
-		ui_put(u, y++, 0, WB_R_NA, "no device matches the filter");
+	if (u->nrows == 0 && s->nbdis) {
+		char note[96];
+		ui_put(u, y++, 0, WB_R_NA, ui_no_rows_note(u, note, sizeof(note)));
+	}
 	y++;
 	if (!s->ev_valid) { /* the header's level-3 line, its reason on a line of its own */
 		const char *why = NULL, *paren;

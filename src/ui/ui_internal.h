@@ -208,6 +208,9 @@ int ui_put_wrapped(const struct ui *u, const char *text, int y, int x, int end, 
 /* Bytes as "1.5G", or "-" when not ok. */
 const char *ui_bytes(char *buf, size_t n, bool ok, double v);
 const char *ui_dev_label(const struct wb_bdi *b, char *buf, size_t n);
+/* In place of an empty device list: what hides the devices (the filter, i, l), so a hiding kept in the
+ * settings file is not taken for a filter nobody typed (devices_pane.c). */
+const char *ui_no_rows_note(const struct ui *u, char *buf, size_t n);
 void ui_meter(const struct ui *u, int y, int x, int w, double dirty, double wb, const struct ui_mark *m, int nm,
 	      double max);
 /* The newest sample, or NULL before one (and right after a seek). */

@@ -1666,6 +1666,27 @@ static void graph_zoom_ends(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* An empty device list names what hides the rows: hide_idle kept in the settings file read "no device
+ * matches the filter" on an idle machine, with no filter anywhere. */
+static void no_rows_names_hiding(void **st)
+{
+	static const struct { bool idle, loop; const char *filter, *want; } c[] = {
+		{ false, false, "x", "no device matches the filter" },
+		{ true, false, "", "no device shown: idle devices hidden (i shows them)" },
+		{ false, true, "", "no device shown: loop devices hidden (l shows them)" },
+		{ true, true, "", "no device shown: idle and loop devices hidden (i, l show them)" },
+		{ true, false, "x", "no device matches the filter; idle devices hidden (i shows them)" },
+	};
+	char buf[96];
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct ui u = { .hide_idle = c[i].idle, .hide_loop = c[i].loop };
+		snprintf(u.filter, sizeof(u.filter), "%s", c[i].filter);
+		assert_string_equal(ui_no_rows_note(&u, buf, sizeof(buf)), c[i].want);
+	}
+}
+
 /* + after - takes effect at once: stepped to 60 s and back to 1 s, the next sample came 60 s after the last. */
 static void rate_back_at_once(void **st)
 {
@@ -1981,6 +2002,7 @@ int main(void)
 		cmocka_unit_test(write_same_keys),
 		cmocka_unit_test(graph_zoom_ends),
 		cmocka_unit_test(rate_back_at_once),
+		cmocka_unit_test(no_rows_names_hiding),
 		cmocka_unit_test(title_time_jump),
 		cmocka_unit_test(replay_start_not_negative),
 	};
