@@ -172,10 +172,13 @@ static struct wb_value m_held_by(const struct wb_fctx *c)
 	return m_state(c).known && h != WB_HELD_NONE ? KNOWN_S(wb_held_by_names[h]) : UNKNOWN;
 }
 
-/* Past its background threshold: the flusher writes it back now. */
+/* Past its background threshold: the flusher writes it back now. Under the global one only the
+ * device's own pages (level 2) can tell: without them "no" would be a guess. */
 static struct wb_value m_over_bg(const struct wb_fctx *c)
 {
-	return model_ok(c) ? KNOWN_U(c->bl->over_bg ? 1 : 0) : UNKNOWN;
+	if (!model_ok(c) || (!c->bl->over_bg && !WB_HAS(c->b->st_valid, WB_B_RECLAIMABLE)))
+		return UNKNOWN;
+	return KNOWN_U(c->bl->over_bg ? 1 : 0);
 }
 
 static struct wb_value m_drain(const struct wb_fctx *c)

@@ -25,6 +25,14 @@ for l in open(sys.argv[1]):
         for k in ("thresh", "bg_thresh", "state", "kernel_thresh"):
             assert k not in b, (k, b)
 PY
+# the Flusher pane's OVER-BG: without the device's pages (debugfs) only a yes (the global level past its
+# background threshold) is known; a "no" was a guess (0 in the CSV, "no" on screen)
+"${run[@]}" "$W" --batch --csv -n 1 >"$T/csv" 2>/dev/null || { echo "FAIL: --csv as nobody"; exit 1; }
+python3 - "$T/csv" <<'PY' || exit 1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(r["over_bg"] in ("", "1") for r in rows), [(r["bdi"], r["over_bg"]) for r in rows]
+PY
 # other users' processes cannot be read: the sample says how many, and so
 # does a replay of a recording made so (the Processes pane shows it)
 mkdir -m 1777 "$T/u"
