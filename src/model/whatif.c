@@ -52,9 +52,9 @@ static const struct keydef keys[] = {
 	  "min_ratio in parts per million" },
 	{ "max_ratio_fine", true, WB_K_MAX_RATIO_FINE, U_PPM, 0, 1000000, 0, 0, "0-1000000 ppm",
 	  "max_ratio in parts per million" },
-	{ "min_bytes", true, WB_K_MIN_BYTES, U_BYTES, 0, UINT64_MAX, 0, 0, "<= dirtyable",
+	{ "min_bytes", true, WB_K_MIN_BYTES, U_BYTES, 0, UINT64_MAX, 0, 0, "<= dirty thresh",
 	  "min_ratio as bytes of today's threshold" },
-	{ "max_bytes", true, WB_K_MAX_BYTES, U_BYTES, 0, UINT64_MAX, 0, 0, "<= dirtyable",
+	{ "max_bytes", true, WB_K_MAX_BYTES, U_BYTES, 0, UINT64_MAX, 0, 0, "<= dirty thresh",
 	  "max_ratio as bytes of today's threshold" },
 	{ "strict_limit", true, WB_K_STRICT_LIMIT, U_BOOL, 0, 1, 0, 0, "0 or 1",
 	  "throttle this device's writers at its own limit, whatever the global state" },
@@ -355,8 +355,12 @@ static int apply_bdi(struct wb_settings *k, const struct wb_limits *cur, uint32_
 			return -EINVAL;
 		}
 		ppm = wb_mul_div(pages, WB_RATIO_FULL, cur->thresh);
-		if (ppm > WB_RATIO_FULL)
-			goto range;
+		if (ppm > WB_RATIO_FULL) { /* "above 100%" said nothing of what the bytes are a share of */
+			snprintf(err, errlen, "%s=%llu: above the dirty threshold, %llu bytes now (the kernel "
+				 "takes bytes as a share of it: EINVAL)", op->key, (unsigned long long)v,
+				 (unsigned long long)cur->thresh * P);
+			return -EINVAL;
+		}
 		break;
 	}
 	default:

@@ -113,6 +113,8 @@ static void bdi_knobs(void **st)
 	assert_int_equal(set("bdi.sdb.max_bytes=40960000", err), 0);
 	assert_int_equal(k.bdis[1].max_ppm, 100000);
 	assert_int_equal(set("bdi.sdb.max_bytes=4T", err), -EINVAL); /* > dirtyable */
+	assert_int_equal(set("bdi.sdb.max_bytes=409604096", err), -EINVAL); /* a page past the threshold */
+	assert_non_null(strstr(err, "above the dirty threshold, 409600000 bytes now"));
 }
 
 static void setop_path(void **st)
