@@ -39,9 +39,9 @@ static void usage(FILE *f)
 		"                         vm.dirty_writeback_centisecs, bdi.<MAJ:MIN|dev>.<attr> with\n"
 		"                         attr min_ratio max_ratio min_ratio_fine max_ratio_fine\n"
 		"                         min_bytes max_bytes strict_limit); repeatable\n"
-		"      --forecast SEC     with --batch: the model's forecast for the next SEC seconds\n"
-		"                         (whole, 1 to 3600: 1 s steps; with --set, also under the\n"
-		"                         new settings)\n"
+		"      --forecast SEC     with --batch, JSON or text: the model's forecast for the\n"
+		"                         next SEC seconds (whole, 1 to 3600: 1 s steps; with --set,\n"
+		"                         also under the new settings)\n"
 		"      --mount-debugfs    mount debugfs and tracefs if absent (root); unmounted\n"
 		"                         on exit\n"
 		"      --no-trace         do not use tracepoints (level 3)\n"
@@ -127,7 +127,8 @@ static const struct flag_rule { int opt; unsigned needs, conflicts; } flag_rules
 	{ CLI_O_JSON, CLI_F(CLI_O_BATCH), CLI_F(CLI_O_CSV) },
 	{ CLI_O_CSV, CLI_F(CLI_O_BATCH), 0 },
 	{ CLI_O_CSV_UNITS, CLI_F(CLI_O_CSV), 0 },
-	{ CLI_O_FORECAST, CLI_F(CLI_O_BATCH), 0 },                      /* the UI has no forecast option */
+	/* the UI has no forecast option; the CSV and OpenMetrics outputs have no place for one */
+	{ CLI_O_FORECAST, CLI_F(CLI_O_BATCH), CLI_F(CLI_O_CSV) | CLI_F(CLI_O_OM) },
 	{ CLI_O_MOUNT, 0, CLI_F(CLI_O_REPLAY) | F_TUNE | CLI_F(CLI_O_ROOT) }, /* mounts only on the real / */
 	{ CLI_O_NOPROCS, 0, CLI_F(CLI_O_REPLAY) | F_TUNE },
 	{ CLI_O_NOTRACE, 0, CLI_F(CLI_O_REPLAY) | F_TUNE },
