@@ -149,6 +149,16 @@ for l in lines:
 PY
 check "json lines with model and kernel thresholds"
 
+# every top-level JSON key is named in the man page's --json paragraph (mono, page_size and forecast were not)
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+$W --root "$F/6.18-writing" -b --json -n 1 --set vm.dirty_ratio=30 --forecast 2 >"$T/keys" || fail "json keys run"
+sed -n '/^\.B \\-\\-json$/,/^\.TP/{s/\\f[BIRP]//g;p}' "$SRC/man/wbtop.1" >"$T/man-json" # fonts off: \fBmono\fR
+[ -s "$T/man-json" ] || fail "man: no --json paragraph"
+for k in $(python3 -c 'import json, sys; print(" ".join(json.loads(open(sys.argv[1]).readline())))' "$T/keys"); do
+	grep -qw -- "$k" "$T/man-json" || fail "man --json: the key $k is not named"
+done
+check "every top-level JSON key is in the man page"
+
 $W --root "$F/6.18-writing" -b --csv -n 1 >"$T/csv" || fail csv
 [ "$(head -1 "$T/csv" | cut -d, -f1-3)" = "time,bdi,dev" ] || fail "csv header"
 [ "$(wc -l < "$T/csv")" = 12 ] || fail "csv rows: $(wc -l < "$T/csv")"
