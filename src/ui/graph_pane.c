@@ -135,7 +135,8 @@ void ui_draw_graph(struct ui *u, int y, int h)
 		.tl = wb_pipeline_timeline(u->pl), .bdi = b ? b->name : NULL, .label = b ? label : NULL,
 		.now = s->mono, .zoom = u->graph_zoom, .page_size = s->page_size,
 		.fc = u->view ? u->view->forecast : NULL, .fc_t = u->view ? u->view->forecast_mono : s->mono,
-		.alt = u->tune_fc_ok ? &u->tune_fc[1] : NULL,
+		/* only while Tune shows its preview: a knob chosen since dropped it there, not here */
+		.alt = u->tune_ok && u->tune_fc_ok ? &u->tune_fc[1] : NULL,
 		.pin = u->graph_pinned ? &u->graph_pin : NULL, .pin_t = u->graph_pin_t,
 		.glyphs = u->utf8 ? next_glyphs[u->graph_glyphs % 3] : WB_PLOT_ASCII, .local_time = true,
 	};

@@ -1960,6 +1960,39 @@ static void replay_start_not_negative(void **st)
 	assert_int_equal(system(line), 0);
 }
 
+/* The Graph pane draws the Tune pane's preview ("if changed") only while Tune shows it: after Up chose
+ * another knob, Tune showed none and the Graph still drew the dropped one. */
+static void graph_preview_follows_tune(void **st)
+{
+	char dir[] = "/tmp/wbtop-galt-XXXXXX";
+	struct wb_grid grid;
+	struct rig g;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	wb_grid_init(&grid);
+	assert_int_equal(wb_grid_resize(&grid, 120, 40), 0);
+	rig_open(&g, true, dir);
+	g.u.grid = &grid;
+	rig_reset(&g, P_TUNE);
+	g.u.tune_sel = 0;
+	for (const char *k = "e30\n"; *k; k++)
+		assert_true(ui_tune_key(&g.u, *k));
+	assert_true(g.u.tune_ok && g.u.tune_fc_ok);
+	ui_handle_key(&g.u, '6');
+	ui_render(&g.u);
+	if (!grid_has(&grid, "if changed"))
+		fail_msg("the Graph pane does not draw the previewed vm.dirty_ratio=30");
+	ui_handle_key(&g.u, '5');
+	assert_true(ui_tune_key(&g.u, KEY_DOWN));
+	assert_false(g.u.tune_ok);
+	ui_handle_key(&g.u, '6');
+	ui_render(&g.u);
+	if (grid_has(&grid, "if changed"))
+		fail_msg("the Graph pane draws a preview the Tune pane dropped");
+	grid_rig_close(&g, &grid, dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2005,6 +2038,7 @@ int main(void)
 		cmocka_unit_test(no_rows_names_hiding),
 		cmocka_unit_test(title_time_jump),
 		cmocka_unit_test(replay_start_not_negative),
+		cmocka_unit_test(graph_preview_follows_tune),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
