@@ -456,7 +456,7 @@ static int preview_lines(const struct ui *u)
 		return 0;
 	nr = ui_tune_table_rows(u, idx, 256);
 	pred_text(u, nr, 0, nr, &t);
-	return pred_rows(u, &t, w, nw) + nr;
+	return pred_rows(u, &t, w, nw) + (nr ? nr : 1); /* none: a line says why */
 }
 
 void ui_draw_tune(struct ui *u, int y, int h, put_fn put)

@@ -36,12 +36,25 @@ static double wakes(const struct ui *u, size_t i, int k)
 	return u->tune_fc[k].bdis[i].bg_flushes_per_min;
 }
 
-/* Device i's state under l, with the limit that holds its writers ("throttled:global"). */
+/*
+ * Is device i's threshold under l known, as the Devices pane has it: without its writeout share
+ * (debugfs, level 2) the model holds a lower bound, "-" there; this table read 560M->267M beside it.
+ */
+static bool thresh_known(const struct wb_limits *l, size_t i)
+{
+	return l->bdis[i].valid && l->bdis[i].frac_src != WB_FRAC_NONE;
+}
+
+/* Device i's state under l, with the limit that holds its writers ("throttled:global"); "-" unknown. */
 static const char *state_text(const struct wb_limits *l, size_t i, char *buf, size_t n)
 {
 	enum wb_held_by h = wb_pipeline_held_by(l, i);
 
-	snprintf(buf, n, "%s%s%s", wb_bdi_state_names[l->bdis[i].state], h ? ":" : "", wb_held_by_names[h]);
+	if (!thresh_known(l, i) || !l->bdis[i].dirty_known)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%s%s%s", wb_bdi_state_names[l->bdis[i].state], h ? ":" : "",
+			 wb_held_by_names[h]);
 	return buf;
 }
 
@@ -59,7 +72,8 @@ static bool row_shown(const struct ui *u, size_t i)
 
 	if (has_writers(u, i)) /* a threshold changes when it does on screen (not by a page) */
 		return true;
-	if (strcmp(wb_fmt_bytes(a, sizeof(a), x->thresh * P), wb_fmt_bytes(b, sizeof(b), z->thresh * P)))
+	if ((thresh_known(&u->lim, i) || thresh_known(&u->tune_pred, i)) &&
+	    strcmp(wb_fmt_bytes(a, sizeof(a), x->thresh * P), wb_fmt_bytes(b, sizeof(b), z->thresh * P)))
 		return true;
 	if (strcmp(state_text(&u->lim, i, a, sizeof(a)), state_text(&u->tune_pred, i, b, sizeof(b))))
 		return true;
@@ -130,8 +144,14 @@ static void table_cells(const struct ui *u, size_t i, struct trow *r)
 	ui_cut(r->c[TC_DEV], sizeof(r->c[TC_DEV]), TC_DEV_MAX, u->utf8);
 	snprintf(r->c[TC_MOUNT], sizeof(r->c[TC_MOUNT]), "%s", mnt);
 	ui_cut(r->c[TC_MOUNT], sizeof(r->c[TC_MOUNT]), TC_MOUNT_MAX, u->utf8);
-	ui_tune_bytes(u, r->c[TC_THRESH], sizeof(r->c[TC_THRESH]), x->thresh * P);
-	ui_tune_bytes(u, r->t1, sizeof(r->t1), z->thresh * P);
+	if (thresh_known(&u->lim, i))
+		ui_tune_bytes(u, r->c[TC_THRESH], sizeof(r->c[TC_THRESH]), x->thresh * P);
+	else
+		snprintf(r->c[TC_THRESH], sizeof(r->c[TC_THRESH]), "-");
+	if (thresh_known(&u->tune_pred, i))
+		ui_tune_bytes(u, r->t1, sizeof(r->t1), z->thresh * P);
+	else
+		snprintf(r->t1, sizeof(r->t1), "-");
 	if (z->drain_s < 0)
 		snprintf(r->c[TC_DRAIN], sizeof(r->c[TC_DRAIN]), "-");
 	else
@@ -231,6 +251,13 @@ int ui_tune_table(const struct ui *u, const size_t *idx, int nr, int first, int 
 		table_cells(u, idx[r], &row);
 		table_line(u, &g, &row, l, sizeof(l));
 		put(u, y++, 0, u->tune_pred.bdis[idx[r]].state >= WB_ST_THROTTLED ? WB_R_WARN : WB_R_NORMAL, l);
+	}
+	if (nr == 0 && y < end) { /* a title over nothing said neither why nor that nothing moves */
+		bool known = false;
+		for (size_t i = 0; i < u->lim.nbdis; i++)
+			known |= thresh_known(&u->lim, i);
+		put(u, y++, 2, WB_R_NA, known ? "no device's threshold, state or writers change"
+					      : "per-device thresholds unknown: they need level 2 (root, debugfs)");
 	}
 	return y;
 }

@@ -198,6 +198,10 @@ screen tune-refused 100 34 "--theme mono" 5 Enter 1 0 1 Enter
 screen tune-refused-80x24 80 24 "--theme mono" 5 Enter 1 0 1 Enter
 screen tune-apply-refused 100 34 "--theme mono" 5 Down Enter 6 4 M Enter a
 screen tune-bdi-edit 100 34 "--theme mono" Down e Enter 5 0 % Enter
+# a tree without debugfs (level 1): the Devices pane has no device threshold, and the Tune table claims
+# none either (it read "542M->244M ... idle" for every device); a line says why it is empty
+cp -r "$F/6.18-writing" "$T/level1" && rm -rf "$T/level1/sys/kernel/debug"
+screen tune-level1 80 24 "--theme mono --root $T/level1 -d 0.3" 5 Enter 1 0 Enter
 screen tune-step 100 34 "--theme mono" 5 + + + -
 # the shipped scenario recordings, paused at a moment that shows the effect
 EX=$(cd "$(dirname "$0")/../.." && pwd)/examples/scenarios
