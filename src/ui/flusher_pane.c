@@ -53,7 +53,7 @@ static void log_title(const struct ui *u, const struct wb_sample *s, char *t, si
 
 	snprintf(counts, sizeof(counts), "handled %llu, dropped %llu%s", (unsigned long long)s->ev_total,
 		 (unsigned long long)s->ev_dropped, s->ev_lost_log ? ", some not logged" : "");
-	snprintf(t, n, "EVENTS (newest first; Up/Down scroll%s)  %s", u->frozen ? ", frozen" : ", space freezes",
+	snprintf(t, n, "EVENTS (newest first; PgUp/PgDn scroll%s)  %s", u->frozen ? ", frozen" : ", space freezes",
 		 counts);
 	if ((int)strlen(t) > ui_cols(u))
 		snprintf(t, n, "EVENTS (newest first)  %s", counts);

@@ -223,17 +223,18 @@ static void k_move(struct ui *u, int ch)
 	int *sel = u->pane == P_ZONES ? &u->zone_sel : u->pane == P_PROCS ? &u->proc_sel : &u->sel;
 	int n = ui_table_rows(u), was = *sel;
 
+	/*
+	 * On Flusher the device rows are few and the event log long: PgUp/PgDn
+	 * scroll the log (clamped as it is drawn), Up/Down select, as elsewhere
+	 * (one key did both: three Ups moved the cursor and hid three events)
+	 */
+	if (u->pane == P_FLUSHER && (ch == KEY_PPAGE || ch == KEY_NPAGE)) {
+		u->log_scroll = ch == KEY_PPAGE ? u->log_scroll + page : u->log_scroll > page ? u->log_scroll - page : 0;
+		return;
+	}
 	switch (ch) {
-	case KEY_UP:
-		if (u->pane == P_FLUSHER)
-			u->log_scroll++;
-		(*sel)--;
-		break;
-	case KEY_DOWN:
-		if (u->pane == P_FLUSHER && u->log_scroll > 0)
-			u->log_scroll--;
-		(*sel)++;
-		break;
+	case KEY_UP: (*sel)--; break;
+	case KEY_DOWN: (*sel)++; break;
 	case KEY_PPAGE: *sel -= page; break;
 	case KEY_NPAGE: *sel += page; break;
 	case KEY_HOME: *sel = 0; break;
@@ -684,7 +685,7 @@ static const struct ui_binding bindings[] = {
 	{ { 'f', 'F' }, "f / F", "Graph: pin/unpin fcast", "f/F", "Pin", 5, 8, K_GRAPH, k_graph },
 	{ { 'b' }, "b", "Graph: glyph set", "b", "Glyph", 6, 8, K_GRAPH, k_graph },
 	{ { KEY_UP, KEY_DOWN }, "Up/Down", "select a row", NULL, NULL, 0, 0, K_ALL, k_move },
-	{ { KEY_PPAGE, KEY_NPAGE }, "PgUp/PgDn", "page", NULL, NULL, 0, 0, K_ALL, k_move },
+	{ { KEY_PPAGE, KEY_NPAGE }, "PgUp/PgDn", "page; Flusher: the events", NULL, NULL, 0, 0, K_ALL, k_move },
 	{ { KEY_HOME, KEY_END }, "Home/End", "first/last, replay ends", NULL, NULL, 0, 0, K_ALL, k_move },
 	{ { 's', 'S' }, "s / S", "sort this pane/reverse", "s/S", "Sort", 3, 4, K_ALL, k_sort },
 	{ { '/' }, "/", "filter this pane", "/",

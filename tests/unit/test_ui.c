@@ -1714,6 +1714,41 @@ static void rate_back_at_once(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Flusher: Up/Down select a device and leave the event log where it is; PgUp/PgDn scroll the log (one key did both). */
+static void flusher_keys_apart(void **st)
+{
+	char dir[] = "/tmp/wbtop-flkeys-XXXXXX", cmd[64];
+	double next = 100;
+	struct rig g;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	rig_open(&g, false, dir);
+	assert_true(ui_tick(&g.u, 100, &next));
+	rig_reset(&g, P_FLUSHER);
+	g.u.sel = 1;
+	ui_handle_key(&g.u, KEY_UP);
+	assert_int_equal(g.u.sel, 0);
+	assert_int_equal(g.u.log_scroll, 0);
+	ui_handle_key(&g.u, KEY_DOWN);
+	assert_int_equal(g.u.sel, 1);
+	assert_int_equal(g.u.log_scroll, 0);
+	ui_handle_key(&g.u, KEY_PPAGE);
+	assert_int_equal(g.u.sel, 1);
+	assert_true(g.u.log_scroll > 0);
+	ui_handle_key(&g.u, KEY_NPAGE);
+	assert_int_equal(g.u.log_scroll, 0);
+	ui_handle_key(&g.u, KEY_NPAGE); /* not below the newest */
+	assert_int_equal(g.u.log_scroll, 0);
+	rig_reset(&g, P_DEVICES); /* elsewhere PgDn pages the rows, not the log */
+	g.u.sel = 0;
+	ui_handle_key(&g.u, KEY_NPAGE);
+	assert_int_equal(g.u.log_scroll, 0);
+	rig_close(&g);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* The keys a file W wrote sets ("delay = ...": "delay"), one a line; how many. */
 static int written_keys(const char *path, char keys[][32], int max)
 {
@@ -2035,6 +2070,7 @@ int main(void)
 		cmocka_unit_test(write_same_keys),
 		cmocka_unit_test(graph_zoom_ends),
 		cmocka_unit_test(rate_back_at_once),
+		cmocka_unit_test(flusher_keys_apart),
 		cmocka_unit_test(no_rows_names_hiding),
 		cmocka_unit_test(title_time_jump),
 		cmocka_unit_test(replay_start_not_negative),
