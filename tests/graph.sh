@@ -57,6 +57,19 @@ for f in "$T"/*-80x24.txt; do
 	fi
 done
 
+# unprivileged (level 1, tests/fixtures/level1.wbrec): a device's plots draw nothing the pane
+# does not know - no model threshold (a lower bound there: "-" in Devices), no legend item
+# without data, no forecast from a level taken as 0 - and say why
+"$GS" "$ROOT/tests/fixtures/level1.wbrec" 80x24 --bdi 254:0 > "$T/l1.txt" 2>&1
+sed -n '/^254:0: /,$p' "$T/l1.txt" > "$T/l1-dev.txt"
+if grep -q 'n/a: per-device figures need level 2 (root, debugfs)' "$T/l1-dev.txt" &&
+   ! grep -qE 'model|kernel thresh|writeback  |dirty\+wb|forecast|p10-p90' "$T/l1-dev.txt" &&
+   grep -q 'dirty+wb' "$T/l1.txt"; then
+	ok "level 1: the device's plot says what it lacks and draws nothing unknown"
+else
+	bad "level 1: the device's plot"; cat "$T/l1.txt"
+fi
+
 # the pinned forecast's error line: whole items only, the writer's a rate ("writer -100% (0B vs 3"
 # at 80 columns, "global" alone at 120)
 for sz in 80x24 120x30 200x60; do

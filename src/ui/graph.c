@@ -55,8 +55,19 @@ struct frame {
 static void add(struct plot_def *p, const double *x, const double *y, size_t n, int role, bool dashed,
 		const char *label)
 {
-	if (p->ns < MAX_SERIES && x && y && n)
+	size_t k = 0;
+
+	/* a series with no figure at all (unknown below level 2) is neither drawn nor in the legend */
+	while (y && k < n && !isfinite(y[k]))
+		k++;
+	if (p->ns < MAX_SERIES && x && y && k < n)
 		p->s[p->ns++] = (struct series){ x, y, n, role, dashed, false, label };
+}
+
+/* The newest figure of a timeline series is known: a forecast from an unknown level starts from 0, not from it. */
+static bool known_now(const double *y, size_t n)
+{
+	return y && n && isfinite(y[n - 1]);
 }
 
 /* A limit's line (a threshold): the value axis fits the data, not it. */
@@ -297,12 +308,18 @@ static void draw_plot(const struct frame *fr, const struct plot_def *p, int y, i
 		wb_plot_vline(pl, fr->in->now, WB_R_TITLE);
 	for (int r = 0; r < rows; r++)
 		put_row(fr, pl, r, cols, y + 1 + r, x + LABEL_W);
+	time_axis(fr, y + 1 + rows, x + LABEL_W, cols);
+	if (p->ns == 0 && !p->band.n) { /* nothing known to draw: an axis of 0-1B said nothing either */
+		fr->put(fr->ctx, y + 2 + rows, x + LABEL_W, WB_R_NA,
+			"n/a: per-device figures need level 2 (root, debugfs)");
+		wb_plot_destroy(pl);
+		return;
+	}
 	value_label(lab, sizeof(lab), ymax, p->rate);
 	fr->put(fr->ctx, y + 1, x, WB_R_NORMAL, lab);
 	value_label(lab, sizeof(lab), ymax / 2, p->rate);
 	fr->put(fr->ctx, y + 1 + rows / 2, x, WB_R_NORMAL, lab);
 	fr->put(fr->ctx, y + rows, x, WB_R_NORMAL, "     0");
-	time_axis(fr, y + 1 + rows, x + LABEL_W, cols);
 	legend(fr, p, ymax, y + 2 + rows, x + LABEL_W, cols);
 	wb_plot_destroy(pl);
 }
@@ -439,6 +456,8 @@ static void def_device(const struct frame *fr, struct plot_def *p, char *title, 
 	add_ref(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_THRESH), n, WB_R_THRESHOLD, "model");
 	add(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_WRITEBACK), n, WB_R_WRITEBACK, false, "writeback");
 	add(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_LEVEL), n, WB_R_DIRTY, false, "dirty+wb");
+	if (!known_now(wb_timeline_bdi(tl, in->bdi, WB_TL_B_LEVEL), n))
+		return;
 	if ((f = fc_bdi(in->alt, in->bdi)))
 		add_fc(p, in->alt, in->now, f->dirty, f->writeback, in->page_size, WB_R_GOOD, "if changed");
 	if ((f = fc_bdi(in->fc, in->bdi))) {
@@ -466,6 +485,8 @@ static void def_rates(const struct frame *fr, struct plot_def *p, char *title, s
 	p->rate = true;
 	add_ref(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_BW), n, WB_R_WRITEBACK, "bandwidth");
 	add(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_WRITER), n, WB_R_DIRTY, false, "writers");
+	if (!known_now(wb_timeline_bdi(tl, in->bdi, WB_TL_B_WRITER), n))
+		return;
 	if ((f = fc_bdi(in->alt, in->bdi)))
 		add_fc(p, in->alt, in->now, f->write_rate, NULL, in->page_size, WB_R_GOOD, "if changed");
 	if ((f = fc_bdi(in->fc, in->bdi))) {
