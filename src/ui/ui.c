@@ -450,10 +450,15 @@ static void k_rate(struct ui *u, int ch)
 		i--;
 	else if (ch == '-' && i < n - 1 && steps[i] <= u->delay + 1e-9)
 		i++;
+	double was = u->delay;
+
 	/* a delay past the steps' ends (-d 100, -d 0.07) is kept, not stepped the other way: - went to 60 s */
 	if (faster ? steps[i] <= u->delay + 1e-9 : steps[i] >= u->delay - 1e-9)
 		u->delay = steps[i];
-	snprintf(u->status, sizeof(u->status), "sampling every %gs", u->delay);
+	/* at an end: say so, as the Graph pane's zoom does (it repeated "sampling every 0.1s") */
+	snprintf(u->status, sizeof(u->status), u->delay == was ? "sampling every %gs: the %s step (-d sets any)"
+								 : "sampling every %gs",
+		 u->delay, faster ? "shortest" : "longest");
 }
 
 /* What the shown sample holds that n/N looked for: a note made there, or the throttled devices. */

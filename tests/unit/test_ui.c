@@ -1709,6 +1709,12 @@ static void rate_back_at_once(void **st)
 	assert_true(g.u.delay == 1);
 	if (!ui_tick(&g.u, 102.5, &next) || next != 103.5)
 		fail_msg("1 s after the last sample at the new 1 s delay: no sample, the next at %g s", next);
+	for (int k = 0; k < 4; k++) /* 0.5, 0.25, 0.1, and once more at the end: it says so */
+		ui_handle_key(&g.u, '+');
+	assert_true(g.u.delay == 0.1);
+	assert_non_null(strstr(g.u.status, "the shortest step"));
+	ui_handle_key(&g.u, '-');
+	assert_string_equal(g.u.status, "sampling every 0.25s");
 	rig_close(&g);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
