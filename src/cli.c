@@ -191,6 +191,13 @@ static int check_flag_rules(unsigned seen)
 			return 2;
 		}
 	}
+	/* serving, the text output is quiet: a forecast would go nowhere (accepted, exit 0, it did) */
+	if ((seen & CLI_F(CLI_O_FORECAST)) && (seen & (CLI_F(CLI_O_LISTEN) | CLI_F(CLI_O_OMFILE))) &&
+	    !(seen & CLI_F(CLI_O_JSON))) {
+		fprintf(stderr, "wbtop: --forecast and %s need --json: serving metrics, the text output is quiet\n",
+			opt_name(seen & CLI_F(CLI_O_LISTEN) ? CLI_O_LISTEN : CLI_O_OMFILE, a, sizeof(a)));
+		return 2;
+	}
 	return 0;
 }
 

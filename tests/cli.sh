@@ -75,6 +75,8 @@ done <<EOF2
 -b --forecast ''|--forecast '': expected whole seconds
 -b --csv --forecast 5|--forecast and --csv
 -b --openmetrics --forecast 5|--forecast and --openmetrics
+-b --listen 9 --forecast 5|--forecast and --listen need --json
+-b --openmetrics-file $T/om --forecast 5|--forecast and --openmetrics-file need --json
 -b --forecast 99999999999999999999|--forecast '99999999999999999999': expected whole seconds
 -b -n 99999999999999999999|-n/--iterations '99999999999999999999': expected a whole number
 --root $F/6.18-idle --set vm.dirty_ratio=20 --trial 2.5|--trial '2.5': expected whole seconds between 1 and 3600
