@@ -456,9 +456,9 @@ static void k_rate(struct ui *u, int ch)
 	if (faster ? steps[i] <= u->delay + 1e-9 : steps[i] >= u->delay - 1e-9)
 		u->delay = steps[i];
 	/* at an end: say so, as the Graph pane's zoom does (it repeated "sampling every 0.1s") */
-	snprintf(u->status, sizeof(u->status), u->delay == was ? "sampling every %gs: the %s step (-d sets any)"
+	snprintf(u->status, sizeof(u->status), u->delay == was ? "sampling every %gs (no %s step; -d sets any)"
 								 : "sampling every %gs",
-		 u->delay, faster ? "shortest" : "longest");
+		 u->delay, faster ? "shorter" : "longer");
 }
 
 /* What the shown sample holds that n/N looked for: a note made there, or the throttled devices. */
