@@ -190,6 +190,13 @@ static int clock_range(const struct cli_opts *o, struct wb_rec_reader *r, double
 				wb_fmt_clock(wall + len, "%H:%M:%S", b, sizeof(b)));
 			return 1;
 		}
+		/* past the last sample nothing is left: say so with the time typed, not the clamped seconds */
+		if (text && !k && *t > len + 0.0005) {
+			fprintf(stderr, "wbtop: %s: no samples from %s on: the recording runs %s to %s\n", o->replay,
+				text, wb_fmt_clock(wall, "%H:%M:%S", a, sizeof(a)),
+				wb_fmt_clock(wall + len, "%H:%M:%S", b, sizeof(b)));
+			return 1;
+		}
 		if (text)
 			*t = fmin(fmax(*t, 0), len + 1);
 	}

@@ -286,6 +286,13 @@ $W --replay "$R" -b --json --from "$c5" --to "$c2" >"$T/out" 2>"$T/err"; rc=$?
 [ $rc = 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l < "$T/err")" = 1 ] && grep -q -- "--to $c2 is before --from $c5" "$T/err" ||
 	fail "--from $c5 --to $c2: rc $rc: $(cat "$T/err")"
 check "a clock --to before --from: exit 2"
+# a clock --from after the last sample: it was "no samples from 75.0002 s on", a time the
+# user never typed (the clamped seconds); now the time as typed and the recording's span
+cafter=$(python3 -c "import time; print(time.strftime('%H:%M:%S', time.localtime($t0 + 3600)))")
+$W --replay "$R" -b --json --from "$cafter" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc = 1 ] && [ ! -s "$T/out" ] && grep -q "no samples from $cafter on: the recording runs [0-9:]* to [0-9:]*\$" "$T/err" ||
+	fail "--from $cafter (after the last sample): rc $rc: $(cat "$T/err")"
+check "a clock --from after the last sample: named as typed, with the recording's span"
 # a two-device btrfs mounted by the member the kernel does not list first: the
 # BDI takes the mount's source as its device and so shows the mount (it took the
 # first listed and showed none)
