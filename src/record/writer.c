@@ -269,7 +269,8 @@ static int open_file(struct wb_rec_writer *w, bool replace, char *err, size_t er
 {
 	struct stat st;
 
-	w->fd = open(w->path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	/* O_APPEND: a file cut short by another process is written at its new end, not past a hole */
+	w->fd = open(w->path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
 	if (w->fd < 0 || fstat(w->fd, &st) != 0) {
 		snprintf(err, errlen, "%s: %s", w->path,
 			 errno == ELOOP ? "a symbolic link: wbtop does not write through one" : strerror(errno));
@@ -297,16 +298,23 @@ static int open_file(struct wb_rec_writer *w, bool replace, char *err, size_t er
 	return start_file(w, err, errlen);
 }
 
-/* Appending: a note at the time of the first new sample's start, "recording resumed". */
-static void resumed_note(struct wb_rec_writer *w)
+/* A note in the recording, now. */
+static void note_now(struct wb_rec_writer *w, const char *text)
 {
 	struct timespec m, c;
-	char text[96];
 
 	clock_gettime(CLOCK_MONOTONIC, &m);
 	clock_gettime(CLOCK_REALTIME, &c);
-	snprintf(text, sizeof(text), "recording resumed (wbtop started again, pid %d)", (int)getpid());
 	wb_rec_note(w, (double)m.tv_sec + m.tv_nsec / 1e9, (double)c.tv_sec + c.tv_nsec / 1e9, text);
+}
+
+/* Appending: a note at the time of the first new sample's start, "recording resumed". */
+static void resumed_note(struct wb_rec_writer *w)
+{
+	char text[96];
+
+	snprintf(text, sizeof(text), "recording resumed (wbtop started again, pid %d)", (int)getpid());
+	note_now(w, text);
 }
 
 bool wb_rec_rotated_path(const char *path, char *out, size_t n)
@@ -505,13 +513,47 @@ static int rotate(struct wb_rec_writer *w)
 		return -e;
 	}
 	close(w->fd);
-	w->fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	w->fd = open(w->path, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (w->fd < 0 || flock(w->fd, LOCK_EX | LOCK_NB) != 0) {
 		e = errno;
 		stopped(w, e, "creating it again after moving it to FILE.1 (--max-size)");
 		return -e;
 	}
 	return start_file(w, w->err, sizeof(w->err)) ? -EIO : 0;
+}
+
+/*
+ * Cut short by another process (logrotate's copytruncate, "> FILE"): smaller
+ * than what was written to it. Frames written after that followed a hole of
+ * zeros where the header had been, and the whole recording was unreadable.
+ * Now it goes on: after its last whole frame if a recording is left, else
+ * from a new header, with a note. 0, or an error as a failed write's.
+ */
+static int cut_short(struct wb_rec_writer *w)
+{
+	uint64_t written = w->bytes, b, n;
+	struct stat st;
+	char why[256];
+	int e;
+
+	if (w->q) {
+		wbrec_bgwrite_done(w->q, &b, &n);
+		written = w->q_bytes + b;
+	}
+	if (fstat(w->fd, &st) != 0 || (uint64_t)st.st_size >= written)
+		return 0;
+	if (w->q && (e = wbrec_bgwrite_drain(w->q)))
+		return async_failed(w, e);
+	if (fstat(w->fd, &st) != 0 || st.st_size == 0 || continue_file(w, why, sizeof(why))) {
+		if (ftruncate(w->fd, 0) != 0) {
+			stopped(w, errno, "starting it again after another process cut it short");
+			return -EIO;
+		}
+		if (start_file(w, w->err, sizeof(w->err)))
+			return -EIO;
+	}
+	note_now(w, "recording went on: another process cut the file short (copytruncate?)");
+	return w->err[0] ? -EIO : 0;
 }
 
 /* Compress w->raw into w->out (a new zstd frame for a key frame); its length, or 0 on error. */
@@ -579,6 +621,8 @@ int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 		return -EIO;
 	if (w->q && (rc = wbrec_bgwrite_error(w->q)))
 		return async_failed(w, rc);
+	if ((rc = cut_short(w)))
+		return rc;
 	w->free_run = free_running(s);
 	key = !w->have_prev || w->since_key + 1 >= WB_REC_KEYEVERY || !wb_rec_same_structure(s, &w->prev);
 	w->raw.len = 0;

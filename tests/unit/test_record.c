@@ -361,6 +361,44 @@ static size_t count_of(const char *path, size_t *notes)
 	return n;
 }
 
+/*
+ * Cut short by another process while recording (logrotate's copytruncate, or
+ * "> FILE"): the frames after went on at the old offset behind a hole of
+ * zeros, and the whole file read as "bad magic at offset 0". Now the writer
+ * goes on from the cut, with a note: after its last whole frame, or anew.
+ */
+static void cut_short_while_recording(void **st)
+{
+	char dir[] = "/tmp/wbtop-rec-XXXXXX", path[64], err[256];
+	struct wb_rec_header h;
+	struct wb_rec_writer *w;
+	struct wb_sample s;
+	struct stat sb;
+	size_t notes;
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a.wbrec", dir);
+	wb_rec_header_local(&h, 1.0);
+	w = wb_rec_start(path, &h, 0, 0, err, sizeof(err));
+	assert_non_null(w);
+	for (int i = 0; i < 10; i++) {
+		if (i == 4 || i == 7) { /* what was written is in the file: then cut it */
+			assert_int_equal(wb_rec_flush(w), 0);
+			assert_int_equal(stat(path, &sb), 0);
+			assert_int_equal(truncate(path, i == 4 ? 0 : sb.st_size - 3), 0);
+		}
+		make(&s, i, 2);
+		assert_int_equal(wb_rec_write(w, &s), 0);
+		wb_sample_finish(&s);
+	}
+	wb_rec_close(w);
+	/* emptied at 4: samples 4-9, less the one torn at 7 */
+	assert_int_equal(count_of(path, &notes), 5);
+	assert_int_equal(notes, 2);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* --record on an existing file: a recording of this boot is appended to; others are refused unless replaced. */
 static void start_appends_or_refuses(void **st)
 {
@@ -1112,6 +1150,7 @@ int main(void)
 		cmocka_unit_test(truncated_while_open),
 		cmocka_unit_test(mixed_writes_cut_whole),
 		cmocka_unit_test(start_appends_or_refuses),
+		cmocka_unit_test(cut_short_while_recording),
 		cmocka_unit_test(rotation_keeps_other_files),
 		cmocka_unit_test(header_round_trip),
 		cmocka_unit_test(every_field_every_format),
