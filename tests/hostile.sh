@@ -7,8 +7,10 @@
 set -u
 W=${WBTOP:?} F=${FIXTURES:?}
 T=$(mktemp -d)
+export TMUX_TMPDIR=$T # tmux 3.3 leaves its socket behind: in $T, it goes with it
 SOCK=
 trap '[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1; rm -rf "$T"' EXIT
+trap 'exit 143' TERM INT # killed (meson's timeout): the EXIT trap still cleans up
 n=0
 fail() { echo "FAIL: $*"; exit 1; }
 check() { n=$((n + 1)); echo "ok $n - $*"; }

@@ -5,7 +5,9 @@
 set -u
 W=${WBTOP:?} F=${FIXTURES:?}
 T=$(mktemp -d) S=wbrec-$$ # S: the tmux server of section 12, also gone if the test is killed
+export TMUX_TMPDIR=$T # tmux 3.3 leaves its socket behind: in $T, it goes with it
 trap 'tmux -L $S kill-server > /dev/null 2>&1; rm -rf "$T"' EXIT
+trap 'exit 143' TERM INT # killed (meson's timeout): the EXIT trap still cleans up
 n=0
 fail() { echo "FAIL: $*"; exit 1; }
 ok() { n=$((n + 1)); echo "ok $n - $*"; }

@@ -7,8 +7,10 @@ set -u
 W=${WBTOP:?} F=${FIXTURES:?}
 command -v tmux >/dev/null || { echo "SKIP: no tmux"; exit 77; }
 T=$(mktemp -d)
+export TMUX_TMPDIR=$T # tmux 3.3 leaves its socket behind: in $T, it goes with it
 SOCK=
 trap '[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1; [ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+trap 'exit 143' TERM INT # killed (meson's timeout): the EXIT trap still cleans up
 fail=0
 RC=$T/wbtop/wbtoprc
 

@@ -11,8 +11,10 @@ W=${WBTOP:?} F=${FIXTURES:?}
 G=$(cd "$(dirname "$0")" && pwd)/golden
 command -v tmux >/dev/null || { echo "SKIP: no tmux"; exit 77; }
 T=$(mktemp -d)
+export TMUX_TMPDIR=$T # tmux 3.3 leaves its socket behind: in $T, it goes with it
 SOCK=
 trap '[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1; rm -rf "$T"' EXIT
+trap 'exit 143' TERM INT # killed (meson's timeout): the EXIT trap still cleans up
 pass=0 failed=0
 ok() { pass=$((pass + 1)); echo "ok - $*"; }
 bad() { failed=$((failed + 1)); echo "not ok - $*"; }
