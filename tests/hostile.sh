@@ -79,6 +79,13 @@ TERM=$'\e[2Jx' onpty "${UI[@]}" > "$T/out"; rc=$?
 	fail "TERM with an escape: rc $rc: $(head -c 300 "$T/out" | cat -v)"
 check "TERM unset or holding an escape sequence: said so, nothing written to the terminal"
 
+# a size curses cannot set up (LINES/COLUMNS in the environment): initscr() printed "Error opening
+# terminal: xterm." and exited by itself, past wbtop's cleanup (live, its trace instance stayed)
+LINES=99999 COLUMNS=99999 TERM=xterm onpty "${UI[@]}" > "$T/out"; rc=$?
+[ $rc = 1 ] && grep -q "curses could not set up the terminal (TERM=xterm, LINES=99999, COLUMNS=99999)" "$T/out" &&
+	! grep -q "Error opening terminal" "$T/out" || fail "LINES=99999 COLUMNS=99999: rc $rc: $(head -c 300 "$T/out")"
+check "a terminal curses cannot set up: one line of wbtop's, exit 1"
+
 # a machine with many BDIs (NFS, FUSE, loop devices): each keeps 9 files open, and under
 # a soft limit of 1024 descriptors the second sample used to list no device at all
 if [ "$(ulimit -Hn)" = unlimited ] || [ "$(ulimit -Hn)" -ge 4096 ]; then

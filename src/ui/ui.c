@@ -1040,9 +1040,22 @@ static int init_theme(struct ui *u, char *err, size_t errlen)
 	return 0;
 }
 
-static void start_curses(struct ui *u)
+/*
+ * newterm, not initscr: initscr exits by itself when the terminal cannot be
+ * set up (LINES=99999 COLUMNS=99999 in the environment), with "Error opening
+ * terminal: xterm." - and wbtop's trace instance was left behind. 0, or -1
+ * with a message.
+ */
+static int start_curses(struct ui *u, char *err, size_t errlen)
 {
-	initscr();
+	if (!newterm(NULL, stdout, stdin)) {
+		const char *t = getenv("TERM"), *l = getenv("LINES"), *c = getenv("COLUMNS");
+		char msg[256];
+		snprintf(msg, sizeof(msg), "curses could not set up the terminal (TERM=%.40s%s%.20s%s%.20s)",
+			 t ? t : "", l ? ", LINES=" : "", l ? l : "", c ? ", COLUMNS=" : "", c ? c : "");
+		wb_safe_text(msg, err, errlen); /* the environment's text: no escapes */
+		return -1;
+	}
 	/*
 	 * ncurses 6.4 flushes its output after every cursor move until the
 	 * screen has once come back from endwin() (its state stays "initial"):
@@ -1069,6 +1082,7 @@ static void start_curses(struct ui *u)
 		use_default_colors();
 	}
 	ui_apply_theme(u);
+	return 0;
 }
 
 int ui_init(struct ui *u, const struct wb_ui_opts *o, struct wb_source *src, struct wb_grid *g, char *err,
@@ -1183,7 +1197,10 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 	}
 	wb_signals_install();
 	wb_signals_at_crash(restore_terminal);
-	start_curses(&u);
+	if (start_curses(&u, err, errlen)) {
+		ui_finish(&u);
+		return 1;
+	}
 	/*
 	 * No typeahead checks while a frame is written: curses polled the
 	 * terminal every 5 changed lines (4 polls a frame) to postpone a frame
