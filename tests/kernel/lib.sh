@@ -12,6 +12,7 @@ command -v losetup >/dev/null || skip "needs losetup (util-linux)"
 
 WBTOP=${WBTOP:-$(dirname "$0")/../../build/wbtop}
 TMP=$(mktemp -d /tmp/wbtop-test.XXXXXX)
+export TMUX_TMPDIR=$TMP # tmux 3.3 leaves its socket behind: in $TMP, it goes with it (after the kill-server at_exit)
 _UNDO=()
 at_exit() { _UNDO+=("$*"); }
 
