@@ -1056,6 +1056,7 @@ static int start_curses(struct ui *u, char *err, size_t errlen)
 		wb_safe_text(msg, err, errlen); /* the environment's text: no escapes */
 		return -1;
 	}
+	def_prog_mode(); /* as initscr() does after newterm(): what refresh restores after endwin() */
 	/*
 	 * ncurses 6.4 flushes its output after every cursor move until the
 	 * screen has once come back from endwin() (its state stays "initial"):
