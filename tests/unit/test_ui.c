@@ -2010,11 +2010,9 @@ static void graph_preview_follows_tune(void **st)
 	struct rig g;
 
 	(void)st;
-	assert_non_null(mkdtemp(dir));
-	wb_grid_init(&grid);
+	grid_rig_open(&g, &grid, dir);
 	assert_int_equal(wb_grid_resize(&grid, 120, 40), 0);
-	rig_open(&g, true, dir);
-	g.u.grid = &grid;
+	g.u.frozen = false;
 	rig_reset(&g, P_TUNE);
 	g.u.tune_sel = 0;
 	for (const char *k = "e30\n"; *k; k++)
