@@ -84,7 +84,7 @@ static struct wb_value b_bio(const struct wb_fctx *c)
  */
 static bool share_ok(const struct wb_fctx *c)
 {
-	return model_ok(c) && c->bl->frac_src != WB_FRAC_NONE;
+	return wb_bdi_thresh_known(c->bl);
 }
 
 static struct wb_value m_thresh(const struct wb_fctx *c)

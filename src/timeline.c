@@ -174,8 +174,7 @@ static int push_bdi(struct wb_timeline *t, const struct wb_view *v, size_t j, si
 	d->v[WB_TL_B_DIRTY][i] = pages(s, WB_HAS(b->st_valid, WB_B_RECLAIMABLE), b->st[WB_B_RECLAIMABLE]);
 	d->v[WB_TL_B_WRITEBACK][i] = pages(s, WB_HAS(b->st_valid, WB_B_WRITEBACK), b->st[WB_B_WRITEBACK]);
 	d->v[WB_TL_B_LEVEL][i] = d->v[WB_TL_B_DIRTY][i] + d->v[WB_TL_B_WRITEBACK][i];
-	/* without the device's writeout share the model holds a lower bound, "-" in the Devices pane */
-	d->v[WB_TL_B_THRESH][i] = bl && bl->valid && bl->frac_src != WB_FRAC_NONE ? (double)bl->thresh * s->page_size : NAN;
+	d->v[WB_TL_B_THRESH][i] = wb_bdi_thresh_known(bl) ? (double)bl->thresh * s->page_size : NAN;
 	d->v[WB_TL_B_KTHRESH][i] = pages(s, WB_HAS(b->st_valid, WB_B_THRESH), b->st[WB_B_THRESH]);
 	d->v[WB_TL_B_BW][i] = dv && dv->bw_ok ? dv->bw : NAN;                /* as BW/s shows it */
 	d->v[WB_TL_B_WRITER][i] = dv && dv->dirtied_ok ? dv->dirtied : NAN;  /* as DIRTIED/s */

@@ -98,6 +98,16 @@ struct wb_bdi_limits {
 	double bw;                 /* write bandwidth used, pages/s; 0 unknown */
 };
 
+/*
+ * bl's thresholds are the device's own: computed, with its writeout share
+ * known (debugfs, level 2). Without the share the model holds a lower bound,
+ * which every output shows as unknown ("-").
+ */
+static inline bool wb_bdi_thresh_known(const struct wb_bdi_limits *bl)
+{
+	return bl && bl->valid && bl->frac_src != WB_FRAC_NONE;
+}
+
 struct wb_node_limits {
 	int id;
 	uint64_t dirtyable, limit, dirty;

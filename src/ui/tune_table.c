@@ -36,13 +36,10 @@ static double wakes(const struct ui *u, size_t i, int k)
 	return u->tune_fc[k].bdis[i].bg_flushes_per_min;
 }
 
-/*
- * Is device i's threshold under l known, as the Devices pane has it: without its writeout share
- * (debugfs, level 2) the model holds a lower bound, "-" there; this table read 560M->267M beside it.
- */
+/* Device i's threshold under l is known, as the Devices pane has it (this table read 560M->267M beside "-"). */
 static bool thresh_known(const struct wb_limits *l, size_t i)
 {
-	return l->bdis[i].valid && l->bdis[i].frac_src != WB_FRAC_NONE;
+	return wb_bdi_thresh_known(&l->bdis[i]);
 }
 
 /* Device i's state under l, with the limit that holds its writers ("throttled:global"); "-" unknown. */
