@@ -58,7 +58,15 @@ struct wb_trace {
 	struct wb_sample *s;
 	uint64_t total, lost_log;
 	uint32_t page_kb;
+	size_t buffer_kb; /* each CPU's buffer as set (0: the kernel's, left alone) */
 };
+
+/*
+ * A trace buffer grows to at most this a CPU, and all CPUs' together to at
+ * most WB_TRACE_ALL_KB (kernel memory, pinned while wbtop runs).
+ */
+#define WB_TRACE_MAX_KB (32u << 10)
+#define WB_TRACE_ALL_KB (256u << 10)
 
 static struct acc *acc_get(struct wb_trace *t, const char *name)
 {
@@ -377,8 +385,8 @@ struct wb_trace *wb_trace_create(const char *tracing_dir, size_t buffer_kb, char
 	 * the reads were about a third of the recorder's trace time (perf).
 	 */
 	big = tracefs_instance_file_write(t->inst, "buffer_subbuf_size_kb", WB_SUBBUF_KB) > 0;
-	if (buffer_kb)
-		tracefs_instance_set_buffer_size(t->inst, buffer_kb, -1);
+	if (buffer_kb && tracefs_instance_set_buffer_size(t->inst, buffer_kb, -1) == 0)
+		t->buffer_kb = buffer_kb;
 	for (int i = 0; i < T_COUNT; i++)
 		if (t->id[i] >= 0 && tracefs_event_enable(t->inst, tev_names[i].sys, tev_names[i].name) == 0)
 			enabled++;
@@ -582,6 +590,34 @@ static unsigned long long overruns(struct wb_trace *t)
 	return sum;
 }
 
+/*
+ * Records were lost to overrun: the buffer held less than the time from
+ * one drain to the next (a CPU busy elsewhere can hold a drain back for
+ * seconds). Each CPU's buffer doubles, within WB_TRACE_MAX_KB and
+ * WB_TRACE_ALL_KB, so that a gap as long loses nothing the next time.
+ */
+static void grow(struct wb_trace *t, uint64_t lost, struct wb_diag *d)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	size_t cap = WB_TRACE_ALL_KB / (size_t)(ncpu > 0 ? ncpu : 1), kb = t->buffer_kb * 2;
+
+	if (cap > WB_TRACE_MAX_KB)
+		cap = WB_TRACE_MAX_KB;
+	if (kb > cap)
+		kb = cap;
+	if (!t->buffer_kb || kb <= t->buffer_kb)
+		return;
+	if (tracefs_instance_set_buffer_size(t->inst, kb, -1) < 0) {
+		wb_diag_add(d, "trace: %llu records lost to overrun; the buffer could not grow past %zu KiB a CPU: %s",
+			    (unsigned long long)lost, t->buffer_kb, strerror(errno));
+		t->buffer_kb = 0; /* not tried again */
+		return;
+	}
+	wb_diag_add(d, "trace: %llu records lost to overrun; the buffer grown from %zu to %zu KiB a CPU",
+		    (unsigned long long)lost, t->buffer_kb, kb);
+	t->buffer_kb = kb;
+}
+
 int wb_trace_drain(struct wb_trace *t, struct wb_sample *s, struct wb_diag *d)
 {
 	unsigned long long ov;
@@ -614,6 +650,8 @@ int wb_trace_drain(struct wb_trace *t, struct wb_sample *s, struct wb_diag *d)
 	ov = t->buf ? wb_tracebuf_overruns(t->buf) : overruns(t);
 	s->ev_dropped = ov >= t->overrun0 ? ov - t->overrun0 : 0;
 	t->overrun0 = ov;
+	if (s->ev_dropped)
+		grow(t, s->ev_dropped, d);
 	s->ev_total = t->total;
 	s->ev_lost_log = t->lost_log;
 	s->ev_valid = true;
