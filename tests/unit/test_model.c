@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -416,6 +417,46 @@ static void forecast_drain_and_throttle(void **st)
 	wb_forecast_finish(&f);
 	in.step_s = 0; /* refused, not a crash */
 	assert_int_not_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+}
+
+/*
+ * btrfs writes back whole delalloc extents: once its flusher runs, every
+ * dirty page goes to writeback, not chunks down to the background
+ * threshold with the rest left to expire (scenario-gen unseen2/run07: a
+ * device's 126M dirty all in writeback a second after the limit was cut).
+ * The same device as forecast_drain_and_throttle's under btrfs's own BDI
+ * name: clean within its drain time, where a block device's BDI keeps
+ * 2000 pages until they expire.
+ */
+static void forecast_btrfs_whole_flush(void **st)
+{
+	struct wb_sample s;
+	struct wb_bdi b = { .name = "btrfs-3" };
+	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 1, .dirty = 5000 };
+	struct wb_bdi_limits bl = { .name = "btrfs-3", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct wb_forecast f;
+	double bw = 1000, rate = 0;
+	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
+	(void)st;
+	wb_sample_init(&s);
+	s.page_size = 4096;
+	b.st[WB_B_RECLAIMABLE] = 5000;
+	b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
+	s.bdis = &b;
+	s.nbdis = 1;
+	l.bdis = &bl;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_true(f.bdis[0].dirty[0] == 0);
+	assert_in_range((long)f.bdis[0].writeback[0], 3900, 4100);
+	assert_true(f.bdis[0].clean_at_s >= 4 && f.bdis[0].clean_at_s <= 6);
+	wb_forecast_finish(&f);
+	/* the same pages on a block device's BDI: chunks to the background threshold */
+	snprintf(b.name, sizeof(b.name), "7:3");
+	snprintf(bl.name, sizeof(bl.name), "7:3");
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_true(f.bdis[0].dirty[10] == 2000);
+	assert_true(f.bdis[0].clean_at_s >= 30);
+	wb_forecast_finish(&f);
 }
 
 /* s over the n BDIs b (reclaimable, writeback and the kernel's bandwidth read), l's over bl. */
@@ -1963,6 +2004,7 @@ int main(void)
 		cmocka_unit_test(control_position_rate_pause),
 		cmocka_unit_test(throttled_needs_a_writer),
 		cmocka_unit_test(forecast_drain_and_throttle),
+		cmocka_unit_test(forecast_btrfs_whole_flush),
 		cmocka_unit_test(drain_by_completions),
 		cmocka_unit_test(forecast_fast_device),
 		cmocka_unit_test(forecast_fast_device_ratelimit),
