@@ -315,6 +315,27 @@ static bool inflight_rate(const struct wb_sample *const *hist, size_t nhist, con
 }
 
 /*
+ * b has held a writeback chunk (4 MiB) or more in flight since from, 2 s or
+ * more before cur, and completed nothing since: *bound, a chunk over the
+ * span, is more than it can complete.
+ */
+static bool stalled(const struct wb_sample *cur, const struct wb_sample *from, const char *name, double *bound)
+{
+	const struct wb_bdi *now = wb_sample_bdi(cur, name), *then = from ? wb_sample_bdi(from, name) : NULL;
+	double chunk = cur->page_size ? (4 << 20) / (double)cur->page_size : 1024, span;
+
+	if (!now || !then || !WB_HAS(now->st_valid, WB_B_WRITEBACK) || !WB_HAS(now->st_valid, WB_B_WRITTEN) ||
+	    !WB_HAS(then->st_valid, WB_B_WRITTEN) || now->st[WB_B_WRITTEN] != then->st[WB_B_WRITTEN] ||
+	    (double)now->st[WB_B_WRITEBACK] < chunk)
+		return false;
+	span = cur->mono - from->mono;
+	if (!(span >= 2 - 1e-6))
+		return false;
+	*bound = chunk / span;
+	return true;
+}
+
+/*
  * The least the device has shown it can complete, a floor under its
  * bandwidth: the most it completed over any 3 s or more of hist, less two
  * 4 MiB bursts (a throttled queue completes in bursts of them; over 3 s
@@ -570,6 +591,19 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		 */
 		if (!measured && prev && estimate_falling(prev, cur, b->name) &&
 		    inflight_rate(hist, nhist, b->name, &w) && w < o->bw[i]) {
+			o->bw[i] = w;
+			full = true;
+		}
+		/*
+		 * A backlog in flight since the writing started 2 s or more ago
+		 * and nothing completed: the device is slower than a writeback
+		 * chunk over that span, however far the kernel's estimate of a
+		 * new device (100 MB/s) has yet to come down. At the estimate a
+		 * 3 MiB/s device with 175M queued behind its throttle had its
+		 * writer forecast at 95 MB/s where the kernel held it to 15,
+		 * then 3 (scenario-gen unseen2/run15).
+		 */
+		if (!measured && stalled(cur, from, b->name, &w) && w < o->bw[i]) {
 			o->bw[i] = w;
 			full = true;
 		}

@@ -1647,6 +1647,43 @@ static void forecast_bandwidth_from_backlog(void **st)
 }
 
 /*
+ * A new device's writer fills a backlog that completes nothing for seconds
+ * (a 3 MiB/s loop device behind its throttle: 175M in flight, none done in
+ * 3 s) while the kernel's estimate still says 100 MB/s: the device is taken
+ * as slower than a 4 MiB chunk over the span, not at the estimate (its
+ * writer was forecast at 95 MB/s, scenario-gen unseen2/run15). One second
+ * of it says nothing yet; a completion, and the usual measure holds.
+ */
+static void forecast_bandwidth_stalled(void **st)
+{
+	static struct wb_sample h[4];
+	static struct wb_bdi b[4];
+	const struct wb_sample *hist[4] = { &h[0], &h[1], &h[2], &h[3] };
+	double bw, rate, chunk, tasks;
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
+	(void)st;
+	one_bdi_history(h, b, 4, "7:201", 1);
+	for (int i = 0; i < 4; i++) {
+		b[i].st[WB_B_THRESH] = 2000;
+		b[i].st[WB_B_WB_BW] = 25600; /* 100 MiB/s: a new device's estimate */
+		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_THRESH) |
+				WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
+		b[i].st[WB_B_DIRTIED] = (uint64_t)(3 - i) * 12000; /* h[3] idle, then 12000 pages a second */
+		b[i].st[WB_B_WRITEBACK] = i < 3 ? (uint64_t)(3 - i) * 11000 : 0;
+		b[i].st[WB_B_RECLAIMABLE] = i < 3 ? 1000 : 0;
+	}
+	wb_forecast_inputs(hist, 4, &o);
+	assert_in_range((long)bw, 340, 342); /* 1024 pages over 3 s */
+	/* one second of it: the estimate stands */
+	wb_forecast_inputs(hist, 2, &o);
+	assert_in_range((long)bw, 25599, 25601);
+	/* something completed: measured as before, not bounded */
+	b[0].st[WB_B_WRITTEN] = 3000;
+	wb_forecast_inputs(hist, 4, &o);
+	assert_true(bw >= 999);
+}
+
+/*
  * A throttled device completes in bursts of up to a writeback chunk (1024
  * pages through its queue): 5 MiB/s (1280 pages/s) shows as 6144 pages in
  * the last 5 s (1228.8/s), 10240 in 8. Backlogged at every sample, the
@@ -2026,6 +2063,7 @@ int main(void)
 		cmocka_unit_test(forecast_ratelimit_regimes),
 		cmocka_unit_test(forecast_freerun_shared_gap),
 		cmocka_unit_test(forecast_bandwidth_from_backlog),
+		cmocka_unit_test(forecast_bandwidth_stalled),
 		cmocka_unit_test(forecast_bandwidth_over_backlog),
 		cmocka_unit_test(forecast_write_quantum),
 		cmocka_unit_test(forecast_wakeups_blocked),
