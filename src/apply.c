@@ -296,7 +296,7 @@ int wb_apply_run(const struct wb_apply_opts *o)
 	struct wb_settings k;
 	struct wb_setop ops[WB_APPLY_MAX_SETS];
 	struct wb_tune t;
-	char err[256];
+	char err[256], q[WB_QUOTE_LEN];
 	int rc = 1;
 
 	wb_sample_init(&s);
@@ -342,7 +342,7 @@ int wb_apply_run(const struct wb_apply_opts *o)
 	}
 	if (o->trial && !trial_keep(o->trial)) {
 		if (wb_tune_revert(&t, err, sizeof(err))) {
-			fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, t.journal);
+			fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, wb_quote(t.journal, q, sizeof(q)));
 			goto out;
 		}
 		if (t.left[0])
@@ -367,7 +367,7 @@ out:
 int wb_apply_recover(const struct wb_apply_opts *o)
 {
 	struct wb_tune t;
-	char err[512], line[16] = "";
+	char err[512], line[16] = "", q[WB_QUOTE_LEN];
 	int st = wb_tune_find_stale(&t, err, sizeof(err));
 	bool revert;
 
@@ -400,7 +400,7 @@ int wb_apply_recover(const struct wb_apply_opts *o)
 		if (t.gone[0])
 			fprintf(stderr, "wbtop: gone since, with their knobs (nothing to put back): %s\n", t.gone);
 	} else {
-		fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, t.journal);
+		fprintf(stderr, "wbtop: revert: %s (journal kept: %s)\n", err, wb_quote(t.journal, q, sizeof(q)));
 		return o->recover ? -1 : 0;
 	}
 	return 0;

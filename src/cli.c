@@ -207,23 +207,25 @@ static int check_flag_rules(unsigned seen)
 /* A number in [lo, hi] from the whole of s; false (and a message) if not. */
 static bool num_arg(int id, const char *s, double lo, double hi, const char *what, double *v)
 {
-	char name[32];
+	char name[32], q[WB_QUOTE_LEN];
 
 	if (wb_parse_decimal(s, v) && *v >= lo && *v <= hi)
 		return true;
-	fprintf(stderr, "wbtop: %s '%s': expected %s\n", opt_name(id, name, sizeof(name)), s, what);
+	fprintf(stderr, "wbtop: %s '%s': expected %s\n", opt_name(id, name, sizeof(name)), wb_quote(s, q, sizeof(q)),
+		what);
 	return false;
 }
 
 /* A clock time HH:MM[:SS] (which day it is on is worked out once the recording is open). */
 static bool clock_arg(int id, const char *s)
 {
-	char name[32], why[64];
+	char name[32], why[64], q[WB_QUOTE_LEN];
 	int hms[3], rc = wb_clock_parse(s, hms, why, sizeof(why));
 
 	if (rc == 0)
 		return true;
-	fprintf(stderr, "wbtop: %s '%s': %s%s\n", opt_name(id, name, sizeof(name)), s, rc > 0 ? why : "expected ",
+	fprintf(stderr, "wbtop: %s '%s': %s%s\n", opt_name(id, name, sizeof(name)), wb_quote(s, q, sizeof(q)),
+		rc > 0 ? why : "expected ",
 		rc > 0 ? "" : TIME_ARG);
 	return false;
 }
@@ -237,12 +239,12 @@ static bool clock_arg(int id, const char *s)
 static bool whole_arg(int id, const char *s, uint64_t lo, uint64_t hi, const char *what, uint64_t *v)
 {
 	const char *end;
-	char name[32];
+	char name[32], q[WB_QUOTE_LEN];
 
 	if (wb_parse_u64(s, &end, v) && !*end && *v >= lo && *v <= hi)
 		return true;
-	fprintf(stderr, "wbtop: %s '%s': expected %s between %llu and %llu\n", opt_name(id, name, sizeof(name)), s,
-		what, (unsigned long long)lo, (unsigned long long)hi);
+	fprintf(stderr, "wbtop: %s '%s': expected %s between %llu and %llu\n", opt_name(id, name, sizeof(name)),
+		wb_quote(s, q, sizeof(q)), what, (unsigned long long)lo, (unsigned long long)hi);
 	return false;
 }
 
@@ -255,6 +257,7 @@ static bool size_arg(const char *s, uint64_t *v)
 									{ 'G', 1ULL << 30 } };
 	const char *end;
 	uint64_t mul = 1, n;
+	char q[WB_QUOTE_LEN];
 
 	if (wb_parse_u64(s, &end, &n)) {
 		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
@@ -269,7 +272,7 @@ static bool size_arg(const char *s, uint64_t *v)
 		}
 	}
 	fprintf(stderr, "wbtop: --max-size '%s': expected a size such as 100M: whole bytes, or K, M or G "
-		"(powers of 1024), from 1 to 1048576G\n", s);
+		"(powers of 1024), from 1 to 1048576G\n", wb_quote(s, q, sizeof(q)));
 	return false;
 }
 
@@ -283,8 +286,12 @@ static bool set_arg(const char *arg, struct cli_opts *o)
 	for (int i = 0; i < o->nsets; i++) { /* the same key twice is a slip: which one was meant? */
 		size_t k = strcspn(arg, "=");
 		if (strncmp(o->sets[i], arg, k) == 0 && o->sets[i][k] == '=' && arg[k] == '=') {
-			fprintf(stderr, "wbtop: --set %.*s given twice (%s, then %s): give it once\n", (int)k, arg,
-				o->sets[i] + k + 1, arg + k + 1);
+			char key[WB_QUOTE_LEN], qk[WB_QUOTE_LEN], a[WB_QUOTE_LEN], b[WB_QUOTE_LEN];
+
+			snprintf(key, sizeof(key), "%.*s", (int)k, arg); /* a key is short: cut, not quoted whole */
+			fprintf(stderr, "wbtop: --set %s given twice (%s, then %s): give it once\n",
+				wb_quote(key, qk, sizeof(qk)), wb_quote(o->sets[i] + k + 1, a, sizeof(a)),
+				wb_quote(arg + k + 1, b, sizeof(b)));
 			return false;
 		}
 	}
@@ -313,8 +320,10 @@ static bool secs_arg(int id, const char *arg, double *v)
 /* --recover: revert or keep; false (with a message) if neither. */
 static bool recover_arg(const char *arg, struct cli_opts *o)
 {
+	char q[WB_QUOTE_LEN];
+
 	if (strcmp(arg, "revert") && strcmp(arg, "keep")) {
-		fprintf(stderr, "wbtop: --recover '%s': expected revert or keep\n", arg);
+		fprintf(stderr, "wbtop: --recover '%s': expected revert or keep\n", wb_quote(arg, q, sizeof(q)));
 		return false;
 	}
 	o->recover = arg;
@@ -325,14 +334,17 @@ static bool recover_arg(const char *arg, struct cli_opts *o)
 static bool root_arg(const char *arg, struct cli_opts *o)
 {
 	struct stat st = { 0 };
+	char q[WB_QUOTE_LEN];
 
 	if (!*arg) { /* "" joined to /proc/vmstat is this machine's: an unset variable, not a tree */
 		fprintf(stderr, "wbtop: --root '': expected a directory (/ is this machine)\n");
 		return false;
 	}
 	if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode)) { /* else a line for every file under it, then exit 1 */
-		fprintf(stderr, "wbtop: --root %s: %s\n", arg,
-			st.st_mode ? "not a directory" : strerror(errno));
+		int e = errno;
+
+		fprintf(stderr, "wbtop: --root %s: %s\n", wb_quote(arg, q, sizeof(q)),
+			st.st_mode ? "not a directory" : strerror(e));
 		return false;
 	}
 	o->root = arg;
@@ -426,12 +438,12 @@ static int check_values(struct cli_opts *o, unsigned seen)
 /* getopt's '?' (unknown option, or a value given to a flag) or ':' (value missing): one line, 2. */
 static int getopt_error(int c, char **argv)
 {
-	char name[64];
+	char name[WB_QUOTE_LEN];
 
 	if (optopt && optopt < CLI_O_BATCH)
-		snprintf(name, sizeof(name), "-%c", optopt);
+		wb_quote((char[]){ '-', (char)optopt, '\0' }, name, sizeof(name));
 	else
-		snprintf(name, sizeof(name), "%s", argv[optind - 1]);
+		wb_quote(argv[optind - 1], name, sizeof(name));
 	fprintf(stderr, "wbtop: %s: %s (see --help)\n", name,
 		c == ':' ? "needs a value" : optopt >= CLI_O_BATCH ? "takes no value" : "unknown option");
 	return 2;
@@ -450,7 +462,7 @@ int wb_cli_parse(int argc, char **argv, struct cli_opts *o)
 				.crit = 95 };
 	opterr = 0; /* our own one-line messages */
 	while ((c = getopt_long(argc, argv, ":bn:d:hV", long_opts, NULL)) != -1) {
-		char name[32];
+		char name[32], q[WB_QUOTE_LEN];
 
 		if (c == '?' || c == ':')
 			return getopt_error(c, argv);
@@ -474,14 +486,16 @@ int wb_cli_parse(int argc, char **argv, struct cli_opts *o)
 		/* "--set --batch": getopt took the next option as the value; say so rather than misread it */
 		if (optarg && optarg[0] == '-' && optarg[1] == '-' && isalpha((unsigned char)optarg[2])) {
 			fprintf(stderr, "wbtop: %s: needs a value, not the option %s (see --help)\n",
-				opt_name(c, name, sizeof(name)), optarg);
+				opt_name(c, name, sizeof(name)), wb_quote(optarg, q, sizeof(q)));
 			return 2;
 		}
 		if (!take_opt(c, optarg, o))
 			return 2;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "wbtop: unexpected argument \"%s\" (see --help)\n", argv[optind]);
+		char q[WB_QUOTE_LEN];
+
+		fprintf(stderr, "wbtop: unexpected argument \"%s\" (see --help)\n", wb_quote(argv[optind], q, sizeof(q)));
 		return 2;
 	}
 	if (strcmp(o->root, "/") == 0)

@@ -17,6 +17,7 @@
 #include "wbtop/pipeline.h"
 #include "wbtop/relay.h"
 #include "wbtop/signals.h"
+#include "wbtop/util.h"
 
 /* Print collector problems, once per distinct set. */
 static void report_diag(const struct wb_diag *d, unsigned long *last_hash)
@@ -134,7 +135,7 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 	unsigned long dh = 0, wh = 0;
 	bool told_hidden = false, whatif_off = false;
 	int rc = 0, e;
-	char err[256];
+	char err[256], q[WB_QUOTE_LEN];
 	struct wb_om *om = o->fmt == WB_FMT_OM ? wb_om_create(src->replay) : NULL;
 
 	if (!pl) {
@@ -167,7 +168,8 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 				report_diag(src->diag(src->ctx), &dh);
 			if (!src->replay) {
 				if (i == 0) /* later, the diagnostics above say what ended it */
-					fprintf(stderr, "wbtop: no usable kernel files under %s: nothing to show\n", o->root);
+					fprintf(stderr, "wbtop: no usable kernel files under %s: nothing to show\n",
+						wb_quote(o->root, q, sizeof(q)));
 				rc = 1;
 			} else if (i == 0) { /* nothing exported (a damaged frame before or at --from): exit 1 */
 				fprintf(stderr, "wbtop: no sample could be replayed\n");

@@ -163,7 +163,7 @@ static int run_until(const struct cli_opts *o, struct wb_source *src)
 static int clock_range(const struct cli_opts *o, struct wb_rec_reader *r, double *from, double *to)
 {
 	struct wb_sample s;
-	char err[256], a[16], b[16];
+	char err[256], a[16], b[16], q[WB_QUOTE_LEN]; /* --from/--to clock times are digits and ':' (cli.c) */
 	size_t n = wb_rec_count(r);
 	double len, wall;
 
@@ -173,8 +173,8 @@ static int clock_range(const struct cli_opts *o, struct wb_rec_reader *r, double
 		return 0;
 	wb_sample_init(&s);
 	if (!n || wb_rec_read(r, 0, &s, err, sizeof(err))) {
-		fprintf(stderr, "wbtop: %s: no first sample to put a clock time on%s%s\n", o->replay, n ? ": " : "",
-			n ? err : "");
+		fprintf(stderr, "wbtop: %s: no first sample to put a clock time on%s%s\n",
+			wb_quote(o->replay, q, sizeof(q)), n ? ": " : "", n ? err : "");
 		wb_sample_finish(&s);
 		return 1;
 	}
@@ -192,8 +192,8 @@ static int clock_range(const struct cli_opts *o, struct wb_rec_reader *r, double
 		}
 		/* past the last sample nothing is left: say so with the time typed, not the clamped seconds */
 		if (text && !k && *t > len + 0.0005) {
-			fprintf(stderr, "wbtop: %s: no samples from %s on: the recording runs %s to %s\n", o->replay,
-				text, wb_fmt_clock(wall, "%H:%M:%S", a, sizeof(a)),
+			fprintf(stderr, "wbtop: %s: no samples from %s on: the recording runs %s to %s\n",
+				wb_quote(o->replay, q, sizeof(q)), text, wb_fmt_clock(wall, "%H:%M:%S", a, sizeof(a)),
 				wb_fmt_clock(wall + len, "%H:%M:%S", b, sizeof(b)));
 			return 1;
 		}
@@ -214,18 +214,19 @@ static int clock_range(const struct cli_opts *o, struct wb_rec_reader *r, double
 static int run_replay(const struct cli_opts *o)
 {
 	double from, to;
-	char err[256], warn[256];
+	char err[256], warn[256], q[WB_QUOTE_LEN];
 	struct wb_rec_reader *r = wb_rec_open(o->replay, err, sizeof(err), warn, sizeof(warn));
+	const char *name = wb_quote(o->replay, q, sizeof(q));
 	struct wb_replay *p;
 	struct wb_source src;
 	int rc;
 
 	if (!r) {
-		fprintf(stderr, "wbtop: %s: %s\n", o->replay, err);
+		fprintf(stderr, "wbtop: %s: %s\n", name, err);
 		return 1;
 	}
 	if (warn[0] && o->batch)
-		fprintf(stderr, "wbtop: %s: %s\n", o->replay, warn);
+		fprintf(stderr, "wbtop: %s: %s\n", name, warn);
 	if ((rc = clock_range(o, r, &from, &to))) {
 		wb_rec_close_reader(r);
 		return rc;
@@ -238,8 +239,8 @@ static int run_replay(const struct cli_opts *o)
 	}
 	if (wb_replay_check(p, err, sizeof(err))) { /* nothing to replay: exit 1, in the UI too */
 		if (warn[0] && !o->batch)
-			fprintf(stderr, "wbtop: %s: %s\n", o->replay, warn);
-		fprintf(stderr, "wbtop: %s: %s\n", o->replay, err);
+			fprintf(stderr, "wbtop: %s: %s\n", name, warn);
+		fprintf(stderr, "wbtop: %s: %s\n", name, err);
 		rc = 1;
 	} else {
 		const struct wb_rec_header *h = wb_rec_header_of(r);
@@ -258,11 +259,12 @@ static int run_replay(const struct cli_opts *o)
 static bool std_clash(const char *opt, const char *path, const char *what)
 {
 	static const char *const std_name[] = { "standard output", "standard error" };
+	char q[WB_QUOTE_LEN];
 
 	for (int fd = 1; fd <= 2; fd++)
 		if (wb_fd_is_path(fd, path)) {
 			fprintf(stderr, "wbtop: %s %s is also %s: not %s (send that elsewhere, such as /dev/null)\n",
-				opt, path, std_name[fd - 1], what);
+				opt, wb_quote(path, q, sizeof(q)), std_name[fd - 1], what);
 			return true;
 		}
 	return false;
@@ -278,12 +280,14 @@ static bool std_clash(const char *opt, const char *path, const char *what)
  */
 static bool outputs_clash(const struct cli_opts *o)
 {
+	char q[WB_QUOTE_LEN];
+
 	if ((o->record && std_clash("--record", o->record, "recorded")) ||
 	    (o->om_file && std_clash("--openmetrics-file", o->om_file, "written")))
 		return true;
 	if (o->record && o->om_file && wb_paths_same(o->record, o->om_file)) {
 		fprintf(stderr, "wbtop: --openmetrics-file %s is also the --record file: not recorded (give each "
-			"its own file)\n", o->om_file);
+			"its own file)\n", wb_quote(o->om_file, q, sizeof(q)));
 		return true;
 	}
 	/* a rotation renames the recording onto FILE.1, and the next sample's textfile over it */
@@ -292,7 +296,7 @@ static bool outputs_clash(const struct cli_opts *o)
 
 		if (wb_rec_rotated_path(o->record, old, sizeof(old)) && wb_paths_same(old, o->om_file)) {
 			fprintf(stderr, "wbtop: --openmetrics-file %s is where --max-size moves the --record file: "
-				"not recorded (give each its own file)\n", o->om_file);
+				"not recorded (give each its own file)\n", wb_quote(o->om_file, q, sizeof(q)));
 			return true;
 		}
 	}

@@ -28,8 +28,13 @@ void wb_diag_clear(struct wb_diag *d)
 	d->dropped = 0;
 }
 
+/*
+ * The message made safe as a whole (wb_quote): it names files under --root,
+ * whose path the user typed, and quotes what those files hold.
+ */
 void wb_diag_add(struct wb_diag *d, const char *fmt, ...)
 {
+	char raw[4 * WB_DIAG_LEN];
 	va_list ap;
 
 	if (!d)
@@ -39,8 +44,9 @@ void wb_diag_add(struct wb_diag *d, const char *fmt, ...)
 		return;
 	}
 	va_start(ap, fmt);
-	vsnprintf(d->msg[d->n++], WB_DIAG_LEN, fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	wb_quote(raw, d->msg[d->n++], WB_DIAG_LEN);
 }
 
 static size_t fd_kept, fd_max;
@@ -472,6 +478,82 @@ const char *wb_safe_text(const char *s, char *buf, size_t n)
 		memcpy(buf + o, p, len);
 		o += len;
 		p += len;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* The code point of the valid len-byte UTF-8 sequence at s. */
+static uint32_t utf8_cp(const unsigned char *s, size_t len)
+{
+	static const unsigned char lead[5] = { 0, 0x7F, 0x1F, 0x0F, 0x07 };
+	uint32_t cp = s[0] & lead[len];
+
+	for (size_t i = 1; i < len; i++)
+		cp = cp << 6 | (s[i] & 0x3F);
+	return cp;
+}
+
+/*
+ * Characters a terminal shows as something else: the bidirectional
+ * controls (U+202E turns "txt.exe" round), the line and paragraph
+ * separators, the zero-width no-break space.
+ */
+static bool invisible(uint32_t cp)
+{
+	return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
+	       (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF;
+}
+
+/* The unit of text at p as wb_quote() shows it into out (no NUL): its length there; *adv: bytes taken. */
+static size_t quote_unit(const unsigned char *p, char out[8], size_t *adv)
+{
+	static const char named[0x20] = { ['\a'] = 'a', ['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n',
+					  ['\v'] = 'v', ['\f'] = 'f', ['\r'] = 'r', [0x1B] = 'e' };
+	size_t len = utf8_len(p);
+	uint32_t cp = len ? utf8_cp(p, len) : 0;
+
+	*adv = len ? len : 1;
+	if (*p < 0x20 && named[*p]) {
+		out[0] = '\\';
+		out[1] = named[*p];
+		return 2;
+	}
+	if (!len || *p < 0x20 || *p == 0x7F)
+		return (size_t)snprintf(out, 8, "\\x%02x", *p);
+	if ((cp >= 0x80 && cp <= 0x9F) || invisible(cp))
+		return (size_t)snprintf(out, 8, "\\u%04x", (unsigned)cp);
+	memcpy(out, p, len);
+	return len;
+}
+
+const char *wb_quote(const char *s, char *buf, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *q;
+	size_t total = 0, o = 0, done = 0, k, adv, room;
+	char u[8];
+
+	if (n == 0)
+		return buf;
+	for (q = p; *q; q += adv)
+		total += quote_unit(q, u, &adv);
+	/* whole; or its start, "..." and its end, each half the room (a path's end tells it apart) */
+	room = total < n ? n - 1 : n > 8 ? (n - 1 - 3) / 2 : n - 1;
+	for (q = p; *q && (k = quote_unit(q, u, &adv)) <= room - o; q += adv, done += k) {
+		memcpy(buf + o, u, k);
+		o += k;
+	}
+	if (*q && n > 8) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+		room = n - 1 - o;
+		for (; *q && total - done > room; q += adv) /* the first unit from which the rest fits */
+			done += quote_unit(q, u, &adv);
+		for (; *q; q += adv) {
+			k = quote_unit(q, u, &adv);
+			memcpy(buf + o, u, k);
+			o += k;
+		}
 	}
 	buf[o] = '\0';
 	return buf;

@@ -489,4 +489,39 @@ PY
 	grep -q "no longer applies: bdi.7:200.max_ratio: max below this device's min ratio" "$T/err" ||
 	fail "a what-if that stops holding: rc $rc, $(cat "$T/err")"
 check "a --set that stops holding mid-replay: every sample printed, the what-if while it held, one line"
+
+# text a person gave, quoted in an error: an escape sequence or a newline in an option's value, a
+# file name, a --set key was written to the terminal as it was ($'\e[2J' cleared the screen under
+# the message, a newline forged a second "wbtop:" line). Now C-style escapes, one line, cut short
+# when long, in every message that quotes it: the option parser's, the files' and the trees'
+bad() { # bad WANT ARGS...: one line on stderr (LINES=n: n), no control character in it, WANT (fixed) in it
+	local want=$1
+	shift
+	$W "$@" < /dev/null > /dev/null 2> "$T/err"
+	[ "$(wc -l < "$T/err")" = "${LINES:-1}" ] && ! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$T/err" &&
+		grep -qF -- "$want" "$T/err" || fail "$(printf '%q' "$*"): $(cat -v "$T/err")"
+}
+mkdir "$T/q"$'\e[2J' # a tree with no kernel files
+bad "'\e[2J5'" --delay $'\e[2J5'
+bad "'1\n2'" -b -n $'1\n2'
+bad "'5\r\e[1A'" -b --forecast $'5\r\e[1A'
+bad "--frob\e[31m: unknown option" --frob$'\e[31m'
+bad 'unexpected argument "x\ey"' -b $'x\ey'
+bad "needs a value, not the option --json\e[2J" -b --replay --json$'\e[2J'
+bad "--root $T/no\nsuch: No such file" -b --root "$T/no"$'\n'"such"
+LINES=8 bad "no usable kernel files under $T/q\e[2J" -b -n 1 --root "$T/q"$'\e[2J'
+LINES=8 bad "$T/q\e[2J/proc/vmstat: unreadable" -b -n 1 --root "$T/q"$'\e[2J'
+bad "/x\e[2J.wbrec: No such file" -b --replay "$T/x"$'\e[2J'.wbrec
+bad "--record: $T/no\ndir/x: No such file" -b -n 1 --root "$F/6.18-idle" --record "$T/no"$'\n'"dir/x"
+bad "--openmetrics-file $T/no\tdir/x.prom" -b -n 1 --root "$F/6.18-idle" --openmetrics-file "$T/no"$'\t'"dir/x.prom"
+bad '"\e]0;x\a" is not a whole number' -b -n 1 --root "$F/6.18-idle" --set $'vm.dirty_ratio=\e]0;x\a'
+bad 'no backing device "\e[1m"' -b -n 1 --root "$F/6.18-idle" --set $'bdi.\e[1m.max_ratio=1'
+bad '--set vm.dirty_ratio given twice (5\e, then 6\u009b)' -b --set $'vm.dirty_ratio=5\e' --set $'vm.dirty_ratio=6\xc2\x9b'
+bad '--listen \e:1: "\e" is not an IP address' -b --listen $'\e:1'
+bad "--recover 'k\u202eeep'" --recover $'k\xe2\x80\xaeeep'
+bad 'no device "\e[2J"' --root "$F/6.18-idle" --until-clean $'\e[2J'
+long=$(printf 'x%.0s' $(seq 5000))
+bad "'xxxx" -d "$long"$'\e'
+[ "$(wc -c < "$T/err")" -lt 300 ] && grep -q 'x\.\.\.x*\\e' "$T/err" || fail "a 5000-byte value: $(wc -c < "$T/err") bytes"
+check "text a person gave is quoted in errors with C-style escapes, on one line, cut when long"
 echo "$n passed, 0 failed"

@@ -24,6 +24,7 @@ struct wb_diag {
 	int dropped;
 };
 void wb_diag_clear(struct wb_diag *d);
+/* Add a message, made safe to print (wb_quote: it may quote a file's text or name); cut to WB_DIAG_LEN. */
 void wb_diag_add(struct wb_diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -132,6 +133,20 @@ int wb_bdi_name_cmp(const char *a, const char *b);
  * so no escape sequence passes. Returns buf.
  */
 const char *wb_safe_text(const char *s, char *buf, size_t n);
+
+/*
+ * Text a person gave (an option's value, a file name, an environment
+ * variable) made safe to quote in a message, into buf (n bytes, always
+ * terminated): control characters, DEL, C1 controls, the bidirectional and
+ * line-separator controls and bytes that are not UTF-8 become C-style
+ * escapes (\e, \n, \t, \x7f, \u202e), so no escape sequence reaches the
+ * terminal and no newline forges a second message. Longer than n - 1
+ * bytes so, it is its start, "..." and its end (n > 8), never cutting an
+ * escape or a character. A backslash stays as it is, so text quoted twice
+ * reads the same. Returns buf.
+ */
+const char *wb_quote(const char *s, char *buf, size_t n);
+#define WB_QUOTE_LEN 160 /* a quoted name's buffer: at most 159 bytes shown */
 
 /* s as a JSON string (quotes included): valid UTF-8 always, invalid bytes as \ufffd. */
 void wb_json_string(FILE *f, const char *s);

@@ -132,15 +132,17 @@ static int parse_value(const char *v, enum unit u, uint64_t *out, char *err, siz
 {
 	const char *end;
 	uint64_t x, mul = 1;
+	char q[WB_QUOTE_LEN];
 
+	wb_quote(v, q, sizeof(q)); /* the value as typed, for the messages */
 	if (!wb_parse_u64(v, &end, &x)) {
 		/* say which: 2^64 and more (digits that overflowed), a sign, or no number at all */
 		if (isdigit((unsigned char)v[0]))
-			snprintf(err, errlen, "\"%s\" is too large", v);
+			snprintf(err, errlen, "\"%s\" is too large", q);
 		else if (v[0] == '-' && isdigit((unsigned char)v[1]))
-			snprintf(err, errlen, "\"%s\" is negative: the kernel takes 0 or more", v);
+			snprintf(err, errlen, "\"%s\" is negative: the kernel takes 0 or more", q);
 		else
-			snprintf(err, errlen, "\"%s\" is not a whole number", v);
+			snprintf(err, errlen, "\"%s\" is not a whole number", q);
 		return -EINVAL;
 	}
 	if (u == U_BYTES && *end) {
@@ -157,13 +159,13 @@ static int parse_value(const char *v, enum unit u, uint64_t *out, char *err, siz
 	if (*end)
 		goto bad_unit;
 	if (x > UINT64_MAX / mul) {
-		snprintf(err, errlen, "\"%s\" is too large", v);
+		snprintf(err, errlen, "\"%s\" is too large", q);
 		return -ERANGE;
 	}
 	*out = x * mul;
 	return 0;
 bad_unit:
-	snprintf(err, errlen, "\"%s\": unknown unit (%s)", v,
+	snprintf(err, errlen, "\"%s\": unknown unit (%s)", q,
 		 u == U_BYTES ? "use bytes or K, M, G, T" : u == U_PERCENT ? "use a percent" : "no unit");
 	return -EINVAL;
 }
@@ -193,14 +195,15 @@ int wb_setop_parse(const char *arg, const struct wb_sample *s, struct wb_setop *
 {
 	const char *eq = strchr(arg, '=');
 	const struct keydef *kd;
-	char name[96];
+	char name[96], q[WB_QUOTE_LEN], qn[WB_QUOTE_LEN];
 
 	memset(op, 0, sizeof(*op));
 	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(op->key)) {
-		snprintf(err, errlen, "--set %s: expected KEY=VALUE", arg);
+		snprintf(err, errlen, "--set %s: expected KEY=VALUE", wb_quote(arg, q, sizeof(q)));
 		return -EINVAL;
 	}
 	snprintf(op->key, sizeof(op->key), "%.*s", (int)(eq - arg), arg);
+	wb_quote(op->key, q, sizeof(q)); /* as typed, for the messages: a known knob's key is plain */
 	if (strncmp(op->key, "vm.", 3) == 0) {
 		kd = find_key(op->key + 3, false);
 	} else if (strncmp(op->key, "bdi.", 4) == 0) {
@@ -208,13 +211,14 @@ int wb_setop_parse(const char *arg, const struct wb_sample *s, struct wb_setop *
 		const struct wb_bdi *b;
 
 		if (!dot || dot == op->key + 4) {
-			snprintf(err, errlen, "%s: expected bdi.<MAJ:MIN or device>.<attribute>", op->key);
+			snprintf(err, errlen, "%s: expected bdi.<MAJ:MIN or device>.<attribute>", q);
 			return -EINVAL;
 		}
 		snprintf(name, sizeof(name), "%.*s", (int)(dot - op->key - 4), op->key + 4);
 		b = find_bdi(s, name);
 		if (!b) {
-			snprintf(err, errlen, "%s: no backing device \"%s\" (see /sys/class/bdi)", op->key, name);
+			snprintf(err, errlen, "%s: no backing device \"%s\" (see /sys/class/bdi)", q,
+				 wb_quote(name, qn, sizeof(qn)));
 			return -EINVAL;
 		}
 		snprintf(op->bdi, sizeof(op->bdi), "%s", b->name);
@@ -224,7 +228,7 @@ int wb_setop_parse(const char *arg, const struct wb_sample *s, struct wb_setop *
 	}
 	if (!kd) {
 		snprintf(err, errlen, "%s: unknown knob (vm.dirty_*, or bdi.<dev>.{min,max}_ratio[_fine], "
-			 "{min,max}_bytes, strict_limit)", op->key);
+			 "{min,max}_bytes, strict_limit)", q);
 		return -EINVAL;
 	}
 	op->is_bdi = kd->is_bdi;

@@ -62,7 +62,7 @@ static int parse_port(const char *p)
 
 int wb_http_parse_addr(const char *spec, struct sockaddr_storage *ss, socklen_t *len, char *err, size_t n)
 {
-	char host[INET6_ADDRSTRLEN + 2] = "127.0.0.1";
+	char host[INET6_ADDRSTRLEN + 2] = "127.0.0.1", q[WB_QUOTE_LEN], qh[WB_QUOTE_LEN];
 	const char *colon = strrchr(spec, ':'), *port = colon ? colon + 1 : spec, *h0 = spec;
 	size_t hl = colon ? (size_t)(colon - spec) : 0;
 	struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
@@ -74,12 +74,13 @@ int wb_http_parse_addr(const char *spec, struct sockaddr_storage *ss, socklen_t 
 	else if (colon && memchr(spec, ':', hl))
 		hl = sizeof(host); /* a bare IPv6 address: ambiguous, refused below */
 	if (p < 0 || hl >= sizeof(host)) {
-		snprintf(err, n, "--listen %s: expected [ADDR:]PORT (PORT 0-65535, IPv6 as [ADDR]:PORT)", spec);
+		snprintf(err, n, "--listen %s: expected [ADDR:]PORT (PORT 0-65535, IPv6 as [ADDR]:PORT)",
+			 wb_quote(spec, q, sizeof(q)));
 		return -EINVAL;
 	}
 	if (h0 > spec && !hl) { /* "[]:PORT" names no address: not a way to ask for the default */
 		snprintf(err, n, "--listen %s: empty address in []: give one ([::1], [::] for every interface) "
-			 "or PORT alone for 127.0.0.1", spec);
+			 "or PORT alone for 127.0.0.1", wb_quote(spec, q, sizeof(q)));
 		return -EINVAL;
 	}
 	if (hl)
@@ -94,7 +95,8 @@ int wb_http_parse_addr(const char *spec, struct sockaddr_storage *ss, socklen_t 
 		v6->sin6_port = htons((uint16_t)p);
 		*len = sizeof(*v6);
 	} else {
-		snprintf(err, n, "--listen %s: \"%s\" is not an IP address", spec, host);
+		snprintf(err, n, "--listen %s: \"%s\" is not an IP address", wb_quote(spec, q, sizeof(q)),
+			 wb_quote(host, qh, sizeof(qh)));
 		return -EINVAL;
 	}
 	return 0;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "wbtop/openmetrics.h"
+#include "wbtop/util.h"
 
 /* ---- the values: what the view says, flattened (unknown = bit clear) ---- */
 
@@ -638,7 +639,7 @@ char *wb_om_render(const struct wb_om *m, enum wb_om_fmt fmt, size_t *len)
 int wb_om_file_check(const char *path, char *err, size_t n)
 {
 	struct stat st;
-	char dir[4096];
+	char dir[4096], q[WB_QUOTE_LEN], qd[WB_QUOTE_LEN];
 	const char *slash = strrchr(path, '/');
 
 	if (!path[0]) {
@@ -649,18 +650,19 @@ int wb_om_file_check(const char *path, char *err, size_t n)
 		if (S_ISREG(st.st_mode))
 			return 0;
 		/* the file is replaced by a rename: a device, FIFO or link would be lost */
-		snprintf(err, n, "%s: exists and is not a regular file", path);
+		snprintf(err, n, "%s: exists and is not a regular file", wb_quote(path, q, sizeof(q)));
 		return -EEXIST;
 	}
 	if (errno != ENOENT) {
 		int e = errno;
-		snprintf(err, n, "%s: %s", path, strerror(e));
+		snprintf(err, n, "%s: %s", wb_quote(path, q, sizeof(q)), strerror(e));
 		return -e;
 	}
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
 		int e = access(dir, F_OK) ? ENOENT : !S_ISDIR(st.st_mode) ? ENOTDIR : EACCES;
-		snprintf(err, n, "%s: %s is not a directory wbtop can write in", path, dir);
+		snprintf(err, n, "%s: %s is not a directory wbtop can write in", wb_quote(path, q, sizeof(q)),
+			 wb_quote(dir, qd, sizeof(qd)));
 		return -e;
 	}
 	return 0;
@@ -668,13 +670,13 @@ int wb_om_file_check(const char *path, char *err, size_t n)
 
 int wb_om_write_file(const char *path, const char *buf, size_t len, char *err, size_t n)
 {
-	char tmp[4096];
+	char tmp[4096], q[WB_QUOTE_LEN];
 	int fd, rc = 0;
 
 	if ((rc = wb_om_file_check(path, err, n)) != 0)
 		return rc;
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp)) {
-		snprintf(err, n, "%s: path too long", path);
+		snprintf(err, n, "%s: path too long", wb_quote(path, q, sizeof(q)));
 		return -ENAMETOOLONG;
 	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -703,7 +705,7 @@ said:
 	 * warning said once came back.
 	 */
 	if (rc && wb_om_file_check(path, err, n) == 0)
-		snprintf(err, n, "%s: %s", path, strerror(-rc));
+		snprintf(err, n, "%s: %s", wb_quote(path, q, sizeof(q)), strerror(-rc));
 	return rc;
 }
 

@@ -20,6 +20,7 @@
 #include "wbtop/pipeline.h"
 #include "wbtop/signals.h"
 #include "wbtop/until.h"
+#include "wbtop/util.h"
 
 #define ETA_HORIZON_S 900.0 /* the forecast looks this far for "clean" */
 #define ETA_AFTER 3         /* samples before the first ETA: a second of completions */
@@ -451,24 +452,24 @@ static bool no_writeback(long type)
 	return false;
 }
 
-/* Checks that dev names a device whose dirty pages this sample can see. */
-static int check_device(const struct wb_until_opts *o, const struct wb_sample *s, int idx)
+/* Checks that dev names a device whose dirty pages this sample can see; dev: o->dev quoted for messages. */
+static int check_device(const struct wb_until_opts *o, const char *dev, const struct wb_sample *s, int idx)
 {
 	struct statfs st;
 
 	if (idx < 0 && o->dev[0] == '/' && statfs(o->dev, &st) == 0 && no_writeback(st.f_type)) {
 		fprintf(stderr, "wbtop: --until-clean: %s is on a file system with no backing device (tmpfs, "
-			"ramfs, proc...): its pages are never written back\n", o->dev);
+			"ramfs, proc...): its pages are never written back\n", dev);
 		return WB_UNTIL_BAD;
 	}
 	if (idx < 0) {
 		fprintf(stderr, "wbtop: --until-clean: no device \"%s\" (a name from /sys/class/bdi, " /* '' shows */
-			"a block device or a path on a file system)\n", o->dev);
+			"a block device or a path on a file system)\n", dev);
 		return WB_UNTIL_BAD;
 	}
 	if (!has_stats(&s->bdis[idx])) {
 		fprintf(stderr, "wbtop: --until-clean %s: the device's dirty and writeback pages need "
-			"level 2 (root and debugfs: --mount-debugfs)\n", o->dev);
+			"level 2 (root and debugfs: --mount-debugfs)\n", dev);
 		return WB_UNTIL_BAD;
 	}
 	return 0;
@@ -481,11 +482,12 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 	struct wb_sample cur;
 	uint64_t first = 0, last = UINT64_MAX;
 	int rc = WB_UNTIL_NOT_CLEAN, seen = 0;
-	char name[WB_NAME_LEN] = "", err[256];
+	char name[WB_NAME_LEN] = "", err[256], dev[WB_QUOTE_LEN];
 	bool confirm = false; /* within the counters' slack once: look again soon, not a whole interval later */
 	int missing = 0;      /* samples in a row without the device once found */
 
 	wb_sample_init(&cur);
+	wb_quote(o->dev, dev, sizeof(dev));
 	if (!pl)
 		fprintf(stderr, "wbtop: out of memory\n");
 	long i;
@@ -498,7 +500,7 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 		/* the BDI is looked up by the name found first: a mount may go */
 		int idx = name[0] ? wb_until_find(&cur, name)
 			  : o->live ? wb_until_resolve(&cur, o->dev, name, sizeof(name)) : wb_until_find(&cur, o->dev);
-		if (i == 0 && (rc = check_device(o, &cur, idx)) != 0)
+		if (i == 0 && (rc = check_device(o, dev, &cur, idx)) != 0)
 			break;
 		rc = WB_UNTIL_NOT_CLEAN;
 		/*
@@ -513,7 +515,7 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 				fputc('\n', out);
 			fprintf(stderr, "wbtop: --until-clean %s: the device (%s) has gone%s, with %s dirty or under "
 				"writeback at the last look (no counter shows whether the kernel wrote them as it "
-				"removed the device)\n", o->dev, name, src->replay ? " from the recording" : " from /sys/class/bdi",
+				"removed the device)\n", dev, name, src->replay ? " from the recording" : " from /sys/class/bdi",
 				wb_fmt_bytes(err, sizeof(err), (double)wb_pages_to_bytes(&cur, last)));
 			seen = 0; /* the line is ended, and no "not clean after" */
 			rc = WB_UNTIL_BAD;
@@ -547,7 +549,7 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 	if (o->bar && seen)
 		fputc('\n', out);
 	if (rc == WB_UNTIL_NOT_CLEAN && seen && !wb_stop) /* exit 1 says it; so does a line */
-		fprintf(stderr, "wbtop: --until-clean %s: not clean after %ld sample%s%s\n", o->dev, i,
+		fprintf(stderr, "wbtop: --until-clean %s: not clean after %ld sample%s%s\n", dev, i,
 			i == 1 ? "" : "s", o->count && i >= o->count ? " (-n)" : ": the source ended");
 	wb_sample_finish(&cur);
 	wb_pipeline_destroy(pl);

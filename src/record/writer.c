@@ -19,6 +19,7 @@
 
 struct wb_rec_writer {
 	char *path;
+	char shown[WB_QUOTE_LEN]; /* path as messages quote it (wb_quote) */
 	int fd;
 	struct wb_rec_header h;
 	ZSTD_CCtx *cctx;
@@ -153,7 +154,7 @@ static int start_file(struct wb_rec_writer *w, char *err, size_t errlen)
 		w->q_bytes = w->q_samples = 0;
 	}
 	if (write_header(w)) {
-		snprintf(err, errlen, "%s: writing the header: %s", w->path, strerror(errno));
+		snprintf(err, errlen, "%s: writing the header: %s", w->shown, strerror(errno));
 		return -1;
 	}
 	w->have_prev = false;
@@ -178,7 +179,7 @@ static int continue_file(struct wb_rec_writer *w, char *err, size_t errlen)
 	/* read what the fd is, not what the path may name by now */
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w->fd);
 	if (!(r = wb_rec_open(proc, why, sizeof(why), warn, sizeof(warn)))) {
-		snprintf(err, errlen, "%s: exists and %s: not overwritten (--force replaces it)", w->path,
+		snprintf(err, errlen, "%s: exists and %s: not overwritten (--force replaces it)", w->shown,
 			 access(proc, F_OK) == 0 ? "is not a wbtop recording" : "cannot be checked (no /proc)");
 		return -1;
 	}
@@ -195,12 +196,12 @@ static int continue_file(struct wb_rec_writer *w, char *err, size_t errlen)
 		other = "clock (its last frame is later than now)";
 	if (other) {
 		snprintf(err, errlen, "%s: a recording of another %s: not appended to (choose another name; --force "
-			 "replaces it)", w->path, other);
+			 "replaces it)", w->shown, other);
 	} else {
 		w->samples = wb_rec_count(r);
 		w->have_prev = false; /* the first frame appended is a key frame */
 		if (ftruncate(w->fd, (off_t)w->bytes) || lseek(w->fd, 0, SEEK_END) < 0) {
-			snprintf(err, errlen, "%s: %s", w->path, strerror(errno));
+			snprintf(err, errlen, "%s: %s", w->shown, strerror(errno));
 			other = "";
 		} else if (w->q) { /* the thread appends from here */
 			wbrec_bgwrite_rebase(w->q, w->fd);
@@ -272,12 +273,12 @@ static int open_file(struct wb_rec_writer *w, bool replace, char *err, size_t er
 	/* O_APPEND: a file cut short by another process is written at its new end, not past a hole */
 	w->fd = open(w->path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
 	if (w->fd < 0 || fstat(w->fd, &st) != 0) {
-		snprintf(err, errlen, "%s: %s", w->path,
+		snprintf(err, errlen, "%s: %s", w->shown,
 			 errno == ELOOP ? "a symbolic link: wbtop does not write through one" : strerror(errno));
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file: not recorded to", w->path);
+		snprintf(err, errlen, "%s: not a regular file: not recorded to", w->shown);
 		return -1;
 	}
 	/*
@@ -285,14 +286,14 @@ static int open_file(struct wb_rec_writer *w, bool replace, char *err, size_t er
 	 * the first one's newest frames off and interleave its own with them.
 	 */
 	if (flock(w->fd, LOCK_EX | LOCK_NB) != 0) {
-		snprintf(err, errlen, "%s: %s", w->path,
+		snprintf(err, errlen, "%s: %s", w->shown,
 			 errno == EWOULDBLOCK ? "another wbtop is recording to it: not recorded to" : strerror(errno));
 		return -1;
 	}
 	if (st.st_size > 0 && !replace)
 		return continue_file(w, err, errlen);
 	if (st.st_size > 0 && ftruncate(w->fd, 0) != 0) {
-		snprintf(err, errlen, "%s: %s", w->path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", w->shown, strerror(errno));
 		return -1;
 	}
 	return start_file(w, err, errlen);
@@ -330,14 +331,14 @@ bool wb_rec_rotated_path(const char *path, char *out, size_t n)
  */
 static int refuse_rotation(const struct wb_rec_writer *w, char *err, size_t errlen)
 {
-	char old[4096], why[128];
+	char old[4096], why[128], q[WB_QUOTE_LEN];
 	const char *kept;
 
 	wb_rec_rotated_path(w->path, old, sizeof(old));
 	if (!(kept = old_kept(old, why, sizeof(why), NULL)))
 		return 0;
 	snprintf(err, errlen, "%s %s, and --max-size would move %s over it: not recorded (move it away or "
-		 "choose another name)", old, kept, w->path);
+		 "choose another name)", wb_quote(old, q, sizeof(q)), kept, w->shown);
 	return -1;
 }
 
@@ -358,6 +359,7 @@ struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header 
 		return NULL;
 	}
 	w->fd = -1;
+	wb_quote(path, w->shown, sizeof(w->shown));
 	w->h = *h;
 	w->max_bytes = max_bytes;
 	/*
@@ -402,7 +404,7 @@ static void stopped_why(struct wb_rec_writer *w, const char *why)
 {
 	const char *cut = ftruncate(w->fd, (off_t)w->bytes) == 0 ? "" : " (and cutting off the torn frame failed)";
 
-	snprintf(w->err, sizeof(w->err), "%s: %s; it holds %llu whole samples%s", w->path, why,
+	snprintf(w->err, sizeof(w->err), "%s: %s; it holds %llu whole samples%s", w->shown, why,
 		 (unsigned long long)w->samples, cut);
 }
 
@@ -500,7 +502,7 @@ static int rotate(struct wb_rec_writer *w)
 	if (w->q && (e = wbrec_bgwrite_drain(w->q)))
 		return async_failed(w, e);
 	if ((kept = old_kept(old, why, sizeof(why), &held))) { /* it came since the start: stop, as on a write error */
-		snprintf(msg, sizeof(msg), "not moved to %s.1 (--max-size), which %s and would be replaced", w->path,
+		snprintf(msg, sizeof(msg), "not moved to %s.1 (--max-size), which %s and would be replaced", w->shown,
 			 kept);
 		stopped_why(w, msg);
 		return -EEXIST;
@@ -606,7 +608,7 @@ static void cap_sense(struct wb_rec_writer *w, uint64_t frame)
 	wb_buf_free(&b);
 	w->least = (2 * one + 1023) / 1024 * 1024;
 	snprintf(w->err, sizeof(w->err), "%s: --max-size %llu: a file's header and first sample take %llu bytes, "
-		 "FILE.1 would be replaced at almost every sample; %lluK is the least that makes sense", w->path,
+		 "FILE.1 would be replaced at almost every sample; %lluK is the least that makes sense", w->shown,
 		 (unsigned long long)w->max_bytes, (unsigned long long)one, (unsigned long long)(w->least / 1024));
 }
 

@@ -174,14 +174,14 @@ static int find_entry(const struct wb_tune *t, const char *key)
 /* The journal's folder: made if missing (mode 0700), and only ours, a real directory, writable by no one else. */
 static int journal_dir(const char *journal, char *err, size_t errlen)
 {
-	char d[512];
+	char d[512], q[WB_QUOTE_LEN];
 	char *slash;
 	struct stat st;
 
 	snprintf(d, sizeof(d), "%s", journal);
 	slash = strrchr(d, '/');
 	if (!slash || slash == d) {
-		snprintf(err, errlen, "%s: the journal needs a folder of its own", journal);
+		snprintf(err, errlen, "%s: the journal needs a folder of its own", wb_quote(journal, q, sizeof(q)));
 		return -EINVAL;
 	}
 	*slash = '\0';
@@ -192,12 +192,14 @@ static int journal_dir(const char *journal, char *err, size_t errlen)
 			*p = '/';
 		}
 	if (mkdir(d, 0700) != 0 && errno != EEXIST) {
-		snprintf(err, errlen, "cannot make %s: %s; nothing changed", d, strerror(errno));
-		return -errno;
+		int e = errno;
+
+		snprintf(err, errlen, "cannot make %s: %s; nothing changed", wb_quote(d, q, sizeof(q)), strerror(e));
+		return -e;
 	}
 	if (lstat(d, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) {
 		snprintf(err, errlen, "%s: the journal's folder must be a directory of uid %d writable by no one else "
-			 "(chown, chmod 700); nothing changed", d, (int)geteuid());
+			 "(chown, chmod 700); nothing changed", wb_quote(d, q, sizeof(q)), (int)geteuid());
 		return -EPERM;
 	}
 	return 0;
@@ -231,7 +233,7 @@ static void sync_dir(const char *path)
  */
 static int save_journal(const struct wb_tune *t, char *err, size_t errlen)
 {
-	char tmp[600];
+	char tmp[600], q[WB_QUOTE_LEN];
 	FILE *f;
 	int fd, ok;
 
@@ -240,7 +242,10 @@ static int save_journal(const struct wb_tune *t, char *err, size_t errlen)
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", t->journal);
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		snprintf(err, errlen, "cannot write the journal %s: %s; nothing changed", t->journal, strerror(errno));
+		int e = errno;
+
+		snprintf(err, errlen, "cannot write the journal %s: %s; nothing changed",
+			 wb_quote(t->journal, q, sizeof(q)), strerror(e));
 		if (fd >= 0) {
 			close(fd);
 			unlink(tmp);
@@ -253,7 +258,10 @@ static int save_journal(const struct wb_tune *t, char *err, size_t errlen)
 	ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
 	ok &= fclose(f) == 0;
 	if (!ok || rename(tmp, t->journal) != 0) {
-		snprintf(err, errlen, "cannot write the journal %s: %s; nothing changed", t->journal, strerror(errno));
+		int e = errno;
+
+		snprintf(err, errlen, "cannot write the journal %s: %s; nothing changed",
+			 wb_quote(t->journal, q, sizeof(q)), strerror(e));
 		unlink(tmp);
 		return -1;
 	}
@@ -327,7 +335,7 @@ static void op_key(const struct wb_setop *op, char *buf, size_t len)
 static int journal_free(const struct wb_tune *t, const char *root, char *err, size_t errlen)
 {
 	struct wb_tune *old = malloc(sizeof(*old));
-	char why[400];
+	char why[400], q[WB_QUOTE_LEN];
 	int rc;
 
 	if (!old)
@@ -337,7 +345,7 @@ static int journal_free(const struct wb_tune *t, const char *root, char *err, si
 		snprintf(err, errlen, "%s", why);
 	} else if (rc > 0 && old->pid != t->pid) {
 		snprintf(err, errlen, "%s holds unconfirmed changes of wbtop pid %d: run wbtop --recover revert "
-			 "(or keep) first; nothing changed", t->journal, old->pid);
+			 "(or keep) first; nothing changed", wb_quote(t->journal, q, sizeof(q)), old->pid);
 		rc = -1;
 	}
 	free(old);
@@ -370,13 +378,14 @@ int wb_tune_apply(struct wb_tune *t, const char *root, const struct wb_setop *op
 		  size_t errlen)
 {
 	int written = 0;
+	char q[WB_QUOTE_LEN];
 
 	memset(t, 0, sizeof(*t));
 	wb_tune_journal_path(t->journal, sizeof(t->journal));
 	t->pid = (int)getpid();
 	if (strcmp(root, "/") != 0) { /* the journal names knobs, not trees: its revert is on "/" */
 		snprintf(err, errlen, "knobs are written on the running kernel only, not under --root %s; nothing changed",
-			 root);
+			 wb_quote(root, q, sizeof(q)));
 		return -1;
 	}
 	if (journal_free(t, root, err, errlen) || journal_ops(t, root, ops, nops, err, errlen) ||
@@ -695,7 +704,7 @@ static int read_line(struct wb_tune *t, char *line, ssize_t n, int lineno, int *
 
 int wb_tune_read(struct wb_tune *t, const char *path, const char *root, char *err, size_t errlen)
 {
-	char why[300], *line = NULL;
+	char why[300], q[WB_QUOTE_LEN], *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	int lineno = 0, version = 0, rc = 0;
@@ -708,7 +717,7 @@ int wb_tune_read(struct wb_tune *t, const char *path, const char *root, char *er
 		return 0;
 	f = open_journal(path, why, sizeof(why));
 	if (!f) {
-		snprintf(err, errlen, "%s: %s; left alone, nothing written", path, why);
+		snprintf(err, errlen, "%s: %s; left alone, nothing written", wb_quote(path, q, sizeof(q)), why);
 		return -1;
 	}
 	while (rc == 0 && (n = getline(&line, &cap, f)) > 0)
@@ -722,7 +731,7 @@ int wb_tune_read(struct wb_tune *t, const char *path, const char *root, char *er
 	fclose(f);
 	if (rc) {
 		snprintf(err, errlen, "%s:%d: %s; a damaged or foreign journal, nothing written (look at it, then "
-			 "remove it)", path, lineno, why);
+			 "remove it)", wb_quote(path, q, sizeof(q)), lineno, why);
 		t->n = 0;
 		return -1;
 	}

@@ -252,21 +252,23 @@ static int on_entry(void *user, const char *section, const char *name, const cha
 /* The file's text, bounded; NULL with errno (ENOENT: no file). Caller frees. */
 static char *read_small(const char *path, char *msg, size_t n)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	char q[WB_QUOTE_LEN], *buf = NULL;
 	struct stat st;
-	char *buf = NULL;
 	ssize_t got;
+	int fd;
 
+	wb_quote(path, q, sizeof(q)); /* for the messages */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		if (errno != ENOENT)
-			snprintf(msg, n, "%s: %s", path, strerror(errno));
+			snprintf(msg, n, "%s: %s", q, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE) { /* which of the two, as a theme's */
 		if (S_ISREG(st.st_mode))
-			snprintf(msg, n, "%s: larger than %d KiB: not a settings file", path, MAX_FILE / 1024);
+			snprintf(msg, n, "%s: larger than %d KiB: not a settings file", q, MAX_FILE / 1024);
 		else
-			snprintf(msg, n, "%s: not a regular file", path);
+			snprintf(msg, n, "%s: not a regular file", q);
 		close(fd);
 		errno = EINVAL;
 		return NULL;
@@ -275,13 +277,13 @@ static char *read_small(const char *path, char *msg, size_t n)
 	got = buf ? pread(fd, buf, (size_t)st.st_size, 0) : -1;
 	close(fd);
 	if (got < 0) {
-		snprintf(msg, n, "%s: %s", path, strerror(errno));
+		snprintf(msg, n, "%s: %s", q, strerror(errno));
 		free(buf);
 		return NULL;
 	}
 	buf[got] = '\0';
 	if (memchr(buf, '\0', (size_t)got)) {
-		snprintf(msg, n, "%s: not a text file", path);
+		snprintf(msg, n, "%s: not a text file", q);
 		free(buf);
 		errno = EINVAL;
 		return NULL;
@@ -293,10 +295,11 @@ int wb_config_load(struct wb_config *c, const char *path, char *msg, size_t n)
 {
 	struct ctx x = { .c = c };
 	struct wb_ini_lines rd = { 0 };
-	char *text;
+	char *text, q[WB_QUOTE_LEN];
 	int line;
 
 	wb_config_init(c);
+	wb_quote(path, q, sizeof(q)); /* for the messages */
 	msg[0] = '\0';
 	text = read_small(path, msg, n);
 	if (!text)
@@ -306,21 +309,21 @@ int wb_config_load(struct wb_config *c, const char *path, char *msg, size_t n)
 	if (line != 0 || rd.too_long) { /* a line over inih's buffer: its number, not a piece's */
 		free(text);
 		if (line != 0)
-			snprintf(msg, n, "%s:%d: %s; settings file ignored", path, line,
+			snprintf(msg, n, "%s:%d: %s; settings file ignored", q, line,
 				 x.what[0] ? x.what : "not an INI line");
 		else
 			snprintf(msg, n, "%s:%d: line longer than %d characters (hidden_columns goes on over "
-				 "indented lines); settings file ignored", path, rd.too_long, rd.max);
+				 "indented lines); settings file ignored", q, rd.too_long, rd.max);
 		wb_config_init(c);
 		return -1;
 	}
 	if (x.warn[0])
-		snprintf(msg, n, "%s:%d: hidden_columns: no column %s; ignored (c or F2 lists them)", path,
+		snprintf(msg, n, "%s:%d: hidden_columns: no column %s; ignored (c or F2 lists them)", q,
 			 x.warn_line, x.warn);
 	if (x.again) {
 		size_t l = strlen(msg);
 		snprintf(msg + l, n - l, "%s%s:%d: %s is set more than once; the last one is used", l ? "; " : "",
-			 path, key_line(text, x.again), x.again);
+			 q, key_line(text, x.again), x.again);
 	}
 	free(text);
 	return msg[0] ? 1 : 0;
@@ -376,19 +379,20 @@ static void write_value(FILE *f, const struct wb_config *c, const struct key *k)
 
 int wb_config_save(const struct wb_config *c, const char *path, char *msg, size_t n)
 {
-	char tmp[4200];
+	char tmp[4200], q[WB_QUOTE_LEN];
 	int fd;
 	FILE *f;
 	bool ok;
 
+	wb_quote(path, q, sizeof(q)); /* for the messages */
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
-		snprintf(msg, n, "%s: path too long", path);
+		snprintf(msg, n, "%s: path too long", q);
 		return -1;
 	}
 	make_parent(path);
 	fd = mkostemp(tmp, O_CLOEXEC); /* O_EXCL: a new file, never one a link points to */
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		snprintf(msg, n, "cannot write %s: %s", path, strerror(errno));
+		snprintf(msg, n, "cannot write %s: %s", q, strerror(errno));
 		if (fd >= 0)
 			close(fd), unlink(tmp);
 		return -1;
@@ -401,10 +405,10 @@ int wb_config_save(const struct wb_config *c, const char *path, char *msg, size_
 	ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
 	ok = fclose(f) == 0 && ok;
 	if (!ok || rename(tmp, path) != 0) {
-		snprintf(msg, n, "cannot write %s: %s", path, strerror(errno));
+		snprintf(msg, n, "cannot write %s: %s", q, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}
-	snprintf(msg, n, "settings written to %s", path);
+	snprintf(msg, n, "settings written to %s", q);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "wbtop/theme.h"
+#include "wbtop/util.h"
 
 const char *const wb_role_names[WB_R_COUNT] = {
 	[WB_R_NORMAL] = "normal", [WB_R_HEADER] = "header", [WB_R_TITLE] = "title",
@@ -289,7 +290,7 @@ int wb_theme_parse(struct wb_theme *t, const char *text, const char *label, char
 	struct wb_ini_lines rd = { .p = text };
 	struct load_ctx c = { t, err, errlen, &rd, 0, { 0 }, 0, 0 };
 	const char *slash = strrchr(label, '/');
-	char what[200];
+	char what[200], q[WB_QUOTE_LEN];
 	int rc;
 
 	wb_theme_default(t);
@@ -298,12 +299,13 @@ int wb_theme_parse(struct wb_theme *t, const char *text, const char *label, char
 	err[0] = '\0';
 	rc = ini_parse_stream(wb_ini_read_line, &rd, on_entry, &c);
 	if (rc == 0 && rd.too_long) {
-		snprintf(err, errlen, "%s:%d: line longer than %d characters", label, rd.too_long, rd.max);
+		snprintf(err, errlen, "%s:%d: line longer than %d characters", wb_quote(label, q, sizeof(q)), rd.too_long,
+			 rd.max);
 		return -1;
 	}
 	if (rc != 0) { /* inih returns the line of the first error */
 		snprintf(what, sizeof(what), "%s", err[0] && c.err_line == rc ? err : "not INI syntax");
-		snprintf(err, errlen, "%s:%d: %s", label, rc, what);
+		snprintf(err, errlen, "%s:%d: %s", wb_quote(label, q, sizeof(q)), rc, what);
 		return -1;
 	}
 	if (t->mono)
@@ -337,7 +339,7 @@ static char *read_bounded(int fd, size_t max, size_t *len)
 	return buf;
 }
 
-/* Check a theme file's text: bounded, text only; 0, or -1 with a message. */
+/* Check a theme file's text: bounded, text only; 0, or -1 with a message naming path (quoted). */
 static int check_text(const char *path, const char *buf, size_t len, char *err, size_t errlen)
 {
 	size_t lines = 0;
@@ -366,34 +368,35 @@ static int check_text(const char *path, const char *buf, size_t len, char *err, 
  */
 static int load_file(struct wb_theme *t, const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), e = errno;
 	struct stat st;
 	size_t len = 0;
-	char *buf;
+	char *buf, q[WB_QUOTE_LEN];
 	int rc;
 
+	wb_quote(path, q, sizeof(q)); /* for the messages */
 	if (fd < 0) {
-		snprintf(err, errlen, "theme %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "theme %s: %s", q, strerror(e));
 		return -1;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "theme %s: not a regular file", path);
+		snprintf(err, errlen, "theme %s: not a regular file", q);
 		close(fd);
 		return -1;
 	}
 	if (st.st_size > WB_THEME_MAX_BYTES) {
-		snprintf(err, errlen, "theme %s: larger than %d KiB: not a theme", path, WB_THEME_MAX_BYTES >> 10);
+		snprintf(err, errlen, "theme %s: larger than %d KiB: not a theme", q, WB_THEME_MAX_BYTES >> 10);
 		close(fd);
 		return -1;
 	}
 	buf = read_bounded(fd, WB_THEME_MAX_BYTES, &len);
 	if (!buf) {
-		snprintf(err, errlen, "theme %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "theme %s: %s", q, strerror(errno));
 		close(fd);
 		return -1;
 	}
 	close(fd);
-	rc = check_text(path, buf, len, err, errlen) ? -1 : wb_theme_parse(t, buf, path, err, errlen);
+	rc = check_text(q, buf, len, err, errlen) ? -1 : wb_theme_parse(t, buf, path, err, errlen);
 	free(buf);
 	return rc;
 }
@@ -402,7 +405,7 @@ int wb_theme_load(struct wb_theme *t, const char *name, const char *const *dirs,
 		  size_t errlen)
 {
 	size_t n = strlen(name);
-	char path[512];
+	char path[512], q[WB_QUOTE_LEN];
 
 	if (strchr(name, '/') || (n > 6 && strcmp(name + n - 6, ".theme") == 0))
 		return load_file(t, name, err, errlen);
@@ -419,7 +422,8 @@ int wb_theme_load(struct wb_theme *t, const char *name, const char *const *dirs,
 		theme_mono(t);
 		return 0;
 	}
-	snprintf(err, errlen, "no theme \"%s\" (looked in the theme folders; built in: default, mono)", name);
+	snprintf(err, errlen, "no theme \"%s\" (looked in the theme folders; built in: default, mono)",
+		 wb_quote(name, q, sizeof(q)));
 	return -1;
 }
 

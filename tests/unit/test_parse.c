@@ -224,6 +224,37 @@ static void path_join(void **st)
 	free(p);
 }
 
+/*
+ * Text a person gave, quoted in a message: escapes for what a terminal would
+ * act on or hide, cut in the middle when long, never inside an escape.
+ */
+static void quote_text(void **st)
+{
+	char b[WB_QUOTE_LEN], small[24], big[600];
+	(void)st;
+	assert_string_equal(wb_quote("\x1b[2J5", b, sizeof(b)), "\\e[2J5");
+	assert_string_equal(wb_quote("a\nb\tc\rd\x7f\x01", b, sizeof(b)), "a\\nb\\tc\\rd\\x7f\\x01");
+	assert_string_equal(wb_quote("\xc2\x9b" "31m", b, sizeof(b)), "\\u009b31m");           /* C1 CSI */
+	assert_string_equal(wb_quote("txt\xe2\x80\xae" "exe", b, sizeof(b)), "txt\\u202eexe"); /* RLO */
+	assert_string_equal(wb_quote("\xff\xc0\xaf", b, sizeof(b)), "\\xff\\xc0\\xaf");        /* not UTF-8 */
+	assert_string_equal(wb_quote("caf\xc3\xa9 \xe2\x80\xa6 /a b", b, sizeof(b)), "caf\xc3\xa9 \xe2\x80\xa6 /a b");
+	/* quoting twice reads the same: a backslash is kept */
+	assert_string_equal(wb_quote("\\e[2J", b, sizeof(b)), "\\e[2J");
+	assert_string_equal(wb_quote(wb_quote("x\ny", small, sizeof(small)), b, sizeof(b)), "x\\ny");
+	/* long: its start, "...", its end, within the buffer, no escape cut */
+	assert_string_equal(wb_quote("/a/very/long/path/to/the/file.wbrec", small, sizeof(small)),
+			    "/a/very/lo...file.wbrec");
+	memset(big, '\x1b', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	wb_quote(big, small, sizeof(small));
+	assert_true(strlen(small) <= sizeof(small) - 1);
+	assert_non_null(strstr(small, "..."));
+	for (char *c = small; *c; c++)
+		assert_true(*c >= 0x20 && *c < 0x7f);
+	assert_string_equal(wb_quote(big, small, 6), "\\e\\e"); /* too small for the marker: cut */
+	assert_string_equal(wb_quote("", b, sizeof(b)), "");
+}
+
 /* Clock times: one or two digits a field, digits only, each field in its range (no :60). */
 /* BDI names in order: MAJ:MIN by number, the rest by name after them; 0 only for one name. */
 static void bdi_name_order(void **st)
@@ -553,6 +584,7 @@ int main(void)
 		cmocka_unit_test(kvfile_failed_open_retried_later),
 		cmocka_unit_test(cpulist),
 		cmocka_unit_test(path_join),
+		cmocka_unit_test(quote_text),
 		cmocka_unit_test(clock_fields),
 		cmocka_unit_test(zoneinfo_618),
 		cmocka_unit_test(node_list_last),
