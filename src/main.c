@@ -391,11 +391,16 @@ static int run_live(struct cli_opts *o)
 	size_t nsinks = 0;
 	const struct wb_diag *notes;
 	const char *notice;
-	char err[256], served[96];
+	char err[256], served[96], why[512];
 	bool late;
 
 	if (outputs_clash(o))
 		return 1;
+	/* a FIFO or a socket: a bad --record, said before anything is sampled, served or made */
+	if (o->record && wb_rec_check_path(o->record, why, sizeof(why))) {
+		fprintf(stderr, "wbtop: --record %s\n", why);
+		return 2;
+	}
 	raise_nofile();
 	/* a recording always needs the process table */
 	struct wb_live *live = wb_live_source_open(&lo, o->record != NULL, &src, err, sizeof(err));

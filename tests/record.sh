@@ -281,6 +281,29 @@ timeout 20 "$W" --replay "$T/fifo" --batch 2> "$T/e"; rc=$?
 [ $rc = 1 ] && grep -q "fifo: not a regular file (a FIFO)" "$T/e" || fail "FIFO: rc $rc (124: blocked in open)"
 none "null: not a regular file" --replay /dev/null --batch
 ok "a directory, a FIFO (without blocking), a device: refused by name"
+# --record to a FIFO: without a reader its open failed "No such device or address" (ENXIO, exit 1);
+# with one it was opened, the reader saw an end, then "not a regular file". A recording is
+# appended to, its size checked at every sample and read back after a restart: a FIFO or a
+# socket is a bad --record (exit 2), said before anything is sampled, never opened, nothing made
+mkdir "$T/st"; mkfifo "$T/st/fifo"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/st/sock"
+for f in fifo:"a FIFO (named pipe)" sock:"a socket"; do
+	kind=${f#*:} f=${f%%:*}
+	for args in "-b -n 2 -d 0.05" "-b -n 2 -d 0.05 --max-size 1M --listen 0" ""; do # "": the UI
+		timeout 20 "$W" --root "$F/6.18-writing" $args --record "$T/st/$f" < /dev/null > "$T/out" 2> "$T/e"; rc=$?
+		[ $rc = 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l < "$T/e")" = 1 ] &&
+			grep -qF -- "--record $T/st/$f is $kind: a recording is a regular file" "$T/e" ||
+			fail "--record $f $args: rc $rc, $(cat "$T/e")"
+	done
+done
+[ "$(ls "$T/st" | tr '\n' ' ')" = "fifo sock " ] && [ -p "$T/st/fifo" ] && [ -S "$T/st/sock" ] ||
+	fail "--record a FIFO or socket: $(ls -l "$T/st")"
+exec 3<> "$T/st/fifo" # a reader: it must see nothing written and no end
+timeout 20 "$W" --root "$F/6.18-writing" -b -n 2 -d 0.05 --record "$T/st/fifo" > /dev/null 2> "$T/e"; rc=$?
+[ $rc = 2 ] && grep -q "is a FIFO" "$T/e" || fail "--record a FIFO with a reader: rc $rc, $(cat "$T/e")"
+read -r -t 0.3 -u 3 got && fail "--record a FIFO with a reader: written to it: $got"
+exec 3<&-
+ok "--record a FIFO or a socket, with a reader or not: exit 2 at once, never opened, nothing made"
 # 10. the disk fills while recording (RLIMIT_FSIZE: write() fails with EFBIG): batch
 # stops, exit 1, the message names the file and the error, and the file ends with its
 # last whole sample: it replays without a warning, as a prefix of what was printed. The

@@ -91,6 +91,13 @@ struct wb_rec_writer;
  */
 struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header *h, uint64_t max_bytes,
 				   unsigned flags, char *err, size_t errlen);
+/*
+ * Can a recording go to path? 0, or -EINVAL with a message naming it when it
+ * is a FIFO or a socket (a stream: a recording is appended to, its size
+ * checked at every sample, read back after a restart). Nothing is opened,
+ * so no reader of the pipe sees an end. wb_rec_start() checks it first too.
+ */
+int wb_rec_check_path(const char *path, char *err, size_t errlen);
 /* FILE.1, where --max-size moves the recording at path, into out (n bytes). false if it does not fit. */
 bool wb_rec_rotated_path(const char *path, char *out, size_t n);
 /* wb_rec_start(..., WB_REC_REPLACE, ...): a new recording, whatever regular file was there. */

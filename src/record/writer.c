@@ -262,6 +262,34 @@ static const char *old_kept(const char *old, char *why, size_t n, int *held)
 }
 
 /*
+ * A pipe or a socket at path: what it is, else NULL (absent, a regular file,
+ * or what open_file() refuses itself). A recording is appended to, its size
+ * looked at every sample (cut_short()), read back to go on after a restart
+ * and renamed by --max-size: a stream has none of these.
+ */
+static const char *stream_kind(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0)
+		return NULL;
+	return S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)" : S_ISSOCK(st.st_mode) ? "a socket" : NULL;
+}
+
+int wb_rec_check_path(const char *path, char *err, size_t errlen)
+{
+	const char *kind = stream_kind(path);
+	char q[WB_QUOTE_LEN];
+
+	if (!kind)
+		return 0;
+	snprintf(err, errlen, "%s is %s: a recording is a regular file, appended to, its size checked at every "
+		 "sample and read back to go on after a restart; nothing recorded (a stream of samples: --batch "
+		 "--json)", wb_quote(path, q, sizeof(q)), kind);
+	return -EINVAL;
+}
+
+/*
  * Open the file to record to, never through a symlink, never anything but a
  * regular file: new or empty, it gets a header; an existing recording is
  * appended to (continue_file); anything else is refused unless replace.
@@ -272,9 +300,10 @@ static int open_file(struct wb_rec_writer *w, bool replace, char *err, size_t er
 
 	/* O_APPEND: a file cut short by another process is written at its new end, not past a hole */
 	w->fd = open(w->path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-	if (w->fd < 0 || fstat(w->fd, &st) != 0) {
+	if (w->fd < 0 || fstat(w->fd, &st) != 0) { /* ENXIO: a FIFO with no reader, a socket, made since the check */
 		snprintf(err, errlen, "%s: %s", w->shown,
-			 errno == ELOOP ? "a symbolic link: wbtop does not write through one" : strerror(errno));
+			 errno == ELOOP ? "a symbolic link: wbtop does not write through one"
+			 : errno == ENXIO ? "not a regular file: not recorded to" : strerror(errno));
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -351,8 +380,11 @@ struct wb_rec_writer *wb_rec_create(const char *path, const struct wb_rec_header
 struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header *h, uint64_t max_bytes,
 				   unsigned flags, char *err, size_t errlen)
 {
-	struct wb_rec_writer *w = calloc(1, sizeof(*w));
+	struct wb_rec_writer *w;
 
+	if (wb_rec_check_path(path, err, errlen)) /* before anything is made or opened */
+		return NULL;
+	w = calloc(1, sizeof(*w));
 	if (!w || !(w->path = strdup(path)) || !(w->cctx = ZSTD_createCCtx())) {
 		snprintf(err, errlen, "out of memory");
 		wb_rec_close(w);
