@@ -310,7 +310,7 @@ static int start_recorder(const struct cli_opts *o, struct wb_rec_writer **w, st
 	struct wb_rec_header h;
 	char err[256];
 
-	wb_rec_header_local(&h, o->delay);
+	wb_rec_header_root(&h, o->delay, o->root); /* a --root tree's samples are not this boot's */
 	*w = wb_rec_start(o->record, &h, o->max_size, o->force ? WB_REC_REPLACE : 0, err, sizeof(err));
 	if (!*w || !(*rec = wb_recorder_create(*w))) {
 		fprintf(stderr, "wbtop: --record: %s\n", *w ? "out of memory" : err);

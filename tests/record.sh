@@ -357,6 +357,30 @@ wait $busy || fail "the first recorder failed"
 $W --replay "$T/busy.wbrec" --batch --json > "$T/busy2.json" 2> "$T/e" && cmp -s "$T/busy1.json" "$T/busy2.json" &&
 	! grep -q offset "$T/e" || fail "a busy recording was damaged: $(cat "$T/e")"
 ok "--record appends to a recording of this boot, keeps other files (--force replaces), never follows a symlink"
+# --root DIR recorded this boot's id, so a recording of a tree was appended to a live one of this
+# boot (or of another tree) as if one source. Its boot id is the tree's own now, else a "tree:" id
+# of DIR's path (and of this boot, whose clock its samples carry): the same tree goes on
+bootid() { python3 -c 'import struct, sys
+d = open(sys.argv[1], "rb").read(); n = struct.unpack("<I", d[12:16])[0]; h, i = d[16:16 + n], 0
+while i < len(h):
+    t, l = h[i], struct.unpack("<H", h[i + 1:i + 3])[0]
+    if t == 3: print(h[i + 3:i + 3 + l].decode())
+    i += 3 + l' "$1"; }
+cp -r "$F/6.18-writing" "$T/tree1"; cp -r "$F/6.18-writing" "$T/tree2"
+rtree() { "$W" --root "$1" --batch -n 2 -d 0.05 --record "$2"; }
+rtree "$T/tree1" "$T/tr.wbrec" > /dev/null 2>&1 && rtree "$T/tree1/." "$T/tr.wbrec" > /dev/null 2>&1 || fail "a tree twice: rc $?"
+id=$(bootid "$T/tr.wbrec")
+case "$id" in tree:????????????????) ;; *) fail "a tree's boot id: $id" ;; esac
+[ "$id" != "$(cat /proc/sys/kernel/random/boot_id)" ] || fail "a tree recorded with this boot's id"
+[ "$($W --replay "$T/tr.wbrec" --batch --json 2>/dev/null | wc -l)" = 4 ] || fail "the same tree twice: not one recording"
+rtree "$T/tree2" "$T/tr.wbrec" > /dev/null 2> "$T/e"; rc=$?
+[ $rc = 1 ] && grep -q "tr.wbrec: a recording of another --root tree, or of a running kernel" "$T/e" &&
+	[ "$($W --replay "$T/tr.wbrec" --batch --json 2>/dev/null | wc -l)" = 4 ] || fail "another tree appended: rc $rc, $(cat "$T/e")"
+mkdir -p "$T/tree2/proc/sys/kernel/random"
+echo 0f6e5c1b-4a2d-4e8f-9a7b-123456789abc > "$T/tree2/proc/sys/kernel/random/boot_id"
+rtree "$T/tree2" "$T/tr2.wbrec" > /dev/null 2>&1 && [ "$(bootid "$T/tr2.wbrec")" = 0f6e5c1b-4a2d-4e8f-9a7b-123456789abc ] ||
+	fail "a tree's own boot id: $(bootid "$T/tr2.wbrec")"
+ok "--root DIR: the tree's boot id, or one of DIR's that no kernel has; another tree is not appended to"
 # frames of another file appended (their time deltas start again: the index takes them as
 # hours later, the decoder finds them earlier): an export from there has nothing to give, exit 1
 rec 5 "$T/cb.wbrec" > /dev/null 2>&1 || fail "cb rc"

@@ -124,6 +124,16 @@ const char *wb_rec_error(const struct wb_rec_writer *w);
 void wb_rec_close(struct wb_rec_writer *w);
 /* Fill a header for this machine (host, kernel, boot id, page size, version). */
 void wb_rec_header_local(struct wb_rec_header *h, double interval);
+/*
+ * The same for samples read under root (--root DIR, a fixture tree): the
+ * boot id is the tree's own (DIR/proc/sys/kernel/random/boot_id), else
+ * "tree:" and a hash of DIR's real path and this boot's id: never a running
+ * kernel's (a UUID), so that a recording of a tree and one of the kernel are
+ * not appended to each other, while the same tree recorded again in this
+ * boot (its samples' clock is this boot's) goes on in one recording. root
+ * NULL or "/": wb_rec_header_local().
+ */
+void wb_rec_header_root(struct wb_rec_header *h, double interval, const char *root);
 
 /* ---- recorder (recorder.c): the pipeline's sink that writes to a writer ---- */
 struct wb_recorder;

@@ -40,10 +40,40 @@ struct wb_rec_writer {
 	char err[512];          /* why writing stopped, or "" */
 };
 
+#define TREE_BOOT "tree:" /* a --root tree's boot id without one of its own; a kernel's is a UUID */
+
+/*
+ * The first line of a boot_id file into out (n bytes): 0, or -1 when it is
+ * not a regular file (a tree may hold a FIFO there: never waited on) whose
+ * first line is printable ASCII, 1 to n - 1 bytes.
+ */
+static int read_boot_id(const char *path, char *out, size_t n)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	char buf[64];
+	struct stat st;
+	ssize_t got;
+
+	if (fd < 0)
+		return -1;
+	got = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, buf, sizeof(buf) - 1) : -1;
+	close(fd);
+	if (got <= 0)
+		return -1;
+	buf[got] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!buf[0] || strlen(buf) >= n)
+		return -1;
+	for (const char *c = buf; *c; c++)
+		if (*c <= ' ' || *c > '~')
+			return -1;
+	memcpy(out, buf, strlen(buf) + 1);
+	return 0;
+}
+
 void wb_rec_header_local(struct wb_rec_header *h, double interval)
 {
 	struct utsname u;
-	FILE *f;
 
 	memset(h, 0, sizeof(*h));
 	h->major = WB_REC_MAJOR;
@@ -52,16 +82,47 @@ void wb_rec_header_local(struct wb_rec_header *h, double interval)
 		snprintf(h->host, sizeof(h->host), "%.63s", u.nodename);
 		snprintf(h->kernel, sizeof(h->kernel), "%.63s", u.release);
 	}
-	f = fopen("/proc/sys/kernel/random/boot_id", "r");
-	if (f) {
-		if (fgets(h->boot_id, sizeof(h->boot_id), f))
-			h->boot_id[strcspn(h->boot_id, "\n")] = '\0';
-		fclose(f);
-	}
+	read_boot_id("/proc/sys/kernel/random/boot_id", h->boot_id, sizeof(h->boot_id));
 	snprintf(h->tool, sizeof(h->tool), "wbtop %s", WBTOP_VERSION);
 	h->page_size = (uint32_t)sysconf(_SC_PAGESIZE);
 	h->interval = interval;
 	h->created = (double)time(NULL);
+}
+
+/* FNV-1a (64 bits) of n bytes at s, on from x. */
+static uint64_t fnv1a(uint64_t x, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		x = (x ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return x;
+}
+
+void wb_rec_header_root(struct wb_rec_header *h, double interval, const char *root)
+{
+	char real[4096], live[sizeof(h->boot_id)], *path;
+	const char *tree;
+	uint64_t x;
+
+	wb_rec_header_local(h, interval);
+	if (!root)
+		return;
+	tree = realpath(root, real) ? real : root;
+	if (strcmp(tree, "/") == 0) /* --root / is the running kernel */
+		return;
+	path = wb_path_join(root, "/proc/sys/kernel/random/boot_id");
+	if (path && read_boot_id(path, h->boot_id, sizeof(h->boot_id)) == 0) { /* the tree's own */
+		free(path);
+		return;
+	}
+	free(path);
+	/*
+	 * Not the running kernel's boot, but the clock of its samples is this
+	 * boot's: the same tree recorded again in it goes on in one recording.
+	 */
+	memcpy(live, h->boot_id, sizeof(live));
+	x = fnv1a(0xcbf29ce484222325ull, tree, strlen(tree) + 1); /* its NUL parts it from the boot id */
+	x = fnv1a(x, live, strlen(live));
+	snprintf(h->boot_id, sizeof(h->boot_id), TREE_BOOT "%016llx", (unsigned long long)x);
 }
 
 /* write_all for the synchronous path: 0, or -1 with errno */
@@ -188,6 +249,10 @@ static int continue_file(struct wb_rec_writer *w, char *err, size_t errlen)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (o->major != WB_REC_MAJOR || o->minor != WB_REC_MINOR)
 		other = "wbtop format version";
+	else if ((strcmp(o->boot_id, w->h.boot_id) != 0 || !o->boot_id[0]) &&
+		 (strncmp(o->boot_id, TREE_BOOT, strlen(TREE_BOOT)) == 0 ||
+		  strncmp(w->h.boot_id, TREE_BOOT, strlen(TREE_BOOT)) == 0))
+		other = "--root tree, or of a running kernel (samples of two sources in one recording)";
 	else if (strcmp(o->boot_id, w->h.boot_id) != 0 || !o->boot_id[0])
 		other = "boot (its clock does not go on here)";
 	else if (o->page_size != w->h.page_size)

@@ -458,6 +458,67 @@ static void start_appends_or_refuses(void **st)
 	rmdir(dir);
 }
 
+/*
+ * --root DIR: the header carried this boot's id, so a recording of a fixture
+ * tree and one of the running kernel were appended to each other as one
+ * boot. The tree's own boot_id now, else a "tree:" id of its path and this
+ * boot: never a kernel's, the same for the same tree, refused by the other.
+ */
+static void root_boot_id(void **st)
+{
+	static const char *const sub[] = { "/a", "/b", "/a/proc", "/a/proc/sys", "/a/proc/sys/kernel",
+					   "/a/proc/sys/kernel/random" };
+	char dir[] = "/tmp/wbtop-boot-XXXXXX", p[6][80], other[80], idf[128], rec[80], err[256];
+	struct wb_rec_header live, ta, ta2, tb, slash, tid;
+	size_t notes;
+	FILE *f;
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < 6; i++)
+		snprintf(p[i], sizeof(p[i]), "%s%s", dir, sub[i]);
+	assert_int_equal(mkdir(p[0], 0755) | mkdir(p[1], 0755), 0);
+	snprintf(other, sizeof(other), "%s/b/../a", dir); /* the same tree by another name */
+	wb_rec_header_local(&live, 1.0);
+	wb_rec_header_root(&ta, 1.0, p[0]);
+	wb_rec_header_root(&ta2, 1.0, other);
+	wb_rec_header_root(&tb, 1.0, p[1]);
+	wb_rec_header_root(&slash, 1.0, "/");
+	assert_string_equal(slash.boot_id, live.boot_id);
+	assert_string_not_equal(ta.boot_id, live.boot_id);
+	assert_memory_equal(ta.boot_id, "tree:", 5);
+	assert_string_equal(ta.boot_id, ta2.boot_id);
+	assert_string_not_equal(ta.boot_id, tb.boot_id);
+	/* the tree's own boot id, when it has one; a FIFO there is not waited on */
+	for (int i = 2; i < 6; i++)
+		assert_int_equal(mkdir(p[i], 0755), 0);
+	snprintf(idf, sizeof(idf), "%s/boot_id", p[5]);
+	assert_int_equal(mkfifo(idf, 0644), 0);
+	wb_rec_header_root(&tid, 1.0, p[0]);
+	assert_string_equal(tid.boot_id, ta.boot_id);
+	unlink(idf);
+	f = fopen(idf, "w");
+	fputs("0f6e5c1b-4a2d-4e8f-9a7b-123456789abc\n", f);
+	fclose(f);
+	wb_rec_header_root(&tid, 1.0, p[0]);
+	assert_string_equal(tid.boot_id, "0f6e5c1b-4a2d-4e8f-9a7b-123456789abc");
+	unlink(idf);
+	/* a live recording is not appended to by the tree's, nor the tree's by a live one or another tree's */
+	snprintf(rec, sizeof(rec), "%s/x.wbrec", dir);
+	assert_int_equal(record_range(rec, &live, 0, 0, 3, err, sizeof(err)), 0);
+	assert_int_equal(record_range(rec, &ta, 0, 3, 5, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--root tree"));
+	assert_int_equal(truncate(rec, 0), 0);
+	assert_int_equal(record_range(rec, &ta, 0, 0, 3, err, sizeof(err)), 0);
+	assert_int_equal(record_range(rec, &live, 0, 3, 5, err, sizeof(err)), -1);
+	assert_int_equal(record_range(rec, &tb, 0, 3, 5, err, sizeof(err)), -1);
+	assert_int_equal(record_range(rec, &ta2, 0, 3, 5, err, sizeof(err)), 0); /* the same tree goes on */
+	assert_int_equal(count_of(rec, &notes), 5);
+	unlink(rec);
+	for (int i = 5; i >= 0; i--)
+		rmdir(p[i]);
+	rmdir(dir);
+}
+
 /* path's contents into buf (n bytes, NUL-terminated); buf. */
 static const char *slurp(const char *path, char *buf, size_t n)
 {
@@ -1150,6 +1211,7 @@ int main(void)
 		cmocka_unit_test(truncated_while_open),
 		cmocka_unit_test(mixed_writes_cut_whole),
 		cmocka_unit_test(start_appends_or_refuses),
+		cmocka_unit_test(root_boot_id),
 		cmocka_unit_test(cut_short_while_recording),
 		cmocka_unit_test(rotation_keeps_other_files),
 		cmocka_unit_test(header_round_trip),
