@@ -980,6 +980,13 @@ static void jitter_sim(struct sim_bdi *x, const struct wb_fc_jitter *j, size_t i
 	x->share_mul = j->share[i];
 }
 
+double wb_fc_max_ppm(const struct wb_settings *k, const char *name)
+{
+	const struct wb_bdi_knobs *kn = k ? wb_settings_bdi((struct wb_settings *)k, name) : NULL;
+
+	return kn ? fmin((double)kn->max_ppm, 1e6) : 1e6;
+}
+
 /* The writeout fraction the forecast starts from: a what-if's lifted cap a second after the change. */
 static double kernel_frac(const struct wb_bdi_limits *bl)
 {
@@ -1077,7 +1084,7 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 			x->demand = fmax(in->free_rate[i], in->dirty_rate ? in->dirty_rate[i] : 0);
 		x->e = *g * kernel_frac(bl);
 		x->min_ppm = kn ? (double)kn->min_ppm : 0;
-		x->max_ppm = kn ? (double)kn->max_ppm : 1e6;
+		x->max_ppm = wb_fc_max_ppm(k, b->name);
 		x->strict = kn && kn->strict;
 		x->flushing = x->w > 0;
 		/*

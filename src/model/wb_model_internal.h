@@ -16,6 +16,12 @@ struct wb_fc_jitter {
 int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 		    const struct wb_settings *k, const struct wb_forecast_in *in,
 		    const struct wb_fc_jitter *jit, struct wb_forecast *out);
+/*
+ * A device's max_ratio under settings k, ppm (no settings, or none for it:
+ * 100 %): its threshold's cap, T * max_ppm / 1e6 (__wb_calc_thresh), in the
+ * simulation and in its band alike.
+ */
+double wb_fc_max_ppm(const struct wb_settings *k, const char *name);
 /* Add the p10/p90 band to the point forecast out from in->members members. */
 int wb_forecast_band(const struct wb_sample *s, const struct wb_limits *l,
 		     const struct wb_settings *k, const struct wb_forecast_in *in,

@@ -3,13 +3,18 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "wbtop/forecast.h"
 #include "wbtop/model.h"
+#include "wbtop/pipeline.h"
+#include "wbtop/record.h"
+#include "wbtop/source.h"
 
 /* One device with 5000 dirty pages, its writer seen for 30 s, the kernel's thresholds 20000 / 10000. */
 struct one {
@@ -129,11 +134,181 @@ static void band_wider_while_ratelimit_moves(void **st)
 	wb_forecast_finish(&moving);
 }
 
+/*
+ * A device's threshold is a part of the global one, capped at its max_ratio
+ * (__wb_calc_thresh), and the forecast holds the global threshold where the
+ * limits put it for the whole horizon (it has no series of its own: its p10
+ * and p90 are that figure at every step). So at every step, for every
+ * device: its threshold, p10 and p90 no higher than the global threshold,
+ * nor than its cap (a page of slack for the integer cap), and p10 <= p90.
+ * Returns the number of figures checked.
+ */
+static size_t assert_thresh_under_global(const struct wb_forecast *f, const struct wb_limits *l, const char *what)
+{
+	size_t n = 0;
+
+	assert_non_null(f);
+	assert_non_null(l);
+	for (size_t i = 0; i < f->nbdis; i++) {
+		const struct wb_forecast_bdi *b = &f->bdis[i];
+		double T = (double)l->thresh, cap = i < l->nbdis && l->bdis[i].valid
+						      ? (double)T * (double)l->bdis[i].max_ppm / 1e6 + 1 : T;
+
+		for (size_t t = 0; t < f->nsteps; t++) {
+			const double v[3] = { b->thresh[t], b->p10[WB_FC_THRESH] ? b->p10[WB_FC_THRESH][t] : 0,
+					      b->p90[WB_FC_THRESH] ? b->p90[WB_FC_THRESH][t] : 0 };
+
+			for (int k = 0; k < 3; k++, n++)
+				if (!(v[k] <= T * (1 + 1e-12) && v[k] <= cap * (1 + 1e-12)))
+					fail_msg("%s: device %s step %zu: %s %.0f pages over the global threshold %.0f "
+						 "(its cap %.0f)", what, b->name, t, k ? k == 1 ? "p10" : "p90" : "thresh",
+						 v[k], T, cap);
+			if (b->p10[WB_FC_THRESH])
+				assert_true(v[1] <= v[2]);
+		}
+	}
+	return n;
+}
+
+/* One device, the only one written: its share the whole, its threshold near the global one. */
+static void thresh_band_synthetic(void **st)
+{
+	struct one o;
+	struct wb_forecast f;
+	(void)st;
+	for (int c = 0; c < 4; c++) {
+		one_init(&o);
+		o.bl.frac_num = o.bl.frac_den = 1;
+		o.bl.max_ppm = 1000000; /* no cap: no settings given (k NULL) */
+		o.bl.thresh = o.l.thresh;
+		o.b.st[WB_B_THRESH] = o.l.thresh;
+		o.b.st[WB_B_RECLAIMABLE] = 18000;
+		o.l.dirty = 18000;
+		o.rate = 5000;
+		o.seen = c & 1 ? 2 : 30; /* a young writer: the widest band */
+		if (c & 2) { /* a what-if four times below the kernel's thresholds */
+			o.l.thresh = 5000;
+			o.l.bg = 2500;
+			o.bl.thresh = 5000;
+		}
+		assert_int_equal(wb_forecast_run(&o.s, &o.l, NULL, &o.in, &f), 0);
+		assert_thresh_under_global(&f, &o.l, "synthetic");
+		wb_forecast_finish(&f);
+	}
+}
+
+#define MAX_SETS 3
+
+/* The busiest device of path's first sample (dirty + writeback) and the one with the most threshold after it. */
+static bool devices_of(struct wb_rec_reader *r, char *busy, char *other, size_t n)
+{
+	struct wb_sample s;
+	char err[256];
+	double best = -1, second = -1;
+
+	wb_sample_init(&s);
+	busy[0] = other[0] = '\0';
+	if (wb_rec_read(r, wb_rec_count(r) / 2, &s, err, sizeof(err)) == 0)
+		for (size_t i = 0; i < s.nbdis; i++) {
+			double lv = (double)s.bdis[i].st[WB_B_RECLAIMABLE] + (double)s.bdis[i].st[WB_B_WRITEBACK];
+
+			if (lv > best) {
+				if (busy[0])
+					snprintf(other, n, "%s", busy), second = best;
+				snprintf(busy, n, "%s", s.bdis[i].name);
+				best = lv;
+			} else if (lv > second) {
+				snprintf(other, n, "%s", s.bdis[i].name);
+				second = lv;
+			}
+		}
+	wb_sample_finish(&s);
+	return busy[0] && other[0];
+}
+
+/*
+ * The recordings replayed as --set ... --forecast --json does, under the
+ * current settings and under each what-if: max_bytes and min_bytes (taken as
+ * ratios of the threshold now), strict_limit, a min_ratio reserved elsewhere,
+ * a larger and a smaller global limit.
+ */
+static void thresh_band_recordings(void **st)
+{
+	static const char *const recs[] = { EXAMPLES "/usb-stick.wbrec", EXAMPLES "/scenarios/bdp-many-writers.wbrec",
+					    EXAMPLES "/scenarios/per-device.wbrec",
+					    EXAMPLES "/scenarios/zone-fair-btrfs.wbrec", FIXTURES "/fuse-max-ratio.wbrec",
+					    FIXTURES "/many-writers.wbrec" };
+	static const char *const sets[][MAX_SETS] = {
+		{ "bdi.%1$s.max_bytes=16M" }, { "bdi.%1$s.min_bytes=64M" }, { "bdi.%1$s.strict_limit=1" },
+		{ "bdi.%1$s.max_bytes=8M", "bdi.%1$s.strict_limit=1" },
+		{ "bdi.%2$s.min_ratio=30", "bdi.%1$s.max_ratio=100" }, { "vm.dirty_bytes=400M" },
+		{ "vm.dirty_bytes=40M", "bdi.%1$s.min_bytes=4M" },
+	};
+	size_t checked = 0, whatifs = 0;
+	(void)st;
+	for (size_t r = 0; r < sizeof(recs) / sizeof(recs[0]); r++) {
+		char err[256], warn[256], busy[WB_NAME_LEN], other[WB_NAME_LEN];
+		struct wb_rec_reader *rd = wb_rec_open(recs[r], err, sizeof(err), warn, sizeof(warn));
+
+		if (!rd)
+			fail_msg("%s: %s", recs[r], err);
+		assert_true(devices_of(rd, busy, other, sizeof(busy)));
+		for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++) {
+			char text[MAX_SETS][128];
+			const char *list[MAX_SETS];
+			int nsets = 0;
+
+			for (; nsets < MAX_SETS && sets[k][nsets]; nsets++) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+				snprintf(text[nsets], sizeof(text[nsets]), sets[k][nsets], busy, other);
+#pragma GCC diagnostic pop
+				list[nsets] = text[nsets];
+			}
+			struct wb_pipeline_opts po = { .sets = list, .nsets = nsets, .forecast_s = 30,
+						       .forecast_every_s = 8 };
+			struct wb_pipeline *pl = wb_pipeline_create(&po);
+			struct wb_replay *p = wb_replay_create(rd, 0, 0);
+			struct wb_source src;
+			struct wb_sample s;
+			double last = -1;
+
+			assert_non_null(pl);
+			assert_non_null(p);
+			wb_replay_source(p, &src);
+			wb_sample_init(&s);
+			while (src.read(src.ctx, &s) == 0) {
+				const struct wb_view *v;
+
+				if (wb_pipeline_push(pl, &s, err, sizeof(err)) == -ENOMEM)
+					fail();
+				v = wb_pipeline_view(pl);
+				if (!v->forecast || v->forecast_mono == last)
+					continue; /* a forecast kept from an earlier sample: checked then */
+				last = v->forecast_mono;
+				checked += assert_thresh_under_global(v->forecast, v->lim, recs[r]);
+				if (v->whatif_forecast) {
+					checked += assert_thresh_under_global(v->whatif_forecast, v->whatif, text[0]);
+					whatifs++;
+				}
+			}
+			wb_sample_finish(&s);
+			wb_replay_destroy(p);
+			wb_pipeline_destroy(pl);
+		}
+		wb_rec_close_reader(rd);
+	}
+	print_message("%zu threshold figures checked, %zu what-if forecasts\n", checked, whatifs);
+	assert_true(whatifs > 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(band_wider_after_a_change),
 		cmocka_unit_test(band_wider_while_ratelimit_moves),
+		cmocka_unit_test(thresh_band_synthetic),
+		cmocka_unit_test(thresh_band_recordings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
