@@ -500,8 +500,8 @@ struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header 
 static void stopped_why(struct wb_rec_writer *w, const char *why)
 {
 	const char *cut = ftruncate(w->fd, (off_t)w->bytes) == 0 ? "" : " (and cutting off the torn frame failed)";
-
-	snprintf(w->err, sizeof(w->err), "%s: %s; it holds %llu whole samples%s", w->shown, why,
+	/* the reason cut to what fits beside the quoted name (at most 159 bytes) and the rest */
+	snprintf(w->err, sizeof(w->err), "%s: %.240s; it holds %llu whole samples%s", w->shown, why,
 		 (unsigned long long)w->samples, cut);
 }
 
