@@ -356,18 +356,27 @@ const char *wb_fmt_count(char *buf, size_t len, double v)
 #define L1 "level 1 hidden: per-device knobs and names "
 #define L2 "level 2 hidden: per-device dirty, writeback, thresholds, bandwidth "
 #define L3 "level 3 hidden: flusher wakeups, throttling and reclaim events "
-static const char *const hidden_text[][WB_LEVEL_TRACE + 1] = {
-	[WB_WHY_KERNEL] = {
-		L0 "(/proc/vmstat unreadable)",
-		L1 "(/sys/class/bdi unreadable)",
+#define L3_OFF "level 3 off: flusher wakeups, throttling and reclaim events (--no-trace)"
+#define L0_KERNEL L0 "(/proc/vmstat unreadable)"
+#define L1_KERNEL L1 "(/sys/class/bdi unreadable)"
+/* debugfs is there, only root reads it: --mount-debugfs would change nothing */
+#define L2_ROOT L2 "(need root: debugfs is mounted, but root's; run as root)"
+#define L3_ROOT L3 "(need root: run as root)"
+/* as root, the mount alone is missing (tracefs too, when tracing could not start) */
+#define L2_MOUNT L2 "(debugfs not mounted: run with --mount-debugfs)"
+#define L3_MOUNT L3 "(no tracefs mounted: run with --mount-debugfs)"
+static const char *const hidden_text[WB_WHY_COUNT][WB_LEVEL_TRACE + 1] = {
+	[WB_WHY_KERNEL] = { /* the cause not known: all it may take */
+		L0_KERNEL,
+		L1_KERNEL,
 		L2 "(need root and debugfs: run as root with --mount-debugfs)",
 		L3 "(need root and tracefs: run as root with --mount-debugfs)",
 	},
 	[WB_WHY_NO_TRACE] = { /* only level 3 is the option's doing */
-		L0 "(/proc/vmstat unreadable)",
-		L1 "(/sys/class/bdi unreadable)",
+		L0_KERNEL,
+		L1_KERNEL,
 		L2 "(need root and debugfs: run as root with --mount-debugfs)",
-		"level 3 off: flusher wakeups, throttling and reclaim events (--no-trace)",
+		L3_OFF,
 	},
 	[WB_WHY_FIXTURE] = {
 		L0 "(not in the fixture tree)",
@@ -381,17 +390,28 @@ static const char *const hidden_text[][WB_LEVEL_TRACE + 1] = {
 		L2 "(not in the recording: it was made without root or debugfs)",
 		L3 "(not in the recording: it was made without tracefs or with --no-trace)",
 	},
+	[WB_WHY_NEED_ROOT] = { L0_KERNEL, L1_KERNEL, L2_ROOT, L3_ROOT },
+	[WB_WHY_NEED_MOUNT] = { L0_KERNEL, L1_KERNEL, L2_MOUNT, L3_MOUNT },
+	[WB_WHY_NEED_ROOT_NO_TRACE] = { L0_KERNEL, L1_KERNEL, L2_ROOT, L3_OFF },
+	[WB_WHY_NEED_MOUNT_NO_TRACE] = { L0_KERNEL, L1_KERNEL, L2_MOUNT, L3_OFF },
 };
 #undef L0
 #undef L1
 #undef L2
 #undef L3
+#undef L3_OFF
+#undef L0_KERNEL
+#undef L1_KERNEL
+#undef L2_ROOT
+#undef L3_ROOT
+#undef L2_MOUNT
+#undef L3_MOUNT
 
 int wb_level_hidden(int level, int why, bool events, const char **lines, int n)
 {
 	int k = 0;
 
-	if (why < 0 || why > WB_WHY_RECORDING)
+	if (why < 0 || why >= WB_WHY_COUNT)
 		why = WB_WHY_KERNEL;
 	/* a level from a damaged recording may be anything: never index outside the table */
 	for (int l = level < 0 ? 0 : level >= WB_LEVEL_TRACE ? WB_LEVEL_TRACE + 1 : level + 1;
@@ -399,6 +419,20 @@ int wb_level_hidden(int level, int why, bool events, const char **lines, int n)
 		if (l < WB_LEVEL_TRACE || !events)
 			lines[k++] = hidden_text[why][l];
 	return k;
+}
+
+int wb_level_why_live(bool trace, int level, int debugfs_err, bool root)
+{
+	/* [--no-trace][the cause below level 2: not known, root's debugfs, no debugfs] */
+	static const int why[2][3] = {
+		{ WB_WHY_KERNEL, WB_WHY_NEED_ROOT, WB_WHY_NEED_MOUNT },
+		{ WB_WHY_NO_TRACE, WB_WHY_NEED_ROOT_NO_TRACE, WB_WHY_NEED_MOUNT_NO_TRACE },
+	};
+	/* debugfs's folder (mode 0700) refuses others when mounted; unmounted, its empty mount point has no bdi/ */
+	int cause = level >= WB_LEVEL_DEBUGFS ? 0 : !root && debugfs_err == EACCES ? 1
+		    : root && debugfs_err == ENOENT ? 2 : 0;
+
+	return why[!trace][cause];
 }
 
 static bool majmin(const char *s, uint64_t *maj, uint64_t *min)

@@ -49,6 +49,10 @@ for f in sys.argv[1:]:
             assert "procs_unreadable" not in d["global"], (f, d["global"])
 PY
 grep -q "level 2 hidden:.*run as root" "$T/err" || { echo "FAIL: no explanation"; cat "$T/err"; exit 1; }
+# debugfs mounted (root's): root is what is missing, and --mount-debugfs would change nothing
+if grep -qs ' /sys/kernel/debug .* - debugfs ' /proc/self/mountinfo && grep -q "hidden:.*--mount-debugfs" "$T/err"; then
+	echo "FAIL: debugfs is mounted, yet the hint says --mount-debugfs"; cat "$T/err"; exit 1
+fi
 "${run[@]}" "$W" --batch -n 1 --mount-debugfs >/dev/null 2>"$T/err"
 if [ "$(id -u)" = 0 ] && ! grep -qs ' /sys/kernel/debug ' /proc/self/mountinfo; then
 	grep -q "needs root" "$T/err" || { echo "FAIL: --mount-debugfs as nobody"; exit 1; }

@@ -41,6 +41,11 @@ enum wb_level_why {
 	WB_WHY_NO_TRACE,      /* level 3 turned off (--no-trace) */
 	WB_WHY_FIXTURE,       /* a fixture tree (--root) has no more */
 	WB_WHY_RECORDING,     /* the recording has no more */
+	WB_WHY_NEED_ROOT,     /* live: debugfs is mounted, but root's: run as root */
+	WB_WHY_NEED_MOUNT,    /* live, as root: debugfs is not mounted: --mount-debugfs */
+	WB_WHY_NEED_ROOT_NO_TRACE,  /* the two above, level 3 turned off too (--no-trace) */
+	WB_WHY_NEED_MOUNT_NO_TRACE,
+	WB_WHY_COUNT
 };
 
 enum wb_sysctl {

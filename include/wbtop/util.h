@@ -123,6 +123,14 @@ const char *wb_fmt_count(char *buf, size_t len, double v);
  * are there, and no line says they are hidden).
  */
 int wb_level_hidden(int level, int why, bool events, const char **lines, int n);
+/*
+ * A live sample's enum wb_level_why from what the collector found: trace
+ * (tracing wanted: no --no-trace), the level reached, the errno debugfs's
+ * bdi folder gave (0: none said) and whether wbtop runs as root. Below
+ * level 2 the hint then names what is missing (root, or the mount) rather
+ * than both.
+ */
+int wb_level_why_live(bool trace, int level, int debugfs_err, bool root);
 
 /* Order BDI names: "MAJ:MIN" numerically, then others by name; 0 only for the same name. */
 int wb_bdi_name_cmp(const char *a, const char *b);

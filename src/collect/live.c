@@ -26,7 +26,8 @@ struct wb_live {
 	struct wb_bdis bdis;
 	struct wb_procs *procs;
 	bool procs_off;        /* the process table is not wanted now */
-	int why;               /* enum wb_level_why of every sample: a fixture tree, --no-trace */
+	int why;               /* enum wb_level_why of every sample: a fixture tree (-1: live, per sample) */
+	bool trace_on, root;   /* live: tracing wanted (no --no-trace); running as root */
 	struct wb_trace *trace;
 	struct wb_diag diag, notes;
 	bool mounted_debugfs, mounted_tracefs;
@@ -136,7 +137,9 @@ struct wb_live *wb_live_create(const struct wb_live_opts *o, char *err, size_t e
 		l->procs = wb_procs_create(&l->diag);
 	if (o->trace && strcmp(root, "/") == 0)
 		start_trace(l);
-	l->why = strcmp(root, "/") != 0 ? WB_WHY_FIXTURE : !o->trace ? WB_WHY_NO_TRACE : WB_WHY_KERNEL;
+	l->why = strcmp(root, "/") != 0 ? WB_WHY_FIXTURE : -1;
+	l->trace_on = o->trace;
+	l->root = geteuid() == 0;
 	/* poll_quiet()'s set: three for the BDIs, one for the sysctls, one a CPU */
 	l->pf_cap = 4 + (size_t)(sysconf(_SC_NPROCESSORS_CONF) > 0 ? sysconf(_SC_NPROCESSORS_CONF) : 1);
 	l->pf = malloc(l->pf_cap * sizeof(*l->pf));
@@ -310,7 +313,8 @@ void wb_live_read(struct wb_live *l, struct wb_sample *s)
 		if (s->level == WB_LEVEL_DEBUGFS && s->ev_valid)
 			s->level = WB_LEVEL_TRACE;
 	}
-	s->level_why = l->why;
+	/* live, the hint follows what the BDI collector found of debugfs in this sample */
+	s->level_why = l->why >= 0 ? l->why : wb_level_why_live(l->trace_on, s->level, l->bdis.dir_fail, l->root);
 }
 
 void wb_live_need_procs(struct wb_live *l, bool on)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
 #include <string.h>
@@ -383,7 +384,7 @@ static void level_hidden_any(void **st)
 
 	(void)st;
 	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
-		for (int why = -2; why < 7; why++) {
+		for (int why = -2; why < WB_WHY_COUNT + 3; why++) {
 			int n = wb_level_hidden(levels[i], why, false, h, 8);
 			assert_true(n >= 0 && n <= 4);
 			for (int k = 0; k < n; k++)
@@ -407,6 +408,50 @@ static void level_hidden_any(void **st)
 	/* tracefs without debugfs: events at level 1, so only level 2 is hidden */
 	assert_int_equal(wb_level_hidden(1, WB_WHY_KERNEL, true, h, 8), 1);
 	assert_non_null(strstr(h[0], "level 2"));
+}
+
+/*
+ * Live below level 2, the hint names what is missing as the collector found it: debugfs
+ * mounted but root's says root and not --mount-debugfs (which changes nothing there); as
+ * root with debugfs not mounted, the option and not root; a cause not known, both.
+ */
+static void level_why_live(void **st)
+{
+	static const struct {
+		bool trace, root;
+		int level, err, why;
+		const char *l2, *not_l2, *l3;
+	} c[] = {
+		{ true, false, 1, EACCES, WB_WHY_NEED_ROOT, "run as root", "--mount-debugfs", "run as root" },
+		{ true, true, 1, ENOENT, WB_WHY_NEED_MOUNT, "--mount-debugfs", "root", "--mount-debugfs" },
+		{ true, false, 1, ENOENT, WB_WHY_KERNEL, "run as root with --mount-debugfs", NULL, "run as root" },
+		{ true, true, 1, EPERM, WB_WHY_KERNEL, "run as root with --mount-debugfs", NULL, "run as root" },
+		{ true, false, 0, 0, WB_WHY_KERNEL, "run as root with --mount-debugfs", NULL, "run as root" },
+		{ false, false, 1, EACCES, WB_WHY_NEED_ROOT_NO_TRACE, "run as root", "--mount-debugfs", "--no-trace" },
+		{ false, true, 1, ENOENT, WB_WHY_NEED_MOUNT_NO_TRACE, "--mount-debugfs", "root", "--no-trace" },
+		{ false, false, 1, ENOENT, WB_WHY_NO_TRACE, "run as root with --mount-debugfs", NULL, "--no-trace" },
+		/* level 2 reached: the folder's old errno says nothing of level 3 */
+		{ true, true, 2, ENOENT, WB_WHY_KERNEL, NULL, NULL, "tracefs" },
+		{ false, true, 2, ENOENT, WB_WHY_NO_TRACE, NULL, NULL, "--no-trace" },
+	};
+	const char *h[8];
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		int why = wb_level_why_live(c[i].trace, c[i].level, c[i].err, c[i].root);
+		int n = wb_level_hidden(c[i].level, why, false, h, 8);
+
+		assert_int_equal(why, c[i].why);
+		assert_int_equal(n, 3 - c[i].level);
+		if (c[i].l2) {
+			assert_non_null(strstr(h[n - 2], "level 2"));
+			assert_non_null(strstr(h[n - 2], c[i].l2));
+		}
+		if (c[i].not_l2 && strstr(h[n - 2], c[i].not_l2))
+			fail_msg("case %zu: \"%s\" says %s", i, h[n - 2], c[i].not_l2);
+		assert_non_null(strstr(h[n - 1], "level 3"));
+		assert_non_null(strstr(h[n - 1], c[i].l3));
+	}
 }
 
 /*
@@ -2051,6 +2096,7 @@ int main(void)
 		cmocka_unit_test(json_utf8),
 		cmocka_unit_test(clock_nan),
 		cmocka_unit_test(level_hidden_any),
+		cmocka_unit_test(level_why_live),
 		cmocka_unit_test(man_keys),
 		cmocka_unit_test(titles_marked),
 		cmocka_unit_test(cut_marked),
