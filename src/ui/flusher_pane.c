@@ -13,26 +13,58 @@
 
 /* ---- flusher pane ---- */
 
-/* One line of the event log. */
+/* The catalogue's DEV-MOUNT row: the pane's DEVICE column. */
+static const struct wb_field *dev_mount_field(void)
+{
+	size_t nf;
+	const struct wb_field *t = wb_catalog_bdi(&nf);
+
+	for (size_t k = 0; k < nf; k++)
+		if (t[k].title && strcmp(t[k].title, "DEV-MOUNT") == 0)
+			return &t[k];
+	return NULL;
+}
+
+const char *ui_event_dev(const struct ui *u, const char *bdi, char *buf, size_t n)
+{
+	const struct wb_sample *s = ui_cur(u);
+	const struct wb_bdi *b = s ? wb_sample_bdi(s, bdi) : NULL;
+	const struct wb_field *f = dev_mount_field();
+	struct wb_value x = { .known = false };
+
+	if (b && f) { /* the sample's own names (recorded with it): a replay names devices as live did */
+		struct wb_fctx c;
+		wb_catalog_ctx(&c, u->view, u->view->lim, (size_t)(b - s->bdis));
+		x = f->get(&c);
+	}
+	snprintf(buf, n, "%s", x.known ? wb_value_text(&x) : bdi);
+	return buf;
+}
+
+/* One line of the event log; its device as the rows above name it, in the DEVICE column's width. */
 static void log_line(const struct ui *u, const struct wb_event *e, char *line, size_t n)
 {
 	const struct wb_sample *s = ui_cur(u);
+	const struct wb_field *f = dev_mount_field();
 	double P = s->page_size, ago = s->mono - e->t;
-	char a[16], b[16];
+	char a[16], b[16], dev[96];
+	int w = f ? f->width : 13, extra;
 
+	ui_event_dev(u, e->bdi, dev, sizeof(dev));
+	extra = ui_cut(dev, sizeof(dev), w, u->utf8); /* a UTF-8 mount name pads by its columns */
 	switch (e->kind) {
 	case WB_EV_WAKE_BG:
-		snprintf(line, n, "%7.1fs ago  wakeup     %-10s background  reclaimable ~%s", ago,
-			 e->bdi, e->extra == UINT64_MAX ? "-" : wb_fmt_bytes(a, 16, (double)e->extra * P));
+		snprintf(line, n, "%7.1fs ago  wakeup     %-*s background  reclaimable ~%s", ago, w + extra,
+			 dev, e->extra == UINT64_MAX ? "-" : wb_fmt_bytes(a, 16, (double)e->extra * P));
 		break;
 	case WB_EV_START:
-		snprintf(line, n, "%7.1fs ago  writeback  %-10s %-12s %lld pages to write", ago, e->bdi,
+		snprintf(line, n, "%7.1fs ago  writeback  %-*s %-12s %lld pages to write", ago, w + extra, dev,
 			 e->reason < WB_REASONS && u->log_names[e->reason][0] ? u->log_names[e->reason] : "?",
 			 (long long)e->value);
 		break;
 	case WB_EV_PAUSE:
-		snprintf(line, n, "%7.1fs ago  throttled  %-10s pid %-7d paused %llu ms, wb_dirty %s", ago, e->bdi,
-			 e->pid, (unsigned long long)e->value, wb_fmt_bytes(b, 16, (double)e->extra * P));
+		snprintf(line, n, "%7.1fs ago  throttled  %-*s pid %-7d paused %llu ms, wb_dirty %s", ago, w + extra,
+			 dev, e->pid, (unsigned long long)e->value, wb_fmt_bytes(b, 16, (double)e->extra * P));
 		break;
 	case WB_EV_RECLAIM:
 		snprintf(line, n, "%7.1fs ago  reclaim    pid %-7d throttled %llu us (reason bits %u)", ago, e->pid,

@@ -74,21 +74,9 @@ static const struct wb_event *last_pause(const struct ui *u, const struct wb_sam
 /* Where e's writer is throttled: the device as the Flusher pane names it (the catalogue's DEV-MOUNT), and the pause. */
 static void pause_text(const struct ui *u, const struct wb_event *e, char *buf, size_t n)
 {
-	const struct wb_sample *s = ui_cur(u);
-	size_t nf;
-	const struct wb_field *t = wb_catalog_bdi(&nf), *f = NULL;
-	struct wb_value x = { .known = false };
+	char dev[96];
 
-	for (size_t k = 0; k < nf && !f; k++)
-		if (t[k].title && strcmp(t[k].title, "DEV-MOUNT") == 0)
-			f = &t[k];
-	for (size_t b = 0; f && b < s->nbdis && !x.known; b++)
-		if (strcmp(s->bdis[b].name, e->bdi) == 0) {
-			struct wb_fctx c;
-			wb_catalog_ctx(&c, u->view, u->view->lim, b);
-			x = f->get(&c);
-		}
-	snprintf(buf, n, "%s %llums", x.known ? wb_value_text(&x) : e->bdi, (unsigned long long)e->value);
+	snprintf(buf, n, "%s %llums", ui_event_dev(u, e->bdi, dev, sizeof(dev)), (unsigned long long)e->value);
 }
 
 /* Is pid a row of the process table? */

@@ -240,6 +240,12 @@ int ui_table_rows(struct ui *u);
 void ui_draw_devices(struct ui *u, int y, int h);
 void ui_draw_zones(struct ui *u, int y, int h);
 void ui_draw_flusher(struct ui *u, int y, int h);
+/*
+ * The device an event names (its BDI, "7:1") as the Flusher pane's DEVICE
+ * column shows it from the shown sample ("loop1 disk"), or the BDI's name
+ * where that sample has no such device (gone since). Returns buf.
+ */
+const char *ui_event_dev(const struct ui *u, const char *bdi, char *buf, size_t n);
 void ui_draw_procs(struct ui *u, int y, int h);
 /* The line saying processes are missing from the table (and why), NULL when none is. */
 const char *ui_procs_missing_note(const struct wb_sample *s, char *buf, size_t n);

@@ -232,6 +232,13 @@ screen usb-stick 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2
 # at 80x24 the stick and the disk still differ (MOUNT on Devices, the mount's name on Flusher)
 screen usb-stick-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter
 screen usb-stick-flusher-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter 3
+# the event log names the devices as the rows above it do ("7:1" where the row said "loop1 disk")
+if awk '/^EVENTS/ { t = 1; next } t && / ago  / { n++; if ($0 !~ /  (throttled|wakeup|writeback) +loop[01] (disk|stick) +[a-z]/) bad = 1 }
+	END { exit bad || n < 3 }' "$T/usb-stick-flusher-80x24.txt"; then
+	ok "usb-stick-flusher-80x24: the event log names loop0 stick and loop1 disk"
+else
+	bad "usb-stick-flusher-80x24: the event log names a device otherwise"; cat "$T/usb-stick-flusher-80x24.txt"
+fi
 screen usb-stick-help-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space h
 # the help's two columns at 80x24 have two blanks between them ("write the settings file e")
 for f in help usb-stick-help-80x24; do

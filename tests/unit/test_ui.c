@@ -1291,6 +1291,26 @@ static void tune_preview_follows(void **st)
 }
 
 /*
+ * The event log names a device as the Flusher pane's rows do ("loop1 disk", from the sample's own
+ * device and mount: a replay as live), not by its BDI's MAJ:MIN; one the sample no longer has by that.
+ */
+static void event_dev_named(void **st)
+{
+	char dir[] = "/tmp/wbtop-evdev-XXXXXX", cmd[64], buf[96];
+	struct rig g;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	rig_open(&g, true, dir);
+	assert_string_equal(ui_event_dev(&g.u, "7:1", buf, sizeof(buf)), "loop1 disk");
+	assert_string_equal(ui_event_dev(&g.u, "7:0", buf, sizeof(buf)), "loop0 stick");
+	assert_string_equal(ui_event_dev(&g.u, "9:99", buf, sizeof(buf)), "9:99");
+	rig_close(&g);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
  * Processes missing from the table: "run as root" only when the sample was not read as root;
  * and an empty table says "your processes" only then (as root the refused ones are not others').
  */
@@ -2097,6 +2117,7 @@ int main(void)
 		cmocka_unit_test(clock_nan),
 		cmocka_unit_test(level_hidden_any),
 		cmocka_unit_test(level_why_live),
+		cmocka_unit_test(event_dev_named),
 		cmocka_unit_test(man_keys),
 		cmocka_unit_test(titles_marked),
 		cmocka_unit_test(cut_marked),
