@@ -164,6 +164,7 @@ static void preview(struct ui *u)
 void ui_tune_refresh(struct ui *u)
 {
 	int scroll = u->tune_scroll;
+	char refused[sizeof(u->tune_err)];
 
 	if (!u->tune_ok || u->tune_editing || u->tune_confirm || u->tune_verify)
 		return;
@@ -172,8 +173,11 @@ void ui_tune_refresh(struct ui *u)
 	u->tune_stale = u->pane != P_TUNE && u->pane != P_GRAPH;
 	if (u->tune_stale)
 		return;
+	snprintf(refused, sizeof(refused), "%s", u->tune_err);
 	preview(u);
 	u->tune_scroll = scroll; /* the table keeps its place (clamped when drawn) */
+	if (u->tune_ok && refused[0]) /* a refused step's note, beside the value kept: until the next key */
+		snprintf(u->tune_err, sizeof(u->tune_err), "%s", refused);
 }
 
 /* Device names as one list ("7:0, 7:1, btrfs-1"), "and 3 more" past a row's worth. */
@@ -586,13 +590,18 @@ static unsigned long long knob_step(const char *name)
 	return 1;
 }
 
-/* + / -: step the proposed value (from the typed one, else the current) and preview it. */
+/*
+ * + / -: step the proposed value (from the typed one, else the current) and
+ * preview it. A step the kernel would refuse (out of range) keeps the value
+ * and its prediction as they were, the refusal said beside them: the next
+ * step goes from the value last accepted, not from the refused one.
+ */
 static void step(struct ui *u, int ch)
 {
 	const char *name, *range, *help;
 	bool is_bdi;
 	int knob;
-	char cur[32], *end;
+	char cur[32], *end, was[sizeof(u->tune_buf)], why[sizeof(u->tune_err)];
 	unsigned long long v, st;
 
 	wb_knob_info((size_t)u->tune_sel, &name, &is_bdi, &knob, &range, &help);
@@ -610,8 +619,18 @@ static void step(struct ui *u, int ch)
 		v += st;
 	else
 		v = v > st ? v - st : 0;
+	snprintf(was, sizeof(was), "%s", u->tune_buf);
 	snprintf(u->tune_buf, sizeof(u->tune_buf), "%llu", v);
 	preview(u);
+	if (u->tune_ok || !u->tune_err[0])
+		return;
+	snprintf(why, sizeof(why), "%s", u->tune_err);
+	snprintf(u->tune_buf, sizeof(u->tune_buf), "%s", was);
+	u->tune_err[0] = '\0';
+	if (was[0])
+		preview(u);
+	if (!u->tune_err[0]) /* a typed value refused itself keeps its own reason */
+		snprintf(u->tune_err, sizeof(u->tune_err), "%s", why);
 }
 
 /* Keys of the tune pane; true when the key was used. */

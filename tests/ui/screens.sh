@@ -203,6 +203,18 @@ screen tune-bdi-edit 100 34 "--theme mono" Down e Enter 5 0 % Enter
 cp -r "$F/6.18-writing" "$T/level1" && rm -rf "$T/level1/sys/kernel/debug"
 screen tune-level1 80 24 "--theme mono --root $T/level1 -d 0.3" 5 Enter 1 0 Enter
 screen tune-step 100 34 "--theme mono" 5 + + + -
+# a step past the range is refused and the value stays the one last accepted (100, not 101):
+# the next - goes to 99, from a typed value as from the current one (bdi.max_ratio is 100)
+screen tune-step-refused 100 34 "--theme mono" 5 Enter 1 0 0 Enter +
+for k in "5 Enter 1 0 0 Enter + + -|vm.dirty_ratio=99" "5 Down Down Down Down Down Down Down + -|bdi.7:0.max_ratio=99"; do
+	# shellcheck disable=SC2086 # the keys are words
+	"$S" 100x34 --root "$F/6.18-writing" -d 0.3 --theme mono -- ${k%|*} > "$T/step.txt" 2>&1
+	if grep -q "^PREDICTED ${k#*|} " "$T/step.txt" && ! grep -q '^refused' "$T/step.txt"; then
+		ok "tune: ${k%|*}: ${k#*|}, from the value last accepted"
+	else
+		bad "tune: ${k%|*}: not ${k#*|}"; cat "$T/step.txt"
+	fi
+done
 # the shipped scenario recordings, paused at a moment that shows the effect
 EX=$(cd "$(dirname "$0")/../.." && pwd)/examples/scenarios
 # a label cut to its column ends in a marker (btrfs-3:loop0 read btrfs-3:loop, a whole name)
