@@ -54,6 +54,7 @@ struct cli_opts {
 	unsigned typed;        /* CLI_F(CLI_O_...) of every option on the command line: it wins over the settings file */
 	const struct wb_pipeline_sink *sinks; /* the pipeline's own sinks (the recorder), set up by main() */
 	size_t nsinks;
+	const struct wb_pipeline_sink *rec_sink; /* the recorder, one of sinks (set up by main()); NULL: none */
 };
 
 /* Parse and check the command line into *o; returns 0, or the exit code to leave with (-1: done, exit 0). */

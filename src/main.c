@@ -126,7 +126,8 @@ static int run_ui(const struct cli_opts *o, struct wb_source *src, const char *n
 	struct wb_ui_opts uo = { .delay = o->delay, .theme = o->theme, .theme_dirs = dirs, .warn_pct = o->warn,
 				 .crit_pct = o->crit, .sets = o->sets, .nsets = o->nsets, .notice = notice,
 				 .can_apply = !src->replay && strcmp(o->root, "/") == 0,
-				 .origin = origin, .cfg = &cfg, .sinks = o->sinks, .nsinks = o->nsinks };
+				 .origin = origin, .cfg = &cfg, .sinks = o->sinks, .nsinks = o->nsinks,
+				 .record = o->rec_sink ? o->record : NULL, .record_sink = o->rec_sink };
 	int rc;
 
 	if (check_terminal(err, sizeof(err))) {
@@ -422,8 +423,10 @@ static int run_live(struct cli_opts *o)
 		goto out;
 	}
 	say_served(o, http, &notice, served, sizeof(served));
-	if (recorder)
-		sinks[nsinks++] = rec_sink;
+	if (recorder) {
+		sinks[nsinks] = rec_sink;
+		o->rec_sink = &sinks[nsinks++];
+	}
 	if (om)
 		sinks[nsinks++] = om_sink;
 	o->sinks = sinks;

@@ -31,6 +31,9 @@ struct wb_ui_opts {
 	const char *cfg_path;         /* where W writes it; NULL: W says it cannot */
 	const struct wb_pipeline_sink *sinks;  /* fed every view the UI's pipeline makes (the recorder); may be NULL */
 	size_t nsinks;
+	const char *record;           /* live --record FILE: the title says REC and its name; NULL: none */
+	const struct wb_pipeline_sink *record_sink; /* the recorder, one of sinks: once its error() says it
+						     * stopped the title no longer says REC; may be NULL */
 };
 
 /* The Devices pane's columns (catalogue rows with a screen position), in order; how many. */

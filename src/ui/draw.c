@@ -217,10 +217,40 @@ static const char *title_clock(const struct ui *u, double wall, char *buf, size_
 				  ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", buf, n);
 }
 
-/* The header's first line: what runs, when, and the states that change what the screen means. */
-static void draw_title(struct ui *u, const struct wb_sample *s, char *line, size_t n)
+/* The --record file's last component into name, safe for a terminal; its columns (0: not recording). */
+static int rec_name(const struct ui *u, char *name, size_t n)
 {
-	char ver[32], tm[32], when[48], pos[48], speed[24], lvl[16], every[24];
+	const char *path = ui_recording(u), *base = path ? strrchr(path, '/') : NULL;
+
+	name[0] = '\0';
+	if (path)
+		wb_safe_text(base && base[1] ? base + 1 : path, name, n); /* a file's name: no escapes */
+	return wb_text_cols(name);
+}
+
+/*
+ * REC's item into buf: "REC" alone while the room the other items leave is
+ * unknown (room < 0) or holds less than 4 columns of the name (of cols, in
+ * nn bytes) and not all of it; else "REC" and the name cut (marked) to
+ * room. The bytes past its columns.
+ */
+static int rec_item(const struct ui *u, char *name, size_t nn, int cols, char *buf, size_t n, int room)
+{
+	int extra;
+
+	if (room < 0 || (room < 4 && cols > room)) {
+		snprintf(buf, n, "REC");
+		return 0;
+	}
+	extra = ui_cut(name, nn, room, u->utf8);
+	snprintf(buf, n, "REC %s", name);
+	return extra;
+}
+
+/* The header's first line: what runs, when, and the states that change what the screen means. */
+const char *ui_title(const struct ui *u, const struct wb_sample *s, char *line, size_t n)
+{
+	char ver[32], tm[32], when[48], pos[48], speed[24], lvl[16], every[24], rec[280];
 	const char *flag = u->frozen ? (u->src && u->src->replay ? "[PAUSED]" : "[FROZEN]") : "";
 	const char *wi = u->whatif_ok ? "[what-if]" : "";
 
@@ -242,12 +272,35 @@ static void draw_title(struct ui *u, const struct wb_sample *s, char *line, size
 			snprintf(line + strlen(line), n - strlen(line), "  %s", ui_origin(u));
 		ui_cut(line, n, ui_cols(u), u->utf8);
 	} else {
-		static const int keep[] = { 1, 99, 3, 2, 99, 99 };
-		const char *item[] = { ver, tm, lvl, every, flag, wi };
+		/* REC goes after the version, the interval and the level: a state, yet left out before
+		 * the time or one in brackets is cut at the edge */
+		static const int keep[] = { 1, 99, 3, 2, 4, 99, 99 };
+		const char *item[] = { ver, tm, lvl, every, rec, flag, wi };
+		char name[256];
+		int name_cols = rec_name(u, name, sizeof(name)), room, extra;
 		/* %.2g alone reads 86400 (-d's longest) as 8.6e+04 */
 		snprintf(every, sizeof(every), u->delay < 100 ? "every %.2gs" : "every %.0fs", u->delay);
-		title_fit(line, n, item, keep, 6, ui_cols(u));
+		if (name[0])
+			rec_item(u, name, sizeof(name), name_cols, rec, sizeof(rec), -1);
+		else
+			rec[0] = '\0';
+		title_fit(line, n, item, keep, 7, ui_cols(u));
+		/*
+		 * The file's name takes the room the rest leaves, the version's too
+		 * (the first to go in any case): the items that stay are those that
+		 * stayed, REC grows into exactly that room.
+		 */
+		if (rec[0] && strstr(line, " REC")) {
+			room = ui_cols(u) - (int)strlen(line) - 1;
+			if (room < name_cols && strstr(line, ver)) {
+				room += (int)strlen(ver) + 2;
+				ver[0] = '\0';
+			}
+			extra = rec_item(u, name, sizeof(name), name_cols, rec, sizeof(rec), room);
+			title_fit(line, n, item, keep, 7, ui_cols(u) + extra);
+		}
 	}
+	return line;
 }
 
 /* Header: title line, global meter, numbers, settings, hidden levels. */
@@ -259,7 +312,7 @@ static int draw_header(struct ui *u)
 	uint64_t P = s->page_size;
 	int y = 0;
 
-	draw_title(u, s, line, sizeof(line));
+	ui_title(u, s, line, sizeof(line));
 	wb_grid_hline(u->grid, y, 0, WB_R_HEADER, ui_cols(u));
 	ui_put(u, y++, 0, WB_R_HEADER, line);
 	if (u->src && u->src->replay) { /* the time bar, with the newest note */

@@ -663,6 +663,15 @@ const char *ui_origin(const struct ui *u)
 	return u->src && u->src->replay && u->o->origin && u->o->origin[0] ? u->o->origin : NULL;
 }
 
+const char *ui_recording(const struct ui *u)
+{
+	const struct wb_pipeline_sink *k = u->o->record_sink;
+
+	if (!u->o->record || !u->o->record[0] || (u->src && u->src->replay))
+		return NULL;
+	return k && k->error && k->error(k->ctx) ? NULL : u->o->record; /* stopped: the status line says why */
+}
+
 #define K_LIVE (UI_K_LIVE | UI_K_TREE) /* sampling: this machine's kernel or a --root tree */
 #define K_ALL (K_LIVE | UI_K_REPLAY)
 #define K_GRAPH (K_ALL | UI_K_GRAPH)

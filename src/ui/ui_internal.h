@@ -147,6 +147,14 @@ char *ui_filter(struct ui *u);
 const size_t *ui_proc_rows(struct ui *u, const struct wb_sample *s, size_t *n);
 /* The replay's origin for the header ("host 5.15.0-91"), or NULL live / unknown. */
 const char *ui_origin(const struct ui *u);
+/* The --record file being written (live, the recorder not stopped), or NULL. */
+const char *ui_recording(const struct ui *u);
+/*
+ * The header's title line for sample s into line (n bytes), fitted to the
+ * grid's width: items left out by their rank, REC's file name cut to the
+ * room the others leave. Returns line.
+ */
+const char *ui_title(const struct ui *u, const struct wb_sample *s, char *line, size_t n);
 
 /* Append the newest sample's events to the log (ui.c). */
 void ui_log_events(struct ui *u, const struct wb_sample *s);

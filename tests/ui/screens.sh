@@ -159,6 +159,14 @@ screen tiny-20x5 20 5 "--theme mono"
 screen resize-wide 80 24 "--theme mono" resize=200x60
 screen resize-tiny 80 24 "--theme mono" resize=70x20
 screen whatif 80 24 "--theme mono --set vm.dirty_bytes=100M"
+# --record: REC and the file's name in the title (a replay of it has none: usb-stick.txt and the others)
+mkdir "$T/rec"
+screen record-80x24 80 24 "--theme mono --record $T/rec/a-day-of-writeback.wbrec"
+if "$W" --replay "$T/rec/a-day-of-writeback.wbrec" --batch --json 2>/dev/null | grep -q '"level"'; then
+	ok "record-80x24: the samples recorded"
+else
+	bad "record-80x24: nothing recorded"
+fi
 screen theme-light 80 24 "--theme light"
 # a locale that is not UTF-8: a cut label, mount and header note all end in the one ASCII marker
 screen devices-ascii 80 24 "--theme mono --ascii"

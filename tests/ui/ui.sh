@@ -64,6 +64,30 @@ screen zones 80 24 2
 screen resize-wide 80 24 resize=200x60
 screen resize-tiny 80 24 resize=70x20
 
+# --record through wbtop itself: REC and the file's name in the title; a terminal of 20 columns
+# says it is too small (nothing cut into it), and back at 80 the title is whole again; q exits 0
+# and the file replays
+[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1
+SOCK=wbtop-ui-$$-record
+tmux -L $SOCK -f /dev/null new-session -d -x 80 -y 24 \
+	"env LANG=C.UTF-8 TERM=tmux-256color $W --root $F/6.18-writing -d 0.3 --theme mono --record $T/day-one.wbrec; echo EXITED \$?; sleep 30"
+rec_title() { head -1 "$1" | grep -q '  every 0.3s  REC day-one.wbrec$'; }
+small() { grep -q 'terminal too small' "$1"; }
+exited() { grep -q "EXITED" "$1"; }
+if until_screen "$T/rec.txt" rec_title && tmux -L $SOCK resize-window -x 20 -y 5 &&
+   until_screen "$T/rec20.txt" small && tmux -L $SOCK resize-window -x 80 -y 24 &&
+   until_screen "$T/rec.txt" rec_title && tmux -L $SOCK send-keys q && until_screen "$T/rec.txt" exited &&
+   grep -q "EXITED 0" "$T/rec.txt"; then
+	ok "--record: REC day-one.wbrec in the title, 20 columns too small, q exits 0"
+else
+	bad "--record: the title or the exit"; cat "$T/rec.txt" "$T/rec20.txt" 2>/dev/null
+fi
+if "$W" --replay "$T/day-one.wbrec" --batch --json 2>/dev/null | grep -q '"level"'; then
+	ok "--record: the recording replays"
+else
+	bad "--record: the recording does not replay"
+fi
+
 # q leaves with status 0 and gives the terminal back: the shell's screen, not wbtop's
 [ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1
 SOCK=wbtop-ui-$$-quit
@@ -71,7 +95,6 @@ tmux -L $SOCK -f /dev/null new-session -d -x 80 -y 24 \
 	"echo BEFORE; env TERM=tmux-256color $W --root $F/6.18-writing; echo EXITED \$?; sleep 30"
 until_screen "$T/quit.txt" started || bad "quit: wbtop did not start"
 tmux -L $SOCK send-keys q
-exited() { grep -q "EXITED" "$1"; }
 if until_screen "$T/quit.txt" exited && grep -q "EXITED 0" "$T/quit.txt" && grep -q "^BEFORE" "$T/quit.txt" &&
    ! grep -q " 1 Devices " "$T/quit.txt"; then
 	ok "q quits with status 0 and restores the terminal"

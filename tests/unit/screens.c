@@ -4,8 +4,8 @@
  * fixture tree or a recording), driven on a virtual clock, fed keys through
  * ui_handle_key(), drawn into the grid and printed as text.
  *
- *   screens COLSxLINES [--root DIR | --replay FILE] [-d SEC] [--theme NAME]
- *           [--set K=V]... [--roles] [--ascii] [-- KEY...]
+ *   screens COLSxLINES [--root DIR [--record FILE] | --replay FILE] [-d SEC]
+ *           [--theme NAME] [--set K=V]... [--roles] [--ascii] [-- KEY...]
  *
  * Timing is the tmux test's, on a clock of its own: the keys start at 1.2 s
  * and come 0.4 s apart; samples are taken when due, so no test sleeps. A KEY
@@ -14,6 +14,7 @@
  * theme role as a letter ('a' + enum wb_role; capital when the selection's
  * bold is added; '.' a blank in the normal role). --ascii: a locale that is
  * not UTF-8 (the C locale), where the UI draws its ASCII glyphs and markers.
+ * --record: the samples recorded to FILE as wbtop --record does (the title's REC).
  */
 #include <curses.h>
 #include <locale.h>
@@ -32,7 +33,7 @@
 
 struct args {
 	int w, h;
-	const char *root, *replay, *theme;
+	const char *root, *replay, *theme, *record;
 	double delay, from, to; /* the replay's --from / --to (0: the whole recording) */
 	const char *sets[MAX_SETS];
 	int nsets;
@@ -86,6 +87,8 @@ static int parse(int argc, char **argv, struct args *a)
 			a->root = v;
 		else if (strcmp(o, "--replay") == 0)
 			a->replay = v;
+		else if (strcmp(o, "--record") == 0)
+			a->record = v;
 		else if (strcmp(o, "-d") == 0)
 			a->delay = atof(v);
 		else if (strcmp(o, "--from") == 0)
@@ -203,6 +206,9 @@ static int drive_live(const struct args *a, struct wb_ui_opts *o)
 	char err[256];
 	struct wb_source src;
 	struct wb_live *l = wb_live_source_open(&lo, false, &src, err, sizeof(err)); /* wbtop's own live source */
+	struct wb_rec_writer *w = NULL;
+	struct wb_recorder *rec = NULL;
+	struct wb_pipeline_sink sink;
 	int rc;
 
 	if (!l) {
@@ -210,7 +216,27 @@ static int drive_live(const struct args *a, struct wb_ui_opts *o)
 		return 1;
 	}
 	o->notice = wb_live_notes(l)->n ? wb_live_notes(l)->msg[0] : NULL;
+	if (a->record) { /* the recorder as wbtop's one sink, the title told which */
+		struct wb_rec_header h;
+		wb_rec_header_local(&h, a->delay);
+		if (!(w = wb_rec_start(a->record, &h, 0, 0, err, sizeof(err))) || !(rec = wb_recorder_create(w))) {
+			fprintf(stderr, "screens: --record: %s\n", w ? "out of memory" : err);
+			wb_rec_close(w);
+			wb_live_destroy(l);
+			return 1;
+		}
+		wb_recorder_sink(rec, &sink);
+		o->sinks = o->record_sink = &sink;
+		o->nsinks = 1;
+		o->record = a->record;
+	}
 	rc = drive(a, o, &src);
+	if (rec && (wb_recorder_flush(rec) || wb_recorder_error(rec))) {
+		fprintf(stderr, "screens: %s\n", wb_recorder_error(rec));
+		rc = 1;
+	}
+	wb_recorder_destroy(rec);
+	wb_rec_close(w);
 	wb_live_destroy(l);
 	return rc;
 }
@@ -246,8 +272,8 @@ int main(int argc, char **argv)
 	struct wb_ui_opts o;
 
 	if (parse(argc, argv, &a)) {
-		fprintf(stderr, "usage: screens COLSxLINES [--root DIR | --replay FILE [--from S] [--to S]] [-d SEC] [--theme NAME] "
-				"[--set K=V]... [--roles] [--ascii] [-- KEY...]\n");
+		fprintf(stderr, "usage: screens COLSxLINES [--root DIR [--record FILE] | --replay FILE [--from S] [--to S]] [-d SEC] "
+				"[--theme NAME] [--set K=V]... [--roles] [--ascii] [-- KEY...]\n");
 		return 2;
 	}
 	setlocale(LC_ALL, a.ascii ? "C" : "C.UTF-8"); /* as the tmux test runs wbtop */

@@ -1290,6 +1290,78 @@ static void tune_preview_follows(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+static const char *stopped_error(void *ctx)
+{
+	(void)ctx;
+	return "recording stopped: No space left on device";
+}
+
+/*
+ * The title says REC and the --record file's name while recording live: the name whole where it
+ * fits (the version gives way to it), else cut (marked, ~ in ASCII) to the room the other items
+ * leave; REC alone, then left out before the time or a state in brackets is cut, as the width
+ * shrinks to 20 and under. A name's escapes never reach the terminal. Nothing once the recorder
+ * has stopped, nor in a replay.
+ */
+static void title_rec(void **st)
+{
+	static const struct {
+		int cols;
+		bool frozen, ver;
+		const char *has, *hasnt;
+	} c[] = {
+		{ 200, false, true, "  level 3  every 1s  REC day-one.wbrec", NULL },
+		{ 80, false, true, "  level 3  every 1s  REC day-one.wbrec", NULL },
+		/* the name before the version, the first item to go in any case */
+		{ 60, true, false, "  level 3  every 1s  REC day-one.wbrec  [FROZEN]", NULL },
+		{ 40, false, false, "  level 3  every 1s  REC day-o~", NULL },
+		{ 30, false, false, "  level 3  REC day-o~", "every" },
+		{ 24, false, false, "  level 3  REC", "day" },
+		{ 20, false, false, "  REC day-~", "level" },
+		{ 20, true, false, "  [FROZEN]", "REC" },
+		{ 16, false, false, "  REC", "day" },
+	};
+	char dir[] = "/tmp/wbtop-rec-XXXXXX", cmd[64], line[512];
+	struct wb_pipeline_sink stopped = { .error = stopped_error };
+	struct wb_grid grid;
+	struct rig g;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	wb_grid_init(&grid);
+	rig_open(&g, false, dir);
+	g.o.record = "/var/log/wbtop/day-one.wbrec";
+	g.u.grid = &grid;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		assert_int_equal(wb_grid_resize(&grid, c[i].cols, 24), 0);
+		g.u.frozen = c[i].frozen;
+		ui_title(&g.u, ui_cur(&g.u), line, sizeof(line));
+		if ((int)strlen(line) > c[i].cols || !strstr(line, c[i].has) || (c[i].hasnt && strstr(line, c[i].hasnt)) ||
+		    !strstr(line, "  ") || !strstr(line, ":") || (strncmp(line, " wbtop ", 7) == 0) != c[i].ver)
+			fail_msg("%d columns: \"%s\" (want \"%s\"%s%s)", c[i].cols, line, c[i].has,
+				 c[i].hasnt ? ", not " : "", c[i].hasnt ? c[i].hasnt : "");
+	}
+	assert_int_equal(wb_grid_resize(&grid, 80, 24), 0);
+	g.o.record = "/tmp/\033]0;owned\007\033[2J.wbrec";
+	ui_title(&g.u, ui_cur(&g.u), line, sizeof(line));
+	assert_non_null(strstr(line, "REC "));
+	assert_null(strchr(line, '\033'));
+	assert_null(strchr(line, '\007'));
+	g.o.record_sink = &stopped; /* the status line says why; the title no longer claims it */
+	assert_null(strstr(ui_title(&g.u, ui_cur(&g.u), line, sizeof(line)), "REC"));
+	g.u.grid = NULL;
+	rig_close(&g);
+	rig_open(&g, true, dir); /* a replay records nothing */
+	g.o.record = "/var/log/wbtop/day-one.wbrec";
+	g.u.grid = &grid;
+	assert_null(strstr(ui_title(&g.u, ui_cur(&g.u), line, sizeof(line)), "REC"));
+	g.u.grid = NULL;
+	rig_close(&g);
+	wb_grid_finish(&grid);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /*
  * The event log names a device as the Flusher pane's rows do ("loop1 disk", from the sample's own
  * device and mount: a replay as live), not by its BDI's MAJ:MIN; one the sample no longer has by that.
@@ -2118,6 +2190,7 @@ int main(void)
 		cmocka_unit_test(level_hidden_any),
 		cmocka_unit_test(level_why_live),
 		cmocka_unit_test(event_dev_named),
+		cmocka_unit_test(title_rec),
 		cmocka_unit_test(man_keys),
 		cmocka_unit_test(titles_marked),
 		cmocka_unit_test(cut_marked),
