@@ -315,21 +315,37 @@ static bool inflight_rate(const struct wb_sample *const *hist, size_t nhist, con
 }
 
 /*
- * b has held a writeback chunk (4 MiB) or more in flight since from, 2 s or
- * more before cur, and completed nothing since: *bound, a chunk over the
- * span, is more than it can complete.
+ * b has held a writeback chunk (4 MiB, or the per-CPU counters' slack where
+ * that is more) or more in flight at every sample of the last second or
+ * more, up to hist[0], and completed nothing since from (its writing's
+ * start): *bound, a chunk over that stretch, is more than it can complete.
+ * Only on figures read in their own sample: those kept by the debugfs
+ * back-off (stats_skipped) are an older read's, whose WRITTEN says nothing
+ * of what completed since.
  */
-static bool stalled(const struct wb_sample *cur, const struct wb_sample *from, const char *name, double *bound)
+static bool stalled(const struct wb_sample *const *hist, size_t nhist, const struct wb_sample *from,
+		    const char *name, double *bound)
 {
-	const struct wb_bdi *now = wb_sample_bdi(cur, name), *then = from ? wb_sample_bdi(from, name) : NULL;
-	double chunk = cur->page_size ? (4 << 20) / (double)cur->page_size : 1024, span;
+	const struct wb_bdi *now = wb_sample_bdi(hist[0], name), *then = from ? wb_sample_bdi(from, name) : NULL;
+	double chunk = hist[0]->page_size ? (4 << 20) / (double)hist[0]->page_size : 1024, span;
+	size_t oldest = 0;
 
-	if (!now || !then || !WB_HAS(now->st_valid, WB_B_WRITEBACK) || !WB_HAS(now->st_valid, WB_B_WRITTEN) ||
-	    !WB_HAS(then->st_valid, WB_B_WRITTEN) || now->st[WB_B_WRITTEN] != then->st[WB_B_WRITTEN] ||
-	    (double)now->st[WB_B_WRITEBACK] < chunk)
+	chunk = fmax(chunk, (double)wb_counter_slack(hist[0]));
+	if (!now || !then || now->stats_skipped || !WB_HAS(now->st_valid, WB_B_WRITEBACK) ||
+	    !WB_HAS(now->st_valid, WB_B_WRITTEN) || !WB_HAS(then->st_valid, WB_B_WRITTEN) ||
+	    now->st[WB_B_WRITTEN] != then->st[WB_B_WRITTEN] || (double)now->st[WB_B_WRITEBACK] < chunk)
 		return false;
-	span = cur->mono - from->mono;
-	if (!(span >= 2 - 1e-6))
+	for (size_t j = 1; j < nhist && hist[j]->mono >= from->mono - 1e-6; j++) {
+		const struct wb_bdi *x = wb_sample_bdi(hist[j], name);
+
+		if (!x || x->stats_skipped || !WB_HAS(x->st_valid, WB_B_WRITEBACK) ||
+		    !WB_HAS(x->st_valid, WB_B_WRITTEN) || x->st[WB_B_WRITTEN] != now->st[WB_B_WRITTEN] ||
+		    (double)x->st[WB_B_WRITEBACK] < chunk)
+			break;
+		oldest = j;
+	}
+	span = hist[0]->mono - hist[oldest]->mono;
+	if (!(span >= 0.9)) /* a second, less the sampler's jitter */
 		return false;
 	*bound = chunk / span;
 	return true;
@@ -595,15 +611,15 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			full = true;
 		}
 		/*
-		 * A backlog in flight since the writing started 2 s or more ago
-		 * and nothing completed: the device is slower than a writeback
-		 * chunk over that span, however far the kernel's estimate of a
-		 * new device (100 MB/s) has yet to come down. At the estimate a
-		 * 3 MiB/s device with 175M queued behind its throttle had its
-		 * writer forecast at 95 MB/s where the kernel held it to 15,
-		 * then 3 (scenario-gen unseen2/run15).
+		 * A backlog in flight for a second or more and nothing completed
+		 * since the writing started: the device is slower than a
+		 * writeback chunk over that second, however far the kernel's
+		 * estimate of a new device (100 MB/s) has yet to come down. At
+		 * the estimate a 3 MiB/s device with 175M queued behind its
+		 * throttle had its writer forecast at 95 MB/s where the kernel
+		 * held it to 15, then 3 (scenario-gen unseen2/run15).
 		 */
-		if (!measured && stalled(cur, from, b->name, &w) && w < o->bw[i]) {
+		if (!measured && stalled(hist, nhist, from, b->name, &w) && w < o->bw[i]) {
 			o->bw[i] = w;
 			full = true;
 		}
