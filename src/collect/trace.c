@@ -62,10 +62,12 @@ struct wb_trace {
 };
 
 /*
- * A trace buffer grows to at most this a CPU, and all CPUs' together to at
- * most WB_TRACE_ALL_KB (kernel memory, pinned while wbtop runs).
+ * A trace buffer grows to at most this a CPU (what one drain takes from a
+ * CPU, tracebuf.c's MAX_BYTES: a bigger one would take two drains to
+ * empty), and no further once all CPUs' together reach WB_TRACE_ALL_KB
+ * (kernel memory, pinned while wbtop runs).
  */
-#define WB_TRACE_MAX_KB (32u << 10)
+#define WB_TRACE_MAX_KB (16u << 10)
 #define WB_TRACE_ALL_KB (256u << 10)
 
 static struct acc *acc_get(struct wb_trace *t, const char *name)
@@ -591,10 +593,12 @@ static unsigned long long overruns(struct wb_trace *t)
 }
 
 /*
- * Records were lost to overrun: the buffer held less than the time from
- * one drain to the next (a CPU busy elsewhere can hold a drain back for
- * seconds). Each CPU's buffer doubles, within WB_TRACE_MAX_KB and
- * WB_TRACE_ALL_KB, so that a gap as long loses nothing the next time.
+ * Records were lost (overrun, for the most part: the buffer held less than
+ * the time from one drain to the next, and a CPU busy elsewhere can hold a
+ * drain back for seconds; the count has the kernel's commit overruns and
+ * dropped events in it too, which no size mends). Each CPU's buffer
+ * doubles, within WB_TRACE_MAX_KB and WB_TRACE_ALL_KB, so that a gap as
+ * long loses nothing the next time.
  */
 static void grow(struct wb_trace *t, uint64_t lost, struct wb_diag *d)
 {
@@ -608,12 +612,14 @@ static void grow(struct wb_trace *t, uint64_t lost, struct wb_diag *d)
 	if (!t->buffer_kb || kb <= t->buffer_kb)
 		return;
 	if (tracefs_instance_set_buffer_size(t->inst, kb, -1) < 0) {
-		wb_diag_add(d, "trace: %llu records lost to overrun; the buffer could not grow past %zu KiB a CPU: %s",
-			    (unsigned long long)lost, t->buffer_kb, strerror(errno));
+		/* EBUSY: the kernel resizes no buffer that is mapped (WBTOP_TRACEBUF=map) */
+		wb_diag_add(d, "trace: %llu records lost; the buffer could not grow past %zu KiB a CPU: %s%s",
+			    (unsigned long long)lost, t->buffer_kb, strerror(errno),
+			    errno == EBUSY ? " (a mapped buffer cannot be resized)" : "");
 		t->buffer_kb = 0; /* not tried again */
 		return;
 	}
-	wb_diag_add(d, "trace: %llu records lost to overrun; the buffer grown from %zu to %zu KiB a CPU",
+	wb_diag_add(d, "trace: %llu records lost; the buffer grown from %zu to %zu KiB a CPU",
 		    (unsigned long long)lost, t->buffer_kb, kb);
 	t->buffer_kb = kb;
 }
