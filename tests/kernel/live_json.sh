@@ -23,8 +23,15 @@ make_loop c 320 xfs; C=$LOOP_MM; CM=$LOOP_MNT
 #    they are fewer than the matches - wbtop reading wrong would miss every time.
 #    Where a pair never held still in 60 s, wbtop's figures must lie between
 #    the two reads (less the memory held) in 3 samples: it cannot by chance.
+#    The levels are global counters fed by per-CPU deltas that fold in when a
+#    CPU's vmstat work runs (up to "vm stats threshold" pages a CPU each): one
+#    CPU's fold can show between the two reads and the other's take it back
+#    (two CI runs at stop 52: nr_writeback 2 in wbtop's read, 0 in both of
+#    the launcher's, in 3 of 6 quiet samples, never alone). Such a miss within
+#    that drift is counted apart and printed, neither a match nor a miss; a
+#    wrong figure read is off by more, or at every sample.
 python3 - "$TMP/q.json" "$WBTOP" $(cat /proc/sys/vm/dirty_ratio /proc/sys/vm/dirty_background_ratio) <<'PY' || fail "wbtop's global figures against /proc/vmstat"
-import json, resource, subprocess, sys, time
+import json, os, resource, subprocess, sys, time
 out, wbtop, ratio, bg_ratio = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 KEYS = ("nr_dirty", "nr_writeback", "nr_dirty_threshold", "nr_dirty_background_threshold")
 def vm():
@@ -34,7 +41,10 @@ def vm():
         if k in KEYS:
             v[k] = int(x)
     return tuple(v[k] for k in KEYS)
-stable = {"levels": 0, "thresholds": 0}; missed = dict(stable); between = dict(stable)
+stable = {"levels": 0, "thresholds": 0}; missed = dict(stable); between = dict(stable); drift = dict(stable)
+# the per-CPU deltas the global counters can lag by: the largest threshold, times the CPUs
+thr = [int(l.split()[-1]) for l in open("/proc/zoneinfo") if "vm stats threshold" in l]
+DRIFT = (max(thr) if thr else 0) * (os.cpu_count() or 1)
 until = time.monotonic() + 60
 while time.monotonic() < until and min(stable.values()) < 3:
     with open(out, "w") as o:
@@ -55,15 +65,18 @@ while time.monotonic() < until and min(stable.values()) < 3:
             continue
         if all(v0[i] == v1[i] for i in ix):
             ok = all(0 <= v0[i] - got[i] <= slack[i] for i in ix)
-            stable[name] += ok; missed[name] += not ok
+            drifted = not ok and name == "levels" and all(abs(v0[i] - got[i]) <= DRIFT for i in ix)
+            stable[name] += ok; missed[name] += not ok and not drifted; drift[name] += drifted
             if not ok:
-                print(f"{name}: wbtop {[got[i] for i in ix]}, /proc/vmstat {[v0[i] for i in ix]}, held {held} pages")
+                print(f"{name}: wbtop {[got[i] for i in ix]}, /proc/vmstat {[v0[i] for i in ix]}, held {held} pages"
+                      + (f" (within the per-CPU counters' drift, {DRIFT} pages)" if drifted else ""))
         elif all(min(v0[i], v1[i]) - slack[i] <= got[i] <= max(v0[i], v1[i]) for i in ix):
             between[name] += 1
     time.sleep(0.05)
 for name in stable:
     s, m, b = stable[name], missed[name], between[name]
-    print(f"{name}: matched /proc/vmstat in {s} quiet samples, missed {m}; between the reads in {b} moving ones")
+    print(f"{name}: matched /proc/vmstat in {s} quiet samples, missed {m}, within the per-CPU drift {drift[name]};"
+          f" between the reads in {b} moving ones")
     # wbtop reading wrong would miss every time; memory that moved and came back misses now and then
     assert s + m == 0 or s > m, f"{name}: wbtop disagrees with /proc/vmstat in {m} quiet samples, agrees in {s}"
     assert s + m > 0 or b >= 3, f"{name}: never held still in 60 s, and wbtop lay between the reads in only {b} samples"
