@@ -20,17 +20,8 @@
 #include "wbtop/sample.h"
 #include "wbtop/trace.h"
 #include "wbtop/util.h"
+#include "check.h"
 
-static int fails;
-#define CHECK(c, ...)                                                          \
-	do {                                                                   \
-		if (!(c)) {                                                    \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);   \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			fails++;                                               \
-		}                                                              \
-	} while (0)
 
 /* bytes of 100-byte records into the instance's trace_marker */
 static void feed(const char *dir, size_t bytes)

@@ -32,17 +32,8 @@
 
 #include "wbtop/trace.h"
 #include "wbtop/tracebuf.h"
+#include "check.h"
 
-static int fails;
-#define CHECK(c, ...)                                                          \
-	do {                                                                   \
-		if (!(c)) {                                                    \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);   \
-			fprintf(stderr, __VA_ARGS__);                          \
-			fputc('\n', stderr);                                   \
-			fails++;                                               \
-		}                                                              \
-	} while (0)
 
 /* What one reader was handed: the numbers in order. */
 struct got {

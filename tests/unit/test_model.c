@@ -419,6 +419,9 @@ static void forecast_drain_and_throttle(void **st)
 	assert_int_not_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
 }
 
+static void fc_sample(struct wb_sample *s, struct wb_bdi *b, size_t n, struct wb_limits *l,
+		      struct wb_bdi_limits *bl);
+
 /*
  * btrfs writes back whole delalloc extents: once its flusher runs, every
  * dirty page goes to writeback, not chunks down to the background
@@ -438,13 +441,8 @@ static void forecast_btrfs_whole_flush(void **st)
 	double bw = 1000, rate = 0;
 	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
 	(void)st;
-	wb_sample_init(&s);
-	s.page_size = 4096;
+	fc_sample(&s, &b, 1, &l, &bl);
 	b.st[WB_B_RECLAIMABLE] = 5000;
-	b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
-	s.bdis = &b;
-	s.nbdis = 1;
-	l.bdis = &bl;
 	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
 	assert_true(f.bdis[0].dirty[0] == 0);
 	assert_in_range((long)f.bdis[0].writeback[0], 3900, 4100);
