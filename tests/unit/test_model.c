@@ -1890,6 +1890,28 @@ static void forecast_wakeups_regime(void **st)
 	assert_in_range((long)f.bdis[0].write_rate[5], 19000, 21000);
 	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 7000, 8200);
 	wb_forecast_finish(&f);
+	/*
+	 * Past the freerun ceiling (15,000 pages of other devices' writeback
+	 * hold it there), a writer asking 2,000 pages/s of a 2,500 pages/s
+	 * device whose rate limit (traced) is still a new device's 25,600:
+	 * never paused, it keeps its nr_dirtied_pause and adds to it at each
+	 * call whose period rounds to 0 jiffies, up to a jiffy of its task
+	 * rate limit - 1,248 to 2,496 pages here, pause_pages()' 200 doubled -
+	 * so 48-96 wakeups a minute, where wb_min_pause()'s pages would make
+	 * 600 (a writer paced at 9.3 MB/s, traced: 1,024-1,280 pages a call).
+	 */
+	s.ev_valid = true;
+	b.ev.dirty_ratelimit = b.ev.balanced_ratelimit = 25600;
+	bw = 2500;
+	rate = 2000;
+	double tasks = 0; /* never asleep there: its demand is what it dirtied */
+	in.tasks = &tasks;
+	b.st[WB_B_RECLAIMABLE] = 1000;
+	l.dirty = 16000;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_in_range((long)f.bdis[0].write_rate[5], 1990, 2010);
+	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 48, 96);
+	wb_forecast_finish(&f);
 }
 
 /*
