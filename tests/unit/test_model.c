@@ -1793,6 +1793,41 @@ static void forecast_write_quantum(void **st)
 }
 
 /*
+ * The write from four seconds' mosts: a 288 among 1M writes' 256s (a
+ * write cut short, a redirtied page) does not make the write their
+ * greatest common divisor, 32: three in four are whole 256-page writes.
+ * Two odd ones in four leave no divisor of three of them but the
+ * common one.
+ */
+static void forecast_write_quantum_outlier(void **st)
+{
+	static struct wb_sample h[5];
+	static struct wb_bdi b[5];
+	const struct wb_sample *hist[5] = { &h[0], &h[1], &h[2], &h[3], &h[4] };
+	double bw, rate, chunk, tasks;
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
+	(void)st;
+	one_bdi_history(h, b, 5, "7:0", 1);
+	for (int i = 0; i < 5; i++) {
+		h[i].ev_valid = true;
+		b[i].st[WB_B_WB_BW] = 1280;
+		b[i].st[WB_B_DIRTIED] = (uint64_t)(5000 - 256 * i);
+		b[i].st_valid = WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
+		b[i].ev.pauses = 5;
+		b[i].ev.pause_ms_total = 1000;
+		b[i].ev.dirty_ratelimit = 2000;
+		b[i].ev.task_ratelimit = 100;
+		b[i].ev.dirtied_max = 256;
+	}
+	b[2].ev.dirtied_max = 288;
+	wb_forecast_inputs(hist, 5, &o);
+	assert_int_equal((int)chunk, 256);
+	b[1].ev.dirtied_max = 224;
+	wb_forecast_inputs(hist, 5, &o);
+	assert_int_equal((int)chunk, 32);
+}
+
+/*
  * Background wakeups a writer held outright causes: it dirties nothing and
  * loops in balance_dirty_pages, one call - one wakeup - a longest pause
  * (200 ms): 300 a minute (the forecast said none: wakeups came only from
@@ -2104,6 +2139,7 @@ int main(void)
 		cmocka_unit_test(forecast_bandwidth_stalled),
 		cmocka_unit_test(forecast_bandwidth_over_backlog),
 		cmocka_unit_test(forecast_write_quantum),
+		cmocka_unit_test(forecast_write_quantum_outlier),
 		cmocka_unit_test(forecast_wakeups_blocked),
 		cmocka_unit_test(forecast_wakeups_regime),
 		cmocka_unit_test(forecast_rate_from_start),
