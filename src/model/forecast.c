@@ -681,8 +681,9 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			 * kernel asks for no less than 32 pages unless the task rate
 			 * limit is tiny. Without such a second, the writes are
 			 * larger than what was asked: each most is whole writes, and
-			 * so is their greatest common divisor (256 pages for 1 MiB
-			 * writes into large folios). Not the smallest most alone: a
+			 * so is a common divisor of most of them (common_write(): 256
+			 * pages for 1 MiB writes into large folios). Not the smallest
+			 * most alone: a
 			 * young writer, asked for 100-200 pages a pause while the
 			 * rate limit comes down from its start, showed 192, 256 and
 			 * 384 for 64-page writes, and its wakeups were forecast at a
