@@ -101,6 +101,35 @@ static void band_wider_after_a_change(void **st)
 }
 
 /*
+ * A writer slower than its device holds a small level that moves in the
+ * flusher's chunks (4 MiB at least, MIN_WRITEBACK_PAGES): its band is that
+ * wide however small the point forecast (a paced writer's level, a sawtooth
+ * between flushes, fell outside a band drawn relative to its mean on both
+ * sides alike). Without a writer the level keeps its relative band.
+ */
+static void band_level_moves_in_chunks(void **st)
+{
+	struct one o;
+	struct wb_forecast f;
+	(void)st;
+	one_init(&o);
+	o.bw = 100000;
+	o.l.bg = 20;
+	o.b.st[WB_B_RECLAIMABLE] = 100;
+	o.l.dirty = 100;
+	assert_int_equal(wb_forecast_run(&o.s, &o.l, NULL, &o.in, &f), 0);
+	assert_holds_point(&f);
+	/* the point forecast flushed to 0 (a 20-page background threshold): 120 pages wide, under 100 drawn on the level alone */
+	assert_true(f.bdis[0].dirty[19] + f.bdis[0].writeback[19] < 100);
+	assert_true(f.bdis[0].p90[WB_FC_LEVEL][19] - f.bdis[0].p10[WB_FC_LEVEL][19] > 100);
+	wb_forecast_finish(&f);
+	o.rate = 0;
+	assert_int_equal(wb_forecast_run(&o.s, &o.l, NULL, &o.in, &f), 0);
+	assert_true(f.bdis[0].p90[WB_FC_LEVEL][19] - f.bdis[0].p10[WB_FC_LEVEL][19] < 10);
+	wb_forecast_finish(&f);
+}
+
+/*
  * The kernel's rate limit far from its balanced rate (tracepoints): its
  * course is not seen between samples - a wider writer band than when the two
  * agree, for a writer faster than its device (the rate limit decides its
@@ -306,6 +335,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(band_wider_after_a_change),
+		cmocka_unit_test(band_level_moves_in_chunks),
 		cmocka_unit_test(band_wider_while_ratelimit_moves),
 		cmocka_unit_test(thresh_band_synthetic),
 		cmocka_unit_test(thresh_band_recordings),
