@@ -1746,6 +1746,27 @@ static void forecast_bandwidth_over_backlog(void **st)
 }
 
 /*
+ * n samples a second apart of a writer paused 5 times a second, dirtying 256
+ * pages a second (1 MiB writes into large folios, the most before a pause
+ * 256), under a rate limit of 2000 pages/s and a task rate limit of 100.
+ */
+static void quantum_history(struct wb_sample *h, struct wb_bdi *b, int n)
+{
+	one_bdi_history(h, b, n, "7:0", 1);
+	for (int i = 0; i < n; i++) {
+		h[i].ev_valid = true;
+		b[i].st[WB_B_WB_BW] = 1280;
+		b[i].st[WB_B_DIRTIED] = (uint64_t)(5000 - 256 * i);
+		b[i].st_valid = WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
+		b[i].ev.pauses = 5;
+		b[i].ev.pause_ms_total = 1000;
+		b[i].ev.dirty_ratelimit = 2000;
+		b[i].ev.task_ratelimit = 100;
+		b[i].ev.dirtied_max = 256;
+	}
+}
+
+/*
  * The write a throttled writer cannot split, from the tracepoint's pages
  * dirtied before a pause against what the kernel asked for
  * (nr_dirtied_pause). Rate limit 2000 pages/s, estimate 1280, task rate
@@ -1761,18 +1782,7 @@ static void forecast_write_quantum(void **st)
 	double bw, rate, chunk, tasks;
 	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
 	(void)st;
-	one_bdi_history(h, b, 3, "7:0", 1);
-	for (int i = 0; i < 3; i++) {
-		h[i].ev_valid = true;
-		b[i].st[WB_B_WB_BW] = 1280;
-		b[i].st[WB_B_DIRTIED] = (uint64_t)(5000 - 256 * i);
-		b[i].st_valid = WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
-		b[i].ev.pauses = 5;
-		b[i].ev.pause_ms_total = 1000;
-		b[i].ev.dirty_ratelimit = 2000;
-		b[i].ev.task_ratelimit = 100;
-		b[i].ev.dirtied_max = 256; /* 1 MiB writes into large folios */
-	}
+	quantum_history(h, b, 3);
 	wb_forecast_inputs(hist, 3, &o);
 	assert_int_equal((int)chunk, 256); /* far past the 19 asked: the write */
 	assert_int_equal((int)tasks, 1);
@@ -1807,18 +1817,7 @@ static void forecast_write_quantum_outlier(void **st)
 	double bw, rate, chunk, tasks;
 	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
 	(void)st;
-	one_bdi_history(h, b, 5, "7:0", 1);
-	for (int i = 0; i < 5; i++) {
-		h[i].ev_valid = true;
-		b[i].st[WB_B_WB_BW] = 1280;
-		b[i].st[WB_B_DIRTIED] = (uint64_t)(5000 - 256 * i);
-		b[i].st_valid = WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
-		b[i].ev.pauses = 5;
-		b[i].ev.pause_ms_total = 1000;
-		b[i].ev.dirty_ratelimit = 2000;
-		b[i].ev.task_ratelimit = 100;
-		b[i].ev.dirtied_max = 256;
-	}
+	quantum_history(h, b, 5);
 	b[2].ev.dirtied_max = 288;
 	wb_forecast_inputs(hist, 5, &o);
 	assert_int_equal((int)chunk, 256);
