@@ -46,29 +46,6 @@ static bool stdout_null(void)
 	       (fcntl(STDOUT_FILENO, F_GETFL) & O_ACCMODE) != O_RDONLY;
 }
 
-static void sleep_until(struct timespec *next, double delay)
-{
-	long ns = (long)((delay - floor(delay)) * 1e9);
-	struct timespec now;
-
-	next->tv_sec += (time_t)floor(delay);
-	next->tv_nsec += ns;
-	if (next->tv_nsec >= 1000000000L) {
-		next->tv_sec++;
-		next->tv_nsec -= 1000000000L;
-	}
-	/*
-	 * A whole tick late (the machine stalled, or a sample took longer than
-	 * the delay): the ticks missed are skipped, as sar and atop do, rather
-	 * than taken back to back in the same millisecond.
-	 */
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if ((double)(now.tv_sec - next->tv_sec) + (now.tv_nsec - next->tv_nsec) / 1e9 >= delay)
-		*next = now;
-	while (!wb_stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
-		;
-}
-
 /*
  * --openmetrics: live, one exposition per sample (v); a replay collects every
  * sample with its time and prints one exposition at the end (v NULL).
@@ -160,7 +137,7 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 		const struct wb_view *v;
 
 		if (i > 0 && !src->replay)
-			sleep_until(&next, o->delay);
+			wb_sleep_until(&next, o->delay);
 		if (wb_stop)
 			break;
 		if (src->read(src->ctx, &cur) != 0) {

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Signals: a stop flag for the loops, cleanups for a crash. */
+#include <errno.h>
+#include <math.h>
+#include <time.h>
+
 #include "wbtop/signals.h"
 
 #define MAX_CLEANUPS 4
@@ -50,4 +54,27 @@ int wb_signals_at_crash(void (*fn)(void))
 	cleanups[ncleanups] = fn;
 	ncleanups = ncleanups + 1;
 	return 0;
+}
+
+void wb_sleep_until(struct timespec *next, double delay)
+{
+	long ns = (long)((delay - floor(delay)) * 1e9);
+	struct timespec now;
+
+	next->tv_sec += (time_t)floor(delay);
+	next->tv_nsec += ns;
+	if (next->tv_nsec >= 1000000000L) {
+		next->tv_sec++;
+		next->tv_nsec -= 1000000000L;
+	}
+	/*
+	 * A whole tick late (the machine stalled, or a sample took longer than
+	 * the delay): the ticks missed are skipped, as sar and atop do, rather
+	 * than taken back to back in the same millisecond.
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((double)(now.tv_sec - next->tv_sec) + (now.tv_nsec - next->tv_nsec) / 1e9 >= delay)
+		*next = now;
+	while (!wb_stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
+		;
 }

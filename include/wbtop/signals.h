@@ -23,4 +23,12 @@ void wb_signals_install(void);
  */
 int wb_signals_at_crash(void (*fn)(void));
 
+/*
+ * Sleeps until *next + delay on the monotonic clock (the next tick, so a
+ * sample's own cost does not stretch the interval), sets *next to it, and
+ * wakes early on wb_stop.
+ */
+struct timespec;
+void wb_sleep_until(struct timespec *next, double delay);
+
 #endif

@@ -23,7 +23,10 @@
 #include "wbtop/util.h"
 
 #define ETA_HORIZON_S 900.0 /* the forecast looks this far for "clean" */
-#define ETA_AFTER 3         /* samples before the first ETA: a second of completions */
+#define ETA_FIRST_S 60.0    /* and first this far */
+#define ETA_AFTER 3         /* samples before the first ETA, */
+#define ETA_AFTER_S 2.5     /* and seconds watched: a slow device completes in lumps (a 5 MB/s stick's
+			     * first 2 s read 4 MB/s: 15 s forecast, clean in 12) */
 #define BAR_CELLS 24
 #define GONE_AFTER 2        /* samples in a row without the device before it is taken as gone */
 
@@ -243,10 +246,19 @@ static double clean_at(const struct wb_sample *cur, const struct wb_limits *lim,
 
 	if (wb_settings_from_sample(&k, cur) != 0)
 		return -1;
-	memset(&fc, 0, sizeof(fc));
-	if (wb_forecast_run(cur, lim, &k, in, &fc) == 0 && (size_t)idx < fc.nbdis)
-		t = fc.bdis[idx].clean_at_s;
-	wb_forecast_finish(&fc);
+	/* most devices are clean within a minute: the whole horizon only when not
+	 * (its 18,000 steps a run, four runs a sample, cost 50 ms a sample) */
+	for (int h = 0; h < 2 && t < 0; h++) {
+		struct wb_forecast_in hin = *in;
+
+		hin.horizon_s = h == 0 ? fmin(ETA_FIRST_S, in->horizon_s) : in->horizon_s;
+		if (h == 1 && hin.horizon_s <= ETA_FIRST_S)
+			break;
+		memset(&fc, 0, sizeof(fc));
+		if (wb_forecast_run(cur, lim, &k, &hin, &fc) == 0 && (size_t)idx < fc.nbdis)
+			t = fc.bdis[idx].clean_at_s;
+		wb_forecast_finish(&fc);
+	}
 	wb_settings_finish(&k);
 	return t;
 }
@@ -299,6 +311,7 @@ static struct eta eta(const struct wb_view *v, const struct wb_ring *hist, int i
 	 * (said only where the forecast, which knows it, finds the device not clean) */
 	e.no_periodic = cur->sys_valid & WB_BIT(WB_SYS_WRITEBACK_CS) && cur->sys[WB_SYS_WRITEBACK_CS] == 0;
 	buf = wb_forecast_prepare(cur, hist, ETA_HORIZON_S, 1.0, &in);
+	in.members = 0; /* the point forecast's clean moment only: no band (the ensemble made a sample cost 0.1 s) */
 	x = calloc(3 * (n ? n : 1), sizeof(*x));
 	if (buf && x && in.age) {
 		/* x: demands, ages, writers asleep; the watched span bounds what age can show */
@@ -355,11 +368,11 @@ static void fmt_secs(char *buf, size_t n, double t)
 		snprintf(buf, n, "%.0fm%02.0fs", floor(t / 60), fmod(t, 60));
 }
 
-static void fmt_eta(char *buf, size_t n, const struct eta *e, int seen)
+static void fmt_eta(char *buf, size_t n, const struct eta *e, bool measuring)
 {
 	char a[32], b[32], r[112];
 
-	if (seen < ETA_AFTER) {
+	if (measuring) {
 		snprintf(buf, n, "clean in: measuring");
 		return;
 	}
@@ -430,14 +443,6 @@ static void print_line(FILE *out, const struct wb_until_opts *o, const struct wb
 	fflush(out);
 }
 
-static void sleep_for(double secs)
-{
-	struct timespec ts = { (time_t)secs, (long)((secs - floor(secs)) * 1e9) };
-
-	while (!wb_stop && nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
-}
-
 /* Memory-only file systems: no BDI, nothing is ever written back (btrfs too has a 0:N st_dev: not by that). */
 static bool no_writeback(long type)
 {
@@ -485,6 +490,8 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 	char name[WB_NAME_LEN] = "", err[256], dev[WB_QUOTE_LEN];
 	bool confirm = false; /* within the counters' slack once: look again soon, not a whole interval later */
 	int missing = 0;      /* samples in a row without the device once found */
+	struct timespec next; /* the last tick: one sample a delay, whatever a sample costs */
+	double mono0 = 0;     /* the first sample's time */
 
 	wb_sample_init(&cur);
 	wb_quote(o->dev, dev, sizeof(dev));
@@ -493,8 +500,10 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 	long i;
 
 	for (i = 0; pl && !wb_stop && (o->count == 0 || i < o->count); i++) {
-		if (i > 0 && !src->replay)
-			sleep_for(confirm ? fmin(o->delay, 0.25) : o->delay);
+		if (i == 0)
+			clock_gettime(CLOCK_MONOTONIC, &next);
+		else if (!src->replay)
+			wb_sleep_until(&next, confirm ? fmin(o->delay, 0.25) : o->delay);
 		if (wb_stop || src->read(src->ctx, &cur) != 0 || wb_pipeline_push(pl, &cur, err, sizeof(err)) == -ENOMEM)
 			break;
 		/* the BDI is looked up by the name found first: a mount may go */
@@ -531,6 +540,8 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 
 		memcpy(name, b->name, sizeof(name));
 		confirm = !done && pages <= wb_counter_slack(&cur);
+		if (!seen)
+			mono0 = cur.mono;
 		if (!first)
 			first = pages;
 		seen++;
@@ -539,7 +550,7 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 			snprintf(etabuf, sizeof(etabuf), slack ? "clean (what is left is the kernel "
 				 "counters' per-CPU slack)" : "clean");
 		else
-			fmt_eta(etabuf, sizeof(etabuf), &e, seen);
+			fmt_eta(etabuf, sizeof(etabuf), &e, seen < ETA_AFTER || cur.mono - mono0 < ETA_AFTER_S);
 		print_line(out, o, &cur, b, first, etabuf);
 		if (done) {
 			rc = WB_UNTIL_CLEAN;
