@@ -730,8 +730,11 @@ int wb_tune_read(struct wb_tune *t, const char *path, const char *root, char *er
 	free(line);
 	fclose(f);
 	if (rc) {
+		char qw[sizeof(why) + 64];
+
+		/* why may hold the file's own text (a key, a value, a name): never raw to a terminal */
 		snprintf(err, errlen, "%s:%d: %s; a damaged or foreign journal, nothing written (look at it, then "
-			 "remove it)", wb_quote(path, q, sizeof(q)), lineno, why);
+			 "remove it)", wb_quote(path, q, sizeof(q)), lineno, wb_quote(why, qw, sizeof(qw)));
 		t->n = 0;
 		return -1;
 	}

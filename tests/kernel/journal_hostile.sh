@@ -43,6 +43,13 @@ journal "$H1/sys/class/bdi/../../..$TMP/c/max_ratio\t0\t1\n"
 refused "a .. BDI in a path" "$JOURNAL:3:"
 journal "$H2${GOOD}bdi.../../..$TMP/c.max_ratio\t0\t1\n"
 refused "a .. BDI" "$JOURNAL:4: \"../../..$TMP/c\" is not a backing device's name"
+# a key or value with a terminal's escape sequence: named, never sent raw to the terminal
+journal "$H2${GOOD}vm.\x1b]0;owned\x07dirty_ratio\t5\t6\n"
+refused "an escape sequence in a key" "$JOURNAL:4: \"vm.\\e]0;owned\\adirty_ratio\" is not a knob"
+grep -q "$(printf '\033')" $TMP/err && fail "an escape sequence in a key: sent raw to stderr"
+journal "$H2${GOOD}vm.dirty_ratio\t5\x1b[2J\t6\n"
+refused "an escape sequence in a value" "$JOURNAL:4:"
+grep -q "$(printf '\033')" $TMP/err && fail "an escape sequence in a value: sent raw to stderr"
 # a BDI no longer there is a device removed or unplugged since (its knobs went with it), not
 # damage: the rest is put back and it is named (the whole journal was refused, the rest never put back)
 journal "$H2${GOOD}bdi.nosuch.max_ratio\t0\t1\n"
