@@ -150,20 +150,11 @@ fd = os.open("/dev/loop-control", os.O_RDWR)
 fcntl.ioctl(fd, int(sys.argv[1], 16), int(sys.argv[2]))' "$1" "$2"
 }
 
-# make_loop NAME SIZE_MB FSTYPE: a file system on a new loop device
-# (LOOP_FRESH=0: on the first free loopN instead); sets LOOP_DEV, LOOP_MM
-# (MAJ:MIN), LOOP_MNT and LOOP_BDI, the BDI that sees the writeback (btrfs:
-# its own btrfs-N per mount).
-# Not in $(...): the undo steps must be registered in this shell.
-make_loop() {
-	local name=$1 size=$2 fs=$3 img=$TMP/$1.img mnt=$TMP/$1 dev mm
-	# LOOP_FILL=1: the image written out, so that writing the device allocates nothing on the
-	# disk below (whose journal's pages would count as its completions)
-	if [ "${LOOP_FILL:-0}" = 1 ]; then
-		dd if=/dev/zero of="$img" bs=1M count="$size" conv=fsync status=none
-	else
-		truncate -s "${size}M" "$img"
-	fi
+# new_loop FILE: a new loop device on FILE (an image, or another block
+# device), direct I/O, removed at exit (LOOP_FRESH=0: the first free loopN,
+# detached at exit); sets NEW_LOOP.
+new_loop() {
+	local dev
 	if [ "${LOOP_FRESH:-1}" = 1 ] && [ -w /dev/loop-control ]; then
 		# a loop device made for this test and removed after: its BDI starts
 		# from the kernel's initial rate limits and bandwidth, not from what
@@ -174,11 +165,19 @@ make_loop() {
 		loop_ctl 0x4C80 "$n" || fail "LOOP_CTL_ADD $n"
 		at_exit "(for _k in \$(seq 50); do loop_ctl 0x4C81 $n 2>/dev/null && break; sleep 0.1; done)"
 		dev=/dev/loop$n
-		losetup --direct-io=on "$dev" "$img" || fail "losetup $dev"
+		losetup --direct-io=on "$dev" "$1" || fail "losetup $dev"
 	else
-		dev=$(losetup --direct-io=on -f --show "$img") || fail "losetup"
+		dev=$(losetup --direct-io=on -f --show "$1") || fail "losetup"
 	fi
 	at_exit "losetup -d $dev"
+	NEW_LOOP=$dev
+}
+
+# fs_on DEV NAME FSTYPE: a file system on DEV mounted at $TMP/NAME; sets
+# LOOP_DEV, LOOP_MM (MAJ:MIN), LOOP_MNT and LOOP_BDI, the BDI that sees the
+# writeback (btrfs: its own btrfs-N per mount).
+fs_on() {
+	local dev=$1 mnt=$TMP/$2 fs=$3 mm
 	case $fs in
 	ext4) mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 "$dev" ;;
 	xfs) command -v mkfs.xfs >/dev/null || skip "needs xfsprogs"; mkfs.xfs -q -f "$dev" ;;
@@ -195,6 +194,43 @@ make_loop() {
 		uuid=$(blkid -o value -s UUID "$dev")
 		LOOP_BDI=$(basename "$(readlink -f /sys/fs/btrfs/$uuid/bdi)")
 	fi
+}
+
+# make_loop NAME SIZE_MB FSTYPE: a file system on a new loop device (new_loop,
+# fs_on; sets what fs_on sets).
+# Not in $(...): the undo steps must be registered in this shell.
+make_loop() {
+	local img=$TMP/$1.img
+	# LOOP_FILL=1: the image written out, so that writing the device allocates nothing on the
+	# disk below (whose journal's pages would count as its completions)
+	if [ "${LOOP_FILL:-0}" = 1 ]; then
+		dd if=/dev/zero of="$img" bs=1M count="$2" conv=fsync status=none
+	else
+		truncate -s "${2}M" "$img"
+	fi
+	new_loop "$img"
+	fs_on "$NEW_LOOP" "$1" "$3"
+}
+
+# make_stick NAME SIZE_MB FSTYPE BYTES_PER_S QUEUE_DEPTH: a slow device that
+# holds what a USB stick does in flight. A throttled loop device alone takes
+# all the writeback the flusher submits (hundreds of MB wait in blk-throttle,
+# counted as under writeback); here the file system is on a loop device
+# whose queue takes QUEUE_DEPTH requests of at most 128 KiB, written with
+# direct I/O to a second loop device (the "bus") throttled to BYTES_PER_S,
+# so the flusher waits for a free request as it does on a stick. Sets what
+# fs_on sets, and STICK_BUS_MM (the throttled device's MAJ:MIN).
+make_stick() {
+	local img=$TMP/$1.img q
+	truncate -s "${2}M" "$img"
+	new_loop "$img"
+	STICK_BUS_MM=$(lsblk -dno MAJ:MIN "$NEW_LOOP" | tr -d ' ')
+	new_loop "$NEW_LOOP"
+	q=/sys/block/${NEW_LOOP#/dev/}/queue
+	echo 128 > $q/max_sectors_kb || fail "max_sectors_kb of $NEW_LOOP"
+	echo "$5" > $q/nr_requests || fail "nr_requests $5 of $NEW_LOOP"
+	fs_on "$NEW_LOOP" "$1" "$3"
+	throttle "$STICK_BUS_MM" "$4" # after mkfs, which writes tens of MB (and its undo runs before the unmount's sync)
 }
 
 # make_zram NAME SIZE_MB FS: FS on zram0 (memory: gigabytes a second, faster
