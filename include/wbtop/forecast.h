@@ -53,6 +53,10 @@ struct wb_forecast_in {
 	const double *free_rate;        /* the most each BDI's writers dirtied a second while
 					 * none paused, two seconds running (NULL or <= 0:
 					 * not seen): what a held writer wants once let go */
+	const double *inflight;         /* the most each BDI holds under writeback when it has
+					 * more to write, pages (NULL or <= 0: not bounded as
+					 * far as seen): a queue of a few requests, as a USB
+					 * stick's, whose flusher waits on it */
 };
 
 /*
@@ -92,6 +96,7 @@ struct wb_forecast_inputs_out {
 	double *age;                    /* NULL: not wanted */
 	double *completed;              /* NULL: not wanted */
 	double *free_rate;              /* NULL: not wanted */
+	double *inflight;               /* NULL: not wanted */
 };
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *out);

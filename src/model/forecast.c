@@ -12,6 +12,7 @@
 #define DT_MEMBER 0.1        /* an ensemble member's: the band's cost in bounds */
 #define FPROP_PERIOD 3.0     /* writeout-share aging period, s */
 #define INFLIGHT_S 1.0       /* writeback kept in flight: about a second of bandwidth */
+#define INFLIGHT_SEEN 3      /* samples that show a queue bounded (inflight_cap) */
 #define RL_PERIOD 0.2        /* BANDWIDTH_INTERVAL: the rate limit's update period, s */
 #define MAX_TASKS 64.0
 #define HZ 250.0             /* jiffies a second (Debian's kernels) */
@@ -40,6 +41,7 @@ struct sim_bdi {
 	double min_ppm, max_ppm;
 	double wakeups;
 	double fill;             /* pages/s of the free-running gap this step lets it dirty */
+	double cap;              /* the most it holds under writeback (0: not bounded) */
 	bool strict, flushing;
 	bool whole;              /* a flush takes every dirty page at once (btrfs) */
 	/*
@@ -252,6 +254,46 @@ static bool flushed(const struct wb_sample *s, const char *name, double pages)
 	       WB_HAS(b->st_valid, WB_B_BG_THRESH) && b->st[WB_B_DIRTY_THRESH] &&
 	       (double)b->st[WB_B_RECLAIMABLE] >
 		       (double)b->st[WB_B_THRESH] * (double)b->st[WB_B_BG_THRESH] / (double)b->st[WB_B_DIRTY_THRESH];
+}
+
+/*
+ * The most b holds under writeback while it has more to write: a queue of
+ * a few requests (a USB stick's: 1-32 commands of 120-240 KiB) takes no
+ * more, and the flusher waits for a free one - running, so that no call of
+ * balance_dirty_pages wakes it. Bounded when, in INFLIGHT_SEEN samples or
+ * more of the history, the flusher was at work on it - the global dirty
+ * count over the background threshold, pages of b under writeback and some
+ * completed since the sample before - and b had dirty pages four times the
+ * most it ever had under writeback and 8 MiB beyond: the flusher had them
+ * and did not put them in flight. Not on the device's own share of the
+ * background threshold: a fast disk over it waits for the flusher's next
+ * periodic run with nothing in flight (the root disk's 8-17M, heldout11).
+ * 0: not bounded as far as seen (a throttled loop device takes everything
+ * the flusher submits into blk-throttle's queue: hundreds of MB).
+ */
+static double inflight_cap(const struct wb_sample *const *hist, size_t nhist, const char *name, size_t at)
+{
+	double most = 0, over = (double)(8u << 20) / (hist[0]->page_size ? hist[0]->page_size : 4096);
+	int held = 0;
+
+	for (size_t j = 0; j < nhist; j++) {
+		const struct wb_bdi *b = wb_sample_bdi_at(hist[j], name, at);
+
+		if (b && WB_HAS(b->st_valid, WB_B_WRITEBACK))
+			most = fmax(most, (double)b->st[WB_B_WRITEBACK]);
+	}
+	for (size_t j = 0; j + 1 < nhist; j++) {
+		const struct wb_sample *s = hist[j];
+		const struct wb_bdi *b = wb_sample_bdi_at(s, name, at), *p = wb_sample_bdi_at(hist[j + 1], name, at);
+		const uint64_t need = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_WRITTEN);
+
+		held += b && p && (b->st_valid & need) == need && WB_HAS(p->st_valid, WB_B_WRITTEN) &&
+			WB_HAS(s->g.valid, WB_G_DIRTY) && WB_HAS(s->g.valid, WB_G_BG_THRESH) &&
+			s->g.v[WB_G_DIRTY] > s->g.v[WB_G_BG_THRESH] && b->st[WB_B_WRITEBACK] > 0 &&
+			b->st[WB_B_WRITTEN] > p->st[WB_B_WRITTEN] &&
+			(double)b->st[WB_B_RECLAIMABLE] >= 4 * most + over;
+	}
+	return held >= INFLIGHT_SEEN ? most : 0;
 }
 
 /* The kernel's bandwidth estimate of b fell by more than its noise from prev to cur. */
@@ -719,6 +761,8 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->completed[i] = completed(hist, nhist, b->name);
 		if (o->free_rate)
 			o->free_rate[i] = free_rate(hist, nhist, b->name);
+		if (o->inflight)
+			o->inflight[i] = inflight_cap(hist, nhist, b->name, i);
 		any = fmax(any, o->chunk[i]);
 	}
 	/* a writer blocked all along shows none: the largest seen elsewhere */
@@ -802,9 +846,9 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 			    double horizon_s, double step_s, struct wb_forecast_in *in)
 {
 	size_t n = cur->nbdis ? cur->nbdis : 1, nh = 0;
-	double *buf = calloc(8 * n, sizeof(double));
+	double *buf = calloc(9 * n, sizeof(double));
 	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n, buf + 5 * n,
-					     buf + 6 * n, buf + 7 * n };
+					     buf + 6 * n, buf + 7 * n, buf + 8 * n };
 	const struct wb_sample *h[WB_FORECAST_HIST], *x;
 
 	if (!buf)
@@ -837,7 +881,7 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 		}
 	}
 	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, band_members(),
-				       io.seen_s, io.age, io.completed, io.free_rate };
+				       io.seen_s, io.age, io.completed, io.free_rate, io.inflight };
 	return buf;
 }
 
@@ -995,6 +1039,9 @@ static double wakeups(const struct sim_bdi *b, double pos, double rate, bool dir
 
 	if (b->demand <= 0)
 		return 0;
+	/* its flusher waits on a full queue with more to write: running, not woken */
+	if (b->cap > 0 && b->flushing && b->r > b->cap)
+		return 0;
 	if (pos < 0) {
 		if (!dirty_over_bg || rate <= 0)
 			return 0;
@@ -1125,6 +1172,7 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		x->kbw = WB_HAS(b->st_valid, WB_B_BDI_BW) && b->st[WB_B_BDI_BW] ? (double)b->st[WB_B_BDI_BW] : x->kavg;
 		x->demand = in->dirty_rate ? in->dirty_rate[i] : 0;
 		x->age = in->age && x->r > 0 ? in->age[i] : 0;
+		x->cap = in->inflight && in->inflight[i] > 0 ? in->inflight[i] : 0;
 		/*
 		 * A writer held back wrote as fast as it was let: its demand is
 		 * open. Held back: asleep in balance_dirty_pages half the time or
@@ -1343,6 +1391,9 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			 */
 			if (!expired && !(b->whole && over > 0))
 				submit = fmin(submit, fmax(over, write_chunk(b->kavg, T)));
+			/* a queue of a few requests: what it holds, and what it completes in the step */
+			if (b->cap > 0)
+				submit = fmin(submit, fmax(0, b->cap + b->bw * DT - b->w));
 			b->r -= submit;
 			b->w += submit;
 			done = fmin(b->w, b->bw * DT);

@@ -380,7 +380,7 @@ static void forecast_drain_and_throttle(void **st)
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 1000, rate = 0;
-	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -439,7 +439,7 @@ static void forecast_btrfs_whole_flush(void **st)
 	struct wb_bdi_limits bl = { .name = "btrfs-3", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 1000, rate = 0;
-	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, &b, 1, &l, &bl);
 	b.st[WB_B_RECLAIMABLE] = 5000;
@@ -486,7 +486,7 @@ static void forecast_fast_device(void **st)
 	struct wb_bdi_limits bl = { .name = "253:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 930000, rate = 880000;
-	struct wb_forecast_in in = { 15, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 15, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, &b, 1, &l, &bl);
 	b.st[WB_B_RECLAIMABLE] = 8000;
@@ -539,7 +539,7 @@ static void forecast_fast_device_ratelimit(void **st)
 				       { .name = "7:201", .valid = true, .frac_num = 1, .frac_den = 100 } };
 	struct wb_forecast f;
 	double bw[2] = { 596000, 600 }, rate[2] = { 557000, 0 }, tasks[2] = { 1, 0 };
-	struct wb_forecast_in in = { 15, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 15, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, b, 2, &l, bl);
 	b[0].st[WB_B_RECLAIMABLE] = 10000;
@@ -569,7 +569,7 @@ static void forecast_idle_device(void **st)
 	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = kn, .nbdis = 2 };
 	struct wb_forecast f;
 	double bw[2] = { 1000, 20000 }, rate[2] = { 3000, 0 };
-	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -609,7 +609,7 @@ static void forecast_ceiling_beside_idle_disk(void **st)
 				       { .name = "254:0", .valid = true, .frac_num = 1, .frac_den = 10 } };
 	struct wb_forecast f;
 	double bw[2] = { 1000, 1500000 }, rate[2] = { 500, 0 }, tasks[2] = { 1, 0 };
-	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, b, 2, &l, bl);
 	s.ev_valid = true;
@@ -656,7 +656,7 @@ static void forecast_ratelimit_without_update(void **st)
 	struct wb_bdi_limits bl = { .name = "7:200", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 1000, rate = 400, tasks = 1;
-	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, &tasks, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, &tasks, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, &b, 1, &l, &bl);
 	s.ev_valid = true;
@@ -687,7 +687,7 @@ static void forecast_fast_beside_slow_writers(void **st)
 				       { .name = "7:201", .valid = true, .frac_num = 1, .frac_den = 100 } };
 	struct wb_forecast f;
 	double bw[3] = { 1000000, 2500, 1300 }, rate[3] = { 1000000, 1300, 1300 }, tasks[3] = { 0, 1, 1 };
-	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, b, 3, &l, bl);
 	b[0].st[WB_B_RECLAIMABLE] = 7000;
@@ -732,7 +732,7 @@ static void forecast_throttled_stops_at_limit(void **st)
 	struct wb_bdi_limits bl[2] = { { .name = "253:0", .valid = true, .frac_num = 80, .frac_den = 100 },
 				       { .name = "7:200", .valid = true, .frac_num = 20, .frac_den = 100 } };
 	double bw[2] = { 1000, 1700 }, rate[2] = { 0, 0 }, tasks[2] = { 1, 0 };
-	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, b, 2, &l, bl);
 	s.ev_valid = true;
@@ -748,7 +748,7 @@ static void forecast_throttled_stops_at_limit(void **st)
 					{ .name = "253:2", .valid = true, .frac_num = 20, .frac_den = 100 },
 					{ .name = "7:200", .valid = true, .frac_num = 40, .frac_den = 100 } };
 	double bw3[4] = { 1000, 1000, 1000, 1700 }, rate3[4] = { 0 }, tasks3[4] = { 1, 1, 1, 0 };
-	struct wb_forecast_in in3 = { 10, 1, bw3, rate3, NULL, tasks3, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in3 = { 10, 1, bw3, rate3, NULL, tasks3, 0, NULL, NULL, NULL, NULL, NULL };
 	fc_sample(&s, b3, 4, &l, bl3);
 	s.ev_valid = true;
 	for (int i = 0; i < 3; i++) {
@@ -780,7 +780,7 @@ static void forecast_strict_own_ceiling(void **st)
 	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = kn, .nbdis = 2 };
 	struct wb_forecast f;
 	double bw[2] = { 3000, 100 }, rate[2] = { 4000, 100 }, tasks[2] = { 0, 1 };
-	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, b, 2, &l, bl);
 	b[0].st[WB_B_RECLAIMABLE] = 500;
@@ -814,7 +814,7 @@ static void forecast_capped_share(void **st)
 	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = kn, .nbdis = 2 };
 	struct wb_forecast f;
 	double bw[2] = { 1000, 1000 }, rate[2] = { 3000, 3000 };
-	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -844,7 +844,7 @@ static void forecast_band(void **st)
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f, g;
 	double bw = 1000, rate = 3000, young = 2, old = 30;
-	struct wb_forecast_in in = { 30, 1, &bw, &rate, NULL, NULL, WB_FORECAST_MEMBERS, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 30, 1, &bw, &rate, NULL, NULL, WB_FORECAST_MEMBERS, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -904,7 +904,7 @@ static void run_traced_kbw(uint64_t level, uint64_t rl, double chunk, uint64_t k
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1,
 				    .state = WB_ST_THROTTLED };
 	double bw = 1000, rate = 1000, tasks = 1;
-	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks, 0, NULL, NULL, NULL, NULL, NULL };
 
 	memset(&b, 0, sizeof(b));
 	strcpy(b.name, "8:0");
@@ -1018,7 +1018,7 @@ static void forecast_freerun_shared_gap(void **st)
 	struct wb_forecast f;
 	double bw[3] = { 1000, 1000, 1000 }, rate[3] = { 1000, 1000, 1000 }, tasks[3] = { 1, 1, 1 };
 	double chunk[3] = { 32, 32, 32 }, sum = 0;
-	struct wb_forecast_in in = { 20, 1, bw, rate, chunk, tasks, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 20, 1, bw, rate, chunk, tasks, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -1538,7 +1538,7 @@ static void forecast_free_rate(void **st)
 	static const uint64_t dirtied[6] = { 1200, 1150, 1100, 1050, 538, 500 };
 	static const uint32_t pauses[6] = { 5, 5, 5, 0, 0, 0 };
 	double bw, rate, chunk, tasks, fr;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, &fr };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, &fr, NULL };
 	(void)st;
 	one_bdi_history(h, b, 6, "254:0", 1);
 	for (int i = 0; i < 6; i++) {
@@ -1586,7 +1586,7 @@ static void forecast_free_rate(void **st)
 	struct wb_bdi_limits bl = { .name = "254:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double dbw = 1500000, drate = 50, dtasks = 1, free = 512;
-	struct wb_forecast_in in = { 5, 1, &dbw, &drate, NULL, &dtasks, 0, NULL, NULL, NULL, &free };
+	struct wb_forecast_in in = { 5, 1, &dbw, &drate, NULL, &dtasks, 0, NULL, NULL, NULL, &free, NULL };
 	fc_sample(&s, &d, 1, &l, &bl);
 	d.st[WB_B_RECLAIMABLE] = 1000;
 	d.st[WB_B_WB_BW] = 1500000;
@@ -1613,7 +1613,7 @@ static void forecast_bandwidth_from_backlog(void **st)
 	static struct wb_bdi b[2];
 	const struct wb_sample *hist[2] = { &h[0], &h[1] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	one_bdi_history(h, b, 2, "7:1", 5);
 	for (int i = 0; i < 2; i++) {
@@ -1659,7 +1659,7 @@ static void forecast_bandwidth_stalled(void **st)
 	static struct wb_bdi b[4];
 	const struct wb_sample *hist[4] = { &h[0], &h[1], &h[2], &h[3] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	one_bdi_history(h, b, 4, "7:201", 1);
 	for (int i = 0; i < 4; i++) {
@@ -1713,7 +1713,7 @@ static void forecast_bandwidth_over_backlog(void **st)
 	static struct wb_bdi b[9];
 	const struct wb_sample *hist[9];
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL };
 	uint64_t written = 1000 + 10240;
 	(void)st;
 	one_bdi_history(h, b, 9, "7:200", 1);
@@ -1780,7 +1780,7 @@ static void forecast_write_quantum(void **st)
 	static struct wb_bdi b[3];
 	const struct wb_sample *hist[3] = { &h[0], &h[1], &h[2] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	quantum_history(h, b, 3);
 	wb_forecast_inputs(hist, 3, &o);
@@ -1815,7 +1815,7 @@ static void forecast_write_quantum_outlier(void **st)
 	static struct wb_bdi b[5];
 	const struct wb_sample *hist[5] = { &h[0], &h[1], &h[2], &h[3], &h[4] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	quantum_history(h, b, 5);
 	b[2].ev.dirtied_max = 288;
@@ -1840,7 +1840,7 @@ static void forecast_wakeups_blocked(void **st)
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 1, rate = 3000;
-	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	wb_sample_init(&s);
 	s.page_size = 4096;
@@ -1878,7 +1878,7 @@ static void forecast_wakeups_regime(void **st)
 	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
 	struct wb_forecast f;
 	double bw = 1000, rate = 100;
-	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, &b, 1, &l, &bl);
 	b.st[WB_B_RECLAIMABLE] = 500;
@@ -1949,6 +1949,83 @@ static void forecast_wakeups_regime(void **st)
 }
 
 /*
+ * A stick's queue (bench/scenario-gen stick1/run01: a 3 MB/s btrfs stick
+ * with 32 requests held 140M dirty and 8-16M under writeback for 40 s over
+ * the background threshold, and its flusher, waiting for a free request,
+ * was never woken: 0 wakeups for 10-14 calls a second). Bounded: three or
+ * more samples over the background threshold, completing, with pages under
+ * writeback, four times the most ever under writeback and 8 MiB more
+ * dirty. Then no call wakes its flusher while it
+ * has more to write than the queue holds, and the forecast keeps no more
+ * than the queue and a step's completions under writeback.
+ */
+static void forecast_stick_queue(void **st)
+{
+	struct wb_sample h[6];
+	struct wb_bdi hb[6];
+	double bw = 0, rate = 0, chunk = 0, tasks = 0, cap = -1;
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, &cap };
+	(void)st;
+	one_bdi_history(h, hb, 6, "btrfs-39", 1);
+	for (int i = 0; i < 6; i++) {
+		h[i].g.valid = WB_BIT(WB_G_DIRTY) | WB_BIT(WB_G_WRITEBACK) | WB_BIT(WB_G_BG_THRESH);
+		h[i].g.v[WB_G_DIRTY] = 36000;
+		h[i].g.v[WB_G_WRITEBACK] = 3000;
+		h[i].g.v[WB_G_BG_THRESH] = 14000;
+		hb[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_WRITTEN);
+		hb[i].st[WB_B_RECLAIMABLE] = 35000;
+		hb[i].st[WB_B_WRITEBACK] = i % 2 ? 2048 : 4096;
+		hb[i].st[WB_B_WRITTEN] = 100000 - 768 * (uint64_t)i; /* 3 MB/s completed */
+	}
+	const struct wb_sample *hp[6] = { &h[0], &h[1], &h[2], &h[3], &h[4], &h[5] };
+	wb_forecast_inputs(hp, 6, &o);
+	assert_true(cap == 4096);
+	/* a throttled loop device: blk-throttle took 20,000 pages in flight once */
+	hb[4].st[WB_B_WRITEBACK] = 20000;
+	wb_forecast_inputs(hp, 6, &o);
+	assert_true(cap == 0);
+	/* nothing completed: a flusher not at work on it (waiting for its periodic run), no evidence */
+	hb[4].st[WB_B_WRITEBACK] = 4096;
+	for (int i = 0; i < 6; i++)
+		hb[i].st[WB_B_WRITTEN] = 100000;
+	wb_forecast_inputs(hp, 6, &o);
+	assert_true(cap == 0);
+	/* below the background threshold the flusher has nothing to do: no evidence */
+	for (int i = 0; i < 6; i++)
+		hb[i].st[WB_B_WRITTEN] = 100000 - 768 * (uint64_t)i;
+	wb_forecast_inputs(hp, 6, &o);
+	assert_true(cap == 4096);
+	for (int i = 0; i < 6; i++)
+		h[i].g.v[WB_G_DIRTY] = 10000;
+	wb_forecast_inputs(hp, 6, &o);
+	assert_true(cap == 0);
+
+	/* the forecast: forecast_wakeups_regime's 10 pages/s device over background, 180-195 a minute there */
+	struct wb_sample s;
+	struct wb_bdi b = { .name = "8:0" };
+	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 1 };
+	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct wb_forecast f;
+	double fbw = 10, frate = 200, q = 100;
+	struct wb_forecast_in in = { 10, 1, &fbw, &frate, NULL, NULL, 0, NULL, NULL, NULL, NULL, &q };
+
+	fc_sample(&s, &b, 1, &l, &bl);
+	b.st[WB_B_RECLAIMABLE] = 4900;
+	b.st[WB_B_WRITEBACK] = 100; /* the queue full */
+	l.dirty = 5000;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_true(f.bdis[0].bg_flushes_per_min == 0);
+	for (size_t i = 0; i < f.nsteps; i++)
+		assert_true(f.bdis[0].writeback[i] <= 100 + 10 * 0.05 + 1e-9);
+	assert_true(f.bdis[0].dirty[9] > 6000 && f.bdis[0].dirty[9] < 7100); /* the level as without the queue */
+	wb_forecast_finish(&f);
+	in.inflight = NULL;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 180, 195);
+	wb_forecast_finish(&f);
+}
+
+/*
  * A writer started within the window: its rate from the last sample that
  * found its device empty with nothing dirtied, not averaged with the idle
  * seconds before it - 1000 pages/s, not 600. A device that writes
@@ -1962,7 +2039,7 @@ static void forecast_rate_from_start(void **st)
 	static struct wb_bdi b[6];
 	const struct wb_sample *hist[6];
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	one_bdi_history(h, b, 6, "7:0", 1);
 	for (int i = 0; i < 6; i++) {
@@ -2006,7 +2083,7 @@ static void forecast_floor_pause_after_write(void **st)
 				       { .name = "254:0", .valid = true, .frac_num = 0, .frac_den = 1 } };
 	struct wb_forecast f;
 	double bw[2] = { 100, 100 }, rate[2] = { 0, 10 }, tasks[2] = { 0, 1 }, chunk[2] = { 256, 256 };
-	struct wb_forecast_in in = { 5, 1, bw, rate, chunk, tasks, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 5, 1, bw, rate, chunk, tasks, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, b, 2, &l, bl);
 	s.ev_valid = true;
@@ -2036,7 +2113,7 @@ static void forecast_share_denominator_idle_disk(void **st)
 				       { .name = "254:0", .valid = true, .frac_num = 0, .frac_den = 1 } };
 	struct wb_forecast f;
 	double bw[2] = { 1000, 1500000 }, rate[2] = { 1500, 0 }, th[4];
-	struct wb_forecast_in in = { 20, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 20, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	/* alone; beside the idle disk; beside it with 3 dirty pages; and a trickle writer there */
 	for (int n = 1; n <= 4; n++) {
@@ -2078,7 +2155,7 @@ static void forecast_fast_device_completions_shared(void **st)
 	struct wb_forecast f;
 	double bw[3] = { 1200000, 2600, 550 }, rate[3] = { 1100000, 2000, 500 }, tasks[3] = { 0, 1, 1 };
 	double glevel = 0;
-	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
 	fc_sample(&s, b, 3, &l, bl);
 	s.ev_valid = true;
@@ -2141,6 +2218,7 @@ int main(void)
 		cmocka_unit_test(forecast_write_quantum_outlier),
 		cmocka_unit_test(forecast_wakeups_blocked),
 		cmocka_unit_test(forecast_wakeups_regime),
+		cmocka_unit_test(forecast_stick_queue),
 		cmocka_unit_test(forecast_rate_from_start),
 		cmocka_unit_test(forecast_floor_pause_after_write),
 		cmocka_unit_test(forecast_share_denominator_idle_disk),
