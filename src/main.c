@@ -397,7 +397,7 @@ static int run_live(struct cli_opts *o)
 
 	if (outputs_clash(o))
 		return 1;
-	/* a FIFO or a socket: a bad --record, said before anything is sampled, served or made */
+	/* a FIFO, a socket, a directory or a device: a bad --record, said before anything is sampled, served or made */
 	if (o->record && wb_rec_check_path(o->record, why, sizeof(why))) {
 		fprintf(stderr, "wbtop: --record %s\n", why);
 		return 2;

@@ -431,8 +431,8 @@ rm -f "$T/rot" "$T/rot.1"; $W --root "$F/6.18-writing" --batch -n 60 -d 0.05 --r
 [ $rc = 1 ] && grep -q "openmetrics-file .*rot.1 is where --max-size moves the --record file" "$T/err" &&
 	[ ! -e "$T/rot" ] && [ ! -e "$T/rot.1" ] || fail "--record F --max-size --openmetrics-file F.1: rc $rc, $(head -c 300 "$T/err")"
 $W --root "$F/6.18-writing" --batch -n 1 --record /dev/null > /dev/null 2> "$T/err"; rc=$?
-[ $rc = 1 ] && grep -q "not a regular file" "$T/err" && ! grep -q "also standard output" "$T/err" ||
-	fail "--record /dev/null > /dev/null: rc $rc, $(head -c 300 "$T/err")"
+[ $rc = 2 ] && grep -q "is a character device: a recording is a regular file" "$T/err" &&
+	! grep -q "also standard output" "$T/err" || fail "--record /dev/null > /dev/null: rc $rc, $(head -c 300 "$T/err")"
 check "--record FILE --openmetrics-file FILE: refused before sampling (exit 1), the recording left whole"
 # --openmetrics-file or --listen refused at the start (exit 2) after --record had made FILE: a
 # header-only recording was left behind (or one appended to). The metrics start first now

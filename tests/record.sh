@@ -304,6 +304,14 @@ timeout 20 "$W" --root "$F/6.18-writing" -b -n 2 -d 0.05 --record "$T/st/fifo" >
 read -r -t 0.3 -u 3 got && fail "--record a FIFO with a reader: written to it: $got"
 exec 3<&-
 ok "--record a FIFO or a socket, with a reader or not: exit 2 at once, never opened, nothing made"
+# a directory and a device, as bad a --record: exit 2 before anything is sampled, as a FIFO (they were exit 1 after)
+for f in "$T/st":"a directory" /dev/null:"a character device"; do
+	kind=${f#*:} f=${f%%:*}
+	timeout 20 "$W" --root "$F/6.18-writing" -b -n 2 -d 0.05 --record "$f" > "$T/out" 2> "$T/e"; rc=$?
+	[ $rc = 2 ] && [ ! -s "$T/out" ] && grep -qF -- "--record $f is $kind: a recording is a regular file" "$T/e" ||
+		fail "--record $f: rc $rc, $(cat "$T/e")"
+done
+ok "--record a directory or a device: exit 2 at once"
 # 10. the disk fills while recording (RLIMIT_FSIZE: write() fails with EFBIG): batch
 # stops, exit 1, the message names the file and the error, and the file ends with its
 # last whole sample: it replays without a warning, as a prefix of what was printed. The
@@ -342,7 +350,7 @@ for force in "" --force; do
 done
 rec 2 "$T/notes.txt" --force > /dev/null 2>&1 && [ "$($W --replay "$T/notes.txt" --batch --json | wc -l)" = 2 ] ||
 	fail "--force did not replace the text file"
-rec 2 "$T/adir" > /dev/null 2> "$T/e"; [ $? = 1 ] && grep -q "adir: Is a directory" "$T/e" || fail "--record a directory"
+rec 2 "$T/adir" > /dev/null 2> "$T/e"; [ $? = 2 ] && grep -q "adir is a directory" "$T/e" || fail "--record a directory"
 $W --root "$F/6.18-writing" --batch --force > /dev/null 2> "$T/e"; [ $? = 2 ] && grep -q "force needs --record" "$T/e" ||
 	fail "--force alone"
 # a second wbtop recording to the same file (appending, or --force) is refused while

@@ -327,30 +327,43 @@ static const char *old_kept(const char *old, char *why, size_t n, int *held)
 }
 
 /*
- * A pipe or a socket at path: what it is, else NULL (absent, a regular file,
- * or what open_file() refuses itself). A recording is appended to, its size
- * looked at every sample (cut_short()), read back to go on after a restart
- * and renamed by --max-size: a stream has none of these.
+ * What at path can never be a recording, and a hint, from a table: a pipe
+ * or a socket (a recording is appended to, its size looked at every sample
+ * (cut_short()), read back to go on after a restart and renamed by
+ * --max-size: a stream has none of these), a directory, a device (found at
+ * open time they were exit 1, a FIFO exit 2). NULL: absent, a regular file,
+ * or what open_file() refuses itself (a symlink).
  */
-static const char *stream_kind(const char *path)
+static const struct { mode_t type; const char *kind, *hint; } unfit[] = {
+	{ S_IFIFO, "a FIFO (named pipe)", "a stream of samples: --batch --json" },
+	{ S_IFSOCK, "a socket", "a stream of samples: --batch --json" },
+	{ S_IFDIR, "a directory", "name a file in it" },
+	{ S_IFCHR, "a character device", "to keep nothing, leave --record out" },
+	{ S_IFBLK, "a block device", "name a file on its file system" },
+};
+
+static int unfit_kind(const char *path)
 {
 	struct stat st;
 
 	if (lstat(path, &st) != 0)
-		return NULL;
-	return S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)" : S_ISSOCK(st.st_mode) ? "a socket" : NULL;
+		return -1;
+	for (size_t i = 0; i < sizeof(unfit) / sizeof(unfit[0]); i++)
+		if ((st.st_mode & S_IFMT) == unfit[i].type)
+			return (int)i;
+	return -1;
 }
 
 int wb_rec_check_path(const char *path, char *err, size_t errlen)
 {
-	const char *kind = stream_kind(path);
+	int k = unfit_kind(path);
 	char q[WB_QUOTE_LEN];
 
-	if (!kind)
+	if (k < 0)
 		return 0;
 	snprintf(err, errlen, "%s is %s: a recording is a regular file, appended to, its size checked at every "
-		 "sample and read back to go on after a restart; nothing recorded (a stream of samples: --batch "
-		 "--json)", wb_quote(path, q, sizeof(q)), kind);
+		 "sample and read back to go on after a restart; nothing recorded (%s)", wb_quote(path, q, sizeof(q)),
+		 unfit[k].kind, unfit[k].hint);
 	return -EINVAL;
 }
 
