@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Signals: a stop flag for the loops, cleanups for a crash. */
+/* Signals: a stop flag for the loops, cleanups for a crash, and the loops' tick sleep that the flag ends. */
 #include <errno.h>
 #include <math.h>
 #include <time.h>
