@@ -2,8 +2,12 @@
 /*
  * Exact seek: for every shipped recording and 10 random moments T, the
  * pipeline's view after seeking to T (forward and backward, and with the
- * next-event key's jump) equals the view reached by playing up to T.
- *   seek SRCDIR        (recordings: SRCDIR/examples/{,scenarios/}*.wbrec)
+ * next-event key's jump) equals the view reached by playing up to T. And
+ * n, from the start, lands on every note of a recording with notes, and
+ * the note is there where it lands (it was found a sample late).
+ *   seek SRCDIR        (recordings: SRCDIR/examples/{,scenarios/}*.wbrec,
+ *                       notes: SRCDIR/tests/fixtures/fuse-max-ratio.wbrec and
+ *                       SRCDIR/bench/scenario-gen/stick2/run01.wbrec)
  */
 #include <glob.h>
 #include <math.h>
@@ -177,6 +181,58 @@ static void one_recording(const char *path, unsigned seed, size_t window)
 	wb_rec_close_reader(r);
 }
 
+/* n from the start: each note landed on, shown where it lands, none skipped. */
+static void notes_found(const char *path)
+{
+	char err[256], warn[256];
+	struct wb_rec_reader *r = wb_rec_open(path, err, sizeof(err), warn, sizeof(warn));
+	struct wb_pipeline_opts po = { .window = WB_PIPELINE_WINDOW };
+	struct wb_pipeline *pl;
+	struct wb_replay *p;
+	struct wb_source src;
+	size_t nn, seen = 0, i, n;
+	double t0, t, len, want;
+
+	if (!r || !(nn = wb_rec_notes(r))) {
+		fprintf(stderr, "not ok - %s: %s\n", path, r ? "no notes" : err);
+		failures++;
+		wb_rec_close_reader(r);
+		return;
+	}
+	t0 = wb_rec_time(r, 0);
+	p = wb_replay_create(r, 0, 0);
+	pl = wb_pipeline_create(&po);
+	wb_replay_source(p, &src);
+	if (step(&src, pl) == 0)
+		while (src.next_event(src.ctx) == 0) {
+			double nt = -1;
+			const char *note;
+
+			wb_pipeline_resync(pl, &src);
+			if (step(&src, pl))
+				break;
+			src.where(src.ctx, &t, &len, &i, &n);
+			note = src.note(src.ctx, &nt);
+			while (seen < nn && wb_rec_note_at(r, seen, &want) && want - t0 <= t + src.interval / 2) {
+				if (!note || fabs(nt - t) > src.interval / 2) {
+					fprintf(stderr, "not ok - %s: n landed at %.3f s, the note at %.6f s not shown there\n",
+						path, t, want - t0);
+					failures++;
+				}
+				seen++;
+			}
+		}
+	if (seen != nn) {
+		fprintf(stderr, "not ok - %s: n landed on %zu of %zu notes\n", path, seen, nn);
+		failures++;
+	} else {
+		printf("ok - %s: n finds its %zu notes\n", path, nn);
+	}
+	wb_pipeline_destroy(pl);
+	wb_replay_destroy(p);
+	wb_rec_close_reader(r);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const pat[] = { "examples/*.wbrec", "examples/scenarios/*.wbrec" };
@@ -202,6 +258,12 @@ int main(int argc, char **argv)
 	if (n == 0) {
 		fprintf(stderr, "not ok - no recordings under %s\n", argv[1]);
 		return 1;
+	}
+	/* the second's note reads later than its sample (whole microseconds against the sample's own) */
+	static const char *const noted[] = { "tests/fixtures/fuse-max-ratio.wbrec", "bench/scenario-gen/stick2/run01.wbrec" };
+	for (size_t k = 0; k < sizeof(noted) / sizeof(noted[0]); k++) {
+		snprintf(path, sizeof(path), "%s/%s", argv[1], noted[k]);
+		notes_found(path);
 	}
 	printf("%d recordings, %d failures\n", n, failures);
 	return failures ? 1 : 0;

@@ -132,6 +132,14 @@ static void rp_where(void *ctx, double *t_rel, double *len, size_t *i, size_t *n
 	*n = cnt;
 }
 
+/*
+ * A note's time is its frame's, in whole microseconds; the sample it was made
+ * at decodes its own to the nanosecond, so the note can read a hair later
+ * than the sample it belongs to (n landed on it, then said nothing was
+ * there, and showed it a sample late).
+ */
+#define NOTE_SLACK 1e-3
+
 /* The next sample with writers throttled (after a quiet one), or the next note. */
 static int rp_next_event(void *ctx)
 {
@@ -142,7 +150,7 @@ static int rp_next_event(void *ctx)
 	char err[256];
 
 	for (size_t k = 0; k < wb_rec_notes(p->r); k++)
-		if (wb_rec_note_at(p->r, k, &t) && t > p->last_mono + 1e-9) {
+		if (wb_rec_note_at(p->r, k, &t) && t > p->last_mono + NOTE_SLACK) {
 			note_t = t;
 			break;
 		}
@@ -157,7 +165,7 @@ static int rp_next_event(void *ctx)
 	}
 	for (size_t i = p->i; i < p->end; i++) {
 		bool thr = false;
-		if (note_t >= 0 && wb_rec_time(p->r, i) >= note_t) {
+		if (note_t >= 0 && wb_rec_time(p->r, i) >= note_t - NOTE_SLACK) {
 			p->i = i;
 			wb_sample_finish(&s);
 			return 0;
@@ -185,7 +193,7 @@ static const char *rp_note(void *ctx, double *t_rel)
 
 	for (size_t k = 0; k < wb_rec_notes(p->r); k++) {
 		const char *n = wb_rec_note_at(p->r, k, &t);
-		if (t <= p->last_mono + 1e-9) {
+		if (t <= p->last_mono + NOTE_SLACK) {
 			best = n;
 			if (t_rel)
 				*t_rel = t - p->t0;
