@@ -613,6 +613,14 @@ static void step(struct ui *u, int ch)
 			return; /* not known at this level */
 	}
 	st = knob_step(name);
+	if (ch == '-' && v == 0) { /* nothing below 0: said, as a step past the top is, not predicted again */
+		char key[128];
+
+		key_of_entry(u, (size_t)u->tune_sel, key, sizeof(key));
+		snprintf(u->tune_err, sizeof(u->tune_err), "%s=-%llu: below the kernel's minimum of 0 (it takes %s)",
+			 key, st ? st : 1, range);
+		return;
+	}
 	if (st == 0)
 		v = ch == '+';
 	else if (ch == '+')

@@ -223,6 +223,14 @@ for k in "5 Enter 1 0 0 Enter + + -|vm.dirty_ratio=99" "5 Down Down Down Down Do
 		bad "tune: ${k%|*}: not ${k#*|}"; cat "$T/step.txt"
 	fi
 done
+# - at 0 is refused out loud, as + past the top is (it predicted 0 again and said nothing)
+"$S" 100x34 --root "$F/6.18-writing" -d 0.3 --theme mono -- 5 Enter 0 Enter - > "$T/step.txt" 2>&1
+if grep -q "^refused: vm.dirty_ratio=-1: below the kernel's minimum of 0" "$T/step.txt" &&
+	grep -q "^PREDICTED vm.dirty_ratio=0 " "$T/step.txt"; then
+	ok "tune: - at 0 is refused, the prediction for 0 kept"
+else
+	bad "tune: - at 0 not refused"; cat "$T/step.txt"
+fi
 # the shipped scenario recordings, paused at a moment that shows the effect
 EX=$(cd "$(dirname "$0")/../.." && pwd)/examples/scenarios
 # a label cut to its column ends in a marker (btrfs-3:loop0 read btrfs-3:loop, a whole name)
