@@ -103,7 +103,7 @@ static const struct fam fams[] = {
 	{ "wbtop_bdi_write_bandwidth_bytes_per_second", T_GAUGE, "bytes_per_second", S_BDI, B_BW, NULL, "The kernel's estimate of the device's write bandwidth." },
 	{ "wbtop_bdi_dirtied_bytes", T_COUNTER, "bytes", S_BDI, B_DIRTIED, NULL, "Pages dirtied on the device (BdiDirtied; restarts at 0 when the device is re-created)." },
 	{ "wbtop_bdi_written_bytes", T_COUNTER, "bytes", S_BDI, B_WRITTEN, NULL, "Pages written on the device (BdiWritten; restarts at 0 when the device is re-created)." },
-	{ "wbtop_bdi_drain_seconds", T_GAUGE, "seconds", S_BDI, B_DRAIN, NULL, "Time to write the device's dirty pages at its bandwidth (model)." },
+	{ "wbtop_bdi_drain_seconds", T_GAUGE, "seconds", S_BDI, B_DRAIN, NULL, "Time to write what the device holds at the rate it completed lately (model; CLEAN-IN)." },
 	{ "wbtop_bdi_state", T_STATESET, "", S_BDI_STATE, 0, NULL, "Writeback state of the device (model; near-limit: 75 % of its threshold)." },
 	{ "wbtop_bdi_min_ratio", T_GAUGE, "", S_BDI, B_MIN_RATIO, NULL, "The device's min_ratio knob as a fraction of 1." },
 	{ "wbtop_bdi_max_ratio", T_GAUGE, "", S_BDI, B_MAX_RATIO, NULL, "The device's max_ratio knob as a fraction of 1." },
