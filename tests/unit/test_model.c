@@ -1999,6 +1999,28 @@ static void forecast_stick_queue(void **st)
 		h[i].g.v[WB_G_DIRTY] = 10000;
 	wb_forecast_inputs(hp, 6, &o);
 	assert_true(cap == 0);
+	/*
+	 * traced: dirty under four times the most in flight (whole extents
+	 * under writeback), but its writers paused and never woke the flusher
+	 */
+	for (int i = 0; i < 6; i++) {
+		h[i].g.v[WB_G_DIRTY] = 36000;
+		hb[i].st[WB_B_RECLAIMABLE] = 12000;
+		h[i].ev_valid = true;
+		hb[i].ev.pauses = 3;
+	}
+	wb_forecast_inputs(hp, 6, &o);
+	assert_true(cap == 4096);
+	for (int i = 0; i < 6; i++)
+		hb[i].ev.wake_bg = i % 3 ? 1 : 0; /* woken in four samples of six: not bounded */
+	wb_forecast_inputs(hp, 6, &o);
+	assert_true(cap == 0);
+	for (int i = 0; i < 6; i++) {
+		hb[i].ev.wake_bg = 0;
+		hb[i].ev.pauses = 1; /* one call a sample: too few to tell */
+	}
+	wb_forecast_inputs(hp, 6, &o);
+	assert_true(cap == 0);
 
 	/* the forecast: forecast_wakeups_regime's 10 pages/s device over background, 180-195 a minute there */
 	struct wb_sample s;
@@ -2019,6 +2041,12 @@ static void forecast_stick_queue(void **st)
 		assert_true(f.bdis[0].writeback[i] <= 100 + 10 * 0.05 + 1e-9);
 	assert_true(f.bdis[0].dirty[9] > 6000 && f.bdis[0].dirty[9] < 7100); /* the level as without the queue */
 	wb_forecast_finish(&f);
+	/* less left than the queue holds is still more to write: not woken */
+	b.st[WB_B_RECLAIMABLE] = 60;
+	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_true(f.bdis[0].bg_flushes_per_min == 0);
+	wb_forecast_finish(&f);
+	b.st[WB_B_RECLAIMABLE] = 4900;
 	in.inflight = NULL;
 	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
 	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 180, 195);
