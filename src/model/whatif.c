@@ -123,8 +123,10 @@ const char *wb_whatif_caution(const struct wb_limits *now, const struct wb_limit
 {
 	if (!now || !then || then->thresh || !now->thresh)
 		return NULL;
+	/* both ways there, named: after vm.dirty_ratio=0 it explained only the second */
 	return "the global dirty threshold would be 0: every writer is throttled at once "
-	       "(vm.dirty_bytes within a page of 2^64 wraps to 0 in the kernel's rounding)";
+	       "(vm.dirty_ratio 0 with vm.dirty_bytes 0, or vm.dirty_bytes within a page of 2^64, "
+	       "which wraps to 0 in the kernel's rounding)";
 }
 
 /* Number with an optional unit suffix allowed by u. */
