@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # --set values against the kernel's ranges, on a fixture tree: --export-sysctl,
 # the what-if and --apply share one check; every bad value gets its own line,
-# exit 2, nothing printed to install. --apply under --root is refused.
+# exit 2, nothing printed to install. --apply under --root is refused (exit 2).
 set -u
 W=${WBTOP:?} F=${FIXTURES:?}
 R="--root $F/6.18-writing"
@@ -85,6 +85,9 @@ grep -q 'ATTR{bdi/strict_limit}="1"' "$T/out" && ! grep -q "sysctl.d" "$T/out" |
 check "--export-sysctl prints only the sections it has knobs for"
 
 $W $R --set vm.dirty_ratio=30 --apply >/dev/null 2>"$T/err"; rc=$?
-[ $rc != 0 ] && grep -q "not under --root" "$T/err" || { cat "$T/err"; fail "--apply under --root: rc $rc"; }
-check "--apply under --root refused"
+[ $rc = 2 ] && grep -q "not under --root" "$T/err" || { cat "$T/err"; fail "--apply under --root: rc $rc"; }
+$W $R --set vm.dirty_ratio=30 --trial 5 >/dev/null 2>"$T/err"; rc=$?
+[ $rc = 2 ] && grep -q "^wbtop: --trial writes knobs on the running kernel only" "$T/err" ||
+	{ cat "$T/err"; fail "--trial under --root: rc $rc"; }
+check "--apply and --trial under --root refused as a conflict (exit 2)"
 echo "$n passed, 0 failed"
