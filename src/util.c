@@ -194,7 +194,8 @@ bool wb_parse_decimal(const char *s, double *out)
 	char *end;
 	double v;
 
-	if (!(isdigit((unsigned char)s[0]) || (s[0] == '.' && isdigit((unsigned char)s[1]))) || strpbrk(s, "xXpP"))
+	/* digits and a point: not strtod's hexadecimal, nor its exponent (-d 1e-1 was taken) */
+	if (!(isdigit((unsigned char)s[0]) || (s[0] == '.' && isdigit((unsigned char)s[1]))) || strpbrk(s, "xXpPeE"))
 		return false;
 	errno = 0;
 	v = strtod(s, &end);

@@ -66,6 +66,7 @@ done <<EOF2
 -b -n 1 --root $F/6.18-idle -d ' 1'|-d/--delay ' 1': expected seconds
 -b -n 1 --root $F/6.18-idle -d +1|-d/--delay '+1': expected seconds
 -b -n 1 --root $F/6.18-idle -d 1e5|-d/--delay '1e5': expected seconds between 0.05 and 86400
+-b -n 1 --root $F/6.18-idle -d 1e-1|-d/--delay '1e-1': expected seconds between 0.05 and 86400
 -b --forecast 1.5|--forecast '1.5': expected whole seconds between 1 and 3600
 -b --forecast 1e3|--forecast '1e3': expected whole seconds
 -b --forecast 3601|--forecast '3601': expected whole seconds between 1 and 3600
