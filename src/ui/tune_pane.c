@@ -232,13 +232,16 @@ static int warnings(const struct ui *u, const char **w, char buf[][160], int max
 	for (size_t i = 0; u->tune_pred_ok && i < u->tune_pred.nbdis; i++) {
 		const struct wb_bdi_limits *p = &u->tune_pred.bdis[i];
 		const struct wb_bdi_limits *o = i < u->lim.nbdis ? &u->lim.bdis[i] : NULL;
+		char lb[64];
+		const char *mnt;
 		if (!p->dirty_known || p->wb_dirty <= p->thresh || p->wb_dirty == 0)
 			continue;
+		ui_tune_dev_name(u, i, lb, sizeof(lb), &mnt); /* as the table above names them (it said loop0, this 7:0) */
 		/* over it already: not the change's doing, unless the change lowers it */
 		if (o && o->wb_dirty > o->thresh)
-			names_add(&held[p->thresh < o->thresh], p->name);
+			names_add(&held[p->thresh < o->thresh], lb);
 		else
-			names_add(&stall, p->name);
+			names_add(&stall, lb);
 	}
 	for (int k = 0; k < 2 && n < max; k++) {
 		if (!held[k].n)
@@ -339,11 +342,20 @@ static int draw_knobs(const struct ui *u, int y, int rows, put_fn put)
 	const struct wb_bdi *b = tune_bdi(u);
 	int count = (int)wb_knob_count(), first = 0, kw = knob_w(), w = ui_cols(u);
 	int range_x = 2 + kw + 1 + KNOB_VALUE_W + 2, at = range_x + KNOB_RANGE_W + 2;
-	char l[256], v[32], key[64], dev[WB_NAME_LEN + 16];
+	char l[256], v[32], key[64], lb[64], dev[sizeof(lb) + WB_NAME_LEN + 16];
+	const char *mnt;
 
 	/* the device the bdi.* rows are for, whole: cut at 80 columns "7:316" read "7:31",
-	 * another device; it moves left over the padding when it does not fit */
-	snprintf(dev, sizeof(dev), "per-device: %s", b ? b->name : "(select a device in pane 1)");
+	 * another device; it moves left over the padding when it does not fit. Named as the
+	 * table names it, with the MAJ:MIN the knobs' keys carry */
+	if (b)
+		ui_tune_dev_name(u, u->rows[u->sel].i, lb, sizeof(lb), &mnt);
+	if (!b)
+		snprintf(dev, sizeof(dev), "per-device: (select a device in pane 1)");
+	else if (strstr(lb, b->name)) /* btrfs-1:loop2 names its BDI already */
+		snprintf(dev, sizeof(dev), "per-device: %s", lb);
+	else
+		snprintf(dev, sizeof(dev), "per-device: %s (%s)", lb, b->name);
 	if (w > 0 && at + (int)strlen(dev) > w)
 		at = w - (int)strlen(dev) > range_x + 7 ? w - (int)strlen(dev) : range_x + 7;
 	snprintf(l, sizeof(l), "  %-*s %*s  %-*s%s", kw, "KNOB", KNOB_VALUE_W, "CURRENT", at - range_x, "RANGE", dev);

@@ -88,7 +88,7 @@ int ui_tune_table_rows(const struct ui *u, size_t *idx, int max)
 }
 
 /* Device i's label as the Devices pane shows it (the catalogue's DEVICE), and its mount's tail. */
-static void dev_name(const struct ui *u, size_t i, char *name, size_t n, const char **mnt)
+void ui_tune_dev_name(const struct ui *u, size_t i, char *name, size_t n, const char **mnt)
 {
 	const struct wb_sample *s = cur(u);
 	const struct wb_bdi *b = i < s->nbdis ? &s->bdis[i] : NULL;
@@ -96,7 +96,8 @@ static void dev_name(const struct ui *u, size_t i, char *name, size_t n, const c
 	size_t nf;
 	const struct wb_field *t = wb_catalog_bdi(&nf);
 
-	snprintf(name, n, "%s", u->tune_pred.bdis[i].name);
+	/* the knobs' header asks with no preview made: the sample's name, not the prediction's */
+	snprintf(name, n, "%s", b ? b->name : u->tune_pred_ok && i < u->tune_pred.nbdis ? u->tune_pred.bdis[i].name : "?");
 	for (size_t k = 0; k < nf && b && u->view && u->view->cur == s; k++) {
 		if (t[k].title && strcmp(t[k].title, "DEVICE") == 0) {
 			struct wb_fctx c;
@@ -137,7 +138,7 @@ static void table_cells(const struct ui *u, size_t i, struct trow *r)
 	char d1[24], s0[40], s1[40];
 	const char *mnt;
 
-	dev_name(u, i, r->c[TC_DEV], sizeof(r->c[TC_DEV]), &mnt);
+	ui_tune_dev_name(u, i, r->c[TC_DEV], sizeof(r->c[TC_DEV]), &mnt);
 	ui_cut(r->c[TC_DEV], sizeof(r->c[TC_DEV]), TC_DEV_MAX, u->utf8);
 	snprintf(r->c[TC_MOUNT], sizeof(r->c[TC_MOUNT]), "%s", mnt);
 	ui_cut(r->c[TC_MOUNT], sizeof(r->c[TC_MOUNT]), TC_MOUNT_MAX, u->utf8);

@@ -185,7 +185,7 @@ else
 fi
 # ... and its warnings whole, wrapped, a device list once ("btrfs-1's threshold ... will sta")
 if tr -s ' \n' ' ' < "$T/tune-preview-80x24.txt" |
-	grep -qF '! 7:0, 7:1, btrfs-1: thresholds would fall below what is dirty now: their writers will stall ! dirty pages'; then
+	grep -qF '! loop0, loop1, btrfs-1:loop2: thresholds would fall below what is dirty now: their writers will stall ! dirty pages'; then
 	ok "tune-preview-80x24: the warnings whole"
 else
 	bad "tune-preview-80x24: a warning cut"; cat "$T/tune-preview-80x24.txt"
