@@ -294,9 +294,17 @@ static void draw_plot(const struct frame *fr, const struct plot_def *p, int y, i
 	int cols = w - LABEL_W, rows = h - 3;
 	double ymax = axis_max(fr, p);
 	struct wb_plot *pl;
-	char lab[24];
+	char lab[24], title[256];
 
-	fr->put(fr->ctx, y, x, WB_R_TITLE, p->title);
+	/* a title wider than the plot ends in a marker, as a cut label does (at 80 columns a
+	 * mount's path stopped at "against its thresh" with nothing to say so) */
+	snprintf(title, sizeof(title), "%s", p->title);
+	if (w > 1 && wb_text_cols(title) > w) {
+		bool utf8 = fr->in->glyphs != WB_PLOT_ASCII;
+		size_t at = wb_text_fit(title, w - 1);
+		snprintf(title + at, sizeof(title) - at, "%s", utf8 ? "\u2026" : "~");
+	}
+	fr->put(fr->ctx, y, x, WB_R_TITLE, title);
 	if (rows < 2 || cols < 10 || !(pl = wb_plot_create(cols, rows, fr->in->glyphs)))
 		return;
 	wb_plot_window(pl, fr->x0, fr->x1, 0, ymax);
