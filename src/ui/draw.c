@@ -670,10 +670,20 @@ void ui_render(struct ui *u)
 
 	wb_grid_erase(u->grid);
 	if (!wb_layout_fits(ui_cols(u), lines)) {
-		char m[96];
-		snprintf(m, sizeof(m), "terminal too small (%dx%d): wbtop needs %dx%d", ui_cols(u), lines,
-			 WB_MIN_COLS, WB_MIN_LINES);
-		ui_put_wrapped(u, m, 0, 0, lines, WB_R_NORMAL, ui_put);
+		char m[96], need[32];
+		int r;
+
+		snprintf(m, sizeof(m), "terminal too small (%dx%d):", ui_cols(u), lines);
+		snprintf(need, sizeof(need), "wbtop needs %dx%d", WB_MIN_COLS, WB_MIN_LINES);
+		/* one line where it fits, else broken between the two halves (40 columns cut "80x24" off alone) */
+		if ((int)(strlen(m) + 1 + strlen(need)) <= ui_cols(u)) {
+			strncat(m, " ", sizeof(m) - strlen(m) - 1);
+			strncat(m, need, sizeof(m) - strlen(m) - 1);
+			need[0] = '\0';
+		}
+		r = ui_put_wrapped(u, m, 0, 0, lines, WB_R_NORMAL, ui_put);
+		if (need[0] && r < lines)
+			ui_put_wrapped(u, need, r, 0, lines, WB_R_NORMAL, ui_put);
 		return;
 	}
 	if (!ui_cur(u)) {
