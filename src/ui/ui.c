@@ -269,6 +269,14 @@ static void k_sort_at(struct ui *u, int ch, int at)
 	size_t m = proc_columns(col, 8);
 
 	if (u->pane == P_PROCS) {
+		const struct wb_sample *cur = ui_cur(u);
+
+		/* a recording or a source without one: it said "sorted by CANCEL/s" over a pane with no
+		 * table (live, the first read after the pane is shown has none yet: sorted as asked) */
+		if (cur && !cur->procs_valid && (!u->src || !u->src->procs || u->src->replay)) {
+			snprintf(u->status, sizeof(u->status), "nothing to sort: no process table here");
+			return;
+		}
 		if (ch == 'S' || (!ch && at == u->proc_sort_col))
 			u->proc_sort_desc = !u->proc_sort_desc;
 		else if (!ch && at >= 0 && at < (int)m) {
