@@ -529,10 +529,14 @@ static void window(struct frame *fr)
 static void errors_line(const struct frame *fr, int y, int x, int w)
 {
 	struct wb_graph_err e[4];
-	int n = wb_graph_errors(fr->in, e, 4), len;
+	int n = wb_graph_errors(fr->in, e, 4), len, shown = 0;
 	char line[256], a[16], b[16];
 
 	len = snprintf(line, sizeof(line), "pinned forecast vs real so far:");
+	for (int i = 0; i < n; i++)
+		shown += e[i].n > 0;
+	if (!shown) /* just pinned: it ended at the colon */
+		len += snprintf(line + len, sizeof(line) - (size_t)len, " nothing yet (the next samples compare)");
 	for (int i = 0; i < n; i++) {
 		/* the writer's is a rate; an item whole or not at all (cut at the edge, "(5.0M vs 4" read as 4) */
 		const char *u = strcmp(e[i].what, "writer") ? "" : "/s";
