@@ -1997,7 +1997,7 @@ static void jump_to_clock(void **st)
 		if (!strstr(g.u.status, "neither seconds nor a clock time"))
 			fail_msg("g %s: \"%s\"", odd[k], g.u.status);
 	}
-	/* far past the end: the time as typed, as typed (15 digits, the field's most), not in %.1f */
+	/* far past the end: the time as typed (15 digits, the field's most), not printed by %.1f */
 	ui_handle_key(&g.u, 'g');
 	for (const char *p = "999999999999999"; *p; p++)
 		ui_handle_key(&g.u, *p);
