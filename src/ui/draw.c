@@ -268,6 +268,13 @@ const char *ui_title(const struct ui *u, const struct wb_sample *s, char *line, 
 		replay_where(pos, sizeof(pos), tr, len);
 		snprintf(speed, sizeof(speed), "x%g", u->speed);
 		title_fit(line, n, item, keep, 7, ui_cols(u));
+		/* the version gives the recorded host and kernel its room before they are cut (at 80
+		 * columns "wbtop 0.1.0" stayed and the kernel read "6.18.44-fc...") */
+		if (ui_origin(u) && strstr(line, ver) &&
+		    (int)strlen(line) + 2 + wb_text_cols(ui_origin(u)) > ui_cols(u)) {
+			ver[0] = '\0';
+			title_fit(line, n, item, keep, 7, ui_cols(u));
+		}
 		if (ui_origin(u)) /* the recorded host and kernel: last, marked where the screen cuts it */
 			snprintf(line + strlen(line), n - strlen(line), "  %s", ui_origin(u));
 		ui_cut(line, n, ui_cols(u), u->utf8);
