@@ -65,6 +65,10 @@ int ui_push(struct ui *u, const struct wb_sample *s)
 	take_view(u);
 	if (!u->day0[0] && isfinite(s->wall))
 		wb_fmt_clock(s->wall, "%Y-%m-%d", u->day0, sizeof(u->day0));
+	/* the rows point into the samples: made again from this one before the Tune pane's
+	 * refresh or a key reads them (after a seek they pointed into freed samples) */
+	if (u->view)
+		ui_build_rows(u);
 	ui_tune_refresh(u);
 	if (rc != -ENOMEM)
 		ui_log_events(u, s);
@@ -78,6 +82,10 @@ void ui_resync(struct ui *u)
 	if (wb_pipeline_resync(u->pl, u->src))
 		snprintf(u->status, sizeof(u->status), "seek: the recording could not be read back");
 	u->view = NULL;
+	/* the samples the rows pointed into are gone: the rows keep their names (the selection
+	 * follows by name), not the pointers, until the next sample builds them again */
+	for (int k = 0; k < u->nrows; k++)
+		u->rows[k].b = NULL, u->rows[k].bl = NULL, u->rows[k].d = NULL;
 	u->lim_ok = u->whatif_ok = false;
 	u->log_len = u->log_head = 0;
 	n = wb_ring_len(u->ring);
