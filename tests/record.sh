@@ -210,6 +210,22 @@ done
 for g in good good-3; do
 	$W --replay "$D/$g.wbrec" --batch --json > "$T/o" 2>/dev/null && [ "$(wc -l < "$T/o")" = 6 ] || fail "$g.wbrec"
 done
+# a key frame after the damage: its samples replay (the replay ended at the damage, exit 0,
+# the rest of the recording unread); level-max's 6 frames, then good's, a minute on
+python3 - "$D" "$T/twokeys.wbrec" <<'PY'
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("regen", sys.argv[1] + "/regen.py")
+r = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(r)
+head, bad = r.read(sys.argv[1] + "/level-max.wbrec")
+_, good = r.read(sys.argv[1] + "/good.wbrec")
+good[0][1] = r.zz(60 * 10**6)  # the frame header's time: a delta from the frame before
+r.write(sys.argv[2], head, bad + good)
+PY
+$W --replay "$T/twokeys.wbrec" --batch --json > "$T/o" 2> "$T/e"; rc=$?
+[ $rc = 0 ] && [ "$(wc -l < "$T/o")" = 9 ] &&
+	grep -q "damaged frame (access level 2147483647, not 0..3); 3 samples lost, the replay goes on at the next key frame" "$T/e" ||
+	{ cat "$T/e"; fail "a key frame after the damage: rc $rc, $(wc -l < "$T/o") samples, expected 9"; }
 # header field 6, the interval: NaN, and 4.3e-79 s (one bit flipped in 0.05), which the UI
 # took as its pace: a sample every wakeup, then a wakeup every millisecond at the end
 for v in nan 4.3e-79; do
@@ -225,7 +241,7 @@ PY
 	$W --replay "$T/ivl.wbrec" --batch 2> "$T/e"; [ $? = 1 ] && grep -q "damaged header: sampling interval $v s (offset [0-9]*)" "$T/e" ||
 		fail "an interval of $v s in the header: $(cat "$T/e")"
 done
-ok "out-of-range access levels (2147483647, -3; formats 2 and 3), a NaN or tiny interval: damage at their offset, in text, JSON and CSV"
+ok "out-of-range access levels (2147483647, -3; formats 2 and 3), a NaN or tiny interval: damage at their offset, in text, JSON and CSV; the next key frame's samples replay"
 
 # 8. nothing to replay: exit 1 and a message (no output, no exit 0)
 hl=$(python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); print(16 + int.from_bytes(d[12:16],"little"))' "$T/a.wbrec")

@@ -175,6 +175,8 @@ size_t wb_rec_count(const struct wb_rec_reader *r);       /* sample frames */
 double wb_rec_time(const struct wb_rec_reader *r, size_t i); /* mono of sample i */
 /* Sample i (0-based) into s. 0, or -1 with err. */
 int wb_rec_read(struct wb_rec_reader *r, size_t i, struct wb_sample *s, char *err, size_t errlen);
+/* The first sample after i that a key frame starts (decodes without those before it); count() if none. */
+size_t wb_rec_next_key(const struct wb_rec_reader *r, size_t i);
 /* First sample at or after mono time t (count() if none). */
 size_t wb_rec_seek_time(const struct wb_rec_reader *r, double t);
 /* Notes: count, and note k's time and text (owned by r). */

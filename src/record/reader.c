@@ -665,6 +665,15 @@ int wb_rec_read(struct wb_rec_reader *r, size_t i, struct wb_sample *s, char *er
 	return 0;
 }
 
+size_t wb_rec_next_key(const struct wb_rec_reader *r, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < r->n && !r->f[j].is_key)
+		j++;
+	return j < r->n ? j : r->n;
+}
+
 size_t wb_rec_seek_time(const struct wb_rec_reader *r, double t)
 {
 	size_t lo = 0, hi = r->n;

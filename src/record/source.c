@@ -80,10 +80,22 @@ static int rp_read(void *ctx, struct wb_sample *s)
 	wb_diag_clear(&p->diag);
 	if (p->i >= p->end)
 		return -1;
-	if (wb_rec_read(p->r, p->i, s, err, sizeof(err))) {
-		wb_diag_add(&p->diag, "recording: %s", err);
-		p->end = p->i; /* what follows a damaged frame cannot be decoded */
-		return -1;
+	/*
+	 * A frame that checks out but does not decode: its key frame's samples
+	 * from it on are lost, the next key frame's are not (the replay ended
+	 * there, exit 0, with half a recording intact behind it)
+	 */
+	while (wb_rec_read(p->r, p->i, s, err, sizeof(err))) {
+		size_t next = wb_rec_next_key(p->r, p->i);
+
+		if (next >= p->end) {
+			wb_diag_add(&p->diag, "recording: %s", err);
+			p->end = p->i; /* nothing after it decodes */
+			return -1;
+		}
+		wb_diag_add(&p->diag, "recording: %s; %zu samples lost, the replay goes on at the next key frame (%.1f s)",
+			    err, next - p->i, wb_rec_time(p->r, next) - p->t0);
+		p->i = next;
 	}
 	p->last_mono = s->mono;
 	p->i++;
