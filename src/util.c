@@ -15,8 +15,10 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#include <linux/magic.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "wbtop/sample.h"
@@ -739,4 +741,51 @@ int wb_write_all(int fd, const void *p, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+/*
+ * The kernel's own file systems, by statfs magic: files there are knobs and
+ * views, not storage (--record /proc/self/comm truncated it and wrote a
+ * recording's header into it; as root /proc/sys/vm/... is a sysctl).
+ */
+static const struct { long magic; const char *name; } pseudo_fs[] = {
+	{ PROC_SUPER_MAGIC, "procfs" },    { SYSFS_MAGIC, "sysfs" },
+	{ DEBUGFS_MAGIC, "debugfs" },      { TRACEFS_MAGIC, "tracefs" },
+	{ CGROUP_SUPER_MAGIC, "cgroupfs" }, { CGROUP2_SUPER_MAGIC, "cgroup2fs" },
+	{ SECURITYFS_MAGIC, "securityfs" }, { BPF_FS_MAGIC, "bpffs" },
+	{ EFIVARFS_MAGIC, "efivarfs" },    { PSTOREFS_MAGIC, "pstore" },
+	{ 0x62656570, "configfs" },        { DEVPTS_SUPER_MAGIC, "devpts" },
+};
+
+static const char *pseudo_fs_name(const struct statfs *f)
+{
+	for (size_t i = 0; i < sizeof(pseudo_fs) / sizeof(pseudo_fs[0]); i++)
+		if ((long)f->f_type == pseudo_fs[i].magic)
+			return pseudo_fs[i].name;
+	return NULL;
+}
+
+const char *wb_pseudo_fs(const char *path)
+{
+	struct statfs f;
+	char dir[4096];
+	const char *slash;
+
+	if (statfs(path, &f) != 0) {
+		if (errno != ENOENT)
+			return NULL;
+		/* not there yet: the directory it would be made in */
+		slash = strrchr(path, '/');
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+		if (statfs(dir, &f) != 0)
+			return NULL;
+	}
+	return pseudo_fs_name(&f);
+}
+
+const char *wb_pseudo_fs_fd(int fd)
+{
+	struct statfs f;
+
+	return fstatfs(fd, &f) == 0 ? pseudo_fs_name(&f) : NULL;
 }

@@ -327,7 +327,15 @@ for f in "$T/st":"a directory" /dev/null:"a character device"; do
 	[ $rc = 2 ] && [ ! -s "$T/out" ] && grep -qF -- "--record $f is $kind: a recording is a regular file" "$T/e" ||
 		fail "--record $f: rc $rc, $(cat "$T/e")"
 done
-ok "--record a directory or a device: exit 2 at once"
+# the kernel's own files (a "regular file" of size 0): it cut /proc/self/comm and wrote a
+# header into it; as root /proc/sys/vm/dirty_ratio would be a sysctl written
+for f in /proc/self/comm:procfs /sys/kernel/x.wbrec:sysfs; do
+	fs=${f#*:} f=${f%%:*}
+	timeout 20 "$W" --root "$F/6.18-writing" -b -n 2 -d 0.05 --record "$f" > "$T/out" 2> "$T/e"; rc=$?
+	[ $rc = 2 ] && [ ! -s "$T/out" ] && grep -qF -- "--record $f is on $fs, the kernel's own files, not storage" "$T/e" ||
+		fail "--record $f: rc $rc, $(cat "$T/e")"
+done
+ok "--record a directory, a device or a kernel file: exit 2 at once"
 # 10. the disk fills while recording (RLIMIT_FSIZE: write() fails with EFBIG): batch
 # stops, exit 1, the message names the file and the error, and the file ends with its
 # last whole sample: it replays without a warning, as a prefix of what was printed. The

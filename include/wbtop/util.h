@@ -87,6 +87,9 @@ void wb_copy_str(char *dst, size_t n, const char *src);
  * For the numbers a person types (options, the settings file).
  */
 bool wb_parse_decimal(const char *s, double *out);
+/* The kernel file system (procfs, sysfs, debugfs...) path is on, or would be made on; NULL for storage. */
+const char *wb_pseudo_fs(const char *path);
+const char *wb_pseudo_fs_fd(int fd);
 
 /* a + b, or UINT64_MAX where that wraps: sums of counts from files (a node's zones, a device's wbs). */
 static inline uint64_t wb_sat_add(uint64_t a, uint64_t b)

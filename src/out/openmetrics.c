@@ -636,7 +636,29 @@ char *wb_om_render(const struct wb_om *m, enum wb_om_fmt fmt, size_t *len)
 	return b.p;
 }
 
-int wb_om_file_check(const char *path, char *err, size_t n)
+/*
+ * An existing regular file at path is replaced each sample: only an empty one
+ * or one that holds wbtop's own exposition (a run before this one), never
+ * another file (--openmetrics-file day.wbrec, a slip, replaced a recording).
+ */
+static int other_file(const char *path, char *err, size_t n)
+{
+	static const char ours[] = "# HELP wbtop_";
+	char head[sizeof(ours)] = "", q[WB_QUOTE_LEN];
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	ssize_t got = fd >= 0 ? read(fd, head, sizeof(head) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (got == 0 || (got == (ssize_t)sizeof(head) - 1 && memcmp(head, ours, sizeof(head) - 1) == 0))
+		return 0;
+	snprintf(err, n, "%s: exists and is not wbtop's textfile output: not replaced (remove it, or name another)",
+		 wb_quote(path, q, sizeof(q)));
+	return -EEXIST;
+}
+
+/* path can be replaced by a rename: absent or a regular file, in a directory wbtop can write in. */
+static int replaceable(const char *path, char *err, size_t n)
 {
 	struct stat st;
 	char dir[4096], q[WB_QUOTE_LEN], qd[WB_QUOTE_LEN];
@@ -668,12 +690,28 @@ int wb_om_file_check(const char *path, char *err, size_t n)
 	return 0;
 }
 
+int wb_om_file_check(const char *path, char *err, size_t n)
+{
+	char q[WB_QUOTE_LEN];
+	struct stat st;
+	int rc = replaceable(path, err, n);
+
+	if (rc)
+		return rc;
+	if (wb_pseudo_fs(path)) { /* /proc/self/comm failed at each sample, exit 0 */
+		snprintf(err, n, "%s: on %s, the kernel's own files, not storage", wb_quote(path, q, sizeof(q)),
+			 wb_pseudo_fs(path));
+		return -EINVAL;
+	}
+	return lstat(path, &st) == 0 ? other_file(path, err, n) : 0;
+}
+
 int wb_om_write_file(const char *path, const char *buf, size_t len, char *err, size_t n)
 {
 	char tmp[4096], q[WB_QUOTE_LEN];
 	int fd, rc = 0;
 
-	if ((rc = wb_om_file_check(path, err, n)) != 0)
+	if ((rc = replaceable(path, err, n)) != 0) /* the rest was checked once, at the start */
 		return rc;
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp)) {
 		snprintf(err, n, "%s: path too long", wb_quote(path, q, sizeof(q)));

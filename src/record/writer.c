@@ -358,7 +358,13 @@ int wb_rec_check_path(const char *path, char *err, size_t errlen)
 {
 	int k = unfit_kind(path);
 	char q[WB_QUOTE_LEN];
+	const char *fs = wb_pseudo_fs(path);
 
+	if (fs) {
+		snprintf(err, errlen, "%s is on %s, the kernel's own files, not storage: nothing recorded (name a file "
+			 "on a disk)", wb_quote(path, q, sizeof(q)), fs);
+		return -EINVAL;
+	}
 	if (k < 0)
 		return 0;
 	snprintf(err, errlen, "%s is %s: a recording is a regular file, appended to, its size checked at every "
@@ -386,6 +392,10 @@ static int open_file(struct wb_rec_writer *w, bool replace, char *err, size_t er
 	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s: not a regular file: not recorded to", w->shown);
+		return -1;
+	}
+	if (wb_pseudo_fs_fd(w->fd)) { /* before it is cut or written: a sysctl is a "regular file" of size 0 */
+		snprintf(err, errlen, "%s: on %s, the kernel's own files: not recorded to", w->shown, wb_pseudo_fs_fd(w->fd));
 		return -1;
 	}
 	/*
