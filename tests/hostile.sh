@@ -231,8 +231,10 @@ for sig in QUIT USR1; do
 	for _ in $(seq 50); do [ -s "$T/stty" ] && break; sleep 0.2; done
 	[ "$(cat "$T/rc" 2>/dev/null)" = $((128 + $(kill -l $sig))) ] || fail "SIG$sig: rc $(cat "$T/rc" 2>/dev/null)"
 	got=$(tmux -L $SOCK display -p '#{alternate_on} #{cursor_flag} #{mouse_any_flag}')
-	[ "$got" = "0 1 0" ] && grep -qE '(^| )icanon( |$)' "$T/stty" && grep -qE '(^| )echo( |$)' "$T/stty" ||
-		fail "SIG$sig: terminal left as it was (alternate screen, cursor, mouse: $got; $(grep -ow -- '-icanon\|-echo' "$T/stty"))"
+	# ixon: the UI turns flow control off (Ctrl-S is a key there); the shell gets it back
+	[ "$got" = "0 1 0" ] && grep -qE '(^| )icanon( |$)' "$T/stty" && grep -qE '(^| )echo( |$)' "$T/stty" &&
+		grep -qE '(^| )ixon( |$)' "$T/stty" ||
+		fail "SIG$sig: terminal left as it was (alternate screen, cursor, mouse: $got; $(grep -ow -- '-icanon\|-echo\|-ixon' "$T/stty"))"
 done
 check "SIGQUIT (Ctrl-\\) and SIGUSR1 end the UI with the terminal put back"
 # + and - step the live delay through 0.1 s ... 60 s: one past the steps' ends (-d 100, -d 0.07)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "ui_internal.h"
@@ -1066,6 +1067,23 @@ static int init_theme(struct ui *u, char *err, size_t errlen)
 }
 
 /*
+ * Ctrl-S is a key here, not the terminal's XOFF: with IXON on, one press
+ * stopped the output, and wbtop, blocked writing a frame, stopped sampling
+ * and recording until Ctrl-Q (a recording had a 10 s hole). The mode is
+ * the program's (def_prog_mode): endwin() puts the shell's back.
+ */
+static void no_flow_control(void)
+{
+	struct termios t;
+
+	if (tcgetattr(STDIN_FILENO, &t) == 0 && (t.c_iflag & (IXON | IXOFF))) {
+		t.c_iflag &= ~(tcflag_t)(IXON | IXOFF);
+		if (tcsetattr(STDIN_FILENO, TCSANOW, &t) == 0)
+			def_prog_mode();
+	}
+}
+
+/*
  * newterm, not initscr: initscr exits by itself when the terminal cannot be
  * set up (LINES=99999 COLUMNS=99999 in the environment), with "Error opening
  * terminal: xterm." - and wbtop's trace instance was left behind. 0, or -1
@@ -1093,6 +1111,7 @@ static int start_curses(struct ui *u, char *err, size_t errlen)
 	curses_on = 1;
 	cbreak();
 	noecho();
+	no_flow_control();
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);

@@ -61,6 +61,9 @@ screen() {
 
 screen devices-80x24 80 24
 screen zones 80 24 2
+# Ctrl-S is a key, not the terminal's XOFF: with IXON on it stopped the output, and wbtop,
+# blocked writing a frame, stopped sampling and recording until Ctrl-Q
+screen zones-after-ctrl-s 80 24 C-s 2
 screen resize-wide 80 24 resize=200x60
 screen resize-tiny 80 24 resize=70x20
 
