@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -612,6 +613,7 @@ static void k_theme(struct ui *u, int ch)
 	}
 	u->theme_idx = (u->theme_idx + 1) % u->nthemes;
 	if (wb_theme_load(&u->theme, u->themes[u->theme_idx], u->o->theme_dirs, err, sizeof(err)) == 0) {
+		snprintf(u->theme_arg, sizeof(u->theme_arg), "%s", u->themes[u->theme_idx]);
 		ui_apply_theme(u);
 		snprintf(u->status, sizeof(u->status), "theme %s", u->theme.name);
 	} else {
@@ -635,7 +637,11 @@ static void k_write(struct ui *u, int ch)
 	else
 		wb_config_init(&c);
 	ui_columns_to_config(u, &c);
-	snprintf(c.theme, sizeof(c.theme), "%s", u->theme.name);
+	/* the name or path it was loaded by: a --theme file's own [theme] name is no theme to
+	 * load next time ("theme = x unusable") */
+	size_t tl = strlen(u->theme_arg);
+	if (tl < sizeof(c.theme)) /* a longer path: the file's theme line kept as it was */
+		memcpy(c.theme, u->theme_arg, tl + 1);
 	c.warn = u->o->warn_pct;
 	c.crit = u->o->crit_pct;
 	/* a replay's pace is the recording's, no setting: the delay a live run would sample at */
@@ -1059,6 +1065,9 @@ static int init_theme(struct ui *u, char *err, size_t errlen)
 		if (wb_theme_load(&u->theme, want, u->o->theme_dirs, err, errlen))
 			return -1;
 	}
+	/* a file's path whole (a relative one means nothing from another directory next time) */
+	char abs[PATH_MAX];
+	snprintf(u->theme_arg, sizeof(u->theme_arg), "%s", strchr(want, '/') && realpath(want, abs) ? abs : want);
 	u->nthemes = wb_theme_list(u->o->theme_dirs, u->themes, 16);
 	for (int i = 0; i < u->nthemes; i++)
 		if (strcmp(u->themes[i], u->theme.name) == 0)

@@ -70,6 +70,7 @@ struct ui {
 	char day0[16];                    /* the first sample's date: the title shows a sample's when it differs */
 	bool utf8;
 	struct wb_theme theme;
+	char theme_arg[4096]; /* what it was loaded by: a name, or a .theme file's path (W saves it) */
 	char themes[16][64];
 	int nthemes, theme_idx;
 	char status[200];

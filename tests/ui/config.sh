@@ -62,6 +62,13 @@ else
 	not_ok "restart shows another view"; cat "$T/diff"
 fi
 
+# a --theme file: W writes its path, not the name inside it ("theme = x unusable" at the next start)
+printf '[theme]\nname = x\n' >"$T/my.theme"
+THEME_ARG="--theme $T/my.theme" run theme-file W
+grep -qx "theme = $T/my.theme" "$T/wbtop/wbtoprc" || { not_ok "W after --theme FILE"; grep theme "$T/wbtop/wbtoprc"; }
+THEME_ARG="" run theme-file-again
+grep -q 'unusable' "$T/theme-file-again" "$T/theme-file-again.err" && not_ok "the saved theme file unusable at the next start"
+rm "$T/wbtop/wbtoprc"
 # hidden columns: hidden from the chooser (c; F2 on Zones), written by W, hidden after a restart
 rm "$T/wbtop/wbtoprc"
 run cols c Down Space Enter 2 F2 Down Space Enter 1 W
