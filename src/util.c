@@ -496,6 +496,25 @@ static bool is_c1(const unsigned char *s)
 	return s[0] == 0xC2 && s[1] >= 0x80 && s[1] <= 0x9F;
 }
 
+/*
+ * Characters that move or break the text around them: the bidirectional
+ * embeddings, overrides and isolates, the direction marks, and the line and
+ * paragraph separators (a device name with U+202E read backwards on a
+ * terminal that reorders).
+ */
+static uint32_t utf8_cp(const unsigned char *s, size_t len);
+
+static bool reorders(const unsigned char *s, size_t len)
+{
+	uint32_t cp;
+
+	if (len < 2)
+		return false;
+	cp = utf8_cp(s, len);
+	return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
 const char *wb_safe_text(const char *s, char *buf, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -505,7 +524,7 @@ const char *wb_safe_text(const char *s, char *buf, size_t n)
 		return buf;
 	while (*p && o + 1 < n) {
 		size_t len = utf8_len(p);
-		if (len == 0 || *p < 0x20 || *p == 0x7F || (len == 2 && is_c1(p))) {
+		if (len == 0 || *p < 0x20 || *p == 0x7F || (len == 2 && is_c1(p)) || reorders(p, len)) {
 			buf[o++] = '?';
 			p += len ? len : 1;
 			continue;

@@ -335,7 +335,7 @@ static void long_theme_line(void **st)
 		fail_msg("after a 197-character comment: %s", err);
 }
 
-/* Terminal injection: escapes, C1 controls and invalid UTF-8 become '?'; UTF-8 text stays. */
+/* Terminal injection: escapes, C1 controls, bidi controls and invalid UTF-8 become '?'; UTF-8 text stays. */
 static void safe_text(void **st)
 {
 	char b[64];
@@ -347,6 +347,8 @@ static void safe_text(void **st)
 	assert_string_equal(wb_safe_text("caf\xc3\xa9 \xe2\x80\xa6", b, sizeof(b)), "caf\xc3\xa9 \xe2\x80\xa6");
 	assert_string_equal(wb_safe_text("\xff\xc3(\xed\xa0\x80", b, sizeof(b)), "?" "?(???");
 	assert_string_equal(wb_safe_text("\xc0\xaf", b, sizeof(b)), "??"); /* overlong '/' */
+	/* what reorders or breaks the text around it: U+202E (right-to-left override), U+2028, U+2067 */
+	assert_string_equal(wb_safe_text("\xe2\x80\xae" "abc\xe2\x80\xa8" "d\xe2\x81\xa7", b, sizeof(b)), "?abc?d?");
 	assert_string_equal(wb_safe_text("abcdef", b, 4), "abc");                /* truncated, terminated */
 	assert_string_equal(wb_safe_text("ab\xc3\xa9", b, 4), "ab");            /* never half a character */
 }
