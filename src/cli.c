@@ -434,8 +434,13 @@ static int check_values(struct cli_opts *o, unsigned seen)
 		o->batch = true;
 	if (o->count < 0)
 		o->count = o->batch && !o->replay && !o->until ? 1 : 0;
-	if (o->warn > o->crit) {
-		fprintf(stderr, "wbtop: --warn %g is above --crit %g\n", o->warn, o->crit);
+	if (o->warn > o->crit) { /* the one typed named as typed, the other as the default it is */
+		if (!(seen & CLI_F(CLI_O_WARN)))
+			fprintf(stderr, "wbtop: --crit %g is below --warn's default, %g (give --warn too)\n", o->crit, o->warn);
+		else if (!(seen & CLI_F(CLI_O_CRIT)))
+			fprintf(stderr, "wbtop: --warn %g is above --crit's default, %g (give --crit too)\n", o->warn, o->crit);
+		else
+			fprintf(stderr, "wbtop: --warn %g is above --crit %g\n", o->warn, o->crit);
 		return 2;
 	}
 	return 0;

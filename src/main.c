@@ -106,7 +106,10 @@ static void ui_settings(struct wb_ui_opts *uo, const struct cli_opts *o, struct 
 		uo->crit_pct = cfg->crit;
 	if (uo->warn_pct > uo->crit_pct) { /* the file's value against a typed one: the command line's pair */
 		if (!uo->notice) { /* said, as a bad line would be */
-			snprintf(msg, mn, "%.300s: warn %g is above crit %g; %g and %g used", path, uo->warn_pct,
+			/* each named where it came from: "warn 92" was --warn 92 against the file's crit */
+			bool tw = o->typed & CLI_F(CLI_O_WARN), tc = o->typed & CLI_F(CLI_O_CRIT);
+			snprintf(msg, mn, "%.300s: %s %g is above %s %g; %g and %g used", path,
+				 tw ? "--warn" : "warn", uo->warn_pct, tw ? "its crit" : tc ? "--crit" : "crit",
 				 uo->crit_pct, o->warn, o->crit);
 			fprintf(stderr, "wbtop: %s\n", msg);
 			uo->notice = msg;

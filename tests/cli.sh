@@ -91,6 +91,9 @@ done <<EOF2
 -b --record $T/a --max-size 5MK|--max-size '5MK': expected a size
 -b --record $T/a --max-size 0|--max-size '0': expected a size
 --warn 2000|--warn '2000': expected a percentage above 0, at most 1000
+--crit 50|--crit 50 is below --warn's default, 75 (give --warn too)
+--warn 99|--warn 99 is above --crit's default, 95 (give --crit too)
+--warn 90 --crit 80|--warn 90 is above --crit 80
 --root $F/6.18-idle --until-clean ''|--until-clean: no device ""
 -b -n 1 --root $F/6.18-idle --listen '[]:0'|--listen \[\]:0: empty address in \[\]
 -n 2|-n/--iterations needs -b/--batch

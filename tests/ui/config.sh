@@ -111,6 +111,13 @@ printf '[display]\nwarn = 99\ncrit = 10\n' >"$T/wbtop/wbtoprc"
 run warncrit
 grep -q 'wbtoprc: warn 99 is above crit 10; 75 and 95 used' "$T/warncrit.err" ||
 	{ not_ok "warn above crit in the file: not said"; cat "$T/warncrit.err"; }
+# the file's crit against a typed --warn: each named where it came from (it read "warn 92 is above crit 90")
+printf '[display]
+crit = 90
+' >"$T/wbtop/wbtoprc"
+THEME_ARG="--theme mono --warn 92" run warncrit-typed
+grep -q 'wbtoprc: --warn 92 is above its crit 90; 92 and 95 used' "$T/warncrit-typed.err" ||
+	{ not_ok "--warn above the file's crit: not said so"; cat "$T/warncrit-typed.err"; }
 
 # a value with a terminal escape: named, but no escape reaches stderr (or the screen)
 printf '[display]\nhide_idle = \033[2Jred\n' >"$T/wbtop/wbtoprc"
