@@ -201,6 +201,10 @@ static int clock_range(const struct cli_opts *o, struct wb_rec_reader *r, double
 				wb_fmt_clock(wall + len, "%H:%M:%S", b, sizeof(b)));
 			return 1;
 		}
+		/* --to a clock time takes its whole second (minute): samples fall at .196, and
+		 * --from 23:18:11 --to 23:18:11 matched none */
+		if (text && k)
+			*t += (strchr(strchr(text, ':') + 1, ':') ? 1 : 60) - 0.001;
 		if (text)
 			*t = fmin(fmax(*t, 0), len + 1);
 	}

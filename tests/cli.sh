@@ -272,18 +272,21 @@ $W --root "$T/nothing" -b >/dev/null 2>"$T/err"; rc=$?
 check "empty root"
 
 # --from/--to as clock times (local, as the header shows them) cut what the same
-# range in seconds cuts; one before the first sample is the start
+# range in seconds cuts, --to taking its whole second; one before the first sample is the start
 t0=$($W --replay "$R" -b --json -n 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["time"])') || fail "first sample"
 read -r c2 c5 rel2 rel5 cbefore < <(python3 -c "
 import math, time
 t0 = $t0; a = math.floor(t0) + 2; b = a + 3
 clk = lambda t: time.strftime('%H:%M:%S', time.localtime(t))
-print(clk(a), clk(b), a - t0, b - t0, clk(t0 - 30)[:5])")
+print(clk(a), clk(b), a - t0, b - t0 + 0.999, clk(t0 - 30)[:5])")
 $W --replay "$R" -b --json --from "$c2" --to "$c5" >"$T/clk" 2>"$T/err" || fail "--from $c2 --to $c5: $(cat "$T/err")"
 $W --replay "$R" -b --json --from "$rel2" --to "$rel5" >"$T/sec" || fail "--from $rel2 --to $rel5"
 [ -s "$T/clk" ] && cmp -s "$T/clk" "$T/sec" || fail "--from $c2 --to $c5 is not --from $rel2 --to $rel5"
 $W --replay "$R" -b --json --from "$cbefore" >"$T/clk" 2>"$T/err" && $W --replay "$R" -b --json >"$T/sec" &&
 	cmp -s "$T/clk" "$T/sec" || fail "--from $cbefore (before the first sample) is not the start"
+# one second, from and to: its samples (it matched none, "no samples from 2.8 s to 2.8 s")
+[ "$($W --replay "$R" -b --json --from "$c2" --to "$c2" 2>"$T/err" | wc -l)" -ge 1 ] ||
+	fail "--from $c2 --to $c2: $(cat "$T/err")"
 check "--from/--to as clock times"
 # a clock --to before --from is a bad value like one in seconds: exit 2, not 1
 $W --replay "$R" -b --json --from "$c5" --to "$c2" >"$T/out" 2>"$T/err"; rc=$?
