@@ -159,6 +159,13 @@ grep -q "sys/class/bdi: 15 more devices than the 4096 wbtop follows" "$T/e" || f
 got=$("$W" --replay "$T/big.wbrec" --batch --json 2> "$T/e" | python3 -c 'import json, sys; print(len(json.loads(sys.stdin.read())["bdis"]))')
 [ "$got" = 4096 ] || fail "4111 BDIs recorded, replayed: $got; $(head -c 300 "$T/e")"
 check "4111 BDIs: 4096 followed and said so; the recording of them replays"
+# a device name of 32 bytes or more (a tree's; no kernel makes one): left out and said, not dropped unseen
+cp -a "$F/6.18-writing" "$T/longname"
+cp -a "$T/longname/sys/class/bdi/7:0" "$T/longname/sys/class/bdi/$(printf 'x%.0s' $(seq 40))"
+"$W" --root "$T/longname" --batch -n 1 --no-procs > /dev/null 2> "$T/e" || fail "a long device name: rc $?"
+grep -q "sys/class/bdi: 1 device names of 32 bytes or more (none a kernel makes): left out" "$T/e" ||
+	fail "a long device name: $(head -c 300 "$T/e")"
+check "a device name of 32 bytes or more: left out, said"
 
 # a --root tree whose mountinfo is endless (/dev/zero): the btrfs member lookup read it
 # line by line without a bound (GBs in seconds, deaf to SIGTERM); now it stops as kvfile does

@@ -1420,7 +1420,7 @@ static bool bdis_list(struct wb_bdis *b, struct wb_diag *d)
 	char *dir = wb_path_join(b->root, "/sys/class/bdi");
 	DIR *dh = dir ? opendir(dir) : NULL;
 	struct dirent *e;
-	size_t skipped = 0, known = b->nst, *order;
+	size_t skipped = 0, long_names = 0, known = b->nst, *order;
 
 	if (!dh && (errno == EMFILE || errno == ENFILE) && b->nst) {
 		/* no descriptor to list it with: the devices of the last listing are still read */
@@ -1441,8 +1441,12 @@ static bool bdis_list(struct wb_bdis *b, struct wb_diag *d)
 		struct wb_bdi_files *st;
 		bool full = false;
 
-		if (e->d_name[0] == '.' || strlen(e->d_name) >= WB_NAME_LEN)
+		if (e->d_name[0] == '.')
 			continue;
+		if (strlen(e->d_name) >= WB_NAME_LEN) { /* no kernel names one so (a tree can): said, not dropped unseen */
+			long_names++;
+			continue;
+		}
 		if ((st = state_find(b, order, known, e->d_name)) || (st = state_add(b, e->d_name, &full)))
 			st->seen = true;
 		skipped += full;
@@ -1456,6 +1460,9 @@ static bool bdis_list(struct wb_bdis *b, struct wb_diag *d)
 	if (skipped) /* those followed already stay: the rest are the ones listed last */
 		wb_diag_add(d, "%s: %zu more devices than the %d wbtop follows (what a recording holds): left out",
 			    dir, skipped, WB_MAX_ITEMS);
+	if (long_names)
+		wb_diag_add(d, "%s: %zu device names of %d bytes or more (none a kernel makes): left out", dir,
+			    long_names, WB_NAME_LEN);
 	free(dir);
 	state_prune(b);
 	return true;
