@@ -46,7 +46,7 @@ struct wb_rec_reader {
 	struct frame_ix *f;     /* sample frames only */
 	size_t n, cap;
 	struct note_ix *notes;
-	size_t nnotes;
+	size_t nnotes, notes_cap;
 	ZSTD_DCtx *dctx;
 	struct wbrec_schema schema; /* the current key frame's (format 3) */
 	struct wb_sample cur;   /* last decoded sample */
@@ -257,10 +257,16 @@ static int add_note(struct wb_rec_reader *r, const uint8_t *p, uint32_t len, dou
 
 	if (len < 8)
 		return 0;
-	nn = realloc(r->notes, (r->nnotes + 1) * sizeof(*nn));
-	if (!nn)
-		return -1;
-	r->notes = nn;
+	/* room doubled, not one more at a time: 80,000 notes took 56 s under ASAN */
+	if (r->nnotes == r->notes_cap) {
+		size_t cap = r->notes_cap ? r->notes_cap * 2 : 16;
+		nn = realloc(r->notes, cap * sizeof(*nn));
+		if (!nn)
+			return -1;
+		r->notes = nn;
+		r->notes_cap = cap;
+	}
+	nn = r->notes;
 	nn[r->nnotes].mono = mono;
 	nn[r->nnotes].text = malloc(len - 8 + 1);
 	if (!nn[r->nnotes].text)
