@@ -419,7 +419,7 @@ static int check_values(struct cli_opts *o, unsigned seen)
 	if (o->trial)
 		o->apply = true;
 	/* two options that cannot go together: 2, as the table's conflicts are (it exited 1, later) */
-	if (o->apply && o->root) {
+	if (o->apply && o->root && strcmp(o->root, "/") != 0) { /* --root / is the running kernel */
 		fprintf(stderr, "wbtop: %s writes knobs on the running kernel only, not under --root; nothing changed\n",
 			seen & CLI_F(CLI_O_TRIAL) ? "--trial" : "--apply");
 		return 2;
