@@ -454,17 +454,36 @@ static int timeline_refill(struct wb_pipeline *p)
 int wb_pipeline_resync(struct wb_pipeline *p, struct wb_source *src)
 {
 	struct wb_sample s;
-	size_t k;
+	size_t k, at = 0, pos = 0, n;
+	double t, len;
 	int rc = 0;
 
 	if (!src->rewind)
 		return 0;
 	wb_pipeline_clear(p);
+	/* back to where the source was, by its position, not k reads: a read that skips a damaged
+	 * key frame's samples took the refill past it (--from 60 lost good samples unsaid) */
+	if (src->where)
+		src->where(src->ctx, &t, &len, &at, &n);
 	/* the window, or as far back as the timeline holds (the ring keeps the newest) */
 	k = src->rewind(src->ctx, p->tl && p->o.timeline > p->o.window ? p->o.timeline - 1 : p->o.window - 1);
 	wb_sample_init(&s);
-	for (size_t i = 0; i < k && rc == 0; i++) {
-		rc = src->read(src->ctx, &s) ? -EIO : wb_ring_push(p->ring, &s);
+	for (size_t i = 0; rc == 0; i++) {
+		if (src->where)
+			src->where(src->ctx, &t, &len, &pos, &n);
+		if (src->where ? pos >= at : i >= k)
+			break;
+		if (src->read(src->ctx, &s)) {
+			rc = -EIO;
+			break;
+		}
+		if (src->where)
+			src->where(src->ctx, &t, &len, &pos, &n);
+		if (src->where && pos > at) { /* skipped past where it was: that sample is the next read's */
+			src->rewind(src->ctx, 1);
+			break;
+		}
+		rc = wb_ring_push(p->ring, &s);
 		if (rc == 0 && p->tl)
 			rc = timeline_refill(p);
 	}

@@ -226,6 +226,12 @@ $W --replay "$T/twokeys.wbrec" --batch --json > "$T/o" 2> "$T/e"; rc=$?
 [ $rc = 0 ] && [ "$(wc -l < "$T/o")" = 9 ] &&
 	grep -q "damaged frame (access level 2147483647, not 0..3); 3 samples lost, the replay goes on at the next key frame" "$T/e" ||
 	{ cat "$T/e"; fail "a key frame after the damage: rc $rc, $(wc -l < "$T/o") samples, expected 9"; }
+# --from in the lost run, and at the key frame after it: its 6 samples, none taken for context
+# (--from 60 printed 3: the refill of the window skipped past where it began, unsaid)
+for f in 0.2 60; do
+	n=$($W --replay "$T/twokeys.wbrec" --batch --json --from $f 2> "$T/e" | wc -l)
+	[ "$n" = 6 ] && grep -q "3 samples lost" "$T/e" || { cat "$T/e"; fail "--from $f after the damage: $n samples, expected 6"; }
+done
 # header field 6, the interval: NaN, and 4.3e-79 s (one bit flipped in 0.05), which the UI
 # took as its pace: a sample every wakeup, then a wakeup every millisecond at the end
 for v in nan 4.3e-79; do

@@ -16,6 +16,7 @@ struct wb_replay {
 	double from, to;        /* as asked, for messages */
 	double last_mono;
 	struct wb_diag diag;
+	bool diag_seen;         /* asked for since the read that said it: the next read clears it */
 };
 
 struct wb_replay *wb_replay_create(struct wb_rec_reader *r, double from, double to)
@@ -59,8 +60,19 @@ int wb_replay_check(struct wb_replay *p, char *err, size_t errlen)
 			 wb_rec_time(p->r, n - 1) - p->t0);
 		return -1;
 	}
+	/* a first sample that does not decode: the range's next key frame, if it has one; and
+	 * the sample before it, read for the rates' context, only if it decodes (--from 60 just
+	 * after a damaged run took the first good sample as that context, unprinted) */
 	wb_sample_init(&s);
-	rc = wb_rec_read(p->r, p->first, &s, why, sizeof(why));
+	size_t i = p->first;
+	while ((rc = wb_rec_read(p->r, i, &s, why, sizeof(why))) != 0)
+		if ((i = wb_rec_next_key(p->r, i)) >= p->end)
+			break;
+	if (rc == 0) {
+		char skip[200];
+		p->first = i;
+		p->i = i > 0 && wb_rec_read(p->r, i - 1, &s, skip, sizeof(skip)) == 0 ? i - 1 : i;
+	}
 	wb_sample_finish(&s);
 	if (rc)
 		snprintf(err, errlen, "%s: no sample to replay", why);
@@ -77,7 +89,12 @@ static int rp_read(void *ctx, struct wb_sample *s)
 	struct wb_replay *p = ctx;
 	char err[256];
 
-	wb_diag_clear(&p->diag);
+	/* what a read said stays until someone asked (a resync's reads: "N samples lost" was
+	 * cleared by the next read, unsaid) */
+	if (p->diag_seen) {
+		wb_diag_clear(&p->diag);
+		p->diag_seen = false;
+	}
 	if (p->i >= p->end)
 		return -1;
 	/*
@@ -104,6 +121,7 @@ static int rp_read(void *ctx, struct wb_sample *s)
 
 static const struct wb_diag *rp_diag(void *ctx)
 {
+	((struct wb_replay *)ctx)->diag_seen = true;
 	return &((struct wb_replay *)ctx)->diag;
 }
 
@@ -182,8 +200,14 @@ static int rp_next_event(void *ctx)
 			wb_sample_finish(&s);
 			return 0;
 		}
-		if (wb_rec_read(p->r, i, &s, err, sizeof(err)))
-			break;
+		if (wb_rec_read(p->r, i, &s, err, sizeof(err))) { /* lost up to the next key frame, as rp_read */
+			size_t nk = wb_rec_next_key(p->r, i);
+			if (nk >= p->end)
+				break;
+			i = nk - 1;
+			quiet = true;
+			continue;
+		}
 		for (size_t b = 0; b < s.nbdis; b++)
 			thr |= s.bdis[b].ev.pauses > 0;
 		if (thr && quiet) {
