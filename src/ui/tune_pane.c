@@ -236,7 +236,7 @@ static int warnings(const struct ui *u, const char **w, char buf[][160], int max
 		const char *mnt;
 		if (!p->dirty_known || p->wb_dirty <= p->thresh || p->wb_dirty == 0)
 			continue;
-		ui_tune_dev_name(u, i, lb, sizeof(lb), &mnt); /* as the table above names them (it said loop0, this 7:0) */
+		ui_tune_dev_name(u, i, p->name, lb, sizeof(lb), &mnt); /* as the table names them (it said loop0, this 7:0) */
 		/* over it already: not the change's doing, unless the change lowers it */
 		if (o && o->wb_dirty > o->thresh)
 			names_add(&held[p->thresh < o->thresh], lb);
@@ -349,7 +349,7 @@ static int draw_knobs(const struct ui *u, int y, int rows, put_fn put)
 	 * another device; it moves left over the padding when it does not fit. Named as the
 	 * table names it, with the MAJ:MIN the knobs' keys carry */
 	if (b)
-		ui_tune_dev_name(u, u->rows[u->sel].i, lb, sizeof(lb), &mnt);
+		ui_tune_dev_name(u, u->rows[u->sel].i, b->name, lb, sizeof(lb), &mnt);
 	if (!b)
 		snprintf(dev, sizeof(dev), "per-device: (select a device in pane 1)");
 	else if (strstr(lb, b->name)) /* btrfs-1:loop2 names its BDI already */
@@ -629,13 +629,21 @@ static void step(struct ui *u, int ch)
 			return; /* not known at this level */
 	}
 	st = knob_step(name);
-	if (ch == '-' && v == 0) { /* nothing below 0: said, as a step past the top is, not predicted again */
-		char key[128];
+	/* nothing below 0: said, as a step past the top is, not predicted again - where 0 is the
+	 * least the kernel takes; where it is not (vm.dirty_bytes: 0 while the ratio rules), the
+	 * preview of 0 refuses it with the kernel's least */
+	if (ch == '-' && v == 0) {
+		char key[128], why[160];
 
 		key_of_entry(u, (size_t)u->tune_sel, key, sizeof(key));
-		snprintf(u->tune_err, sizeof(u->tune_err), "%s=-%llu: below the kernel's minimum of 0 (it takes %s)",
-			 key, st ? st : 1, range);
-		return;
+		if (wb_knob_check((size_t)u->tune_sel, key, 0, ui_cur(u) ? ui_cur(u)->page_size : 4096, why, sizeof(why)) == 0) {
+			if (st == 0)
+				snprintf(u->tune_err, sizeof(u->tune_err), "%s is 0, off, already (+ turns it on)", key);
+			else
+				snprintf(u->tune_err, sizeof(u->tune_err),
+					 "%s=-%llu: below the kernel's minimum of 0 (it takes %s)", key, st, range);
+			return;
+		}
 	}
 	if (st == 0)
 		v = ch == '+';

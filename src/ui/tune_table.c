@@ -87,17 +87,20 @@ int ui_tune_table_rows(const struct ui *u, size_t *idx, int max)
 	return n;
 }
 
-/* Device i's label as the Devices pane shows it (the catalogue's DEVICE), and its mount's tail. */
-void ui_tune_dev_name(const struct ui *u, size_t i, char *name, size_t n, const char **mnt)
+/*
+ * Device i, BDI bdi, labelled as the Devices pane shows it (the catalogue's
+ * DEVICE), and its mount's tail; by its BDI name where the sample's device i
+ * is another (a prediction held while a device came or went).
+ */
+void ui_tune_dev_name(const struct ui *u, size_t i, const char *bdi, char *name, size_t n, const char **mnt)
 {
 	const struct wb_sample *s = cur(u);
-	const struct wb_bdi *b = i < s->nbdis ? &s->bdis[i] : NULL;
+	const struct wb_bdi *b = i < s->nbdis && strcmp(s->bdis[i].name, bdi) == 0 ? &s->bdis[i] : NULL;
 	const char *m = b && b->nmounts ? strrchr(b->mounts[0], '/') : NULL;
 	size_t nf;
 	const struct wb_field *t = wb_catalog_bdi(&nf);
 
-	/* the knobs' header asks with no preview made: the sample's name, not the prediction's */
-	snprintf(name, n, "%s", b ? b->name : u->tune_pred_ok && i < u->tune_pred.nbdis ? u->tune_pred.bdis[i].name : "?");
+	snprintf(name, n, "%s", bdi);
 	for (size_t k = 0; k < nf && b && u->view && u->view->cur == s; k++) {
 		if (t[k].title && strcmp(t[k].title, "DEVICE") == 0) {
 			struct wb_fctx c;
@@ -138,7 +141,7 @@ static void table_cells(const struct ui *u, size_t i, struct trow *r)
 	char d1[24], s0[40], s1[40];
 	const char *mnt;
 
-	ui_tune_dev_name(u, i, r->c[TC_DEV], sizeof(r->c[TC_DEV]), &mnt);
+	ui_tune_dev_name(u, i, u->tune_pred.bdis[i].name, r->c[TC_DEV], sizeof(r->c[TC_DEV]), &mnt);
 	ui_cut(r->c[TC_DEV], sizeof(r->c[TC_DEV]), TC_DEV_MAX, u->utf8);
 	snprintf(r->c[TC_MOUNT], sizeof(r->c[TC_MOUNT]), "%s", mnt);
 	ui_cut(r->c[TC_MOUNT], sizeof(r->c[TC_MOUNT]), TC_MOUNT_MAX, u->utf8);

@@ -177,8 +177,8 @@ void ui_draw_tune(struct ui *u, int y, int h,
 bool ui_tune_key(struct ui *u, int ch);
 /* Bytes as the other panes show them (80M), or raw after r. Returns buf (>= 24 bytes). */
 const char *ui_tune_bytes(const struct ui *u, char *buf, size_t n, double b);
-/* tune_table.c: device i's label as the Devices pane shows it, and its mount's tail. */
-void ui_tune_dev_name(const struct ui *u, size_t i, char *name, size_t n, const char **mnt);
+/* tune_table.c: device i (BDI bdi)'s label as the Devices pane shows it, and its mount's tail. */
+void ui_tune_dev_name(const struct ui *u, size_t i, const char *bdi, char *name, size_t n, const char **mnt);
 /* tune_table.c: the before/after table's rows (indices into the sample), at most max; their count. */
 int ui_tune_table_rows(const struct ui *u, size_t *idx, int max);
 /* The table from row y (none at or past end): its titles and rows first..last-1 of idx; the row after. */

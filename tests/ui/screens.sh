@@ -231,6 +231,11 @@ if grep -q "^refused: vm.dirty_ratio=-1: below the kernel's minimum of 0" "$T/st
 else
 	bad "tune: - at 0 not refused"; cat "$T/step.txt"
 fi
+# where 0 is not the kernel's least (vm.dirty_bytes reads 0 while the ratio rules): its own minimum
+"$S" 100x34 --root "$F/6.18-writing" -d 0.3 --theme mono -- 5 Down - > "$T/step.txt" 2>&1
+grep -q "^refused: vm.dirty_bytes=0: below the kernel's minimum of 8192" "$T/step.txt" &&
+	ok "tune: - at vm.dirty_bytes 0: the kernel's minimum named" ||
+	{ bad "tune: - at vm.dirty_bytes 0"; cat "$T/step.txt"; }
 # the shipped scenario recordings, paused at a moment that shows the effect
 EX=$(cd "$(dirname "$0")/../.." && pwd)/examples/scenarios
 # a label cut to its column ends in a marker (btrfs-3:loop0 read btrfs-3:loop, a whole name)
