@@ -1067,7 +1067,9 @@ static int init_theme(struct ui *u, char *err, size_t errlen)
 	}
 	/* a file's path whole (a relative one means nothing from another directory next time) */
 	char abs[PATH_MAX];
-	snprintf(u->theme_arg, sizeof(u->theme_arg), "%s", strchr(want, '/') && realpath(want, abs) ? abs : want);
+	size_t wl = strlen(want);
+	bool file = strchr(want, '/') || (wl > 6 && strcmp(want + wl - 6, ".theme") == 0); /* as wb_theme_load */
+	snprintf(u->theme_arg, sizeof(u->theme_arg), "%s", file && realpath(want, abs) ? abs : want);
 	u->nthemes = wb_theme_list(u->o->theme_dirs, u->themes, 16);
 	for (int i = 0; i < u->nthemes; i++)
 		if (strcmp(u->themes[i], u->theme.name) == 0)

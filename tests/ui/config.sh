@@ -69,8 +69,13 @@ grep -qx "theme = $T/my.theme" "$T/wbtop/wbtoprc" || { not_ok "W after --theme F
 THEME_ARG="" run theme-file-again
 grep -q 'unusable' "$T/theme-file-again" "$T/theme-file-again.err" && not_ok "the saved theme file unusable at the next start"
 rm "$T/wbtop/wbtoprc"
-# hidden columns: hidden from the chooser (c; F2 on Zones), written by W, hidden after a restart
+# a file named relative, without a '/' (a name ending in .theme is a file): saved whole, too
+cd "$T" || exit 1
+THEME_ARG="--theme my.theme" run theme-rel W
+cd - >/dev/null || exit 1
+grep -qx "theme = $T/my.theme" "$T/wbtop/wbtoprc" || { not_ok "W after --theme my.theme"; grep theme "$T/wbtop/wbtoprc"; }
 rm "$T/wbtop/wbtoprc"
+# hidden columns: hidden from the chooser (c; F2 on Zones), written by W, hidden after a restart
 run cols c Down Space Enter 2 F2 Down Space Enter 1 W
 grep -q '^hidden_columns = DIRTY, Zones:FREE$' "$T/wbtop/wbtoprc" ||
 	{ not_ok "hidden columns not written"; grep hidden_columns "$T/wbtop/wbtoprc"; }
