@@ -648,10 +648,17 @@ static int other_file(const char *path, char *err, size_t n)
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	ssize_t got = fd >= 0 ? read(fd, head, sizeof(head) - 1) : -1;
 
+	int e = errno;
+
 	if (fd >= 0)
 		close(fd);
 	if (got == 0 || (got == (ssize_t)sizeof(head) - 1 && memcmp(head, ours, sizeof(head) - 1) == 0))
 		return 0;
+	if (got < 0) { /* not readable (another user's 0600 file): what it holds is not known, said so */
+		snprintf(err, n, "%s: exists and cannot be read to see whether it is wbtop's output (%s): not replaced",
+			 wb_quote(path, q, sizeof(q)), strerror(e));
+		return -e;
+	}
 	snprintf(err, n, "%s: exists and is not wbtop's textfile output: not replaced (remove it, or name another)",
 		 wb_quote(path, q, sizeof(q)));
 	return -EEXIST;
