@@ -269,7 +269,8 @@ static bool flushed(const struct wb_sample *s, const char *name, double pages)
  * background threshold: a fast disk over it waits for the flusher's next
  * periodic run with nothing in flight (the root disk's 8-17M, heldout11).
  * Or, traced, when its writers paused in balance_dirty_pages twice or more
- * in a sample and not one call woke its flusher: it was running at each.
+ * in a sample and not one call woke its flusher: it was running at each
+ * (a sample whose records the kernel dropped in part tells nothing).
  * xfs and btrfs put whole extents under writeback (16-32M on a one-request
  * stick, stick2/run18), so the volume test misses them where the trace
  * does not. 0: not bounded as far as seen (a throttled loop device takes
@@ -298,7 +299,7 @@ static double inflight_cap(const struct wb_sample *const *hist, size_t nhist, co
 			    b->st[WB_B_WRITTEN] > p->st[WB_B_WRITTEN];
 
 		held += busy && ((double)b->st[WB_B_RECLAIMABLE] >= 4 * most + over ||
-				 (s->ev_valid && b->ev.pauses >= 2 && b->ev.wake_bg == 0));
+				 (s->ev_valid && !s->ev_dropped && b->ev.pauses >= 2 && b->ev.wake_bg == 0));
 	}
 	return held >= INFLIGHT_SEEN ? most : 0;
 }
