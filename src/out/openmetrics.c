@@ -702,12 +702,12 @@ int wb_om_file_check(const char *path, char *err, size_t n)
 	char q[WB_QUOTE_LEN];
 	struct stat st;
 	int rc = replaceable(path, err, n);
+	const char *fs = rc ? NULL : wb_pseudo_fs(path);
 
 	if (rc)
 		return rc;
-	if (wb_pseudo_fs(path)) { /* /proc/self/comm failed at each sample, exit 0 */
-		snprintf(err, n, "%s: on %s, the kernel's own files, not storage", wb_quote(path, q, sizeof(q)),
-			 wb_pseudo_fs(path));
+	if (fs) { /* /proc/self/comm failed at each sample, exit 0 */
+		snprintf(err, n, "%s: on %s, the kernel's own files, not storage", wb_quote(path, q, sizeof(q)), fs);
 		return -EINVAL;
 	}
 	return lstat(path, &st) == 0 ? other_file(path, err, n) : 0;

@@ -394,8 +394,10 @@ static int open_file(struct wb_rec_writer *w, bool replace, char *err, size_t er
 		snprintf(err, errlen, "%s: not a regular file: not recorded to", w->shown);
 		return -1;
 	}
-	if (wb_pseudo_fs_fd(w->fd)) { /* before it is cut or written: a sysctl is a "regular file" of size 0 */
-		snprintf(err, errlen, "%s: on %s, the kernel's own files: not recorded to", w->shown, wb_pseudo_fs_fd(w->fd));
+	const char *fs = wb_pseudo_fs_fd(w->fd);
+
+	if (fs) { /* before it is cut or written: a sysctl is a "regular file" of size 0 */
+		snprintf(err, errlen, "%s: on %s, the kernel's own files: not recorded to", w->shown, fs);
 		return -1;
 	}
 	/*
