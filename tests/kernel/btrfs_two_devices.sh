@@ -40,6 +40,6 @@ PY
 	done
 	echo "  --until-clean by either member and by the mount point follows $BDI"
 	sync -f "$TMP/mnt"; umount "$TMP/mnt" || fail "umount"
-	unset '_UNDO[${#_UNDO[@]}-1]'
+	undo_pop
 done
 echo ok

@@ -11,10 +11,26 @@ fail() { echo "FAIL: $*"; exit 1; }
 command -v losetup >/dev/null || skip "needs losetup (util-linux)"
 
 WBTOP=${WBTOP:-$(dirname "$0")/../../build/wbtop}
-TMP=$(mktemp -d /tmp/wbtop-test.XXXXXX)
-export TMUX_TMPDIR=$TMP # tmux 3.3 leaves its socket behind: in $TMP, it goes with it (after the kill-server at_exit)
+
+# The undo stack is also kept on disk, one command a line, in a file named
+# by the test's PID and start time: meson stops a test (a timeout, Ctrl-C)
+# with SIGTERM to its process group and SIGKILL half a second later, too soon
+# for a cleanup that unmounts and detaches. On TERM/INT the file is replayed
+# by a process outside that group; after a SIGKILL, by the next test that
+# starts (below, before it looks at the machine).
+_UNDO_DIR=/run/wbtop-test-undo
+mkdir -p "$_UNDO_DIR" 2>/dev/null || { _UNDO_DIR=/tmp/wbtop-test-undo; mkdir -p "$_UNDO_DIR"; }
+_starttime() { local s; s=$(cat "/proc/$1/stat" 2>/dev/null) || return 1; s=${s##*) }; set -- $s; echo "${20}"; }
+_UNDO_FILE=$_UNDO_DIR/$$.$(_starttime $$)
 _UNDO=()
-at_exit() { _UNDO+=("$*"); }
+_undo_save() { printf '%s\n' "${_UNDO[@]}" > "$_UNDO_FILE.new" && mv "$_UNDO_FILE.new" "$_UNDO_FILE"; }
+at_exit() {
+	case "$*" in *$'\n'*) echo "FAIL: an undo step of more than one line: $*"; exit 1 ;; esac
+	_UNDO+=("$*")
+	_undo_save
+}
+# undo_pop: the last undo step done by the test itself
+undo_pop() { unset '_UNDO[${#_UNDO[@]}-1]'; _undo_save; }
 
 # Everything a test may touch, as text, to compare before and after.
 machine_state() {
@@ -53,6 +69,46 @@ for _i in $(wb_instances); do
 			echo "note: removed the trace instance $_i of a wbtop (pid $_p) that ended before this test"
 	fi
 done
+
+# loop_ctl REQUEST N: LOOP_CTL_ADD (0x4C80) or LOOP_CTL_REMOVE (0x4C81) loopN
+loop_ctl() {
+	python3 -c 'import fcntl, os, sys
+fd = os.open("/dev/loop-control", os.O_RDWR)
+fcntl.ioctl(fd, int(sys.argv[1], 16), int(sys.argv[2]))' "$1" "$2"
+}
+
+# _replay FILE STALE: the undo steps in FILE, last first, then FILE is removed;
+# under the lock, so that a test starting meanwhile waits for the machine to
+# be put back. STALE=1 (the test is gone, for who knows how long): no step
+# that signals a process is run, as its PID may be another's by now.
+_replay() {
+	local f=$1 stale=$2 steps i fd
+	exec {fd}>>"${f%/*}/lock"
+	flock "$fd"
+	mapfile -t steps < "$f" 2>/dev/null
+	for ((i = ${#steps[@]} - 1; i >= 0; i--)); do
+		[ "$stale" = 1 ] && case ${steps[i]} in kill\ * | tmux\ *) continue ;; esac
+		eval "${steps[i]}" >/dev/null 2>&1 || true
+	done
+	rm -f "$f"
+	exec {fd}>&-
+}
+# A test that ended without its cleanup (killed): put back what it changed.
+for _f in "$_UNDO_DIR"/*.*; do
+	[ -f "$_f" ] || continue
+	_o=${_f##*/} _o=${_o%.new}
+	[ "$(_starttime "${_o%%.*}")" = "${_o#*.}" ] && continue # still running
+	case $_f in *.new) rm -f "$_f"; continue ;; esac # cut short while saved: the file beside it holds the steps
+	echo "note: a test (pid ${_o%%.*}) ended without putting the machine back: its $(wc -l < "$_f") undo steps done now"
+	_replay "$_f" 1
+done
+exec {_fd}>>"$_UNDO_DIR/lock" # and wait (5 min at most) for one replaying in the background
+flock -w 300 "$_fd" || echo "note: an earlier test's undo steps still run after 5 minutes"; exec {_fd}>&-
+
+TMP=$(mktemp -d /tmp/wbtop-test.XXXXXX)
+export TMUX_TMPDIR=$TMP # tmux 3.3 leaves its socket behind: in $TMP, it goes with it (after the kill-server at_exit)
+at_exit "rm -rf $TMP" # the last step: a replay by another process removes it too
+
 _INST_BEFORE=$(wb_instances)
 _BEFORE=$(machine_state)
 
@@ -60,7 +116,7 @@ _cleanup() {
 	local rc=$? i
 	trap - EXIT INT TERM
 	for ((i = ${#_UNDO[@]} - 1; i >= 0; i--)); do eval "${_UNDO[i]}" >/dev/null 2>&1 || true; done
-	rm -rf "$TMP"
+	rm -f "$_UNDO_FILE"
 	local after
 	after=$(machine_state)
 	if [ "$after" != "$_BEFORE" ]; then
@@ -76,8 +132,17 @@ _cleanup() {
 	fi
 	exit $rc
 }
+# Stopped by a signal: the undo steps run in a new session (meson's SIGKILL
+# to this process group, half a second on, does not reach it); the machine
+# check is left out, as nobody waits for this test's verdict.
+_on_signal() {
+	trap - EXIT INT TERM
+	echo "interrupted: putting the machine back in the background"
+	setsid -f bash -c "$(declare -f loop_ctl _replay); _replay '$_UNDO_FILE' 0" </dev/null >/dev/null 2>&1
+	exit 130
+}
 trap _cleanup EXIT
-trap 'exit 130' INT TERM
+trap _on_signal INT TERM
 
 # Save every dirty_* sysctl now; restore at exit (bytes before ratio, since a
 # write to one clears its twin).
@@ -141,13 +206,6 @@ need_debugfs() {
 		mount -t debugfs none /sys/kernel/debug || skip "cannot mount debugfs"
 		at_exit "umount /sys/kernel/debug"
 	fi
-}
-
-# loop_ctl REQUEST N: LOOP_CTL_ADD (0x4C80) or LOOP_CTL_REMOVE (0x4C81) loopN
-loop_ctl() {
-	python3 -c 'import fcntl, os, sys
-fd = os.open("/dev/loop-control", os.O_RDWR)
-fcntl.ioctl(fd, int(sys.argv[1], 16), int(sys.argv[2]))' "$1" "$2"
 }
 
 # new_loop FILE: a new loop device on FILE (an image, or another block

@@ -9,7 +9,6 @@ command -v tmux >/dev/null || skip "needs tmux"
 save_sysctls
 save_journal; export WBTOP_JOURNAL=$JOURNAL # as root the journal is always $JOURNAL
 NSTART=0 SOCK=
-at_exit 'tmux -L $SOCK kill-server'
 
 F=/proc/sys/vm/dirty_bytes
 WANT=$((300 << 20))
@@ -22,6 +21,7 @@ pass=0
 start() { # start wbtop in a fresh tmux server (a new socket: the old one may still be going)
 	[ -n "$SOCK" ] && tmux -L $SOCK kill-server 2>/dev/null
 	NSTART=$((NSTART + 1)) SOCK=wbtop-tune-$$-$NSTART
+	at_exit "tmux -L $SOCK kill-server"
 	tmux -L $SOCK -f /dev/null new-session -d -x 120 -y 40 \
 		"env LANG=C.UTF-8 TERM=tmux-256color WBTOP_JOURNAL=$WBTOP_JOURNAL $WBTOP -d 0.5 --theme mono --no-trace; sleep 30"
 	sleep 1.5
