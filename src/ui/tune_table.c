@@ -175,7 +175,10 @@ static void table_cells(const struct ui *u, size_t i, struct trow *r)
 		snprintf(r->c[TC_WRITER], sizeof(r->c[TC_WRITER]), "%s/s",
 			 m ? ui_tune_bytes(u, d1, sizeof(d1), sum / (double)m * P) : "-");
 	}
-	if (w0 >= 0)
+	/* one figure where the change moves none, as STATE shows one word */
+	if (w0 >= 0 && lround(w0) == lround(w1))
+		snprintf(r->c[TC_WAKE], sizeof(r->c[TC_WAKE]), "%.0f", w0);
+	else if (w0 >= 0)
 		snprintf(r->c[TC_WAKE], sizeof(r->c[TC_WAKE]), "%.0f->%.0f", w0, w1);
 	else
 		snprintf(r->c[TC_WAKE], sizeof(r->c[TC_WAKE]), "-");
