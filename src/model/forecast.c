@@ -38,6 +38,7 @@ struct sim_bdi {
 	double e;                /* completions in the share's numerator */
 	double share_mul;        /* an ensemble member's multiplier on them (1: the point forecast) */
 	double age;              /* seconds the oldest dirty page has waited */
+	double tick;             /* seconds since its flusher last ran (to the next periodic run) */
 	double min_ppm, max_ppm;
 	double wakeups;
 	double fill;             /* pages/s of the free-running gap this step lets it dirty */
@@ -365,6 +366,38 @@ static bool inflight_rate(const struct wb_sample *const *hist, size_t nhist, con
 }
 
 /*
+ * What b completed over the seconds it had writeback in flight at both
+ * ends (a megabyte or more: busy all through), in the bandwidth window;
+ * false with fewer than two such seconds. A stick's flusher writes in
+ * bursts of a chunk, seconds apart, and the kernel's estimate, made over
+ * the bursts, read 75-78 MB/s for 10 MiB/s sticks (stick2/run02) where
+ * their busy seconds completed 8-16 MB.
+ */
+static bool busy_rate(const struct wb_sample *const *hist, size_t nhist, const char *name, double *rate)
+{
+	double mb = hist[0]->page_size ? (1 << 20) / (double)hist[0]->page_size : 256, pages = 0, span = 0;
+	int n = 0;
+
+	for (size_t j = 0; j + 1 < nhist && hist[0]->mono - hist[j + 1]->mono <= WB_FORECAST_BW_WINDOW_S + 0.5; j++) {
+		const struct wb_bdi *a = wb_sample_bdi(hist[j + 1], name), *b = wb_sample_bdi(hist[j], name);
+
+		if (!a || !b || a->stats_skipped || b->stats_skipped || !WB_HAS(a->st_valid, WB_B_WRITEBACK) ||
+		    !WB_HAS(b->st_valid, WB_B_WRITEBACK) || !WB_HAS(a->st_valid, WB_B_WRITTEN) ||
+		    !WB_HAS(b->st_valid, WB_B_WRITTEN) || b->st[WB_B_WRITTEN] < a->st[WB_B_WRITTEN])
+			continue;
+		if ((double)a->st[WB_B_WRITEBACK] < mb || (double)b->st[WB_B_WRITEBACK] < mb)
+			continue;
+		pages += (double)(b->st[WB_B_WRITTEN] - a->st[WB_B_WRITTEN]);
+		span += hist[j]->mono - hist[j + 1]->mono;
+		n++;
+	}
+	if (n < 2 || span <= 0)
+		return false;
+	*rate = pages / span;
+	return true;
+}
+
+/*
  * b has held a writeback chunk (4 MiB, or the per-CPU counters' slack where
  * that is more) or more in flight at every sample of the last second or
  * more, up to hist[0], and completed nothing since from (its writing's
@@ -642,8 +675,8 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		bool full = WB_HAS(b->st_valid, WB_B_THRESH) && WB_HAS(b->st_valid, WB_B_RECLAIMABLE) &&
 			    WB_HAS(b->st_valid, WB_B_WRITEBACK) &&
 			    b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK] >= b->st[WB_B_THRESH];
-		double w, pauses = 0, pause_ms = 0;
-		bool traced = prev != NULL;
+		double w, bz, pauses = 0, pause_ms = 0;
+		bool traced = prev != NULL, inflight_only = false;
 
 		bool measured = false;
 		const struct wb_sample *from = prev ? activity_start(hist, k, b->name) : NULL;
@@ -671,8 +704,9 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			    !estimate_falling(prev, cur, b->name))
 				queued = false;
 
-			full = full || queued ||
-			       (WB_HAS(b->st_valid, WB_B_WRITEBACK) && (double)b->st[WB_B_WRITEBACK] >= w);
+			inflight_only = !full && !queued && WB_HAS(b->st_valid, WB_B_WRITEBACK) &&
+					(double)b->st[WB_B_WRITEBACK] >= w;
+			full = full || queued || inflight_only;
 			if (queued)
 				w = backlog_rate(hist, nhist, b->name, w);
 			o->bw[i] = full || w > o->bw[i] ? w : o->bw[i];
@@ -702,6 +736,20 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		if (!measured && stalled(hist, nhist, from, b->name, &w) && w < o->bw[i]) {
 			o->bw[i] = w;
 			full = true;
+		}
+		/*
+		 * A device completing in bursts goes at what its busy seconds
+		 * completed: short of its threshold with no backlog, where that
+		 * is under the kernel's estimate; with no more than a burst in
+		 * flight (a stick's queue holds a chunk: in flight at the sample,
+		 * idle for seconds between), where it is over what the window
+		 * completed on average - that is its writer's pace, not its speed.
+		 */
+		if (measured && (!full || inflight_only) && busy_rate(hist, nhist, b->name, &bz)) {
+			if (!full && bz < o->bw[i] / 2)
+				o->bw[i] = fmax(bz, w);
+			else if (inflight_only && bz > o->bw[i] * 1.5)
+				o->bw[i] = bz;
 		}
 		/* short of its threshold with no backlog, a device kept up with its
 		 * writers (an idle disk's own estimate can be stale: 1 page/s on vda) */
@@ -1263,6 +1311,19 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 		return -ENOMEM;
 	}
 	init_sim(sb, s, l, k, in, jit, &g);
+	/*
+	 * With the global dirty count over the background threshold every
+	 * device's flusher is at work (a writer's call woke it as the count
+	 * crossed, and the run goes on while it stays over). Else one not
+	 * writing ran last at a time not known: half a period ago.
+	 */
+	double nd0 = (double)l->dirty;
+	for (size_t i = 0; i < nb; i++)
+		nd0 -= sb[i].w;
+	for (size_t i = 0; i < nb; i++) {
+		sb[i].flushing = sb[i].flushing || (nd0 > (double)l->bg && sb[i].r > 0);
+		sb[i].tick = sb[i].flushing ? 0 : period / 2;
+	}
 	for (size_t i = 0; i < nb; i++)
 		thresh_terms(&sb[i], (double)l->thresh, (double)l->bg, (double)l->sum_min_ppm);
 	const double DT = jit ? DT_MEMBER : DT_POINT;
@@ -1356,10 +1417,28 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			 * run goes on while over either (wb_over_bg_thresh()); below,
 			 * nothing writes without sync or reclaim
 			 */
-			if (period > 0)
-				b->flushing = over > 0 || expired;
-			else
+			if (period > 0) {
+				/*
+				 * A run starts when something wakes the flusher: a
+				 * writer's call of balance_dirty_pages() with the
+				 * global dirty count over the background threshold,
+				 * any call past freerun (a writer held there calls
+				 * it at each pause), or its periodic run; it
+				 * goes on while over either threshold. A device over
+				 * only its own share waits for the periodic run: three
+				 * paced writers' sticks, the global level under the
+				 * background threshold, sat 10-20M over their shares
+				 * between runs every 5 s (stick2/run02), where a
+				 * flush at once held them at their shares.
+				 */
+				bool woken = (b->demand > 0 && pos >= 0) || (rate > 0 && nd > bg);
+				bool due = b->tick >= period - 1e-9;
+
+				b->flushing = expired || (over > 0 && (b->flushing || woken || due));
+				b->tick = b->flushing || due || b->r <= 0 ? 0 : b->tick + DT;
+			} else {
 				b->flushing = over > 0 && (b->flushing || (rate > 0 && nd > bg));
+			}
 			b->dirtied += rate * DT;
 			b->step_dirtied += rate * DT;
 			b->since += DT;
