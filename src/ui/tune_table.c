@@ -175,12 +175,16 @@ static void table_cells(const struct ui *u, size_t i, struct trow *r)
 		snprintf(r->c[TC_WRITER], sizeof(r->c[TC_WRITER]), "%s/s",
 			 m ? ui_tune_bytes(u, d1, sizeof(d1), sum / (double)m * P) : "-");
 	}
-	/* one figure where the change moves none, as STATE shows one word */
-	if (w0 >= 0 && lround(w0) == lround(w1))
-		snprintf(r->c[TC_WAKE], sizeof(r->c[TC_WAKE]), "%.0f", w0);
-	else if (w0 >= 0)
-		snprintf(r->c[TC_WAKE], sizeof(r->c[TC_WAKE]), "%.0f->%.0f", w0, w1);
-	else
+	/* one figure where the change moves none as shown, as STATE shows one word */
+	if (w0 >= 0) {
+		char a[24], b[24];
+		snprintf(a, sizeof(a), "%.0f", w0);
+		snprintf(b, sizeof(b), "%.0f", w1);
+		if (strcmp(a, b))
+			snprintf(r->c[TC_WAKE], sizeof(r->c[TC_WAKE]), "%s->%s", a, b);
+		else
+			snprintf(r->c[TC_WAKE], sizeof(r->c[TC_WAKE]), "%s", a);
+	} else
 		snprintf(r->c[TC_WAKE], sizeof(r->c[TC_WAKE]), "-");
 	state_text(&u->lim, i, s0, sizeof(s0));
 	state_text(&u->tune_pred, i, s1, sizeof(s1));
