@@ -366,16 +366,20 @@ static bool inflight_rate(const struct wb_sample *const *hist, size_t nhist, con
 }
 
 /*
- * What b completed over the seconds it had writeback in flight at both
- * ends (a megabyte or more: busy all through), in the bandwidth window;
- * false with fewer than two such seconds. A stick's flusher writes in
+ * What b completed over the intervals between samples in which it had
+ * writeback in flight and a writeback chunk's more dirty pages waiting at
+ * both ends (a megabyte in flight, each beyond the per-CPU counters'
+ * slack: busy all through, with more to write), in the bandwidth window;
+ * false with fewer than two such intervals. A stick's flusher writes in
  * bursts of a chunk, seconds apart, and the kernel's estimate, made over
  * the bursts, read 75-78 MB/s for 10 MiB/s sticks (stick2/run02) where
  * their busy seconds completed 8-16 MB.
  */
 static bool busy_rate(const struct wb_sample *const *hist, size_t nhist, const char *name, double *rate)
 {
-	double mb = hist[0]->page_size ? (1 << 20) / (double)hist[0]->page_size : 256, pages = 0, span = 0;
+	double slack = (double)wb_counter_slack(hist[0]), pages = 0, span = 0;
+	double mb = (hist[0]->page_size ? (1 << 20) / (double)hist[0]->page_size : 256) + slack;
+	double waiting = (hist[0]->page_size ? (4 << 20) / (double)hist[0]->page_size : 1024) + slack;
 	int n = 0;
 
 	for (size_t j = 0; j + 1 < nhist && hist[0]->mono - hist[j + 1]->mono <= WB_FORECAST_BW_WINDOW_S + 0.5; j++) {
@@ -385,7 +389,9 @@ static bool busy_rate(const struct wb_sample *const *hist, size_t nhist, const c
 		    !WB_HAS(b->st_valid, WB_B_WRITEBACK) || !WB_HAS(a->st_valid, WB_B_WRITTEN) ||
 		    !WB_HAS(b->st_valid, WB_B_WRITTEN) || b->st[WB_B_WRITTEN] < a->st[WB_B_WRITTEN])
 			continue;
-		if ((double)a->st[WB_B_WRITEBACK] < mb || (double)b->st[WB_B_WRITEBACK] < mb)
+		if ((double)a->st[WB_B_WRITEBACK] < mb || (double)b->st[WB_B_WRITEBACK] < mb ||
+		    !WB_HAS(a->st_valid, WB_B_RECLAIMABLE) || !WB_HAS(b->st_valid, WB_B_RECLAIMABLE) ||
+		    (double)a->st[WB_B_RECLAIMABLE] < waiting || (double)b->st[WB_B_RECLAIMABLE] < waiting)
 			continue;
 		pages += (double)(b->st[WB_B_WRITTEN] - a->st[WB_B_WRITTEN]);
 		span += hist[j]->mono - hist[j + 1]->mono;
@@ -1312,10 +1318,11 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 	}
 	init_sim(sb, s, l, k, in, jit, &g);
 	/*
-	 * With the global dirty count over the background threshold every
-	 * device's flusher is at work (a writer's call woke it as the count
-	 * crossed, and the run goes on while it stays over). Else one not
-	 * writing ran last at a time not known: half a period ago.
+	 * A guess at what came before the sample: with the global dirty count
+	 * over the background threshold every device's flusher is taken as at
+	 * work (a writer's call wakes only its own device's, but each timer
+	 * run since found the count over and kept going). Else one not writing
+	 * ran last at a time not known: half a period ago.
 	 */
 	double nd0 = (double)l->dirty;
 	for (size_t i = 0; i < nb; i++)

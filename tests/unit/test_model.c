@@ -2065,7 +2065,9 @@ static void forecast_stick_queue(void **st)
  * made over the bursts, said 75 MB/s). Short of its threshold, with two
  * busy seconds or more, it goes at what those seconds completed, not at the
  * estimate, nor, with a burst in flight at the sample, at the window's
- * average (its writer's pace); with one, the estimate stands.
+ * average (its writer's pace); with one, or with one read earlier (the
+ * debugfs back-off), or with no more than a chunk dirty waiting, the
+ * estimate stands.
  */
 static void forecast_busy_seconds(void **st)
 {
@@ -2104,6 +2106,18 @@ static void forecast_busy_seconds(void **st)
 	b[6].st[WB_B_WRITEBACK] = 0;
 	wb_forecast_inputs(hist, 8, &o);
 	assert_true(bw == 19000);
+	/* two again, but one of them read before (the debugfs back-off): the estimate */
+	b[6].st[WB_B_WRITEBACK] = 2048;
+	b[5].stats_skipped = true;
+	wb_forecast_inputs(hist, 8, &o);
+	assert_true(bw == 19000);
+	b[5].stats_skipped = false;
+	/* busy, but with no more than a chunk waiting (its writer's pace, not its speed): the estimate */
+	for (int i = 0; i < 8; i++)
+		b[i].st[WB_B_RECLAIMABLE] = 900;
+	wb_forecast_inputs(hist, 8, &o);
+	assert_true(bw == 19000);
+	b[6].st[WB_B_WRITEBACK] = 0;
 	/* at its threshold it wrote flat out: what it completed, as before */
 	b[6].st[WB_B_WRITEBACK] = 2048;
 	for (int i = 0; i < 8; i++)
@@ -2143,8 +2157,12 @@ static void forecast_flusher_woken(void **st)
 	/* the periodic run at 2.5 s writes it down to its share */
 	assert_true(f.bdis[0].dirty[3] + f.bdis[0].writeback[3] < 4000);
 	wb_forecast_finish(&f);
-	/* the global count over the background threshold: written at once */
+	/*
+	 * the global count over the background threshold: written at once - with
+	 * no writer to wake it, from the run taken as going on at the sample
+	 */
 	l.dirty = 12000;
+	rate = 0;
 	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
 	assert_true(f.bdis[0].dirty[0] + f.bdis[0].writeback[0] < 4000);
 	wb_forecast_finish(&f);
