@@ -17,13 +17,20 @@ WBTOP=${WBTOP:-$(dirname "$0")/../../build/wbtop}
 # with SIGTERM to its process group and SIGKILL half a second later, too soon
 # for a cleanup that unmounts and detaches. On TERM/INT the file is replayed
 # by a process outside that group; after a SIGKILL, by the next test that
-# starts (below, before it looks at the machine).
+# starts (below, before it looks at the machine). Each step leaves the file
+# before it runs, so a replay cut short never runs one twice.
 _UNDO_DIR=/run/wbtop-test-undo
-mkdir -p "$_UNDO_DIR" 2>/dev/null || { _UNDO_DIR=/tmp/wbtop-test-undo; mkdir -p "$_UNDO_DIR"; }
+mkdir -p -m 700 "$_UNDO_DIR" 2>/dev/null && [ -O "$_UNDO_DIR" ] && [ ! -L "$_UNDO_DIR" ] && chmod 700 "$_UNDO_DIR" ||
+	skip "cannot keep the undo steps in $_UNDO_DIR"
 _starttime() { local s; s=$(cat "/proc/$1/stat" 2>/dev/null) || return 1; s=${s##*) }; set -- $s; echo "${20}"; }
 _UNDO_FILE=$_UNDO_DIR/$$.$(_starttime $$)
+_UNDO_PID=$BASHPID
 _UNDO=()
-_undo_save() { printf '%s\n' "${_UNDO[@]}" > "$_UNDO_FILE.new" && mv "$_UNDO_FILE.new" "$_UNDO_FILE"; }
+_undo_save() {
+	[ "$BASHPID" = "$_UNDO_PID" ] || { echo "FAIL: an undo step registered in a subshell"; exit 1; }
+	printf '%s\n' "${_UNDO[@]}" > "$_UNDO_FILE.new" && mv "$_UNDO_FILE.new" "$_UNDO_FILE" ||
+		{ echo "FAIL: cannot save the undo steps in $_UNDO_FILE"; exit 1; }
+}
 at_exit() {
 	case "$*" in *$'\n'*) echo "FAIL: an undo step of more than one line: $*"; exit 1 ;; esac
 	_UNDO+=("$*")
@@ -31,6 +38,15 @@ at_exit() {
 }
 # undo_pop: the last undo step done by the test itself
 undo_pop() { unset '_UNDO[${#_UNDO[@]}-1]'; _undo_save; }
+# _kill_pg PID START: PID's process group, where PID is gone or is still the
+# process that started at START (a replay after a SIGKILL may come late)
+_kill_pg() {
+	local s
+	s=$(_starttime "$1")
+	if [ -z "$s" ] || [ "$s" = "$2" ]; then kill -- -"$1" 2>/dev/null || kill "$1" 2>/dev/null; fi
+	wait "$1" 2>/dev/null
+	return 0
+}
 
 # Everything a test may touch, as text, to compare before and after.
 machine_state() {
@@ -77,33 +93,42 @@ fd = os.open("/dev/loop-control", os.O_RDWR)
 fcntl.ioctl(fd, int(sys.argv[1], 16), int(sys.argv[2]))' "$1" "$2"
 }
 
-# _replay FILE STALE: the undo steps in FILE, last first, then FILE is removed;
-# under the lock, so that a test starting meanwhile waits for the machine to
-# be put back. STALE=1 (the test is gone, for who knows how long): no step
-# that signals a process is run, as its PID may be another's by now.
-_replay() {
-	local f=$1 stale=$2 steps i fd
-	exec {fd}>>"${f%/*}/lock"
-	flock "$fd"
-	mapfile -t steps < "$f" 2>/dev/null
+# _replay_steps FILE STALE: the undo steps in FILE, last first, each dropped
+# from FILE before it runs; then FILE is removed. The caller holds the lock,
+# so that a test starting meanwhile waits for the machine to be put back.
+# STALE=1 (the test is gone, for who knows how long): a bare "kill PID" is
+# not run, as PID may be another's by now (bg_job's _kill_pg checks; the
+# test's other children went with its process group).
+_replay_steps() {
+	local f=$1 stale=$2 i
+	local -a steps=()
+	[ -f "$f" ] || return 0
+	mapfile -t steps < "$f"
 	for ((i = ${#steps[@]} - 1; i >= 0; i--)); do
-		[ "$stale" = 1 ] && case ${steps[i]} in kill\ * | tmux\ *) continue ;; esac
+		printf '%s\n' "${steps[@]:0:i}" > "$f.new" && mv "$f.new" "$f"
+		[ "$stale" = 1 ] && case ${steps[i]} in kill\ *) continue ;; esac
 		eval "${steps[i]}" >/dev/null 2>&1 || true
 	done
 	rm -f "$f"
-	exec {fd}>&-
 }
-# A test that ended without its cleanup (killed): put back what it changed.
+# A test that ended without its cleanup (killed): put back what it changed,
+# in a subshell (a step that stops it cannot keep the lock or change this
+# test's variables); then wait (2 min at most) for one replaying in the background.
 for _f in "$_UNDO_DIR"/*.*; do
 	[ -f "$_f" ] || continue
 	_o=${_f##*/} _o=${_o%.new}
 	[ "$(_starttime "${_o%%.*}")" = "${_o#*.}" ] && continue # still running
 	case $_f in *.new) rm -f "$_f"; continue ;; esac # cut short while saved: the file beside it holds the steps
-	echo "note: a test (pid ${_o%%.*}) ended without putting the machine back: its $(wc -l < "$_f") undo steps done now"
-	_replay "$_f" 1
+	(
+		exec {_fd}>>"$_UNDO_DIR/lock"
+		flock -w 120 "$_fd" || exit 0
+		[ -f "$_f" ] || exit 0 # replayed meanwhile by the one it waited for
+		echo "note: a test (pid ${_o%%.*}) ended without putting the machine back: its $(grep -c . "$_f") undo steps done now"
+		_replay_steps "$_f" 1
+	)
 done
-exec {_fd}>>"$_UNDO_DIR/lock" # and wait (5 min at most) for one replaying in the background
-flock -w 300 "$_fd" || echo "note: an earlier test's undo steps still run after 5 minutes"; exec {_fd}>&-
+exec {_fd}>>"$_UNDO_DIR/lock"
+flock -w 120 "$_fd" || echo "note: an earlier test's undo steps still run after 2 minutes"; exec {_fd}>&-
 
 TMP=$(mktemp -d /tmp/wbtop-test.XXXXXX)
 export TMUX_TMPDIR=$TMP # tmux 3.3 leaves its socket behind: in $TMP, it goes with it (after the kill-server at_exit)
@@ -115,7 +140,12 @@ _BEFORE=$(machine_state)
 _cleanup() {
 	local rc=$? i
 	trap - EXIT INT TERM
-	for ((i = ${#_UNDO[@]} - 1; i >= 0; i--)); do eval "${_UNDO[i]}" >/dev/null 2>&1 || true; done
+	for ((i = ${#_UNDO[@]} - 1; i >= 0; i--)); do
+		local step=${_UNDO[i]}
+		unset '_UNDO[i]'
+		_undo_save # dropped before it runs: a cleanup cut short leaves only what it did not do
+		eval "$step" >/dev/null 2>&1 || true
+	done
 	rm -f "$_UNDO_FILE"
 	local after
 	after=$(machine_state)
@@ -135,10 +165,16 @@ _cleanup() {
 # Stopped by a signal: the undo steps run in a new session (meson's SIGKILL
 # to this process group, half a second on, does not reach it); the machine
 # check is left out, as nobody waits for this test's verdict.
+# The lock is taken here and handed down, so that no test starting meanwhile
+# takes these steps for a dead test's (run without the kills); the
+# background's output goes to $_UNDO_DIR/log.
 _on_signal() {
 	trap - EXIT INT TERM
 	echo "interrupted: putting the machine back in the background"
-	setsid -f bash -c "$(declare -f loop_ctl _replay); _replay '$_UNDO_FILE' 0" </dev/null >/dev/null 2>&1
+	exec {_lk}>>"$_UNDO_DIR/lock"
+	flock -w 120 "$_lk"
+	setsid -f bash -c "$(declare -f loop_ctl _starttime _kill_pg _replay_steps); _replay_steps '$_UNDO_FILE' 0" \
+		</dev/null >>"$_UNDO_DIR/log" 2>&1
 	exit 130
 }
 trap _cleanup EXIT
@@ -184,7 +220,7 @@ save_journal() {
 	JOURNAL=/var/lib/wbtop/journal
 	if [ -e /var/lib/wbtop ] || [ -L /var/lib/wbtop ]; then
 		mv /var/lib/wbtop "$TMP/var-lib-wbtop" || fail "cannot set /var/lib/wbtop aside"
-		at_exit "rm -rf /var/lib/wbtop; mv $TMP/var-lib-wbtop /var/lib/wbtop"
+		at_exit "[ -e $TMP/var-lib-wbtop ] && { rm -rf /var/lib/wbtop; mv $TMP/var-lib-wbtop /var/lib/wbtop; }"
 	else
 		at_exit "rm -rf /var/lib/wbtop"
 	fi
@@ -334,5 +370,5 @@ throttle() {
 bg_job() {
 	setsid "$@" &
 	BG_PID=$!
-	at_exit "kill -- -$BG_PID || kill $BG_PID; wait $BG_PID"
+	at_exit "_kill_pg $BG_PID $(_starttime $BG_PID)"
 }

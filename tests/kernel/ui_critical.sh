@@ -11,7 +11,7 @@ make_loop stick 512 ext4; S=$LOOP_MM; SM=$LOOP_MNT; SD=$(basename $LOOP_DEV)
 echo $((64 << 20)) > /proc/sys/vm/dirty_bytes
 throttle $S $((5 << 20))
 SOCK=wbtop-crit-$$
-at_exit "tmux -L $SOCK kill-server"
+at_exit "TMUX_TMPDIR=$TMP tmux -L $SOCK kill-server"
 tmux -L $SOCK -f /dev/null new-session -d -x 150 -y 40 \
 	"env LANG=C.UTF-8 TERM=tmux-256color $WBTOP -d 0.5 --theme default" || fail "tmux"
 sleep 1

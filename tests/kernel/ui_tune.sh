@@ -21,7 +21,7 @@ pass=0
 start() { # start wbtop in a fresh tmux server (a new socket: the old one may still be going)
 	[ -n "$SOCK" ] && tmux -L $SOCK kill-server 2>/dev/null
 	NSTART=$((NSTART + 1)) SOCK=wbtop-tune-$$-$NSTART
-	at_exit "tmux -L $SOCK kill-server"
+	at_exit "TMUX_TMPDIR=$TMP tmux -L $SOCK kill-server"
 	tmux -L $SOCK -f /dev/null new-session -d -x 120 -y 40 \
 		"env LANG=C.UTF-8 TERM=tmux-256color WBTOP_JOURNAL=$WBTOP_JOURNAL $WBTOP -d 0.5 --theme mono --no-trace; sleep 30"
 	sleep 1.5
