@@ -257,6 +257,12 @@ static bool flushed(const struct wb_sample *s, const char *name, double pages)
 		       (double)b->st[WB_B_THRESH] * (double)b->st[WB_B_BG_THRESH] / (double)b->st[WB_B_DIRTY_THRESH];
 }
 
+/* mib MiB in s's pages (4 KiB pages where the sample does not say) */
+static double mib_pages(const struct wb_sample *s, double mib)
+{
+	return mib * (1 << 20) / (s->page_size ? (double)s->page_size : 4096);
+}
+
 /*
  * The most b holds under writeback while it has more to write: a queue of
  * a few requests (a USB stick's: 1-32 commands of 120-240 KiB) takes no
@@ -280,7 +286,7 @@ static bool flushed(const struct wb_sample *s, const char *name, double pages)
  */
 static double inflight_cap(const struct wb_sample *const *hist, size_t nhist, const char *name, size_t at)
 {
-	double most = 0, over = (double)(8u << 20) / (hist[0]->page_size ? hist[0]->page_size : 4096);
+	double most = 0, over = mib_pages(hist[0], 8);
 	int held = 0;
 
 	for (size_t j = 0; j < nhist; j++) {
@@ -344,7 +350,7 @@ static double backlog_rate(const struct wb_sample *const *hist, size_t nhist, co
 static bool inflight_rate(const struct wb_sample *const *hist, size_t nhist, const char *name, double *rate)
 {
 	const struct wb_bdi *now = wb_sample_bdi(hist[0], name), *x;
-	double chunk = hist[0]->page_size ? (4 << 20) / (double)hist[0]->page_size : 1024, least;
+	double chunk = mib_pages(hist[0], 4), least;
 	size_t from = 0;
 
 	if (!now || !WB_HAS(now->st_valid, WB_B_WRITEBACK) || !WB_HAS(now->st_valid, WB_B_WRITTEN))
@@ -378,8 +384,8 @@ static bool inflight_rate(const struct wb_sample *const *hist, size_t nhist, con
 static bool busy_rate(const struct wb_sample *const *hist, size_t nhist, const char *name, double *rate)
 {
 	double slack = (double)wb_counter_slack(hist[0]), pages = 0, span = 0;
-	double mb = (hist[0]->page_size ? (1 << 20) / (double)hist[0]->page_size : 256) + slack;
-	double waiting = (hist[0]->page_size ? (4 << 20) / (double)hist[0]->page_size : 1024) + slack;
+	double mb = mib_pages(hist[0], 1) + slack;
+	double waiting = mib_pages(hist[0], 4) + slack;
 	int n = 0;
 
 	for (size_t j = 0; j + 1 < nhist && hist[0]->mono - hist[j + 1]->mono <= WB_FORECAST_BW_WINDOW_S + 0.5; j++) {
@@ -416,7 +422,7 @@ static bool stalled(const struct wb_sample *const *hist, size_t nhist, const str
 		    const char *name, double *bound)
 {
 	const struct wb_bdi *now = wb_sample_bdi(hist[0], name), *then = from ? wb_sample_bdi(from, name) : NULL;
-	double chunk = hist[0]->page_size ? (4 << 20) / (double)hist[0]->page_size : 1024, span;
+	double chunk = mib_pages(hist[0], 4), span;
 	size_t oldest = 0;
 
 	chunk = fmax(chunk, (double)wb_counter_slack(hist[0]));
@@ -453,7 +459,7 @@ static bool stalled(const struct wb_sample *const *hist, size_t nhist, const str
  */
 static double shown_rate(const struct wb_sample *const *hist, size_t nhist, const char *name)
 {
-	double best = 0, r, span, slack = hist[0]->page_size ? 2.0 * (4 << 20) / hist[0]->page_size : 2048;
+	double best = 0, r, span, slack = mib_pages(hist[0], 8);
 
 	for (size_t j = 0; j < nhist; j++)
 		for (size_t k = j + 1; k < nhist; k++) {
