@@ -57,6 +57,8 @@ struct wb_forecast_in {
 					 * more to write, pages (NULL or <= 0: not bounded as
 					 * far as seen): a queue of a few requests, as a USB
 					 * stick's, whose flusher waits on it */
+	const double *hold_s;           /* seconds of its writers' pages a device that keeps up
+					 * holds dirty or in flight (NULL or 0: none seen) */
 };
 
 /*
@@ -97,6 +99,7 @@ struct wb_forecast_inputs_out {
 	double *completed;              /* NULL: not wanted */
 	double *free_rate;              /* NULL: not wanted */
 	double *inflight;               /* NULL: not wanted */
+	double *hold_s;                 /* NULL: not wanted */
 };
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *out);

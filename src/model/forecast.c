@@ -12,6 +12,7 @@
 #define DT_MEMBER 0.1        /* an ensemble member's: the band's cost in bounds */
 #define FPROP_PERIOD 3.0     /* writeout-share aging period, s */
 #define INFLIGHT_S 1.0       /* writeback kept in flight: about a second of bandwidth */
+#define HOLD_MAX_S 2.0       /* the most hold_time() takes */
 #define INFLIGHT_SEEN 3      /* samples that show a queue bounded (inflight_cap) */
 #define RL_PERIOD 0.2        /* BANDWIDTH_INTERVAL: the rate limit's update period, s */
 #define MAX_TASKS 64.0
@@ -43,6 +44,7 @@ struct sim_bdi {
 	double wakeups;
 	double fill;             /* pages/s of the free-running gap this step lets it dirty */
 	double cap;              /* the most it holds under writeback (0: not bounded) */
+	double hold;             /* seconds of its writer's pages it keeps dirty (hold_time()) */
 	bool strict, flushing;
 	bool whole;              /* a flush takes every dirty page at once (btrfs) */
 	/*
@@ -588,6 +590,47 @@ static double free_rate(const struct wb_sample *const *hist, size_t nhist, const
 	return best;
 }
 
+/*
+ * Seconds of its writers' pages a device that keeps up holds dirty or in
+ * flight: the flusher takes what was dirtied before its pass began, so a
+ * paced writer below its device's speed leaves a level of about its rate
+ * times this (a 21 MB/s writer on a 36 MB/s stick held 2-10 MiB, mean
+ * 5.5, where the forecast had it empty: stick4/run18). The window's mean
+ * level over its mean dirtying rate, where at every sample the device
+ * held under half its threshold, no writer paused and it completed at
+ * least 0.8 of what was dirtied over the window (kept up, not a backlog
+ * building); at least 3 intervals, else 0. At most HOLD_MAX_S: a trickle
+ * waits for the periodic flusher, which the simulation's ages model.
+ */
+static double hold_time(const struct wb_sample *const *hist, size_t k, const char *name, size_t at)
+{
+	double level = 0, dirtied = 0, written = 0, span = 0, d, w;
+	int n = 0;
+
+	for (size_t j = 0; j + 1 < k; j++) {
+		const struct wb_sample *s = hist[j];
+		const struct wb_bdi *b = wb_sample_bdi_at(s, name, at);
+		const uint64_t need = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_THRESH);
+
+		if (!b || (b->st_valid & need) != need || b->stats_skipped || (s->ev_valid && b->ev.pauses) ||
+		    !wb_rate_bdi(hist[j + 1], s, name, WB_B_DIRTIED, &d) || d <= 0 ||
+		    !wb_rate_bdi(hist[j + 1], s, name, WB_B_WRITTEN, &w))
+			return 0;
+		double lv = (double)(b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK]), dt = s->mono - hist[j + 1]->mono;
+
+		if (lv >= (double)b->st[WB_B_THRESH] / 2)
+			return 0;
+		level += lv;
+		dirtied += d * dt;
+		written += w * dt;
+		span += dt;
+		n++;
+	}
+	if (n < 3 || span <= 0 || written < 0.8 * dirtied || dirtied <= 0)
+		return 0;
+	return fmin(level / n / (dirtied / span), HOLD_MAX_S);
+}
+
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
 {
 	while (b) {
@@ -831,6 +874,8 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->free_rate[i] = free_rate(hist, nhist, b->name);
 		if (o->inflight)
 			o->inflight[i] = inflight_cap(hist, nhist, b->name, i);
+		if (o->hold_s)
+			o->hold_s[i] = hold_time(hist, k, b->name, i);
 		any = fmax(any, o->chunk[i]);
 	}
 	/* a writer blocked all along shows none: the largest seen elsewhere */
@@ -914,9 +959,9 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 			    double horizon_s, double step_s, struct wb_forecast_in *in)
 {
 	size_t n = cur->nbdis ? cur->nbdis : 1, nh = 0;
-	double *buf = calloc(9 * n, sizeof(double));
+	double *buf = calloc(10 * n, sizeof(double));
 	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n, buf + 5 * n,
-					     buf + 6 * n, buf + 7 * n, buf + 8 * n };
+					     buf + 6 * n, buf + 7 * n, buf + 8 * n, buf + 9 * n };
 	const struct wb_sample *h[WB_FORECAST_HIST], *x;
 
 	if (!buf)
@@ -949,7 +994,7 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 		}
 	}
 	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, band_members(),
-				       io.seen_s, io.age, io.completed, io.free_rate, io.inflight };
+				       io.seen_s, io.age, io.completed, io.free_rate, io.inflight, io.hold_s };
 	return buf;
 }
 
@@ -1247,6 +1292,7 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		x->demand = in->dirty_rate ? in->dirty_rate[i] : 0;
 		x->age = in->age && x->r > 0 ? in->age[i] : 0;
 		x->cap = in->inflight && in->inflight[i] > 0 ? in->inflight[i] : 0;
+		x->hold = in->hold_s && in->hold_s[i] > 0 ? in->hold_s[i] : 0;
 		/*
 		 * A writer held back wrote as fast as it was let: its demand is
 		 * open. Held back: asleep in balance_dirty_pages half the time or
@@ -1500,6 +1546,9 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			/* a queue of a few requests: what it holds, and what it completes in the step */
 			if (b->cap > 0)
 				submit = fmin(submit, fmax(0, b->cap + b->bw * DT - b->w));
+			/* what its writer dirtied since the flusher's pass began waits for the next */
+			if (b->hold > 0)
+				submit = fmin(submit, fmax(0, b->r - rate * b->hold));
 			b->r -= submit;
 			b->w += submit;
 			done = fmin(b->w, b->bw * DT);
@@ -1513,6 +1562,8 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			g += add;
 			if (b->r <= 0)
 				b->age = 0;
+			else if (b->hold > 0 && b->r <= rate * b->hold + 1)
+				b->age = fmin(b->age, b->hold); /* what is left is what it held back */
 			if (t + DT >= next_out - 1e-9) {
 				struct wb_forecast_bdi *o = &out->bdis[i];
 				o->dirty[step] = b->r;
