@@ -1376,9 +1376,21 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 	 * run since found the count over and kept going). Else one not writing
 	 * ran last at a time not known: half a period ago.
 	 */
-	double nd0 = (double)l->dirty;
-	for (size_t i = 0; i < nb; i++)
+	/*
+	 * The background test reads NR_FILE_DIRTY alone (wb_over_bg_thresh()):
+	 * the global count without what is under writeback anywhere, the
+	 * devices not listed included; what is left of it once the listed
+	 * devices' dirty pages are taken out stays as it is over the forecast.
+	 */
+	bool gd_known = WB_HAS(s->g.valid, WB_G_DIRTY);
+	double nd0 = gd_known ? (double)s->g.v[WB_G_DIRTY] : (double)l->dirty;
+	for (size_t i = 0; i < nb && !gd_known; i++)
 		nd0 -= sb[i].w;
+	double other_nd = nd0;
+	for (size_t i = 0; i < nb; i++)
+		other_nd -= sb[i].r;
+	if (other_nd < 0)
+		other_nd = 0;
 	for (size_t i = 0; i < nb; i++) {
 		sb[i].flushing = sb[i].flushing || (nd0 > (double)l->bg && sb[i].r > 0);
 		sb[i].tick = sb[i].flushing ? 0 : period / 2;
@@ -1402,7 +1414,8 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 		nshare += sb[i].demand > 0 && !sb[i].strict;
 	next_out = in->step_s;
 	while (step < ns) {
-		double dirty = other, ndirty = other, T = (double)l->thresh, bg = (double)l->bg, done_rate = 0;
+		double dirty = other, ndirty = fmin(other_nd, other), T = (double)l->thresh, bg = (double)l->bg,
+		       done_rate = 0;
 
 		for (size_t i = 0; i < nb; i++) {
 			dirty += sb[i].r + sb[i].w;

@@ -2133,7 +2133,8 @@ static void forecast_busy_seconds(void **st)
  * own share of the background threshold (max_ratio 30 %: 3000 of 10000
  * pages), the global count under it, its writer free: its pages wait for
  * the periodic run (half a period away when the last is not known), then
- * go down to its share. With the global count over the threshold, at once.
+ * go down to its share. With the global count over the threshold, at once;
+ * the count the kernel tests there is of dirty pages, not under writeback.
  */
 static void forecast_flusher_woken(void **st)
 {
@@ -2165,6 +2166,16 @@ static void forecast_flusher_woken(void **st)
 	rate = 0;
 	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
 	assert_true(f.bdis[0].dirty[0] + f.bdis[0].writeback[0] < 4000);
+	wb_forecast_finish(&f);
+	/*
+	 * ... over it only with pages under writeback elsewhere counted: the
+	 * background test reads NR_FILE_DIRTY alone, 5000 here, under it
+	 */
+	s.g.valid |= WB_BIT(WB_G_DIRTY);
+	s.g.v[WB_G_DIRTY] = 5000;
+	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
+	assert_true(f.bdis[0].dirty[0] == 5000 && f.bdis[0].dirty[1] == 5000);
+	assert_true(f.bdis[0].dirty[3] + f.bdis[0].writeback[3] < 4000); /* the periodic run */
 	wb_forecast_finish(&f);
 }
 
