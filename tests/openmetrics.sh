@@ -236,6 +236,17 @@ check "--openmetrics-file: atomic rewrite, lint-clean; unwritable or not a regul
 	[ ! -e "$T/fsz.prom" ] || fail "a textfile write refused after the check: rc=$rc: $(cat "$T/err")"
 check "--openmetrics-file: a write refused after the check names the file, once; a kernel file or another file is not replaced"
 
+# the temporary file is made new (O_EXCL) under a name no one can plant: it used to be
+# PATH.tmp.PID, opened with O_TRUNC through a link planted there; a 250-byte name fits
+# (PATH.tmp.PID went past NAME_MAX: never written, exit 0); nothing is left beside it
+mkdir "$T/tf"
+long=$(printf 'a%.0s' $(seq 250))
+"$W" --root "$F/6.18-idle" --batch -n 2 -d 0.1 --openmetrics-file "$T/tf/$long" >/dev/null 2>"$T/err" ||
+	fail "a 250-byte textfile name: $(cat "$T/err")"
+[ -s "$T/tf/$long" ] && [ "$(stat -c %a "$T/tf/$long")" = 644 ] && [ "$(ls -A "$T/tf" | wc -l)" = 1 ] ||
+	fail "a 250-byte textfile name: $(ls -lA "$T/tf")"
+check "--openmetrics-file: a new temporary each write (not a name a link can be planted at), 0644, none left; any name that fits is written"
+
 # ---- label values from mount points are untrusted ----
 cp -r "$F/6.18-writing" "$T/evil"
 sed -i 's#/tmp/wbtop-test.VgPpBe/ext#/mnt/a\\134b"c\\012d\\001e\\011f#' "$T/evil/proc/self/mountinfo"

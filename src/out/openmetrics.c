@@ -720,15 +720,27 @@ int wb_om_write_file(const char *path, const char *buf, size_t len, char *err, s
 
 	if ((rc = replaceable(path, err, n)) != 0) /* the rest was checked once, at the start */
 		return rc;
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp)) {
+	/*
+	 * A new file of a name no one can plant beforehand (a link at a
+	 * name made of the PID let anyone who can write in the directory
+	 * have root overwrite its target), short enough beside any name
+	 * that fits (the PID's suffix took a 250-byte name past NAME_MAX),
+	 * hidden from the textfile collector's *.prom.
+	 */
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash ? (int)(slash - path) + 1 : 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%.*s.wbtop-om.XXXXXX", dirlen, path) >= (int)sizeof(tmp)) {
 		snprintf(err, n, "%s: path too long", wb_quote(path, q, sizeof(q)));
 		return -ENAMETOOLONG;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
 		goto said;
 	}
+	if (fchmod(fd, 0644)) /* what a scraper run as another user reads; mkostemp's is 0600 */
+		rc = -errno;
 	for (size_t off = 0; off < len && rc == 0;) {
 		ssize_t w = write(fd, buf + off, len - off);
 		if (w < 0 && errno != EINTR)
