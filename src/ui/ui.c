@@ -1245,7 +1245,15 @@ int wb_ui_run(const struct wb_ui_opts *o, struct wb_source *src, char *err, size
 		snprintf(err, errlen, "the UI needs a terminal (use --batch for a pipe or a file)");
 		return 1;
 	}
+	/*
+	 * The terminal's character set for ncurses' wide characters; numbers
+	 * stay C's: the endpoint and the textfile served from this process,
+	 * values typed in the Tune pane and every figure drawn (a comma
+	 * locale turned the exposition's 0.2 into 0,2, which Prometheus
+	 * refuses whole).
+	 */
 	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
 	wb_grid_init(&grid);
 	if (ui_init(&u, o, src, &grid, err, errlen)) {
 		ui_finish(&u);

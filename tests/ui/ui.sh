@@ -104,5 +104,24 @@ if until_screen "$T/quit.txt" exited && grep -q "EXITED 0" "$T/quit.txt" && grep
 else
 	bad "q: exit status or the terminal"; cat "$T/quit.txt"
 fi
+
+# a comma locale (de_DE) for the terminal: the textfile served from the UI keeps C's numbers
+# (0.2, not 0,2, which Prometheus refuses whole); skipped where the locale cannot be built
+[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1
+SOCK=wbtop-ui-$$-locale
+if localedef -i de_DE -f UTF-8 "$T/de_DE.UTF-8" >/dev/null 2>&1; then
+	tmux -L $SOCK -f /dev/null new-session -d -x 80 -y 24 \
+		"env TERM=tmux-256color LOCPATH=$T LC_ALL=de_DE.UTF-8 $W --root $F/6.18-writing -d 0.3 --openmetrics-file $T/loc.prom; echo EXITED \$?; sleep 30"
+	until_screen "$T/loc.txt" started || bad "locale: wbtop did not start"
+	for _ in $(seq 50); do [ -s "$T/loc.prom" ] && break; sleep 0.1; done
+	tmux -L $SOCK send-keys q
+	if grep -q '^wbtop_vm_dirty_ratio 0\.2$' "$T/loc.prom" && ! grep -Eq '^[a-z_]+(\{[^}]*\})? [0-9-]+,[0-9]' "$T/loc.prom"; then
+		ok "a comma locale: the UI's textfile keeps C's numbers"
+	else
+		bad "a comma locale: $(grep -E 'dirty_ratio |,[0-9]' "$T/loc.prom" | head -3)"
+	fi
+else
+	ok "a comma locale: skipped (localedef de_DE unavailable)"
+fi
 echo "$pass passed, $failed failed"
 [ $failed = 0 ]
