@@ -615,7 +615,8 @@ const char *wb_quote(const char *s, char *buf, size_t n)
 	return buf;
 }
 
-/* Bytes at p that JSON takes as they are: printable ASCII but '"' and '\\', whole UTF-8 characters. */
+/* Bytes at p that JSON takes as they are: printable ASCII but '"' and '\\', whole UTF-8 characters
+ * but the C1 controls and those invisible() names. */
 static size_t json_run(const unsigned char *p)
 {
 	size_t n = 0, len;
@@ -625,7 +626,8 @@ static size_t json_run(const unsigned char *p)
 			n++;
 			continue;
 		}
-		if (p[n] < 0x80 || (len = utf8_len(p + n)) == 0 || (len == 2 && is_c1(p + n)))
+		if (p[n] < 0x80 || (len = utf8_len(p + n)) == 0 || (len == 2 && is_c1(p + n)) ||
+		    invisible(utf8_cp(p + n, len)))
 			return n;
 		n += len;
 	}
@@ -646,9 +648,13 @@ void wb_json_string(FILE *f, const char *s)
 			fputc_unlocked(*p++, f);
 		} else if (*p < 0x20) {
 			fprintf(f, "\\u%04x", *p++);
-		} else if (utf8_len(p) == 2) { /* C1 controls: escaped too, for terminals */
+		} else if (utf8_len(p) == 2 && is_c1(p)) { /* C1 controls: escaped too, for terminals */
 			fprintf(f, "\\u%04x", p[1]);
 			p += 2;
+		} else if (utf8_len(p)) { /* a line break or bidi control JSON allows raw, not its readers */
+			size_t len = utf8_len(p);
+			fprintf(f, "\\u%04x", (unsigned)utf8_cp(p, len));
+			p += len;
 		} else {
 			fputs("\\ufffd", f);
 			p++;

@@ -365,6 +365,12 @@ static void json_utf8(void **st)
 	fclose(f);
 	assert_string_equal(out, "\"a\\\"\\\\\\u0001\\ufffd\xc3\xa9\\ufffd\\ufffd\\ufffdz\"");
 	free(out);
+	/* U+2028 and U+202E are JSON, but break a reader's lines or turn the text round: escaped, as the man page says */
+	f = open_memstream(&out, &len);
+	wb_json_string(f, "/mnt/a\xe2\x80\xa8" "b\xe2\x80\xae" "txt\xc2\x85\xd8\x9c\xc3\xa9");
+	fclose(f);
+	assert_string_equal(out, "\"/mnt/a\\u2028b\\u202etxt\\u0085\\u061c\xc3\xa9\"");
+	free(out);
 }
 
 /* A wall time that is not a number is not converted to time_t (UB). */
