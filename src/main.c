@@ -205,6 +205,13 @@ static int clock_range(const struct cli_opts *o, struct wb_rec_reader *r, double
 		 * --from 23:18:11 --to 23:18:11 matched none */
 		if (text && k)
 			*t += (strchr(strchr(text, ':') + 1, ':') ? 1 : 60) - 0.001;
+		/* before the first sample nothing is: said, not clamped to it (0 is "the first sample") */
+		if (text && k && *t < 0) {
+			fprintf(stderr, "wbtop: %s: no samples up to %s: the recording runs %s to %s\n",
+				wb_quote(o->replay, q, sizeof(q)), text, wb_fmt_clock(wall, "%H:%M:%S", a, sizeof(a)),
+				wb_fmt_clock(wall + len, "%H:%M:%S", b, sizeof(b)));
+			return 1;
+		}
 		if (text)
 			*t = fmin(fmax(*t, 0), len + 1);
 	}

@@ -300,6 +300,12 @@ $W --replay "$R" -b --json --from "$cafter" >"$T/out" 2>"$T/err"; rc=$?
 [ $rc = 1 ] && [ ! -s "$T/out" ] && grep -q "no samples from $cafter on: the recording runs [0-9:]* to [0-9:]*\$" "$T/err" ||
 	fail "--from $cafter (after the last sample): rc $rc: $(cat "$T/err")"
 check "a clock --from after the last sample: named as typed, with the recording's span"
+# a clock --to before the first sample: it was clamped to 0, "the first sample", and exported it (exit 0)
+cto=$(python3 -c "import time; print(time.strftime('%H:%M:%S', time.localtime($t0 - 120)))")
+$W --replay "$R" -b --json --from "$cto" --to "$cto" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc = 1 ] && [ ! -s "$T/out" ] && grep -q "no samples up to $cto: the recording runs [0-9:]* to [0-9:]*\$" "$T/err" ||
+	fail "--to $cto (before the first sample): rc $rc: $(cat "$T/err")"
+check "a clock --to before the first sample: said, nothing exported"
 # a two-device btrfs mounted by the member the kernel does not list first: the
 # BDI takes the mount's source as its device and so shows the mount (it took the
 # first listed and showed none)
