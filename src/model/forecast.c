@@ -597,9 +597,11 @@ static double free_rate(const struct wb_sample *const *hist, size_t nhist, const
  * times this (a 21 MB/s writer on a 36 MB/s stick held 2-10 MiB, mean
  * 5.5, where the forecast had it empty: stick4/run18). The window's mean
  * level over its mean dirtying rate, where at every sample the device
- * held under half its threshold, no writer paused and it completed at
- * least 0.8 of what was dirtied over the window (kept up, not a backlog
- * building); at least 3 intervals, else 0. At most HOLD_MAX_S: a trickle
+ * held under half its threshold, no writer paused and it completed what
+ * was dirtied over the window but a fifth of it or 2 MiB (a write and
+ * one in flight) - kept up, not a backlog building; at least 3 intervals
+ * (a paced writer's large writes leave some with nothing dirtied), else
+ * 0. At most HOLD_MAX_S: a trickle
  * waits for the periodic flusher, which the simulation's ages model.
  */
 static double hold_time(const struct wb_sample *const *hist, size_t k, const char *name, size_t at)
@@ -613,7 +615,7 @@ static double hold_time(const struct wb_sample *const *hist, size_t k, const cha
 		const uint64_t need = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_THRESH);
 
 		if (!b || (b->st_valid & need) != need || b->stats_skipped || (s->ev_valid && b->ev.pauses) ||
-		    !wb_rate_bdi(hist[j + 1], s, name, WB_B_DIRTIED, &d) || d <= 0 ||
+		    !wb_rate_bdi(hist[j + 1], s, name, WB_B_DIRTIED, &d) ||
 		    !wb_rate_bdi(hist[j + 1], s, name, WB_B_WRITTEN, &w))
 			return 0;
 		double lv = (double)(b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK]), dt = s->mono - hist[j + 1]->mono;
@@ -626,7 +628,8 @@ static double hold_time(const struct wb_sample *const *hist, size_t k, const cha
 		span += dt;
 		n++;
 	}
-	if (n < 3 || span <= 0 || written < 0.8 * dirtied || dirtied <= 0)
+	if (n < 3 || span <= 0 || dirtied <= 0 ||
+	    written < dirtied - fmax(0.2 * dirtied, mib_pages(hist[0], 2) + (double)wb_counter_slack(hist[0])))
 		return 0;
 	return fmin(level / n / (dirtied / span), HOLD_MAX_S);
 }
@@ -703,6 +706,26 @@ static const struct wb_sample *activity_start(const struct wb_sample *const *his
 	return from;
 }
 
+/* b dirtied in one interval of the window only (hist[0..k-1]), less than a megabyte. */
+static bool one_write(const struct wb_sample *const *hist, size_t k, const char *name, size_t at)
+{
+	const struct wb_bdi *now = wb_sample_bdi_at(hist[0], name, at), *then = wb_sample_bdi_at(hist[k - 1], name, at);
+	int moved = 0;
+
+	if (!now || !then || !WB_HAS(now->st_valid, WB_B_DIRTIED) || !WB_HAS(then->st_valid, WB_B_DIRTIED) ||
+	    now->st[WB_B_DIRTIED] < then->st[WB_B_DIRTIED] ||
+	    (double)(now->st[WB_B_DIRTIED] - then->st[WB_B_DIRTIED]) >= mib_pages(hist[0], 1))
+		return false;
+	for (size_t j = 0; j + 1 < k; j++) {
+		const struct wb_bdi *a = wb_sample_bdi_at(hist[j + 1], name, at), *b = wb_sample_bdi_at(hist[j], name, at);
+
+		if (!a || !b || !WB_HAS(a->st_valid, WB_B_DIRTIED) || !WB_HAS(b->st_valid, WB_B_DIRTIED))
+			return false;
+		moved += b->st[WB_B_DIRTIED] != a->st[WB_B_DIRTIED];
+	}
+	return moved == 1;
+}
+
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *o)
 {
@@ -737,6 +760,15 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		const struct wb_sample *from = prev ? activity_start(hist, k, b->name) : NULL;
 
 		if (from && from != prev && !wb_rate_bdi(from, cur, b->name, WB_B_DIRTIED, &o->rate[i]))
+			o->rate[i] = 0;
+		/*
+		 * Less than a megabyte, dirtied in one interval of the window,
+		 * is a write, not a writer: none (one 64 KiB write to an idle
+		 * root disk in the last second was a 64 KiB/s writer for the
+		 * next 20 s, blocked under a what-if's limit and so forecast to
+		 * wake its flusher 165-267 times a minute; it woke it 0)
+		 */
+		if (prev && o->rate[i] > 0 && one_write(hist, k, b->name, i))
 			o->rate[i] = 0;
 		if (prev && o->rate[i] > 0 && wb_rate_bdi(from, cur, b->name, WB_B_WRITTEN, &w) && w > 0) {
 			measured = true;
@@ -874,8 +906,18 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->free_rate[i] = free_rate(hist, nhist, b->name);
 		if (o->inflight)
 			o->inflight[i] = inflight_cap(hist, nhist, b->name, i);
+		/*
+		 * kept up with its writer all through the window (hold_time()):
+		 * it completes at least what was dirtied, whatever a bursty
+		 * window's completions say (a stick paced at 0.7 MB/s, 1 MiB
+		 * writes, showed 0.48 MiB/s with 1-2 MiB in flight, and was
+		 * forecast to fall behind its writer)
+		 */
+		double hold = hold_time(hist, k, b->name, i);
 		if (o->hold_s)
-			o->hold_s[i] = hold_time(hist, k, b->name, i);
+			o->hold_s[i] = hold;
+		if (hold > 0)
+			o->bw[i] = fmax(o->bw[i], o->rate[i]);
 		any = fmax(any, o->chunk[i]);
 	}
 	/* a writer blocked all along shows none: the largest seen elsewhere */

@@ -2215,6 +2215,22 @@ static void forecast_paced_hold(void **st)
 	}
 	wb_forecast_inputs(hist, 6, &o);
 	assert_true(fabs(hold - 0.8) < 1e-9);
+	/*
+	 * a second in flight and 2100 of 2500 a second completed: taken as
+	 * written flat out at 2100, but it kept up - its writer's 2500
+	 */
+	for (int i = 0; i < 6; i++) {
+		b[i].st[WB_B_RECLAIMABLE] = 0;
+		b[i].st[WB_B_WRITEBACK] = 2200;
+		b[i].st[WB_B_WRITTEN] = 90000 - 2100 * (uint64_t)i;
+	}
+	wb_forecast_inputs(hist, 6, &o);
+	assert_true(fabs(hold - 0.88) < 1e-9 && bw == 2500);
+	for (int i = 0; i < 6; i++) {
+		b[i].st[WB_B_RECLAIMABLE] = level[i] / 2;
+		b[i].st[WB_B_WRITEBACK] = level[i] - level[i] / 2;
+		b[i].st[WB_B_WRITTEN] = 90000 - 2500 * (uint64_t)i;
+	}
 	b[2].ev.pauses = 1; /* a writer held: its level is the throttle's */
 	wb_forecast_inputs(hist, 6, &o);
 	assert_true(hold == 0);
