@@ -2277,6 +2277,42 @@ static void forecast_paced_hold(void **st)
 }
 
 /*
+ * Under a megabyte dirtied in one interval of the window is a write, not a
+ * writer (examples/usb-stick: the root disk's one 64 KiB write was a
+ * 64 KiB/s writer for the next 20 s, blocked under a what-if's limit and
+ * forecast to wake its flusher 165-267 times a minute; it woke it 0). In
+ * two intervals, or a megabyte or more, it is one.
+ */
+static void forecast_one_write(void **st)
+{
+	static struct wb_sample h[6];
+	static struct wb_bdi b[6];
+	const struct wb_sample *hist[6];
+	double bw, rate, chunk, tasks;
+	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL, NULL };
+	(void)st;
+	one_bdi_history(h, b, 6, "254:0", 1);
+	for (int i = 0; i < 6; i++) {
+		hist[i] = &h[i];
+		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_DIRTIED) |
+				WB_BIT(WB_B_WRITTEN);
+		b[i].st[WB_B_DIRTIED] = 5000 + (i < 1 ? 16 : 0); /* 64 KiB in the last second */
+		b[i].st[WB_B_WRITTEN] = 5000;
+		b[i].st[WB_B_RECLAIMABLE] = i < 1 ? 16 : 0;
+	}
+	wb_forecast_inputs(hist, 6, &o);
+	assert_true(rate == 0);
+	b[0].st[WB_B_DIRTIED] = 5000 + 300; /* a megabyte and more */
+	wb_forecast_inputs(hist, 6, &o);
+	assert_true(rate > 0);
+	b[0].st[WB_B_DIRTIED] = 5032; /* two writes, two seconds apart */
+	for (int i = 1; i < 6; i++)
+		b[i].st[WB_B_DIRTIED] = 5000 + (i < 3 ? 16 : 0);
+	wb_forecast_inputs(hist, 6, &o);
+	assert_true(rate > 0);
+}
+
+/*
  * A writer started within the window: its rate from the last sample that
  * found its device empty with nothing dirtied, not averaged with the idle
  * seconds before it - 1000 pages/s, not 600. A device that writes
@@ -2473,6 +2509,7 @@ int main(void)
 		cmocka_unit_test(forecast_busy_seconds),
 		cmocka_unit_test(forecast_flusher_woken),
 		cmocka_unit_test(forecast_paced_hold),
+		cmocka_unit_test(forecast_one_write),
 		cmocka_unit_test(forecast_rate_from_start),
 		cmocka_unit_test(forecast_floor_pause_after_write),
 		cmocka_unit_test(forecast_share_denominator_idle_disk),
