@@ -929,7 +929,9 @@ static int jump_target(const struct ui *u, const char *text, double *t_rel)
 	u->src->where(u->src->ctx, &tr, &len, &i, &n);
 	if (!strchr(text, ':')) /* decimal: strtod took nan (a seek to nan), inf and 0x10 */
 		return wb_parse_decimal(text, t_rel) ? 0 : -1;
-	if (!s || wb_clock_rel(text, s->wall, tr, -1, len + 1, t_rel)) /* inside the recording, to a second */
+	/* inside the recording, to a second - or to the minute, as HH:MM: "23:18" of one that starts at 23:18:10 */
+	double slack = strchr(strchr(text, ':') + 1, ':') ? 1 : 60;
+	if (!s || wb_clock_rel(text, s->wall, tr, -slack, len + slack, t_rel))
 		return -1;
 	*t_rel = fmax(*t_rel, 0);
 	return 0;

@@ -411,6 +411,14 @@ if sed -n 1p "$T/jump-clock.txt" | grep -q ' 10\.0/74\.0s ' &&
 else
 	bad "a jump between samples: $(sed -n '1p;29p' "$T/jump-clock.txt")"
 fi
+# a clock time as HH:MM in the minute the recording starts (23:18, the first sample at 23:18:10):
+# its first sample, as --from 23:18 gives (it was "neither seconds nor a clock time")
+"$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 3 : 1 8 Enter > "$T/jump-minute.txt" 2>&1
+if sed -n 1p "$T/jump-minute.txt" | grep -q ' 0\.0/74\.0s ' && sed -n 29p "$T/jump-minute.txt" | grep -qx 'jumped to 0\.0 s'; then
+	ok "a jump to HH:MM of the recording's first minute lands on its first sample"
+else
+	bad "a jump to 23:18: $(sed -n '1p;29p' "$T/jump-minute.txt")"
+fi
 # a replay cut by --from/--to: a jump outside the range says where it landed, Home is the
 # range's start and , does not step before it; a damaged frame says so when it stops the replay
 screen replay-range-jump 80 24 "--replay $EX/../usb-stick.wbrec --from 20 --to 30 --theme mono" Space g 5 Enter
