@@ -221,13 +221,16 @@ static int warnings(const struct ui *u, const char **w, char buf[][160], int max
 	char l[128];
 	int n = 0;
 
-	if (!op->is_bdi && op->knob == WB_SYS_DIRTY_RATIO && s->sys[WB_SYS_DIRTY_BYTES] && n < max)
+	/* the kernel clears the twin only when the value written differs from the one it has */
+	bool moves = !op->is_bdi && (!(s->sys_valid & WB_BIT(op->knob)) || s->sys[op->knob] != op->value);
+
+	if (moves && op->knob == WB_SYS_DIRTY_RATIO && s->sys[WB_SYS_DIRTY_BYTES] && n < max)
 		w[n++] = "writing the ratio clears vm.dirty_bytes (the kernel keeps one of the pair)";
-	if (!op->is_bdi && op->knob == WB_SYS_DIRTY_BYTES && s->sys[WB_SYS_DIRTY_RATIO] && n < max)
+	if (moves && op->knob == WB_SYS_DIRTY_BYTES && s->sys[WB_SYS_DIRTY_RATIO] && n < max)
 		w[n++] = "writing bytes clears vm.dirty_ratio";
-	if (!op->is_bdi && op->knob == WB_SYS_BG_RATIO && s->sys[WB_SYS_BG_BYTES] && n < max)
+	if (moves && op->knob == WB_SYS_BG_RATIO && s->sys[WB_SYS_BG_BYTES] && n < max)
 		w[n++] = "writing the ratio clears vm.dirty_background_bytes";
-	if (!op->is_bdi && op->knob == WB_SYS_BG_BYTES && s->sys[WB_SYS_BG_RATIO] && n < max)
+	if (moves && op->knob == WB_SYS_BG_BYTES && s->sys[WB_SYS_BG_RATIO] && n < max)
 		w[n++] = "writing bytes clears vm.dirty_background_ratio";
 	for (size_t i = 0; u->tune_pred_ok && i < u->tune_pred.nbdis; i++) {
 		const struct wb_bdi_limits *p = &u->tune_pred.bdis[i];

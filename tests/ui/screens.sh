@@ -419,6 +419,16 @@ if sed -n 1p "$T/jump-minute.txt" | grep -q ' 0\.0/74\.0s ' && sed -n 29p "$T/ju
 else
 	bad "a jump to 23:18: $(sed -n '1p;29p' "$T/jump-minute.txt")"
 fi
+# the Tune pane's twin warning only where the value moves: the kernel clears vm.dirty_bytes
+# when the ratio written differs (dirty_ratio_handler); + then - is the ratio it has, 0
+"$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 4 Enter 5 + > "$T/twin-up.txt" 2>&1
+"$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 4 Enter 5 + - > "$T/twin-same.txt" 2>&1
+if grep -q 'PREDICTED vm.dirty_ratio=1 ' "$T/twin-up.txt" && grep -q 'writing the ratio clears vm.dirty_bytes' "$T/twin-up.txt" &&
+   grep -q 'PREDICTED vm.dirty_ratio=0 ' "$T/twin-same.txt" && ! grep -q 'clears vm.dirty_bytes (the kernel' "$T/twin-same.txt"; then
+	ok "Tune: the ratio/bytes warning only where the value moves"
+else
+	bad "Tune twin warning: $(grep -h 'PREDICTED\|clears vm' "$T/twin-up.txt" "$T/twin-same.txt")"
+fi
 # a replay cut by --from/--to: a jump outside the range says where it landed, Home is the
 # range's start and , does not step before it; a damaged frame says so when it stops the replay
 screen replay-range-jump 80 24 "--replay $EX/../usb-stick.wbrec --from 20 --to 30 --theme mono" Space g 5 Enter
