@@ -66,10 +66,17 @@ static void log_line(const struct ui *u, const struct wb_event *e, char *line, s
 		snprintf(line, n, "%7.1fs ago  throttled  %-*s pid %-7d paused %llu ms, wb_dirty %s", ago, w + extra,
 			 dev, e->pid, (unsigned long long)e->value, wb_fmt_bytes(b, 16, (double)e->extra * P));
 		break;
-	case WB_EV_RECLAIM:
-		snprintf(line, n, "%7.1fs ago  reclaim    pid %-7d throttled %llu us (reason bits %u)", ago, e->pid,
-			 (unsigned long long)e->value, e->reason);
+	case WB_EV_RECLAIM: {
+		/* the reasons by the names the trace format gives them ("writeback"), in ms as pauses are */
+		char why[4 * 17] = "";
+		for (unsigned r = 0; r < WB_RECLAIM_REASONS; r++)
+			if (e->reason & (1u << r))
+				snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s", why[0] ? "," : "",
+					 s->reclaim_names[r][0] ? s->reclaim_names[r] : "?");
+		snprintf(line, n, "%7.1fs ago  reclaim    pid %-7d throttled %.1f ms on %s", ago, e->pid,
+			 (double)e->value / 1000, why[0] ? why : "?");
 		break;
+	}
 	default:
 		snprintf(line, n, "?");
 	}

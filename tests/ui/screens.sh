@@ -429,6 +429,14 @@ if grep -q 'PREDICTED vm.dirty_ratio=1 ' "$T/twin-up.txt" && grep -q 'writing th
 else
 	bad "Tune twin warning: $(grep -h 'PREDICTED\|clears vm' "$T/twin-up.txt" "$T/twin-same.txt")"
 fi
+# reclaim throttled in the event log: its reason by name and its time in ms, as pauses are (it
+# said "throttled 100000 us (reason bits 1)")
+"$S" 120x40 --replay "$EX/reclaim-stall.wbrec" --theme mono -- Space g 1 5 Enter 3 > "$T/reclaim-log.txt" 2>&1
+if grep -q 'reclaim    pid [0-9]* *throttled 100\.0 ms on writeback$' "$T/reclaim-log.txt"; then
+	ok "the event log names a reclaim throttle's reason, in ms"
+else
+	bad "reclaim in the event log: $(grep 'reclaim  ' "$T/reclaim-log.txt" | head -2)"
+fi
 # a replay cut by --from/--to: a jump outside the range says where it landed, Home is the
 # range's start and , does not step before it; a damaged frame says so when it stops the replay
 screen replay-range-jump 80 24 "--replay $EX/../usb-stick.wbrec --from 20 --to 30 --theme mono" Space g 5 Enter
