@@ -357,6 +357,12 @@ static void k_unfilter(struct ui *u, int ch)
 	char *f = ui_filter(u);
 
 	(void)ch;
+	if (u->pane == P_TUNE && (u->tune_ok || u->tune_verify)) { /* its preview, and the Graph's "if changed" */
+		ui_tune_finish(u);
+		u->tune_ok = false;
+		snprintf(u->status, sizeof(u->status), "preview dropped");
+		return;
+	}
 	snprintf(u->status, sizeof(u->status), f[0] ? "filter cleared" : "no filter to clear");
 	f[0] = '\0';
 }
@@ -727,7 +733,7 @@ static const struct ui_binding bindings[] = {
 	{ { 's', 'S' }, "s / S", "sort this pane/reverse", "s/S", "Sort", 3, 4, K_ALL, k_sort },
 	{ { '/' }, "/", "filter this pane", "/",
 	  "Filter", 4, 3, K_ALL, k_filter },
-	{ { 27 }, "Esc", "clear the filter", NULL, NULL, 0, 0, K_ALL, k_unfilter },
+	{ { 27 }, "Esc", "clear filter / preview", NULL, NULL, 0, 0, K_ALL, k_unfilter },
 	{ { 'i' }, "i", "hide idle devices", "i", "Idle", 5, 2, K_ALL, k_idle },
 	{ { 'l' }, "l", "hide loop devices", "l", "Loop", 6, 2, K_ALL, k_loop },
 	{ { ' ' }, "space", "freeze the display", "Spc", "Freeze", 7, 6, K_LIVE, k_freeze },

@@ -429,6 +429,14 @@ if grep -q 'PREDICTED vm.dirty_ratio=1 ' "$T/twin-up.txt" && grep -q 'writing th
 else
 	bad "Tune twin warning: $(grep -h 'PREDICTED\|clears vm' "$T/twin-up.txt" "$T/twin-same.txt")"
 fi
+# Esc drops the Tune pane's preview (it said "no filter to clear" and the preview, and the
+# Graph's "if changed" forecast, stayed for the session)
+"$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 4 Enter 5 + Escape > "$T/tune-esc.txt" 2>&1
+if ! grep -q 'PREDICTED' "$T/tune-esc.txt" && sed -n 29p "$T/tune-esc.txt" | grep -qx 'preview dropped'; then
+	ok "Esc drops the Tune preview"
+else
+	bad "Esc in Tune: $(grep -h 'PREDICTED' "$T/tune-esc.txt"; sed -n 29p "$T/tune-esc.txt")"
+fi
 # reclaim throttled in the event log: its reason by name and its time in ms, as pauses are (it
 # said "throttled 100000 us (reason bits 1)")
 "$S" 120x40 --replay "$EX/reclaim-stall.wbrec" --theme mono -- Space g 1 5 Enter 3 > "$T/reclaim-log.txt" 2>&1
