@@ -226,6 +226,23 @@ $W --replay "$T/twokeys.wbrec" --batch --json > "$T/o" 2> "$T/e"; rc=$?
 [ $rc = 0 ] && [ "$(wc -l < "$T/o")" = 9 ] &&
 	grep -q "damaged frame (access level 2147483647, not 0..3); 3 samples lost, the replay goes on at the next key frame" "$T/e" ||
 	{ cat "$T/e"; fail "a key frame after the damage: rc $rc, $(wc -l < "$T/o") samples, expected 9"; }
+# damage that repeats a key frame's marker (32 KiB of them) with a 16 MiB length, then zeros: each
+# candidate was read and checksummed whole (a 4 KiB run took 30 s, a megabyte hours, Ctrl-C
+# unheard); a key frame over a megabyte must be followed by a frame or the end. The samples
+# after it still replay (twokeys' second key frame, after the run). timeout: a hang guard only
+python3 - "$T/twokeys.wbrec" "$T/markers.wbrec" <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+uv = lambda v: bytes([(v >> (7 * i) & 0x7f) | (0x80 if v >> (7 * (i + 1)) else 0) for i in range(max(1, (v.bit_length() + 6) // 7))])
+L = 16 * 2**20 - 64
+c = b"WF\x01" + uv(L) + b"\x01\x00"
+hl = int.from_bytes(d[12:16], "little")
+open(sys.argv[2], "wb").write(d[:16 + hl] + b"XX" + c * (32768 // len(c)) + b"\0" * (L + 64) + d[16 + hl:])
+PY
+timeout 120 $W --replay "$T/markers.wbrec" --batch --json > "$T/o" 2> "$T/e"; rc=$?
+[ $rc = 0 ] && [ "$(wc -l < "$T/o")" -ge 6 ] ||
+	{ cat "$T/e"; fail "a run of 16 MiB markers: rc $rc, $(wc -l < "$T/o") samples"; }
+ok "a run of false frame markers with 16 MiB lengths is skipped, the key frames after it replay"
 # --from in the lost run, and at the key frame after it: its 6 samples, none taken for context
 # (--from 60 printed 3: the refill of the window skipped past where it began, unsaid)
 for f in 0.2 60; do
