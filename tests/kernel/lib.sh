@@ -242,8 +242,10 @@ need_debugfs() {
 		mount -t debugfs none /sys/kernel/debug || skip "cannot mount debugfs"
 		# its tracing/ first: mounted by the kernel at the first look into it,
 		# it held debugfs busy, and debugfs stayed (scenario-gen stick4/run07,
-		# heldout24/run13)
-		at_exit "umount /sys/kernel/debug/tracing 2>/dev/null; umount /sys/kernel/debug"
+		# heldout24/run13); for up to 5 s, as a wbtop killed by an earlier step
+		# may still be leaving its trace instance (kernel_thresh_grid in CI),
+		# then detached
+		at_exit "for _i in \$(seq 50); do umount /sys/kernel/debug/tracing 2>/dev/null; umount /sys/kernel/debug 2>/dev/null && break; sleep 0.1; done; ! mountpoint -q /sys/kernel/debug || umount -l /sys/kernel/debug"
 	fi
 }
 
