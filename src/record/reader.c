@@ -474,7 +474,7 @@ static int index_frames(struct wb_rec_reader *r, size_t o, char *warn, size_t wa
 	uint32_t key = 0;
 	bool have_key = false;
 	int64_t us = 0;
-	size_t spans = 0;
+	size_t spans = 0, first_len = 0;
 
 	r->end = o;
 	while (o < r->size) {
@@ -487,11 +487,14 @@ static int index_frames(struct wb_rec_reader *r, size_t o, char *warn, size_t wa
 		why = frame_at(r, o, &us, r->n ? r->f[r->n - 1].mono : 0, &type, &fx, &next);
 		if (why && (at = resync(r, o, &us, &next)) != 0) {
 			double gap = r->f[r->n - 1].mono - (before ? r->f[before - 1].mono : r->f[r->n - 1].mono);
-			if (!spans++)
+			if (!spans++) {
 				snprintf(warn, warnlen, "offset %zu: %s; skipped %zu bytes to the next key frame "
 					 "(%.0f s of samples lost)", o, why, at - o, gap);
-			else if (strlen(warn) + 40 < warnlen)
-				snprintf(strchr(warn, '\0'), warnlen - strlen(warn), "; %zu damaged spans", spans);
+				first_len = strlen(warn);
+			} else if (first_len + 40 < warnlen) { /* the count after the first span's words, once */
+				warn[first_len] = '\0';
+				snprintf(warn + first_len, warnlen - first_len, "; %zu damaged spans", spans);
+			}
 			key = (uint32_t)before;
 			have_key = true;
 			o = next;
