@@ -170,7 +170,9 @@ static int resolve_candidates(const char *dev, char cand[][WB_PATH_LEN], int max
 		n++;
 	if (!strchr(base, '/') && n < max && btrfs_of(base, cand[n], WB_PATH_LEN))
 		n++;
-	if (dev[0] != '/' || stat(dev, &st) != 0 || S_ISBLK(st.st_mode) || !(real = realpath(dev, NULL)))
+	/* a path on the device: absolute, or relative with a slash or as . and .. (a bare name is a device's) */
+	bool path = dev[0] == '/' || strchr(dev, '/') || strcmp(dev, ".") == 0 || strcmp(dev, "..") == 0;
+	if (!path || stat(dev, &st) != 0 || S_ISBLK(st.st_mode) || !(real = realpath(dev, NULL)))
 		return n;
 	snprintf(majmin, sizeof(majmin), "%u:%u", major(st.st_dev), minor(st.st_dev));
 	if ((f = fopen("/proc/self/mountinfo", "re"))) {

@@ -38,7 +38,10 @@ PY
 		out=$(timeout 20 "$WBTOP" --until-clean "$d" -n 1 --no-trace 2>&1); rc=$?
 		[ $rc -le 1 ] && echo "$out" | grep -q "($BDI)" || fail "--until-clean $d: exit $rc: $out"
 	done
-	echo "  --until-clean by either member and by the mount point follows $BDI"
+	# a relative path on it, from inside the mount (it was "no device")
+	out=$(cd "$TMP/mnt" && timeout 20 "$WBTOP" --until-clean . -n 1 --no-trace 2>&1); rc=$?
+	[ $rc -le 1 ] && echo "$out" | grep -q "($BDI)" || fail "--until-clean . in the mount: exit $rc: $out"
+	echo "  --until-clean by either member, by the mount point and by . in it follows $BDI"
 	sync -f "$TMP/mnt"; umount "$TMP/mnt" || fail "umount"
 	undo_pop
 done
