@@ -422,8 +422,12 @@ int wb_theme_load(struct wb_theme *t, const char *name, const char *const *dirs,
 		theme_mono(t);
 		return 0;
 	}
-	snprintf(err, errlen, "no theme \"%s\" (looked in the theme folders; built in: default, mono)",
-		 wb_quote(name, q, sizeof(q)));
+	/* the names there are, the shipped ones included (it named the two built in only) */
+	char names[16][64], list[256] = "";
+	int k = wb_theme_list(dirs, names, 16);
+	for (int i = 0; i < k; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", names[i]);
+	snprintf(err, errlen, "no theme \"%s\" (there are: %s)", wb_quote(name, q, sizeof(q)), list);
 	return -1;
 }
 

@@ -242,6 +242,7 @@ static void shipped_themes_load(void **st)
 	assert_int_equal(wb_theme_load(&t, "mono", NULL, err, sizeof(err)), 0); /* built in */
 	assert_int_not_equal(wb_theme_load(&t, "nosuch", dirs, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "no theme"));
+	assert_non_null(strstr(err, "there are: default, high-contrast, light, mono")); /* the shipped ones too */
 }
 
 static void bad_theme_named(void **st)
