@@ -221,8 +221,13 @@ static int warnings(const struct ui *u, const char **w, char buf[][160], int max
 	char l[128];
 	int n = 0;
 
-	/* the kernel clears the twin only when the value written differs from the one it has */
-	bool moves = !op->is_bdi && (!(s->sys_valid & WB_BIT(op->knob)) || s->sys[op->knob] != op->value);
+	/*
+	 * dirty_ratio/dirty_bytes clear their twin only when the value written
+	 * differs from the one the kernel has; the background pair on every
+	 * write (dirty_background_*_handler(); wb_settings_apply() alike)
+	 */
+	bool moves = !op->is_bdi && (!(s->sys_valid & WB_BIT(op->knob)) || s->sys[op->knob] != op->value ||
+				     op->knob == WB_SYS_BG_RATIO || op->knob == WB_SYS_BG_BYTES);
 
 	if (moves && op->knob == WB_SYS_DIRTY_RATIO && s->sys[WB_SYS_DIRTY_BYTES] && n < max)
 		w[n++] = "writing the ratio clears vm.dirty_bytes (the kernel keeps one of the pair)";

@@ -426,6 +426,11 @@ fi
 if grep -q 'PREDICTED vm.dirty_ratio=1 ' "$T/twin-up.txt" && grep -q 'writing the ratio clears vm.dirty_bytes' "$T/twin-up.txt" &&
    grep -q 'PREDICTED vm.dirty_ratio=0 ' "$T/twin-same.txt" && ! grep -q 'clears vm.dirty_bytes (the kernel' "$T/twin-same.txt"; then
 	ok "Tune: the ratio/bytes warning only where the value moves"
+	# the background pair clears its twin on every write, the same value too
+	"$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 4 Enter 5 Down Down + - > "$T/twin-bg.txt" 2>&1
+	grep -q 'PREDICTED vm.dirty_background_ratio=0 ' "$T/twin-bg.txt" &&
+		grep -q 'writing the ratio clears vm.dirty_background_bytes' "$T/twin-bg.txt" ||
+		bad "Tune twin warning, background: $(grep 'PREDICTED\|clears vm' "$T/twin-bg.txt")"
 else
 	bad "Tune twin warning: $(grep -h 'PREDICTED\|clears vm' "$T/twin-up.txt" "$T/twin-same.txt")"
 fi
