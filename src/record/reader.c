@@ -307,13 +307,15 @@ static const char *frame1_at(struct wb_rec_reader *r, size_t o, uint8_t *type, s
 	return NULL;
 }
 
-/* Format 2: marker, type, varint lengths and time delta, payload, CRC of it all. */
-static const char *frame2_at(struct wb_rec_reader *r, size_t o, int64_t *prev_us, uint8_t *type,
-			     struct frame_ix *fx, size_t *next)
+/*
+ * A format 2 frame's header at o: its type, lengths, time delta and the
+ * header's length, checked to fit the file. NULL when it is fine, else why not.
+ */
+static const char *frame2_header(struct wb_rec_reader *r, size_t o, uint8_t *type, uint64_t *clen, uint64_t *rlen,
+				 uint64_t *zd, size_t *hlen)
 {
 	size_t avail = r->size - o, hn = avail < WBREC_FRAME2_MAX_HDR ? avail : WBREC_FRAME2_MAX_HDR, k;
 	const uint8_t *p = avail >= 3 + 3 + WBREC_FRAME2_CRC ? view(r, o, hn) : NULL, *end, *q;
-	uint64_t clen, rlen, zd, d;
 
 	if (!p)
 		return errno ? read_failed : "a frame header cut short";
@@ -321,21 +323,35 @@ static const char *frame2_at(struct wb_rec_reader *r, size_t o, int64_t *prev_us
 	if (p[0] != WBREC_FRAME2_M0 || p[1] != WBREC_FRAME2_M1)
 		return "no frame marker";
 	q = p + 3;
-	if (!(k = wbrec_get_uv(q, end, &clen)))
+	if (!(k = wbrec_get_uv(q, end, clen)))
 		return "a frame header cut short";
 	q += k;
-	if (!(k = wbrec_get_uv(q, end, &rlen)))
+	if (!(k = wbrec_get_uv(q, end, rlen)))
 		return "a frame header cut short";
 	q += k;
-	if (!(k = wbrec_get_uv(q, end, &zd)))
+	if (!(k = wbrec_get_uv(q, end, zd)))
 		return "a frame header cut short";
 	q += k;
-	if (clen > WB_REC_MAX_FRAME || rlen > WB_REC_MAX_FRAME)
+	if (*clen > WB_REC_MAX_FRAME || *rlen > WB_REC_MAX_FRAME)
 		return "an impossible frame length";
-	k = (size_t)(q - p); /* the frame header's length */
-	if (clen + WBREC_FRAME2_CRC > avail - k)
+	*hlen = (size_t)(q - p);
+	if (*clen + WBREC_FRAME2_CRC > avail - *hlen)
 		return "a frame cut short";
 	*type = p[2];
+	return NULL;
+}
+
+/* Format 2: marker, type, varint lengths and time delta, payload, CRC of it all. */
+static const char *frame2_at(struct wb_rec_reader *r, size_t o, int64_t *prev_us, uint8_t *type,
+			     struct frame_ix *fx, size_t *next)
+{
+	const uint8_t *p;
+	uint64_t clen, rlen, zd, d;
+	size_t k;
+	const char *why = frame2_header(r, o, type, &clen, &rlen, &zd, &k);
+
+	if (why)
+		return why;
 	if (!(p = view(r, o, k + (size_t)clen + WBREC_FRAME2_CRC)))
 		return errno ? read_failed : "a frame cut short";
 	if (wbrec_crc32(p, k + (size_t)clen) != rd32(p + k + clen))
@@ -410,23 +426,16 @@ static int key_at(struct wb_rec_reader *r, size_t o, int64_t *us, double last, s
  */
 static bool key_plausible(struct wb_rec_reader *r, size_t o)
 {
-	size_t avail = r->size - o, hn = avail < WBREC_FRAME2_MAX_HDR ? avail : WBREC_FRAME2_MAX_HDR, k, nx;
-	const uint8_t *p = avail >= 3 + 3 + WBREC_FRAME2_CRC ? view(r, o, hn) : NULL, *q, *end;
 	uint64_t clen, rlen, zd;
+	uint8_t type = 0;
+	size_t k, nx;
+	const uint8_t *p;
 
 	if (r->h.major == 1)
 		return true;
-	if (!p || p[2] != FR_KEY)
+	if (frame2_header(r, o, &type, &clen, &rlen, &zd, &k) || type != FR_KEY)
 		return false;
-	end = p + hn;
-	q = p + 3;
-	if (!(k = wbrec_get_uv(q, end, &clen)) || !(k = wbrec_get_uv(q += k, end, &rlen)) ||
-	    !(k = wbrec_get_uv(q += k, end, &zd)))
-		return false;
-	q += k;
-	if (clen > WB_REC_MAX_FRAME || rlen > WB_REC_MAX_FRAME || clen + WBREC_FRAME2_CRC > avail - (size_t)(q - p))
-		return false;
-	nx = o + (size_t)(q - p) + (size_t)clen + WBREC_FRAME2_CRC;
+	nx = o + k + (size_t)clen + WBREC_FRAME2_CRC;
 	if (clen <= (1u << 20) || nx == r->size)
 		return true;
 	return r->size - nx >= 2 && (p = view(r, nx, 2)) && p[0] == WBREC_FRAME2_M0 && p[1] == WBREC_FRAME2_M1;
