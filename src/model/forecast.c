@@ -732,10 +732,20 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 	const struct wb_sample *cur = hist[0], *prev = NULL;
 	double any = 0;
 	size_t k = 1;
+	bool gap = false;
 
 	/* the oldest sample in the window; events are summed over the same span */
 	for (; k < nhist && cur->mono - hist[k]->mono <= WB_FORECAST_WINDOW_S + 0.5; k++)
 		prev = hist[k];
+	/*
+	 * None in it (those between were dropped as stale, fresh_history()):
+	 * the rates over the gap, not none (every writer was forecast gone);
+	 * the events of the samples dropped are not here, so no pause counts
+	 */
+	if (!prev && nhist > 1) {
+		prev = hist[k++];
+		gap = true;
+	}
 	wb_model_bandwidths(prev, cur, o->bw);
 	wb_forecast_dirty_rates(prev, cur, o->rate);
 	if (o->age)
@@ -754,7 +764,7 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			    WB_HAS(b->st_valid, WB_B_WRITEBACK) &&
 			    b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK] >= b->st[WB_B_THRESH];
 		double w, bz, pauses = 0, pause_ms = 0;
-		bool traced = prev != NULL, inflight_only = false;
+		bool traced = prev != NULL && !gap, inflight_only = false;
 
 		bool measured = false;
 		const struct wb_sample *from = prev ? activity_start(hist, k, b->name) : NULL;
@@ -954,11 +964,54 @@ static unsigned band_members(void)
 	return e && *e && !*end && n >= 0 && n <= 64 ? (unsigned)n : WB_FORECAST_MEMBERS;
 }
 
-/* Some BDI's debugfs stats in s are the last read's, not re-read (back-off). */
-static bool stale(const struct wb_sample *s)
+/* a and b show the same dirtied and written counts (absent in both counts as the same). */
+static bool same_counts(const struct wb_bdi *a, const struct wb_bdi *b)
 {
-	for (size_t i = 0; i < s->nbdis; i++)
-		if (s->bdis[i].stats_skipped)
+	static const int key[] = { WB_B_DIRTIED, WB_B_WRITTEN };
+
+	for (size_t q = 0; q < sizeof(key) / sizeof(key[0]); q++) {
+		bool ha = WB_HAS(a->st_valid, key[q]), hb = WB_HAS(b->st_valid, key[q]);
+
+		if (ha != hb || (ha && a->st[key[q]] != b->st[key[q]]))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Whether a device's kept figures in h[j] (its stats read backed off) can
+ * mislead: only if it moved. Not where the next fresh read of it (newer)
+ * counts the same; with none newer, not where it had not moved over the
+ * window before the read it keeps. An idle btrfs BDI whose read took 11 ms
+ * had 11 samples in a row taken as stale for every device; the first fresh
+ * one after found none in its window, and every writer was forecast gone
+ * (scenario-gen stick5/run05, at its knob change).
+ */
+static bool kept_moved(const struct wb_sample *const *h, size_t nh, size_t j, const struct wb_bdi *b)
+{
+	const struct wb_bdi *x, *f = NULL;
+	size_t m;
+
+	for (size_t i = j; i-- > 0;)
+		if ((x = wb_sample_bdi(h[i], b->name)) && !x->stats_skipped)
+			return !same_counts(x, b);
+	for (m = j + 1; m < nh && !f; m++)
+		if ((x = wb_sample_bdi(h[m], b->name)) && !x->stats_skipped)
+			f = x;
+	if (!f)
+		return true;
+	for (double t = h[m - 1]->mono; m < nh; m++)
+		if ((x = wb_sample_bdi(h[m], b->name)) && !x->stats_skipped &&
+		    t - h[m]->mono >= WB_FORECAST_WINDOW_S - 0.5)
+			return !same_counts(x, f);
+	return true;
+}
+
+/* Some BDI's debugfs stats in h[j] are an older read's (back-off), and it moved. */
+static bool stale(const struct wb_sample *const *h, size_t nh, size_t j)
+{
+	for (size_t i = 0; i < h[j]->nbdis; i++)
+		if (h[j]->bdis[i].stats_skipped && kept_moved(h, nh, j, &h[j]->bdis[i]))
 			return true;
 	return false;
 }
@@ -985,14 +1038,15 @@ static size_t fresh_history(const struct wb_sample **h, size_t nh)
 {
 	size_t k = 0;
 
+	bool keep[WB_FORECAST_HIST];
+
 	for (size_t j = 0; j < nh; j++)
-		if (!stale(h[j]) && same_bdis(h[j], h[0]))
-			k++;
+		k += keep[j] = !stale(h, nh, j) && same_bdis(h[j], h[0]);
 	if (k == nh || k < 3)
 		return nh;
 	k = 0;
 	for (size_t j = 0; j < nh; j++)
-		if (!stale(h[j]) && same_bdis(h[j], h[0]))
+		if (keep[j])
 			h[k++] = h[j];
 	return k;
 }

@@ -1527,6 +1527,66 @@ static void forecast_prepare_stale(void **st)
 }
 
 /*
+ * An idle device's stats read backed off for 11 samples (an idle btrfs BDI's
+ * read took 11 ms): its kept counters are what it shows anyway, so the
+ * samples stay, and the writer beside it keeps its rate; they were dropped
+ * as stale, the newest sample's window held no other, and every writer was
+ * forecast gone (scenario-gen stick5/run05). Then the writer's own read
+ * backed off: its samples go, and its rate is taken over the gap, not 0.
+ */
+static void forecast_prepare_idle_kept(void **st)
+{
+	enum { N = 20 };
+	static struct wb_sample h[N];
+	static struct wb_bdi b[N][2];
+	struct wb_ring *r = wb_ring_create(32);
+	struct wb_forecast_in in;
+	double *buf;
+	(void)st;
+	assert_non_null(r);
+	for (int i = 0; i < N; i++) {
+		wb_sample_init(&h[i]);
+		memset(b[i], 0, sizeof(b[i]));
+		strcpy(b[i][0].name, "7:1");
+		strcpy(b[i][1].name, "btrfs-1");
+		for (int d = 0; d < 2; d++) {
+			b[i][d].st[WB_B_DIRTIED] = b[i][d].st[WB_B_WRITTEN] = d ? 5000 : (uint64_t)(1000 * (N - i));
+			b[i][d].st_valid = WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
+			b[i][d].stats_skipped = d == 1 && i >= 1 && i <= 11;
+		}
+		h[i].page_size = 4096;
+		h[i].mono = 100 - i;
+		h[i].bdis = b[i];
+		h[i].nbdis = 2;
+	}
+	refill(r, h + 1, N - 1);
+	buf = wb_forecast_prepare(&h[0], r, 10, 1, &in);
+	assert_non_null(buf);
+	assert_in_range((long)in.dirty_rate[0], 900, 1100);
+	free(buf);
+	/* kept in the newest sample too, idle over the window before: the same */
+	b[0][1].stats_skipped = true;
+	buf = wb_forecast_prepare(&h[0], r, 10, 1, &in);
+	assert_non_null(buf);
+	assert_in_range((long)in.dirty_rate[0], 900, 1100);
+	free(buf);
+	/* the writer's own read kept (its counters stand still there): its rate
+	 * over the gap from the fresh sample before, and no pause count */
+	b[0][1].stats_skipped = false;
+	for (int i = 1; i <= 11; i++) {
+		b[i][0].stats_skipped = true;
+		b[i][0].st[WB_B_DIRTIED] = b[i][0].st[WB_B_WRITTEN] = 1000 * (N - 12);
+	}
+	refill(r, h + 1, N - 1);
+	buf = wb_forecast_prepare(&h[0], r, 10, 1, &in);
+	assert_non_null(buf);
+	assert_in_range((long)in.dirty_rate[0], 900, 1100);
+	assert_true(in.tasks[0] < 0);
+	free(buf);
+	wb_ring_destroy(r);
+}
+
+/*
  * What a held writer wants once let go: the most it dirtied a second while
  * none of its writers paused, two seconds running (a writer that starts late
  * in a second shows a part of its pace there). The root disk's occasional
@@ -2496,6 +2556,7 @@ int main(void)
 		cmocka_unit_test(hidden_texts_complete),
 		cmocka_unit_test(forecast_band),
 		cmocka_unit_test(forecast_prepare_stale),
+		cmocka_unit_test(forecast_prepare_idle_kept),
 		cmocka_unit_test(forecast_ratelimit_regimes),
 		cmocka_unit_test(forecast_freerun_shared_gap),
 		cmocka_unit_test(forecast_bandwidth_from_backlog),
