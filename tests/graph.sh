@@ -36,16 +36,31 @@ golden usb-stick-block-80x24 "$ROOT/examples/usb-stick.wbrec" 80x24 --bdi 7:0 --
 golden usb-stick-ascii-80x24 "$ROOT/examples/usb-stick.wbrec" 80x24 --bdi 7:0 --at 30 --ascii
 golden usb-stick-zoom-200x60 "$ROOT/examples/usb-stick.wbrec" 200x60 --bdi 7:0 --zoom 3
 golden usb-stick-zoom-80x24 "$ROOT/examples/usb-stick.wbrec" 80x24 --bdi 7:0 --at 30 --zoom 1
-# the marks' legend at every span at 80x24: right of now where the forecast leaves room,
-# else on a row of its own (a long span left it out)
+# the marks' legend at every span at 80x24: each row's right of now where the forecast leaves
+# room, else on a row of its own (a long span left it out)
 for z in 0 1 2 3; do
 	"$GS" "$ROOT/examples/usb-stick.wbrec" 80x24 --bdi 7:0 --at 30 --zoom "$z" > "$T/zoom.txt" 2>&1
-	if grep -q '▼ throttled  • flusher' "$T/zoom.txt"; then
+	if grep -q '▼ throttled' "$T/zoom.txt" && grep -q '• flusher' "$T/zoom.txt"; then
 		ok "marks legend at 80x24, zoom $z"
 	else
 		bad "marks legend at 80x24, zoom $z"; cat "$T/zoom.txt"
 	fi
 done
+
+# a pause and a flusher wakeup in one column both show, each on its own row (the usb
+# stick's flusher work at 18-30 s was hidden under its pauses)
+"$GS" "$ROOT/examples/usb-stick.wbrec" 80x24 --bdi 7:0 --at 30 > "$T/both.txt" 2>&1
+if python3 - "$T/both.txt" <<'PY'; then
+import sys
+rows = open(sys.argv[1], encoding="utf-8").read().split("\n")
+m = next(i for i, r in enumerate(rows) if r.startswith("marks "))
+both = sum(a == "▼" and b == "•" for a, b in zip(rows[m], rows[m + 1]))
+sys.exit(both < 5)
+PY
+	ok "marks: pauses and wakeups of one moment both show"
+else
+	bad "marks: a wakeup hidden under a pause"; tail -3 "$T/both.txt"
+fi
 
 # every level plot's legend names the data and the forecast drawn over it, at 80x24 too (the
 # limits' longer items left "dirty+wb" and "forecast" out: the other items go first)

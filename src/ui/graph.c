@@ -332,22 +332,34 @@ static void draw_plot(const struct frame *fr, const struct plot_def *p, int y, i
 	wb_plot_destroy(pl);
 }
 
-/* The marks: throttling pauses (over flusher work in the same bucket), flusher work; their legend. */
+/*
+ * The marks, each kind on a row of its own: throttling pauses, then flusher
+ * work. On one row a pause hid a wakeup of the same time bucket, and a later
+ * sample's mark the earlier one's.
+ */
 static const struct {
 	const char *utf8, *ascii, *label;
 	int role;
+	enum wb_tl_b series;
 } marks[] = {
-	{ "\u25bc", "v", "throttled", WB_R_CRITICAL },
-	{ "\u2022", "o", "flusher", WB_R_BACKGROUND },
+	{ "\u25bc", "v", "throttled", WB_R_CRITICAL, WB_TL_B_PAUSES },
+	{ "\u2022", "o", "flusher", WB_R_BACKGROUND, WB_TL_B_WAKEUPS },
 };
+#define NMARKS ((int)(sizeof(marks) / sizeof(marks[0])))
 
-/* The cells the marks' legend takes ("▼ throttled  • flusher"). */
-static int marks_legend_w(void)
+/* A mark's legend item ("▼ throttled"). */
+static void mark_item(const struct frame *fr, int k, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s %s", fr->in->glyphs != WB_PLOT_ASCII ? marks[k].utf8 : marks[k].ascii, marks[k].label);
+}
+
+/* The cells of the widest mark's legend item: each row's legend starts in one column. */
+static int mark_item_w(void)
 {
 	int w = 0;
 
-	for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]); k++)
-		w += (k ? 2 : 0) + 2 + (int)strlen(marks[k].label);
+	for (int k = 0; k < NMARKS; k++)
+		w = 2 + (int)strlen(marks[k].label) > w ? 2 + (int)strlen(marks[k].label) : w;
 	return w;
 }
 
@@ -359,31 +371,29 @@ static int marks_legend_w(void)
 static int marks_legend_at(const struct frame *fr, int cols)
 {
 	double per = (fr->x1 - fr->x0) / cols;
-	int at = cols - marks_legend_w();
+	int at = cols - mark_item_w();
 
 	return at >= (int)floor((fr->in->now - fr->x0) / per) + 3 ? at : -1;
 }
 
-/* The marks' legend at y, x in their own roles. */
+/* The marks' legend on one row at y, x in their own roles ("▼ throttled  • flusher"). */
 static void marks_legend(const struct frame *fr, int y, int x)
 {
-	bool utf8 = fr->in->glyphs != WB_PLOT_ASCII;
-
-	for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
+	for (int k = 0; k < NMARKS; k++) {
 		char item[32];
-		snprintf(item, sizeof(item), "%s %s", utf8 ? marks[k].utf8 : marks[k].ascii, marks[k].label);
+		mark_item(fr, k, item, sizeof(item));
 		fr->put(fr->ctx, y, x, marks[k].role, item);
 		x += 2 + (int)strlen(marks[k].label) + 2;
 	}
 }
 
-/* Has the device a marks row: its pauses and wakeups in the timeline, and 10 columns for them? */
+/* Has the device marks rows: its pauses and wakeups in the timeline, and 10 columns for them? */
 static bool has_marks(const struct frame *fr, int w)
 {
-	const struct wb_timeline *tl = fr->in->tl;
-
-	return w - LABEL_W >= 10 && wb_timeline_bdi(tl, fr->in->bdi, WB_TL_B_PAUSES) &&
-	       wb_timeline_bdi(tl, fr->in->bdi, WB_TL_B_WAKEUPS);
+	for (int k = 0; k < NMARKS; k++)
+		if (!wb_timeline_bdi(fr->in->tl, fr->in->bdi, marks[k].series))
+			return false;
+	return w - LABEL_W >= 10;
 }
 
 /* Were trace events read in the span shown? Without them a sample's pauses are NaN, not 0. */
@@ -398,12 +408,15 @@ static bool marks_known(const struct frame *fr)
 	return false;
 }
 
-/* Throttling pauses and flusher work as marks on one row, per time bucket; their legend right of now where it fits. */
-static void marks_row(const struct frame *fr, int y, int x, int w)
+/*
+ * Throttling pauses and flusher work as marks, a row each from y, per time
+ * bucket (a mark where any sample of the bucket had one); each row's legend
+ * right of now where it fits.
+ */
+static void marks_rows(const struct frame *fr, int y, int x, int w)
 {
 	const struct wb_timeline *tl = fr->in->tl;
-	const double *t = wb_timeline_mono(tl), *pa = wb_timeline_bdi(tl, fr->in->bdi, WB_TL_B_PAUSES),
-		     *wk = wb_timeline_bdi(tl, fr->in->bdi, WB_TL_B_WAKEUPS);
+	const double *t = wb_timeline_mono(tl);
 	int cols = w - LABEL_W, at = marks_legend_at(fr, cols);
 	bool utf8 = fr->in->glyphs != WB_PLOT_ASCII;
 	double per = (fr->x1 - fr->x0) / cols;
@@ -414,14 +427,19 @@ static void marks_row(const struct frame *fr, int y, int x, int w)
 			"n/a - level 3 hidden: throttling and flusher marks need trace events");
 		return;
 	}
-	for (size_t i = 0; i < wb_timeline_len(tl); i++) {
-		int c = (int)floor((t[i] - fr->x0) / per), k = pa[i] > 0 ? 0 : wk[i] > 0 ? 1 : -1;
-		if (c < 0 || c >= cols || k < 0)
-			continue;
-		fr->put(fr->ctx, y, x + LABEL_W + c, marks[k].role, utf8 ? marks[k].utf8 : marks[k].ascii);
+	for (int k = 0; k < NMARKS; k++) {
+		const double *v = wb_timeline_bdi(tl, fr->in->bdi, marks[k].series);
+		char item[32];
+		for (size_t i = 0; i < wb_timeline_len(tl); i++) {
+			int c = (int)floor((t[i] - fr->x0) / per);
+			if (c >= 0 && c < cols && v[i] > 0)
+				fr->put(fr->ctx, y + k, x + LABEL_W + c, marks[k].role, utf8 ? marks[k].utf8 : marks[k].ascii);
+		}
+		if (at >= 0) {
+			mark_item(fr, k, item, sizeof(item));
+			fr->put(fr->ctx, y + k, x + LABEL_W + at, marks[k].role, item);
+		}
 	}
-	if (at >= 0)
-		marks_legend(fr, y, x + LABEL_W + at);
 }
 
 /* The global plot: dirty + writeback against the three global limits. */
@@ -578,14 +596,14 @@ void wb_graph_draw(const struct wb_graph_in *in, int y, int x, int w, int h, wb_
 		errors_line(&fr, y + rows - 1, x, w);
 		rows--;
 	}
-	if (in->bdi && rows >= 12 && has_marks(&fr, w)) {
+	if (in->bdi && rows >= 13 && has_marks(&fr, w)) {
 		/* no room right of now for the legend (a long span): a row of its own under the marks */
-		if (marks_legend_at(&fr, w - LABEL_W) < 0 && rows >= 13 && marks_known(&fr)) {
+		if (marks_legend_at(&fr, w - LABEL_W) < 0 && rows >= 14 && marks_known(&fr)) {
 			marks_legend(&fr, y + rows - 1, x + LABEL_W);
 			rows--;
 		}
-		marks_row(&fr, y + rows - 1, x, w);
-		rows--;
+		rows -= marks_known(&fr) ? NMARKS : 1; /* unknown: one row says so */
+		marks_rows(&fr, y + rows, x, w);
 	}
 	/* at 80x24 one plot (the device's, if one is chosen); stacked where they fit */
 	nplots = !in->bdi ? 1 : rows >= 36 ? 3 : rows >= 22 ? 2 : 1;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "wbtop/graph.h"
 #include "wbtop/plot.h"
 #include "wbtop/timeline.h"
 
@@ -121,6 +122,62 @@ static void timeline_merges(void **st)
 	wb_timeline_destroy(t);
 }
 
+/* A text grid the pane draws into: a code point a cell (at most 4 bytes). */
+#define GW 80
+#define GH 30
+struct tgrid {
+	char cell[GH][GW][5];
+};
+
+static void tput(void *ctx, int y, int x, int role, const char *s)
+{
+	struct tgrid *g = ctx;
+	(void)role;
+	while (*s && y >= 0 && y < GH) {
+		int len = (*s & 0x80) == 0 ? 1 : (*s & 0xE0) == 0xC0 ? 2 : (*s & 0xF0) == 0xE0 ? 3 : 4;
+		if (x >= 0 && x < GW) {
+			memcpy(g->cell[y][x], s, (size_t)len);
+			g->cell[y][x][len] = '\0';
+		}
+		s += len;
+		x++;
+	}
+}
+
+/* A pause and a flusher wakeup in one sample: both marks show, each on its row (the pause hid the wakeup). */
+static void marks_both_kinds(void **st)
+{
+	struct wb_timeline *t = wb_timeline_create(256);
+	struct tgrid *g = calloc(1, sizeof(*g));
+	struct wb_sample s;
+	int row = -1, col = -1, both = 0;
+	(void)st;
+	for (int i = 0; i < 60; i++) {
+		sample(&s, i, "7:0", 10, i == 30 || i == 50 ? 1 : 0);
+		s.bdis[0].ev.start[0] = i == 30 || i == 40 ? 1 : 0;
+		assert_int_equal(wb_timeline_push(t, &(struct wb_view){ .cur = &s }), 0);
+		wb_sample_finish(&s);
+	}
+	wb_graph_draw(&(struct wb_graph_in){ .tl = t, .bdi = "7:0", .label = "loop0", .now = 59, .page_size = 4096,
+					     .glyphs = WB_PLOT_BRAILLE },
+		      0, 0, GW, GH, tput, g);
+	for (int y = 0; y < GH; y++)
+		if (strcmp(g->cell[y][0], "m") == 0 && strcmp(g->cell[y][1], "a") == 0)
+			row = y;
+	assert_true(row >= 0 && row + 1 < GH);
+	for (int x = 7; x < GW; x++) {
+		bool pause = strcmp(g->cell[row][x], "\u25bc") == 0, wake = strcmp(g->cell[row + 1][x], "\u2022") == 0;
+		both += pause && wake;
+		if (pause && col < 0)
+			col = x;
+	}
+	assert_int_equal(both, 1);  /* sample 30: both */
+	assert_true(col >= 7);      /* and the first pause is there */
+	assert_string_equal(g->cell[row + 1][col], "\u2022");
+	free(g);
+	wb_timeline_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -128,6 +185,7 @@ int main(void)
 		cmocka_unit_test(lines_and_limits),
 		cmocka_unit_test(nice_axis),
 		cmocka_unit_test(timeline_merges),
+		cmocka_unit_test(marks_both_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
