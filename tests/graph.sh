@@ -36,6 +36,19 @@ golden usb-stick-block-80x24 "$ROOT/examples/usb-stick.wbrec" 80x24 --bdi 7:0 --
 golden usb-stick-ascii-80x24 "$ROOT/examples/usb-stick.wbrec" 80x24 --bdi 7:0 --at 30 --ascii
 golden usb-stick-zoom-200x60 "$ROOT/examples/usb-stick.wbrec" 200x60 --bdi 7:0 --zoom 3
 golden usb-stick-zoom-80x24 "$ROOT/examples/usb-stick.wbrec" 80x24 --bdi 7:0 --at 30 --zoom 1
+# a device never written (loop3): its bandwidth is the kernel's starting 100 MiB/s, not drawn
+golden usb-stick-idle-200x60 "$ROOT/examples/usb-stick.wbrec" 200x60 --bdi 7:3
+# the rate plot's axis fits what it draws: a new device's bandwidth before the kernel measured it
+# (100 MiB/s) set a 100M/s axis for a writer not started yet, and 110M/s of writers got 200M/s
+"$GS" "$ROOT/bench/forecast-runs/fresh/run01.wbrec" 120x60 --bdi 7:201 --at 4 > "$T/fresh.txt" 2>&1
+"$GS" "$ROOT/bench/forecast-runs/fresh/run01.wbrec" 120x60 --bdi 7:201 --at 6 > "$T/fresh6.txt" 2>&1
+if sed -n '/bandwidth and writer/{n;p}' "$T/fresh.txt" | grep -q '^1\.0M/s' &&
+   grep -q 'bandwidth: not measured yet' "$T/fresh.txt" &&
+   sed -n '/bandwidth and writer/{n;p}' "$T/fresh6.txt" | grep -q '^150M/s'; then
+	ok "rate plot: the axis fits what is drawn, not the kernel's starting bandwidth"
+else
+	bad "rate plot: the axis"; sed -n '/bandwidth and writer/,$p' "$T/fresh.txt" "$T/fresh6.txt"
+fi
 # the marks' legend at every span at 80x24: each row's right of now where the forecast leaves
 # room, else on a row of its own (a long span left it out)
 for z in 0 1 2 3; do

@@ -14,6 +14,7 @@
 const double wb_graph_zoom_s[WB_GRAPH_ZOOMS] = { 60, 300, 1800, 0 };
 
 #define LABEL_W 7       /* value axis labels */
+#define RATE_AXIS_MIN (1 << 20) /* a rate plot with nothing written in its span: 0-1M/s, not 0-1B/s */
 #define MAX_SERIES 10
 #define TICK_EVERY 18   /* columns between time labels */
 
@@ -40,6 +41,7 @@ struct plot_def {
 	struct series s[MAX_SERIES];
 	int ns;
 	struct band band;           /* the current forecast's band, if it has one */
+	const char *note;           /* said in the legend after the items (what is not drawn, and why) */
 	double *owned[MAX_SERIES + 1];
 	int nowned;
 };
@@ -152,9 +154,12 @@ static double series_max(const struct frame *fr, const struct plot_def *p, bool 
  */
 static double axis_max(const struct frame *fr, const struct plot_def *p)
 {
-	double d = series_max(fr, p, false), r = series_max(fr, p, true);
+	double d = series_max(fr, p, false), r = series_max(fr, p, true), m = d > 0 && r > 4 * d ? d : fmax(d, r);
 
-	return wb_plot_nice_max(d > 0 && r > 4 * d ? d : fmax(d, r), true);
+	/* rates in finer steps: a 30M/s device's curve filled half of a 50M/s axis */
+	if (p->rate)
+		return m > 0 ? wb_plot_nice_max_fine(m, true) : RATE_AXIS_MIN;
+	return wb_plot_nice_max(m, true);
 }
 
 /* Cells of one canvas row, runs of one role put together. */
@@ -243,9 +248,9 @@ static int legend_prio(const struct series *s)
  */
 static void legend(const struct frame *fr, const struct plot_def *p, double ymax, int y, int x, int w)
 {
-	bool utf8 = fr->in->glyphs != WB_PLOT_ASCII, on[MAX_SERIES + 1];
-	char item[MAX_SERIES + 1][64];
-	int role[MAX_SERIES + 1], prio[MAX_SERIES + 1], n = 0, total = -2;
+	bool utf8 = fr->in->glyphs != WB_PLOT_ASCII, on[MAX_SERIES + 2];
+	char item[MAX_SERIES + 2][64];
+	int role[MAX_SERIES + 2], prio[MAX_SERIES + 2], n = 0, total = -2;
 
 	if (p->band.n) {
 		snprintf(item[n], sizeof(item[n]), "%s p10-p90", utf8 ? "\u2591" : ":");
@@ -266,6 +271,11 @@ static void legend(const struct frame *fr, const struct plot_def *p, double ymax
 		snprintf(item[n], sizeof(item[n]), "%s %s%s", mark, s->label, above);
 		role[n] = s->role;
 		prio[n++] = legend_prio(s);
+	}
+	if (p->note) { /* as a limit's item: before the data and the forecasts go */
+		snprintf(item[n], sizeof(item[n]), "%s", p->note);
+		role[n] = WB_R_NA;
+		prio[n++] = 1;
 	}
 	for (int i = 0; i < n; i++) {
 		on[i] = true;
@@ -317,7 +327,7 @@ static void draw_plot(const struct frame *fr, const struct plot_def *p, int y, i
 	for (int r = 0; r < rows; r++)
 		put_row(fr, pl, r, cols, y + 1 + r, x + LABEL_W);
 	time_axis(fr, y + 1 + rows, x + LABEL_W, cols);
-	if (p->ns == 0 && !p->band.n) { /* nothing known to draw: an axis of 0-1B said nothing either */
+	if (p->ns == 0 && !p->band.n && !p->note) { /* nothing known to draw: an axis of 0-1B said nothing either */
 		fr->put(fr->ctx, y + 2 + rows, x + LABEL_W, WB_R_NA,
 			"n/a: per-device figures need level 2 (root, debugfs)");
 		wb_plot_destroy(pl);
@@ -497,6 +507,26 @@ static void def_device(const struct frame *fr, struct plot_def *p, char *title, 
 		add_fc(p, in->pin, in->pin_t, f->dirty, f->writeback, in->page_size, WB_R_HINT, "pinned");
 }
 
+/*
+ * The device's bandwidth as the kernel measured it: NaN where it is still the
+ * estimate the kernel starts a device with (INIT_BW, 100 MiB/s), which set the
+ * axis of a device that never wrote that fast; owned by p. Is the newest one that?
+ */
+static const double *measured_bw(const struct frame *fr, struct plot_def *p, const double *bw, size_t n,
+				 bool *unmeasured_now)
+{
+	uint32_t ps = fr->in->page_size;
+	double *m;
+
+	*unmeasured_now = bw && n && wb_bw_unmeasured(bw[n - 1] / (ps ? ps : 1), ps);
+	if (!bw || !n || p->nowned >= MAX_SERIES || !(m = malloc(n * sizeof(double))))
+		return bw;
+	p->owned[p->nowned++] = m;
+	for (size_t i = 0; i < n; i++)
+		m[i] = wb_bw_unmeasured(bw[i] / (ps ? ps : 1), ps) ? NAN : bw[i];
+	return m;
+}
+
 /* The device's write bandwidth and its writers' throughput. */
 static void def_rates(const struct frame *fr, struct plot_def *p, char *title, size_t tn)
 {
@@ -505,11 +535,15 @@ static void def_rates(const struct frame *fr, struct plot_def *p, char *title, s
 	const double *t = wb_timeline_mono(tl);
 	size_t n = wb_timeline_len(tl);
 	const struct wb_forecast_bdi *f;
+	bool unmeasured;
 
 	snprintf(title, tn, "%s: write bandwidth and writer throughput", in->label ? in->label : in->bdi);
 	p->title = title;
 	p->rate = true;
-	add_ref(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_BW), n, WB_R_WRITEBACK, "bandwidth");
+	add_ref(p, t, measured_bw(fr, p, wb_timeline_bdi(tl, in->bdi, WB_TL_B_BW), n, &unmeasured), n, WB_R_WRITEBACK,
+		"bandwidth");
+	if (unmeasured)
+		p->note = "bandwidth: not measured yet";
 	add(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_WRITER), n, WB_R_DIRTY, false, "writers");
 	if (!known_now(wb_timeline_bdi(tl, in->bdi, WB_TL_B_WRITER), n))
 		return;

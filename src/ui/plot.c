@@ -238,9 +238,13 @@ const char *wb_plot_cell(const struct wb_plot *p, int c, int r, int *role)
 	}
 }
 
-double wb_plot_nice_max(double v, bool binary)
+/* The steps of an axis top within a power of ten: coarse (limits frame the data), or fine (rates fill it). */
+static const double coarse_steps[] = { 1, 2, 2.5, 5, 10 };
+static const double fine_steps[] = { 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10 };
+
+/* The least step times a power of 10 (in unit 1, or 1024^k when binary) that holds v. */
+static double nice(double v, bool binary, const double *steps, size_t n)
 {
-	static const double steps[] = { 1, 2, 2.5, 5, 10 };
 	double unit = 1, m;
 
 	if (!(v > 0) || !isfinite(v))
@@ -249,8 +253,18 @@ double wb_plot_nice_max(double v, bool binary)
 		while (v / unit >= 1024)
 			unit *= 1024;
 	m = pow(10, floor(log10(v / unit)));
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+	for (size_t i = 0; i < n; i++)
 		if (steps[i] * m * unit >= v * (1 - 1e-12))
 			return steps[i] * m * unit;
 	return 10 * m * unit;
+}
+
+double wb_plot_nice_max(double v, bool binary)
+{
+	return nice(v, binary, coarse_steps, sizeof(coarse_steps) / sizeof(coarse_steps[0]));
+}
+
+double wb_plot_nice_max_fine(double v, bool binary)
+{
+	return nice(v, binary, fine_steps, sizeof(fine_steps) / sizeof(fine_steps[0]));
 }

@@ -70,6 +70,12 @@ static void nice_axis(void **st)
 	assert_true(wb_plot_nice_max(80.0 * (1 << 20), true) == 100.0 * (1 << 20));
 	assert_true(wb_plot_nice_max(4.6 * (1 << 30), true) == 5.0 * (1 << 30));
 	assert_true(wb_plot_nice_max(NAN, true) == 1);
+	/* rates in finer steps */
+	assert_true(wb_plot_nice_max_fine(110.0 * (1 << 20), true) == 150.0 * (1 << 20));
+	assert_true(wb_plot_nice_max_fine(26.0 * (1 << 20), true) == 30.0 * (1 << 20));
+	assert_true(wb_plot_nice_max_fine(5.2 * (1 << 20), true) == 6.0 * (1 << 20));
+	assert_true(wb_plot_nice_max_fine(7, false) == 8);
+	assert_true(wb_plot_nice_max_fine(0, true) == 1);
 }
 
 /* A sample with one BDI of `dirty` pages and `pauses` throttling pauses. */
