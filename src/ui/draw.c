@@ -396,11 +396,52 @@ static int draw_header(struct ui *u)
 	return y;
 }
 
+/* The panes whose device rows the filter, i and l thin out (Zones has none; Processes its own filter). */
+static bool device_rows_pane(enum pane p)
+{
+	return p == P_DEVICES || p == P_FLUSHER || p == P_TUNE || p == P_GRAPH;
+}
+
+/*
+ * The devices the rows leave out, and the keys that show them, the longest
+ * form that fits in room columns ("" none hidden, or no form fits): a
+ * settings file's hide_idle hid devices with nothing on screen to say so.
+ */
+static const char *hidden_note(const struct ui *u, char *buf, size_t n, int room)
+{
+	const struct wb_sample *s = ui_cur(u);
+	int hidden = s ? (int)s->nbdis - u->nrows : 0;
+	const char *keys_long = u->hide_idle && u->hide_loop ? "i idle, l loop" : u->hide_idle ? "i idle"
+				: u->hide_loop ? "l loop" : NULL;
+	const char *keys = u->hide_idle && u->hide_loop ? "i, l" : u->hide_idle ? "i" : u->hide_loop ? "l" : NULL;
+
+	buf[0] = '\0';
+	if (hidden <= 0)
+		return buf;
+	/* longest first; the filter itself is named beside it, so its devices are only counted */
+	if (keys && snprintf(buf, n, "%d of %zu devices hidden: %s", hidden, s->nbdis, keys_long) <= room)
+		return buf;
+	if (!keys && snprintf(buf, n, "%d of %zu devices hidden", hidden, s->nbdis) <= room)
+		return buf;
+	if (keys && snprintf(buf, n, "%d hidden: %s", hidden, keys) <= room)
+		return buf;
+	if (snprintf(buf, n, "%d hidden", hidden) <= room)
+		return buf;
+	buf[0] = '\0';
+	return buf;
+}
+
+/*
+ * The tabs, then the filter applied (cut to the room left) and how many
+ * devices the rows leave out (htop names its filter in the same way): the
+ * filter first where both do not fit.
+ */
 static void draw_tabs(struct ui *u, int y)
 {
 	static const char *const names[P_COUNT] = { "1 Devices", "2 Zones", "3 Flusher", "4 Processes",
 						     "5 Tune", "6 Graph" };
-	int x = 0;
+	int x = 0, room;
+	char f[96] = "", h[64] = "";
 
 	for (int i = 0; i < P_COUNT; i++) {
 		char b[32];
@@ -408,11 +449,17 @@ static void draw_tabs(struct ui *u, int y)
 		ui_put(u, y, x, i == (int)u->pane ? WB_R_TAB_ACTIVE : WB_R_TAB, b);
 		x += (int)strlen(b) + 1;
 	}
-	if (ui_filter(u)[0] && u->pane != P_ZONES && !u->filtering) { /* Zones: no rows it filters */
-		char b[96];
-		snprintf(b, sizeof(b), " filter: %s", ui_filter(u));
-		ui_cut(b, sizeof(b), ui_cols(u) - x - 1, u->utf8); /* "stick" read "sti" at 80 columns */
-		ui_put(u, y, x + 1, WB_R_TITLE, b);
+	room = ui_cols(u) - x - 1;
+	if (ui_filter(u)[0] && u->pane != P_ZONES && !u->filtering) /* Zones: no rows it filters */
+		snprintf(f, sizeof(f), " filter: %s", ui_filter(u));
+	if (device_rows_pane(u->pane)) /* two blanks after the filter, as its own leading one and the tabs' gap */
+		hidden_note(u, h, sizeof(h), f[0] ? room - wb_text_cols(f) - 2 : room - 1);
+	if (h[0]) {
+		ui_put(u, y, x + 1, WB_R_TITLE, f);
+		ui_put(u, y, x + 1 + wb_text_cols(f) + (f[0] ? 2 : 1), WB_R_TITLE, h);
+	} else if (f[0]) {
+		ui_cut(f, sizeof(f), room, u->utf8); /* "stick" read "sti" at 80 columns */
+		ui_put(u, y, x + 1, WB_R_TITLE, f);
 	}
 }
 

@@ -152,6 +152,19 @@ else
 	bad "/ on the Flusher pane"; cat "$T/flusher-filter.txt"
 fi
 screen hide-loop 80 24 "--theme mono" l
+# hidden devices are counted on the tab line with the keys that show them, as long as the width
+# allows (a settings file's hide_idle hid devices with nothing on screen to say so)
+screen hide-idle-loop-200x50 200 50 "--theme mono" i l
+screen hide-filter-120x40 120 40 "--theme mono" / x f s Enter i
+hid=''
+for sz in 80x24 120x40 200x50; do
+	"$S" "$sz" --root "$F/6.18-writing" -d 0.3 --theme mono -- i 3 > "$T/hid.txt" 2>&1
+	grep -qE '^ 1 Devices .* 7 (of 11 devices )?hidden(: i( idle)?)?$' "$T/hid.txt" || hid="$hid $sz"
+	"$S" "$sz" --root "$F/6.18-writing" -d 0.3 --theme mono -- i 2 > "$T/hid.txt" 2>&1
+	! grep -q '^ 1 Devices .*hidden' "$T/hid.txt" || hid="$hid $sz(Zones)"
+done
+if [ -z "$hid" ]; then ok "hidden devices counted on the tab line (not on Zones)"
+else bad "hidden devices not counted at$hid"; fi
 screen tiny 60 20 "--theme mono"
 # smaller still: the message wraps between words, nothing cut off
 screen tiny-40x10 40 10 "--theme mono"
@@ -384,7 +397,7 @@ fi
 "$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space / s t i c k Enter 2 Escape > "$T/zones-esc.txt" 2>&1
 "$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space / s t i c k Enter 2 Escape 1 > "$T/zones-esc-1.txt" 2>&1
 if ! grep -q 'filter:' "$T/zones-esc.txt" && grep -qx 'the Zones pane has no filter' "$T/zones-esc.txt" &&
-   grep -q 'filter: stick$' "$T/zones-esc-1.txt" && ! grep -q '^ loop1 ' "$T/zones-esc-1.txt"; then
+   grep -qE 'filter: stick(  9 (of 10 devices )?hidden)?$' "$T/zones-esc-1.txt" && ! grep -q '^ loop1 ' "$T/zones-esc-1.txt"; then
 	ok "Esc on the Zones pane keeps the Devices filter"
 else
 	bad "Esc on the Zones pane"; sed -n '7p;29p' "$T/zones-esc.txt" "$T/zones-esc-1.txt"
