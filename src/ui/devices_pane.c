@@ -286,14 +286,63 @@ static int state_word_w(void)
 }
 
 /*
- * Which columns fit, sorted by column `sorted` (its mark widens it), and their widths (the sparkline takes
- * what is left). STATE, the row's verdict, takes the room left down to its state word where its full width
- * does not fit: at 80 columns IF-THRESH (--set) left it one cell short, and it went.
+ * The columns that grow into the room a wide terminal leaves, in this order, each up to its
+ * widest cell among the rows and at most max cells: at 200 columns MOUNT stayed 8 cells
+ * ("…/stick") and the sparkline took the rest. DEVICE's first cell is the selection's marker.
+ */
+static const struct {
+	const char *title;
+	int max;
+} grows[] = {
+	{ "DEVICE", 24 },
+	{ "MOUNT", 40 },
+};
+
+/* The widest cell of column c among the rows (in columns, uncut), and DEVICE's marker cell. */
+static int widest_cell(const struct ui *u, const struct wb_field *f, int c)
+{
+	char v[512];
+	int w = 0;
+
+	for (int i = 0; i < u->nrows && u->view; i++) {
+		int cw = wb_text_cols(wb_ui_dev_cell(f, u->view, u->rows[i].i, v, sizeof(v)));
+		w = cw > w ? cw : w;
+	}
+	return w + (c == 0);
+}
+
+/* The room left of avail (its columns one blank apart) given to the growing columns; what is still left. */
+static int grow_columns(const struct ui *u, const struct wb_field *const *col, int nc, int *width, const bool *shown,
+			int avail)
+{
+	int left = avail;
+
+	for (int c = 0; c < nc; c++)
+		left -= shown[c] ? width[c] + 1 : 0;
+	left++; /* no blank after the last column */
+	for (size_t g = 0; g < sizeof(grows) / sizeof(grows[0]) && left > 0; g++)
+		for (int c = 0; c < nc; c++)
+			if (shown[c] && is_col(col[c], grows[g].title)) {
+				int want = widest_cell(u, col[c], c), to = want < grows[g].max ? want : grows[g].max;
+				int add = to - width[c] < left ? to - width[c] : left;
+				if (add > 0) {
+					width[c] += add;
+					left -= add;
+				}
+			}
+	return left;
+}
+
+/*
+ * Which columns fit, sorted by column `sorted` (its mark widens it), and their widths: DEVICE and MOUNT
+ * grow into the room left to their widest cells, and the sparkline takes the rest. STATE, the row's
+ * verdict, takes the room left down to its state word where its full width does not fit: at 80 columns
+ * IF-THRESH (--set) left it one cell short, and it went.
  */
 static void dev_layout(const struct ui *u, const struct wb_field *const *col, int nc, int sorted, int *width,
 		       bool *shown)
 {
-	int prio[DEV_MAX_COLS] = { 0 }, full[DEV_MAX_COLS] = { 0 }, least[DEV_MAX_COLS] = { 0 };
+	int prio[DEV_MAX_COLS] = { 0 }, full[DEV_MAX_COLS] = { 0 }, least[DEV_MAX_COLS] = { 0 }, left;
 
 	for (int c = 0; c < nc; c++) {
 		full[c] = ui_column_width(col[c], c == sorted);
@@ -302,13 +351,10 @@ static void dev_layout(const struct ui *u, const struct wb_field *const *col, in
 			least[c] = state_word_w() > full[c] ? full[c] : state_word_w();
 	}
 	wb_layout_columns_min(full, least, width, nc, prio, ui_cols(u) - 1, shown);
+	left = grow_columns(u, col, nc, width, shown, ui_cols(u) - 1);
 	for (int c = 0; c < nc; c++)
-		if (shown[c] && is_col(col[c], "DIRTY HISTORY")) {
-			int used = 0;
-			for (int k = 0; k < nc; k++)
-				used += shown[k] ? width[k] + 1 : 0;
-			width[c] += ui_cols(u) - 1 - used;
-		}
+		if (shown[c] && is_col(col[c], "DIRTY HISTORY") && left > 0)
+			width[c] += left;
 }
 
 bool ui_dev_column_fits(const struct ui *u, int c)

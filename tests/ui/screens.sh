@@ -114,6 +114,20 @@ for n in $(seq 0 17); do
 done
 if [ -z "$lost" ]; then ok "STATE shown beside IF-THRESH at 80 columns under every sort"
 else bad "STATE dropped beside IF-THRESH at 80 columns, sorted by$lost"; cat "$T/sort.txt"; fi
+# room a wide terminal leaves goes to DEVICE and MOUNT up to their longest names (MOUNT stayed
+# 8 cells at 200 columns, "…/stick", and the history took the rest); narrow layouts keep STATE
+grow=''
+for sz in 80x24 120x40 160x40 200x50; do
+	"$S" "$sz" --replay "$stick" --theme mono -- Space g 2 4 Enter > "$T/grow.txt" 2>&1
+	grep -q '^DEVICE .* STATE' "$T/grow.txt" || grow="$grow $sz(STATE)"
+	case $sz in 200x50) grep -q '^>loop0 \+/tmp/wbtop-test\.IaLBy8/stick \+21M ' "$T/grow.txt" || grow="$grow $sz(MOUNT)";; esac
+done
+"$S" 200x50 --root "$F/6.18-writing" -d 0.3 --theme mono > "$T/grow.txt" 2>&1
+grep -q '^ btrfs-1:loop2 /tmp/wbtop-test\.VgPpBe/btr ' "$T/grow.txt" || grow="$grow 200x50(DEVICE)"
+"$S" 79x24 --replay "$stick" --theme mono > "$T/grow.txt" 2>&1
+grep -q '^terminal too small (79x24)' "$T/grow.txt" || grow="$grow 79x24"
+if [ -z "$grow" ]; then ok "DEVICE and MOUNT take a wide terminal's room; narrow layouts keep STATE"
+else bad "column widths at$grow"; fi
 # a message (here s's) on a row of its own above the footer: the keys stay while it shows
 "$S" 80x24 --root "$F/6.18-writing" -d 0.3 --theme mono -- s > "$T/status.txt" 2>&1
 if sed -n 23p "$T/status.txt" | grep -q '^sorted by MOUNT (ascending)$' &&
