@@ -78,17 +78,19 @@ const char *ui_dev_label(const struct wb_bdi *b, char *buf, size_t n)
 
 /* ---- meters ---- */
 
-/* [dirty|writeback|....b....f...T] with threshold markers. */
+/* [dirty|writeback|....b....f...T] with threshold markers; the filled cells from over on (> 0) critical. */
 void ui_meter(const struct ui *u, int y, int x, int w, double dirty, double wb,
-		  const struct ui_mark *m, int nm, double max)
+		  const struct ui_mark *m, int nm, double max, double over)
 {
 	int d = wb_layout_meter_pos(dirty, max, w), e = wb_layout_meter_pos(dirty + wb, max, w);
+	int o = over > 0 ? wb_layout_meter_pos(over, max, w) : w;
 	const char *full = u->utf8 ? "\u2588" : "#", *half = u->utf8 ? "\u2592" : "=";
 	const char *empty = u->utf8 ? "\u00b7" : ".";
 
 	ui_put(u, y, x, WB_R_NORMAL, "[");
 	for (int i = 0; i < w; i++) {
-		enum wb_role r = i < d ? WB_R_DIRTY : i < e ? WB_R_WRITEBACK : WB_R_BAR_EMPTY;
+		enum wb_role r = i < e && i >= o ? WB_R_CRITICAL : i < d ? WB_R_DIRTY : i < e ? WB_R_WRITEBACK
+				 : WB_R_BAR_EMPTY;
 		const char *ch = i < d ? full : i < e ? half : empty;
 		for (int k = 0; k < nm; k++)
 			if (wb_layout_meter_pos(m[k].v, max, w) == i && m[k].v > 0) {
@@ -351,7 +353,7 @@ static int draw_header(struct ui *u)
 			{ (double)l->freerun * P, 'f', WB_R_BACKGROUND },
 			{ (double)l->thresh * P, 'T', WB_R_THRESHOLD },
 		};
-		ui_meter(u, y, 7, ui_cols(u) - 9, dirty, wb, m, 3, (double)l->thresh * P * 1.05);
+		ui_meter(u, y, 7, ui_cols(u) - 9, dirty, wb, m, 3, (double)l->thresh * P * 1.05, 0);
 	} else {
 		ui_put(u, y, 7, WB_R_NA, "n/a: the model needs vmstat, meminfo, zoneinfo and vm.dirty_*");
 	}

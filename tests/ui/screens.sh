@@ -279,6 +279,19 @@ screen procs-throttled 80 24 "--replay $EX/bdp-many-writers.wbrec --theme mono" 
 screen scenario-per-device 100 30 "--replay $EX/per-device.wbrec --theme mono" Space g 3 0 Enter
 screen scenario-bdp-flusher 100 30 "--replay $EX/bdp-many-writers.wbrec --theme mono" Space g 2 0 Enter 3
 screen scenario-zone-fair 100 30 "--replay $EX/zone-fair-btrfs.wbrec --theme mono" Space g 2 0 Enter 2
+# a node over its dirty limit: the meter's scale takes the level, L at the limit and the cells past
+# it critical, and the figure says how far (the meter was full to the end, L beside it); a node
+# under its limit in its normal roles, with its figure
+"$S" 80x24 --replay "$EX/zone-fair-ext4.wbrec" --theme mono --roles -- Space g 2 0 Enter 2 > "$T/node.txt" 2>&1
+"$S" 80x24 --root "$F/6.18-writing" -d 0.3 --theme mono --roles -- 2 > "$T/node-ok.txt" 2>&1
+if grep -qE '^   0  \[(█)+L(█)+(▒)+(·)*\] 47M \+ 56M / 29M  354%  OVER$' "$T/node.txt" &&
+   sed -n '33p' "$T/node.txt" | grep -qE '^iiii\.\.ad+fi+o*a\.i+$' &&
+   grep -qE '^   0  \[(█)+(▒)+(·)+L·\] 363M \+ 64M / 832M  51%$' "$T/node-ok.txt" &&
+   sed -n '33p' "$T/node-ok.txt" | grep -qE '^\.\.\.a\.\.ad+e+o+foa\.[a.]+$'; then
+	ok "node meter: over its limit, by how much"
+else
+	bad "node meter"; sed -n '9p;33p' "$T/node.txt" "$T/node-ok.txt"
+fi
 screen scenario-cache-thrash 100 30 "--replay $EX/cache-thrash.wbrec --theme mono" Space g 2 5 Enter 3
 # the event log's title at 80 columns keeps its counts whole, the keys' hint going first
 # (the edge cut "some not logged" to "some not")
