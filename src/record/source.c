@@ -170,13 +170,51 @@ static void rp_where(void *ctx, double *t_rel, double *len, size_t *i, size_t *n
  */
 #define NOTE_SLACK 1e-3
 
-/* The next sample with writers throttled (after a quiet one), or the next note. */
+/*
+ * Throttling that does not stop (a device throttled for minutes) still has stops: n goes on
+ * this long after the sample it left, as a new episode.
+ */
+#define EPISODE_MAX_S 30.0
+
+/* Is BDI name throttled (paused) in s? */
+static bool throttled_on(const struct wb_sample *s, const char *name)
+{
+	for (size_t b = 0; b < s->nbdis; b++)
+		if (s->bdis[b].ev.pauses > 0 && strcmp(s->bdis[b].name, name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Does throttled sample s start an episode after prev (NULL: none, or lost)? After a quiet
+ * one, when a device is throttled that was not in prev, or from EPISODE_MAX_S after the
+ * sample n left (from_t): under continuous throttling an episode never ended, and n had no
+ * next one (cache-thrash.wbrec's 63 s of it were one stop).
+ */
+static bool episode_starts(const struct wb_sample *s, const struct wb_sample *prev, double from_t)
+{
+	bool quiet = true;
+
+	if (!prev)
+		return true;
+	for (size_t b = 0; b < prev->nbdis; b++)
+		quiet &= prev->bdis[b].ev.pauses == 0;
+	if (quiet || s->mono - from_t >= EPISODE_MAX_S - 1e-6)
+		return true;
+	for (size_t b = 0; b < s->nbdis; b++)
+		if (s->bdis[b].ev.pauses > 0 && !throttled_on(prev, s->bdis[b].name))
+			return true;
+	return false;
+}
+
+/* The next sample that starts a throttling episode (episode_starts), or the next note. */
 static int rp_next_event(void *ctx)
 {
 	struct wb_replay *p = ctx;
-	double note_t = -1, t;
-	struct wb_sample s;
-	bool quiet = false;
+	double note_t = -1, t, from_t = p->last_mono;
+	struct wb_sample a, b, *s = &a, *prev = &b, *swap;
+	bool have_prev = false;
+	int rc = -1;
 	char err[256];
 
 	for (size_t k = 0; k < wb_rec_notes(p->r); k++)
@@ -184,41 +222,44 @@ static int rp_next_event(void *ctx)
 			note_t = t;
 			break;
 		}
-	wb_sample_init(&s);
-	/* the sample shown (the one before p->i) decides whether the next throttled one starts an episode */
-	if (p->i > 0 && wb_rec_read(p->r, p->i - 1, &s, err, sizeof(err)) == 0) {
-		quiet = true;
-		for (size_t b = 0; b < s.nbdis; b++)
-			quiet &= s.bdis[b].ev.pauses == 0;
-	} else {
-		quiet = true; /* nothing shown before: a throttled first sample starts one */
+	wb_sample_init(&a);
+	wb_sample_init(&b);
+	/* the sample shown (the one before p->i) decides whether the next throttled one starts an episode;
+	 * nothing shown before: a throttled first sample starts one */
+	if (p->i > 0 && wb_rec_read(p->r, p->i - 1, prev, err, sizeof(err)) == 0) {
+		have_prev = true;
+		from_t = prev->mono;
 	}
 	for (size_t i = p->i; i < p->end; i++) {
 		bool thr = false;
 		if (note_t >= 0 && wb_rec_time(p->r, i) >= note_t - NOTE_SLACK) {
 			p->i = i;
-			wb_sample_finish(&s);
-			return 0;
+			rc = 0;
+			break;
 		}
-		if (wb_rec_read(p->r, i, &s, err, sizeof(err))) { /* lost up to the next key frame, as rp_read */
+		if (wb_rec_read(p->r, i, s, err, sizeof(err))) { /* lost up to the next key frame, as rp_read */
 			size_t nk = wb_rec_next_key(p->r, i);
 			if (nk >= p->end)
 				break;
 			i = nk - 1;
-			quiet = true;
+			have_prev = false;
 			continue;
 		}
-		for (size_t b = 0; b < s.nbdis; b++)
-			thr |= s.bdis[b].ev.pauses > 0;
-		if (thr && quiet) {
+		for (size_t k = 0; k < s->nbdis; k++)
+			thr |= s->bdis[k].ev.pauses > 0;
+		if (thr && episode_starts(s, have_prev ? prev : NULL, from_t)) {
 			p->i = i;
-			wb_sample_finish(&s);
-			return 0;
+			rc = 0;
+			break;
 		}
-		quiet = !thr;
+		swap = prev;
+		prev = s;
+		s = swap;
+		have_prev = true;
 	}
-	wb_sample_finish(&s);
-	return -1;
+	wb_sample_finish(&a);
+	wb_sample_finish(&b);
+	return rc;
 }
 
 static const char *rp_note(void *ctx, double *t_rel)

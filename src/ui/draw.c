@@ -562,6 +562,22 @@ static int help_keys(struct ui *u, int y, bool replay)
 	return y;
 }
 
+/* Paragraphs of notes (a first line and the indented ones after it) from row y, each whole or none; the next row. */
+static int help_notes(struct ui *u, int y, const char *const *notes, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t k = 1;
+		while (i + k < n && notes[i + k][0] == ' ')
+			k++;
+		if (y + (int)k > ui_lines(u) - 2)
+			break;
+		for (size_t j = 0; j < k; j++)
+			ui_put(u, y++, 2, WB_R_NORMAL, notes[i + j]);
+		i += k;
+	}
+	return y;
+}
+
 static void draw_help(struct ui *u)
 {
 	static const char *const notes[] = {
@@ -574,6 +590,11 @@ static void draw_help(struct ui *u)
 		"Meter: b background threshold, f freerun ceiling, T dirty threshold.",
 		"Sizes are IEC: K = KiB, M = MiB, G = GiB.",
 	};
+	/* what n/N call an episode: continuous throttling had none after its first sample */
+	static const char *const replay_notes[] = {
+		"n/N stop where throttling starts, where a device joins it, and every 30 s",
+		"  of throttling that goes on.",
+	};
 	int y = 1;
 
 	wb_grid_erase(u->grid);
@@ -582,17 +603,9 @@ static void draw_help(struct ui *u)
 	if (u->src && u->src->replay) { /* the replay's own keys only where they work */
 		ui_put(u, y++, 2, WB_R_NORMAL, "Replay:");
 		y = help_keys(u, y, true);
+		y = help_notes(u, y, replay_notes, sizeof(replay_notes) / sizeof(replay_notes[0]));
 	}
-	for (size_t i = 0, n = sizeof(notes) / sizeof(notes[0]); i < n;) {
-		size_t k = 1; /* a paragraph: its first line and the indented ones after it */
-		while (i + k < n && notes[i + k][0] == ' ')
-			k++;
-		if (y + (int)k > ui_lines(u) - 2) /* a whole paragraph or none */
-			break;
-		for (size_t j = 0; j < k; j++)
-			ui_put(u, y++, 2, WB_R_NORMAL, notes[i + j]);
-		i += k;
-	}
+	help_notes(u, y, notes, sizeof(notes) / sizeof(notes[0]));
 	ui_put(u, ui_lines(u) - 1, 2, WB_R_HINT, "Press any key to return.");
 }
 

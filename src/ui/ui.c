@@ -485,14 +485,28 @@ static void k_rate(struct ui *u, int ch)
 		 u->delay, faster ? "shorter" : "longer");
 }
 
-/* What the shown sample holds that n/N looked for: a note made there, or the throttled devices. */
+/* Were the writers of BDI name throttled (paused) in s? */
+static bool paused_on(const struct wb_sample *s, const char *name)
+{
+	for (size_t b = 0; s && b < s->nbdis; b++)
+		if (s->bdis[b].ev.pauses > 0 && strcmp(s->bdis[b].name, name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * What the shown sample holds that n/N looked for: a note made there, or the throttled
+ * devices and why the episode starts there (after a quiet sample, a device newly throttled,
+ * or throttling going on: n stops every 30 s of it).
+ */
 static void say_found(struct ui *u)
 {
-	const struct wb_sample *s = ui_cur(u);
+	const struct wb_sample *s = ui_cur(u), *prev = u->view ? u->view->prev : NULL;
 	double t, len, nt = -1;
 	size_t i, n, len0;
 	const char *note = u->src->note ? u->src->note(u->src->ctx, &nt) : NULL;
-	char tm[16], dev[48];
+	char tm[16], dev[48], fresh[96] = "";
+	bool was = false;
 
 	u->src->where(u->src->ctx, &t, &len, &i, &n);
 	if (!s)
@@ -502,14 +516,24 @@ static void say_found(struct ui *u)
 		return;
 	}
 	wb_fmt_clock(s->wall, "%H:%M:%S", tm, sizeof(tm));
+	for (size_t b = 0; prev && b < prev->nbdis; b++)
+		was |= prev->bdis[b].ev.pauses > 0;
 	snprintf(u->status, sizeof(u->status), "throttling on");
-	for (size_t b = 0; b < s->nbdis; b++)
-		if (s->bdis[b].ev.pauses > 0 && (len0 = strlen(u->status)) < 120)
-			snprintf(u->status + len0, sizeof(u->status) - len0, " %s",
-				 ui_dev_label(&s->bdis[b], dev, sizeof(dev)));
+	for (size_t b = 0; b < s->nbdis; b++) {
+		if (s->bdis[b].ev.pauses == 0 || (len0 = strlen(u->status)) >= 100)
+			continue;
+		ui_dev_label(&s->bdis[b], dev, sizeof(dev));
+		snprintf(u->status + len0, sizeof(u->status) - len0, " %s", dev);
+		if (was && !paused_on(prev, s->bdis[b].name) && strlen(fresh) + strlen(dev) + 2 < sizeof(fresh))
+			snprintf(fresh + strlen(fresh), sizeof(fresh) - strlen(fresh), "%s%s", fresh[0] ? " " : "", dev);
+	}
 	len0 = strlen(u->status);
 	if (len0 == strlen("throttling on"))
 		snprintf(u->status, sizeof(u->status), "at %s: no throttling or note here", tm);
+	else if (fresh[0])
+		snprintf(u->status + len0, sizeof(u->status) - len0, " at %s (new: %.40s)", tm, fresh);
+	else if (was)
+		snprintf(u->status + len0, sizeof(u->status) - len0, " at %s (still: n stops every 30 s of it)", tm);
 	else
 		snprintf(u->status + len0, sizeof(u->status) - len0, " at %s", tm);
 }

@@ -279,6 +279,22 @@ screen procs-throttled 80 24 "--replay $EX/bdp-many-writers.wbrec --theme mono" 
 screen scenario-per-device 100 30 "--replay $EX/per-device.wbrec --theme mono" Space g 3 0 Enter
 screen scenario-bdp-flusher 100 30 "--replay $EX/bdp-many-writers.wbrec --theme mono" Space g 2 0 Enter 3
 screen scenario-zone-fair 100 30 "--replay $EX/zone-fair-btrfs.wbrec --theme mono" Space g 2 0 Enter 2
+# n under throttling that goes on: a stop every 30 s (cache-thrash's loop0 is throttled from 1 s
+# to its end: n found 1 s and then nothing), and where a device joins (usb-stick's disk at 13 s)
+stops=''
+for k in "n" "n n" "n n n" "n n n n"; do
+	# shellcheck disable=SC2086 # the keys are words
+	"$S" 100x30 --replay "$EX/cache-thrash.wbrec" --theme mono -- Space Home $k > "$T/n.txt" 2>&1
+	stops="$stops $(head -1 "$T/n.txt" | grep -oE '[0-9.]+/64\.0s' | cut -d/ -f1)"
+done
+"$S" 100x30 --replay "$EX/cache-thrash.wbrec" --theme mono -- Space Home n n > "$T/n.txt" 2>&1
+"$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space Home n n > "$T/n2.txt" 2>&1
+if [ "$stops" = " 1.0 31.0 62.0 62.0" ] && grep -qE '^throttling on loop0 at [0-9:]{8} \(still: n stops every 30 s of it\)$' "$T/n.txt" &&
+   grep -qE '^throttling on loop0 loop1 at [0-9:]{8} \(new: loop1\)$' "$T/n2.txt" && head -1 "$T/n2.txt" | grep -q ' 13\.0/74\.0s '; then
+	ok "n: episodes under throttling that goes on"
+else
+	bad "n: stops at$stops"; sed -n 29p "$T/n.txt" "$T/n2.txt"
+fi
 # a node over its dirty limit: the meter's scale takes the level, L at the limit and the cells past
 # it critical, and the figure says how far (the meter was full to the end, L beside it); a node
 # under its limit in its normal roles, with its figure

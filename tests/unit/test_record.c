@@ -1202,6 +1202,52 @@ static void knob_changes_become_notes(void **st)
 	unlink(path);
 }
 
+/*
+ * n (next event) stops where an episode of throttling starts: after a quiet sample, when a
+ * device is throttled that was not the sample before, and every 30 s of throttling that goes
+ * on (an episode that never ended had no next one).
+ */
+static void throttling_episodes(void **st)
+{
+	char path[] = "/tmp/wbtop-rec-XXXXXX", err[256], warn[256];
+	int fd = mkstemp(path), got[8], n = 0;
+	static const int want[] = { 5, 20, 50, 85 };
+	struct wb_rec_header h;
+	struct wb_rec_writer *w;
+	struct wb_rec_reader *r;
+	struct wb_replay *p;
+	struct wb_source rp;
+	struct wb_sample s;
+	(void)st;
+	close(fd);
+	wb_rec_header_local(&h, 1.0);
+	w = wb_rec_create(path, &h, 0, err, sizeof(err));
+	assert_non_null(w);
+	for (int i = 0; i < 100; i++) {
+		make(&s, i, 2);
+		s.bdis[0].ev.pauses = (i >= 5 && i < 80) || i >= 85; /* 8:0 from 5 to 79, again from 85 */
+		s.bdis[1].ev.pauses = i >= 20 && i < 80;              /* 8:16 joins at 20 */
+		assert_int_equal(wb_rec_write(w, &s), 0);
+		wb_sample_finish(&s);
+	}
+	wb_rec_close(w);
+	r = wb_rec_open(path, err, sizeof(err), warn, sizeof(warn));
+	assert_non_null(r);
+	p = wb_replay_create(r, 0, 0);
+	wb_replay_source(p, &rp);
+	wb_sample_init(&s);
+	assert_int_equal(rp.read(rp.ctx, &s), 0);
+	while (n < 8 && rp.next_event(rp.ctx) == 0 && rp.read(rp.ctx, &s) == 0)
+		got[n++] = (int)lround(s.mono - 100);
+	assert_int_equal(n, 4);
+	for (int k = 0; k < 4; k++)
+		assert_int_equal(got[k], want[k]);
+	wb_sample_finish(&s);
+	wb_replay_destroy(p);
+	wb_rec_close_reader(r);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1221,6 +1267,7 @@ int main(void)
 		cmocka_unit_test(unknown_fields_and_sections_skipped),
 		cmocka_unit_test(each_format_version_read),
 		cmocka_unit_test(knob_changes_become_notes),
+		cmocka_unit_test(throttling_episodes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
