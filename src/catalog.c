@@ -233,15 +233,32 @@ static bool held_dirty(const struct wb_fctx *c)
 	       WB_HAS(c->b->st_valid, WB_B_RECLAIMABLE) && c->b->st[WB_B_RECLAIMABLE] > 0;
 }
 
+/*
+ * The device's dirty pages wait for their expiry: none under writeback and the background
+ * condition off (the model's), so the flusher takes them only once dirty_expire_centisecs old.
+ * The drain time is then the time from that moment, which nobody here knows (--until-clean
+ * gives the range): "1.3s" stood still for 30 s beside --until-clean's "2s-31s".
+ */
+static bool waits_expiry(const struct wb_fctx *c)
+{
+	return model_ok(c) && !c->bl->over_bg && WB_HAS(c->b->st_valid, WB_B_WRITEBACK) &&
+	       c->b->st[WB_B_WRITEBACK] == 0 && WB_HAS(c->b->st_valid, WB_B_RECLAIMABLE) &&
+	       c->b->st[WB_B_RECLAIMABLE] > 0;
+}
+
 static struct wb_value d_clean(const struct wb_fctx *c)
 {
 	const struct wb_bdi_derived *d = c->d;
+	struct wb_value x;
 
 	if (d->dirty_ok && held_dirty(c))
 		return KNOWN_D(INFINITY); /* shown "never" */
 	if (!d->dirty_ok || (d->dirty > 0 && d->drain_s < 0))
 		return UNKNOWN;
-	return KNOWN_D(d->dirty > 0 ? d->drain_s : 0);
+	x = KNOWN_D(d->dirty > 0 ? d->drain_s : 0);
+	if (x.d >= 0.05 && waits_expiry(c)) /* "1.3s+": after a wait for the pages' expiry */
+		snprintf(x.tmp, sizeof(x.tmp), "+");
+	return x;
 }
 
 static struct wb_value k_min(const struct wb_fctx *c) { return knob(c, WB_K_MIN_RATIO); }
@@ -770,7 +787,11 @@ const char *wb_catalog_show(const struct wb_field *f, const struct wb_value *x, 
 			wb_fmt_count(buf, n, (double)x->u);
 		break;
 	case WB_U_PCT: snprintf(buf, n, "%.0f%%", x->d); break;
-	case WB_U_SECS: return secs(buf, n, x->d);
+	case WB_U_SECS: { /* with a getter's mark after the figure ("1.3s+": a wait comes first) */
+		char t[32];
+		snprintf(buf, n, "%s%s", secs(t, sizeof(t), x->d), x->tmp);
+		break;
+	}
 	case WB_U_PER_MIN: wb_fmt_count(buf, n, x->d); break;
 	case WB_U_REAL: snprintf(buf, n, "%.4g", x->d); break;
 	case WB_U_FLAG: snprintf(buf, n, "%s", x->u ? "yes" : "no"); break;

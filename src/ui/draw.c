@@ -583,8 +583,8 @@ static void draw_help(struct ui *u)
 	static const char *const notes[] = {
 		/* CLEAN-IN is not at BW/s, the kernel's estimate: at what the device completed lately */
 		"Devices: DIRTY reclaimable, WRITEBK under writeback, THRESH / BG its share",
-		"  of the dirty / background threshold (model), %LIM = (DIRTY + WRITEBK) /",
-		"  THRESH, CLEAN-IN = time to write it all at its recent writeback rate.",
+		"  of the dirty / background threshold (model), %LIM = (DIRTY+WRITEBK)/THRESH,",
+		"  CLEAN-IN = time to write it all at its recent rate (1.3s+: once expired).",
 		"Rows: warn at the warn % or past BG; critical at the critical % or when",
 		"  writers are throttled. '-': not known at this access level.",
 		"Meter: b background threshold, f freerun ceiling, T dirty threshold.",
