@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "wbtop/out.h"
 #include "wbtop/pipeline.h"
@@ -40,11 +41,22 @@ int wb_om_add(struct wb_om *m, const struct wb_view *v);
 /* Forget the series added so far (the counters stay). */
 void wb_om_clear(struct wb_om *m);
 /*
+ * From now on, a row's series past 64 KiB go to a temporary file in dir
+ * (made at the first need, without a name: nothing is left behind), so that
+ * a backfill of a long recording holds a few MB, not every sample's text;
+ * the file takes about the exposition's size. wb_om_add() then returns
+ * -errno when the file cannot be made or written. 0 or -ENOMEM.
+ */
+int wb_om_spill_to(struct wb_om *m, const char *dir);
+/*
  * The families with every series added since the last clear, each family's
  * series together. Returns a NUL-terminated buffer the caller frees (length
  * in *len), NULL on out of memory.
  */
 char *wb_om_render(const struct wb_om *m, enum wb_om_fmt fmt, size_t *len);
+/* The same written to f as it is made (nothing held whole). 0, or -errno when the
+ * temporary file could not be read back; f's own errors are left in ferror(f). */
+int wb_om_write(const struct wb_om *m, enum wb_om_fmt fmt, FILE *f);
 /* 0 if path can be (re)written as a textfile: absent in a writable directory,
  * or a regular file; else -errno and a message naming it. */
 int wb_om_file_check(const char *path, char *err, size_t n);

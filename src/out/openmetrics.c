@@ -196,6 +196,16 @@ struct acc {
 	double wake, pauses, pause_s, start[WB_REASONS];
 };
 
+/* A row's series moved to the spill file: its bytes at off, in the order they were added. */
+struct chunk {
+	size_t row;
+	off_t off;
+	size_t len;
+};
+
+/* A row's text held in memory before it goes to the spill file (wb_om_spill_to). */
+#define SPILL_AT (64 * 1024)
+
 struct wb_om {
 	bool timestamps;
 	struct acc *acc;
@@ -203,14 +213,21 @@ struct wb_om {
 	double reclaim[WB_RECLAIM_REASONS];
 	struct sbuf series[NFAMS]; /* per row; rendered per family */
 	bool oom;
+	char *spill_dir;           /* NULL: everything in memory */
+	int spill_fd;              /* -1 until the first row spills */
+	off_t spill_end;
+	struct chunk *chunks;
+	size_t nchunks, capchunks;
 };
 
 struct wb_om *wb_om_create(bool timestamps)
 {
 	struct wb_om *m = calloc(1, sizeof(*m));
 
-	if (m)
+	if (m) {
 		m->timestamps = timestamps;
+		m->spill_fd = -1;
+	}
 	return m;
 }
 
@@ -220,6 +237,10 @@ void wb_om_destroy(struct wb_om *m)
 		return;
 	for (size_t i = 0; i < NFAMS; i++)
 		free(m->series[i].p);
+	if (m->spill_fd >= 0)
+		close(m->spill_fd);
+	free(m->spill_dir);
+	free(m->chunks);
 	free(m->acc);
 	free(m);
 }
@@ -231,6 +252,70 @@ void wb_om_clear(struct wb_om *m)
 		if (m->series[i].p)
 			m->series[i].p[0] = '\0';
 	}
+	m->nchunks = 0;
+	m->spill_end = 0;
+	if (m->spill_fd >= 0) /* its space back; a new one at the next spill */
+		close(m->spill_fd);
+	m->spill_fd = -1;
+}
+
+int wb_om_spill_to(struct wb_om *m, const char *dir)
+{
+	char *d = strdup(dir);
+
+	if (!d)
+		return -ENOMEM;
+	free(m->spill_dir);
+	m->spill_dir = d;
+	return 0;
+}
+
+/* The spill file: a new file in spill_dir that has no name (O_TMPFILE, else unlinked at once). */
+static int spill_open(struct wb_om *m)
+{
+	char path[4096];
+	int fd = open(m->spill_dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) { /* a file system without it */
+		if (snprintf(path, sizeof(path), "%s/.wbtop-om.XXXXXX", m->spill_dir) >= (int)sizeof(path))
+			return -ENAMETOOLONG;
+		if ((fd = mkostemp(path, O_CLOEXEC)) >= 0)
+			unlink(path); /* nothing left behind, whatever ends wbtop */
+	}
+	if (fd < 0)
+		return -errno;
+	m->spill_fd = fd;
+	return 0;
+}
+
+/* Row r's text so far appended to the spill file, its memory emptied. 0 or -errno. */
+static int spill_row(struct wb_om *m, size_t r)
+{
+	struct sbuf *b = &m->series[r];
+	int rc = m->spill_fd < 0 ? spill_open(m) : 0;
+
+	if (rc == 0 && m->nchunks == m->capchunks) {
+		size_t cap = m->capchunks ? 2 * m->capchunks : 256;
+		struct chunk *c = realloc(m->chunks, cap * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		m->chunks = c;
+		m->capchunks = cap;
+	}
+	for (size_t off = 0; rc == 0 && off < b->len;) {
+		ssize_t w = pwrite(m->spill_fd, b->p + off, b->len - off, m->spill_end + (off_t)off);
+		if (w < 0 && errno != EINTR)
+			rc = -errno;
+		else if (w > 0)
+			off += (size_t)w;
+	}
+	if (rc)
+		return rc; /* the text stays in memory; written at the next try */
+	m->chunks[m->nchunks++] = (struct chunk){ .row = r, .off = m->spill_end, .len = b->len };
+	m->spill_end += (off_t)b->len;
+	b->len = 0;
+	b->p[0] = '\0';
+	return 0;
 }
 
 /* The accumulator of a BDI, created on first sight; NULL on out of memory. */
@@ -589,6 +674,8 @@ int wb_om_add(struct wb_om *m, const struct wb_view *v)
 		row_series(m, r, &in);
 		if (m->series[r].oom)
 			rc = -ENOMEM;
+		else if (m->spill_dir && m->series[r].len >= SPILL_AT)
+			rc = spill_row(m, r);
 	}
 	in_finish(&in);
 	return rc;
@@ -615,25 +702,87 @@ static void family_header(struct sbuf *b, const struct fam *f, enum wb_om_fmt fm
 	}
 }
 
+/* Where a rendering goes: a growing buffer (f NULL) or a stream. */
+struct dest {
+	struct sbuf *b;
+	FILE *f;
+};
+
+static void dest_put(struct dest *d, const char *s, size_t n)
+{
+	if (d->f)
+		fwrite(s, 1, n, d->f);
+	else
+		sb_put(d->b, s, n);
+}
+
+/* Row r's spilled chunks, in order, copied to d through buf (SPILL_AT bytes). 0 or -errno. */
+static int copy_spilled(const struct wb_om *m, size_t r, struct dest *d, char *buf)
+{
+	for (size_t i = 0; i < m->nchunks; i++) {
+		const struct chunk *c = &m->chunks[i];
+
+		for (size_t off = 0; c->row == r && off < c->len;) {
+			size_t want = c->len - off < SPILL_AT ? c->len - off : SPILL_AT;
+			ssize_t got = pread(m->spill_fd, buf, want, c->off + (off_t)off);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0)
+				return got < 0 ? -errno : -EIO; /* cut short: a file no one else can name */
+			dest_put(d, buf, (size_t)got);
+			off += (size_t)got;
+		}
+	}
+	return 0;
+}
+
+/* The families in order, each with its spilled series and then those in memory; 0 or -errno. */
+static int render(const struct wb_om *m, enum wb_om_fmt fmt, struct dest *d)
+{
+	struct sbuf h = { 0 };
+	char *buf = m->nchunks ? malloc(SPILL_AT) : NULL;
+	int rc = m->nchunks && !buf ? -ENOMEM : 0;
+
+	for (size_t r = 0; r < NFAMS && rc == 0; r++) {
+		if (r == 0 || strcmp(fams[r].name, fams[r - 1].name)) {
+			h.len = 0;
+			family_header(&h, &fams[r], fmt);
+			if (h.oom)
+				rc = -ENOMEM;
+			else
+				dest_put(d, h.p, h.len);
+		}
+		if (rc == 0 && m->nchunks)
+			rc = copy_spilled(m, r, d, buf);
+		if (m->series[r].len)
+			dest_put(d, m->series[r].p, m->series[r].len);
+	}
+	if (fmt == WB_OM_OPENMETRICS)
+		dest_put(d, "# EOF\n", 6);
+	free(h.p);
+	free(buf);
+	return rc;
+}
+
 char *wb_om_render(const struct wb_om *m, enum wb_om_fmt fmt, size_t *len)
 {
 	struct sbuf b = { 0 };
+	struct dest d = { .b = &b };
 
 	sb_grow(&b, 4096);
-	for (size_t r = 0; r < NFAMS; r++) {
-		if (r == 0 || strcmp(fams[r].name, fams[r - 1].name))
-			family_header(&b, &fams[r], fmt);
-		if (m->series[r].len)
-			sb_put(&b, m->series[r].p, m->series[r].len);
-	}
-	if (fmt == WB_OM_OPENMETRICS)
-		sb_put(&b, "# EOF\n", 6);
-	if (b.oom || !b.p) {
+	if (render(m, fmt, &d) || b.oom || !b.p) {
 		free(b.p);
 		return NULL;
 	}
 	*len = b.len;
 	return b.p;
+}
+
+int wb_om_write(const struct wb_om *m, enum wb_om_fmt fmt, FILE *f)
+{
+	struct dest d = { .f = f };
+
+	return render(m, fmt, &d);
 }
 
 /*

@@ -166,6 +166,63 @@ static void backfill_grouped(void **st)
 	wb_om_destroy(m);
 }
 
+/* Descriptors open in this process (a spill file is one more). */
+static int open_fds(void)
+{
+	char path[64];
+	int n = 0;
+
+	for (int fd = 0; fd < 1024; fd++) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n += access(path, F_OK) == 0;
+	}
+	return n;
+}
+
+/*
+ * A backfill spilled to a temporary file renders byte for byte as one held in
+ * memory, into a buffer and into a stream, and leaves no file in its directory
+ * (the whole exposition used to stay in memory: 945 MB for 22,500 samples).
+ */
+static void backfill_spilled(void **st)
+{
+	static const char *const names[] = { "7:0", "8:0", "btrfs-1" };
+	struct wb_om *mem = wb_om_create(true), *sp = wb_om_create(true);
+	char dir[] = "/tmp/wbtop-om-XXXXXX", *a, *b, *c = NULL;
+	size_t clen = 0;
+	int fds;
+	FILE *f;
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(wb_om_spill_to(sp, dir), 0);
+	fds = open_fds();
+	for (int i = 0; i < 3000; i++) { /* ~150 KB of wbtop_dirty_bytes alone: past 64 KiB, spilled twice */
+		struct wb_sample s;
+		struct wb_view v = { .cur = &s };
+		make(&s, i, names, 3, (uint32_t)i % 3);
+		assert_int_equal(wb_om_add(mem, &v), 0);
+		assert_int_equal(wb_om_add(sp, &v), 0);
+		wb_sample_finish(&s);
+	}
+	assert_int_equal(open_fds(), fds + 1); /* it did spill */
+	a = render(mem, WB_OM_OPENMETRICS);
+	b = render(sp, WB_OM_OPENMETRICS);
+	assert_string_equal(a, b);
+	f = open_memstream(&c, &clen);
+	assert_non_null(f);
+	assert_int_equal(wb_om_write(sp, WB_OM_OPENMETRICS, f), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(clen, strlen(a));
+	assert_memory_equal(c, a, clen);
+	assert_int_equal(rmdir(dir), 0); /* nothing left in it, even while the file is open */
+	free(a);
+	free(b);
+	free(c);
+	wb_om_destroy(mem);
+	wb_om_destroy(sp);
+	assert_int_equal(open_fds(), fds); /* and closed with it */
+}
+
 /* The longest labels (every mount byte escaped, a reason added) make whole lines. */
 static void long_labels(void **st)
 {
@@ -273,6 +330,7 @@ int main(void)
 		cmocka_unit_test(unknown_is_absent),
 		cmocka_unit_test(counters_continue),
 		cmocka_unit_test(backfill_grouped),
+		cmocka_unit_test(backfill_spilled),
 		cmocka_unit_test(long_labels),
 		cmocka_unit_test(textfile_atomic),
 	};
