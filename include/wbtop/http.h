@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-#define WB_HTTP_MAX_CONNECTIONS 256 /* beyond this, new connections are refused */
+#define WB_HTTP_MAX_CONNECTIONS 256 /* beyond this, a new one closes the longest waiting (or is refused) */
 #define WB_HTTP_MAX_PER_HOST    128 /* one address cannot take them all */
 #define WB_HTTP_TIMEOUT_S       10  /* an idle or slow connection is closed after this */
 

@@ -33,12 +33,26 @@ struct snap {
 	struct MHD_Response *r[2][2];
 };
 
+/*
+ * A connection MHD holds, in the order they last had something from us:
+ * accepted, or their last request answered. Only MHD's thread touches them
+ * (its callbacks), so they take no lock.
+ */
+struct conn {
+	struct conn *prev, *next;
+	int fd;
+	bool busy;    /* a request between its handler and its completion */
+	bool evicted; /* shut down to make room, not yet closed by MHD */
+};
+
 struct wb_http {
 	struct MHD_Daemon *d;
 	char addr[INET6_ADDRSTRLEN + 16];
 	pthread_mutex_t lock;
 	struct snap *cur;                   /* the last sample's; NULL before the first */
 	struct MHD_Response *index, *not_found, *not_allowed, *no_sample; /* fixed pages */
+	struct conn *oldest, *newest;       /* the connections not evicted */
+	unsigned live, max;                 /* how many there are; the limit admit() keeps */
 };
 
 static const char index_html[] =
@@ -280,6 +294,97 @@ static void snap_unref(struct snap *sn)
 	free(sn);
 }
 
+/* ---- making room: MHD's timeout is per idle period, so slow clients could keep every slot ---- */
+
+static void conn_unlink(struct wb_http *h, struct conn *k)
+{
+	*(k->prev ? &k->prev->next : &h->oldest) = k->next;
+	*(k->next ? &k->next->prev : &h->newest) = k->prev;
+	k->prev = k->next = NULL;
+}
+
+static void conn_append(struct wb_http *h, struct conn *k)
+{
+	k->prev = h->newest;
+	*(h->newest ? &h->newest->next : &h->oldest) = k;
+	h->newest = k;
+}
+
+/* Our record of c (NULL: not tracked, out of memory at its start). */
+static struct conn *conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
+/* MHD_OPTION_NOTIFY_CONNECTION: track each connection from its start to its close. */
+static void conn_notify(void *cls, struct MHD_Connection *c, void **ctx, enum MHD_ConnectionNotificationCode what)
+{
+	struct wb_http *h = cls;
+	struct conn *k = *ctx;
+	const union MHD_ConnectionInfo *ci;
+
+	if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+		ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		if (!ci || !(k = calloc(1, sizeof(*k))))
+			return;
+		k->fd = ci->connect_fd;
+		conn_append(h, k);
+		h->live++;
+		*ctx = k;
+	} else if (k) { /* closed: before MHD closes its socket, so k->fd is still this connection's */
+		if (!k->evicted) {
+			conn_unlink(h, k);
+			h->live--;
+		}
+		free(k);
+		*ctx = NULL;
+	}
+}
+
+/* MHD_OPTION_NOTIFY_COMPLETED: the request is answered; the connection waits again, newest. */
+static void conn_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+	struct wb_http *h = cls;
+	struct conn *k = conn_of(c);
+
+	(void)con_cls, (void)toe;
+	if (!k || k->evicted)
+		return;
+	k->busy = false;
+	conn_unlink(h, k);
+	conn_append(h, k);
+}
+
+/*
+ * The accept policy: with every slot taken, a new connection shuts down the
+ * one that has waited longest without a request in progress - a client
+ * trickling its headers a byte at a time, or one idle between scrapes - so a
+ * scrape gets in at once (256 such clients held the endpoint for as long as
+ * they kept trickling). MHD closes it at its next turn; its own limit is set
+ * a little higher for that (start_daemon). Refused only when every
+ * connection is in a request.
+ */
+static enum MHD_Result admit(void *cls, const struct sockaddr *addr, socklen_t len)
+{
+	struct wb_http *h = cls;
+	struct conn *k = h->oldest;
+
+	(void)addr, (void)len;
+	if (h->live < h->max)
+		return MHD_YES;
+	while (k && k->busy)
+		k = k->next;
+	if (!k)
+		return MHD_NO;
+	shutdown(k->fd, SHUT_RDWR); /* MHD reads its end and closes it */
+	conn_unlink(h, k);
+	k->evicted = true;
+	h->live--;
+	return MHD_YES;
+}
+
 /* Whether the client takes gzip (Prometheus does). */
 static bool wants_gz(struct MHD_Connection *c)
 {
@@ -314,11 +419,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	struct wb_http *h = cls;
 	struct MHD_Response *r;
 	struct snap *sn;
+	struct conn *k;
 	enum MHD_Result ret;
 	bool om, gz;
 
 	(void)version, (void)upload, (void)upload_size, (void)con_cls;
 	yield_to_sampler();
+	if ((k = conn_of(c)))
+		k->busy = true; /* not shut down to make room until answered (conn_done) */
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, h->not_allowed);
 	if (strcmp(url, "/") == 0)
@@ -360,17 +468,22 @@ static struct MHD_Daemon *start_daemon(struct wb_http *h, int fd)
 	unsigned conns = lim && lim / 4 < WB_HTTP_MAX_CONNECTIONS ? (unsigned)(lim / 4 > 4 ? lim / 4 : 4)
 							     : WB_HTTP_MAX_CONNECTIONS;
 	unsigned per_host = conns / 2 < WB_HTTP_MAX_PER_HOST ? (conns / 2 > 2 ? conns / 2 : 2) : WB_HTTP_MAX_PER_HOST;
+	/* MHD's limit over ours: the evicted ones until MHD has closed them (it accepts up to 11 a turn) */
+	unsigned slack = conns / 4 + 1 < 16 ? conns / 4 + 1 : 16;
 
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &stop, &old);
-	d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, handle, h,
+	h->max = conns;
+	d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, admit, h, handle, h,
 			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
-			     MHD_OPTION_CONNECTION_LIMIT, conns,
+			     MHD_OPTION_CONNECTION_LIMIT, conns + slack,
 			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_host,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WB_HTTP_TIMEOUT_S,
+			     MHD_OPTION_NOTIFY_CONNECTION, conn_notify, h,
+			     MHD_OPTION_NOTIFY_COMPLETED, conn_done, h,
 			     MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return d;
