@@ -382,10 +382,15 @@ $W --root "$F/6.18-writing" --batch --json -n 3 -d 0.05 --record "$T/c1.wbrec" >
 [ $rc = 1 ] && grep -q "writing the output: Bad file descriptor" "$T/err" || fail "stdout closed: rc $rc, $(cat "$T/err")"
 $W --replay "$T/c1.wbrec" --batch --json > "$T/out" 2> "$T/err" && [ "$(wc -l < "$T/out")" -ge 1 ] &&
 	! grep -q "offset" "$T/err" || fail "stdout closed: the recording damaged: $(head -c 300 "$T/err")"
-$W --root "$F/6.18-writing" --batch --json -n 3 -d 0.05 --record "$T/c2.wbrec" --max-size 1 > /dev/null 2>&-; rc=$?
-[ $rc = 2 ] && ! grep -a -q "wbtop: " "$T/c2.wbrec" || fail "stderr closed: rc $rc, or the messages in the recording"
+# (a fixture tree's "level 3 hidden" line is written while recording; a --max-size refused at the
+# first sample, written after it, now leaves no file at all)
+$W --root "$F/6.18-writing" --batch --json -n 3 -d 0.05 --record "$T/c2.wbrec" > /dev/null 2>&-; rc=$?
+[ $rc = 0 ] && [ -s "$T/c2.wbrec" ] && ! grep -a -q "wbtop: " "$T/c2.wbrec" ||
+	fail "stderr closed: rc $rc, or the messages in the recording"
 $W --replay "$T/c2.wbrec" --batch --json > /dev/null 2> "$T/err" && ! grep -q "offset" "$T/err" ||
 	fail "stderr closed: the recording damaged: $(head -c 300 "$T/err")"
+$W --root "$F/6.18-writing" --batch --json -n 3 -d 0.05 --record "$T/c3.wbrec" --max-size 1 > /dev/null 2>&-; rc=$?
+[ $rc = 2 ] && [ ! -e "$T/c3.wbrec" ] || fail "stderr closed, --max-size 1: rc $rc, or a file left"
 $W --root "$F/6.18-writing" --batch --json -n 1 <&- > "$T/out" 2> "$T/err" && [ "$(wc -l < "$T/out")" = 1 ] ||
 	fail "stdin closed: rc $?, $(cat "$T/err")"
 check "a closed stdout or stderr never writes into the recording: exit 1 'Bad file descriptor' for stdout"

@@ -134,14 +134,25 @@ $W --root "$F/6.18-writing" --batch -n 60 -d 0.05 --record "$T/r.wbrec" --max-si
 $W --replay "$T/r.wbrec.1" --batch --json > /dev/null && $W --replay "$T/r.wbrec" --batch --json > /dev/null || fail "rotated files replay"
 ok "--max-size rotates to FILE.1, both replay"
 # a cap under twice a file's header and first sample moved the file to FILE.1 at every sample
-# (--max-size 1: a file of one sample each time); now refused at the first, which is kept
+# (--max-size 1: a file of one sample each time); now refused at the first sample, before it is
+# written: the run leaves no file (it left a header and the sample, ~800 bytes), and a file
+# that was there is as it was - a recording appended to, an empty one, one --force would replace
 rm -f "$T"/r.wbrec*
 $W --root "$F/6.18-writing" --batch -n 20 -d 0.05 --record "$T/r.wbrec" --max-size 1K > /dev/null 2> "$T/e"; rc=$?
-[ $rc = 2 ] && grep -q -- "--max-size 1024: a file's header and first sample take [0-9]* bytes.*2K is the least" "$T/e" ||
+[ $rc = 2 ] && grep -q -- "--max-size 1024: a file's header and first sample take [0-9]* bytes.*2K is the least.*nothing recorded" "$T/e" ||
 	fail "--max-size 1K: rc $rc, $(head -c 300 "$T/e")"
-[ ! -e "$T/r.wbrec.1" ] && [ "$($W --replay "$T/r.wbrec" --batch --json 2> /dev/null | wc -l)" = 1 ] ||
-	fail "--max-size 1K: FILE.1 made, or the first sample not kept"
-ok "--max-size under twice a file's header and first sample: refused (rc 2) with the least, the sample kept"
+[ ! -e "$T/r.wbrec.1" ] && [ ! -e "$T/r.wbrec" ] || fail "--max-size 1K: a file left: $(ls -l "$T"/r.wbrec*)"
+$W --root "$F/6.18-writing" --batch -n 3 -d 0.05 --record "$T/r.wbrec" > /dev/null 2>&1 || fail "a recording to refuse on"
+: > "$T/empty.wbrec"
+sum=$(md5sum < "$T/r.wbrec")
+for x in "r.wbrec --max-size 1" "r.wbrec --max-size 1 --force" "empty.wbrec --max-size 1"; do
+	set -- $x
+	$W --root "$F/6.18-writing" --batch -n 2 -d 0.05 --record "$T/$1" "${@:2}" > /dev/null 2> "$T/e"; rc=$?
+	[ $rc = 2 ] && grep -q "2K is the least" "$T/e" || fail "--record $x: rc $rc, $(head -c 300 "$T/e")"
+	[ "$(md5sum < "$T/r.wbrec")" = "$sum" ] && [ ! -s "$T/empty.wbrec" ] && [ ! -e "$T/r.wbrec.1" ] ||
+		fail "--record $x: the file changed: $(ls -l "$T"/r.wbrec* "$T/empty.wbrec")"
+done
+ok "--max-size under twice a file's header and first sample: refused (rc 2) with the least; no file left, one there as it was"
 # FILE.1 is replaced only when it is a recording: someone's file there is refused at the start
 # (exit 1, FILE not made), and one put there since stops the recording at the next rotation
 rm -f "$T"/r.wbrec*

@@ -80,10 +80,12 @@ struct wb_rec_writer;
  * anything but a regular file. New or empty: a header is written. An
  * existing recording of this boot, format and page size is appended to,
  * after its last whole frame, with a note "recording resumed"; any other
- * existing file is refused with a message, unless flags has WB_REC_REPLACE.
+ * existing file is refused with a message, unless flags has WB_REC_REPLACE
+ * (then it is emptied at the first frame written, not here).
  * max_bytes > 0: when the file would grow past it, rotate to FILE.1 (one
- * old file kept); under twice a file's header and first sample, writing
- * stops after that sample (wb_rec_least_size()). FILE.1 is replaced only
+ * old file kept); under twice a file's header and first sample, nothing is
+ * written of that sample, the file is left as it was before this start (or
+ * removed, if it made it) and writing stops (wb_rec_least_size()). FILE.1 is replaced only
  * when absent, empty or a recording (wb_rec_is_recording()): anything else
  * is refused here, before FILE is opened, or, put there since, stops
  * writing at the rotation as a write error does. NULL with a message

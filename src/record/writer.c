@@ -32,8 +32,11 @@ struct wb_rec_writer {
 	uint64_t bytes, max_bytes;
 	int64_t prev_us;        /* the previous frame's time in this file, microseconds */
 	uint64_t samples;       /* sample frames in this file */
-	bool sized;             /* max_bytes was weighed against the first sample (cap_sense()) */
+	bool sized;             /* max_bytes was weighed against the first sample (cap_refused()) */
 	uint64_t least;         /* max_bytes refused: the least that makes sense, bytes; 0 none */
+	bool created;           /* this run made the file (discard() removes it again) */
+	bool replace_pending;   /* --force on a recording: emptied at the first frame, not at the start */
+	off_t start_size;       /* the file's size before this run wrote to it; -1 until it is locked */
 	struct wb_bgwrite *q;   /* the frames' writer thread; NULL: written here */
 	bool free_run;          /* the last sample found the kernel letting writers run free */
 	uint64_t q_bytes, q_samples; /* the file's bytes and samples when q started on it */
@@ -273,6 +276,7 @@ static int continue_file(struct wb_rec_writer *w, char *err, size_t errlen)
 			w->q_bytes = w->bytes;
 			w->q_samples = w->samples;
 		}
+		w->start_size = (off_t)w->bytes; /* the torn tail cut off is no one's */
 	}
 	wb_rec_close_reader(r);
 	return other ? -1 : 0;
@@ -383,7 +387,13 @@ static int open_file(struct wb_rec_writer *w, bool replace, char *err, size_t er
 	struct stat st;
 
 	/* O_APPEND: a file cut short by another process is written at its new end, not past a hole */
-	w->fd = open(w->path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+	int flags = O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+
+	/* O_EXCL first: whether this run made the file, which a refused start removes (discard()) */
+	w->fd = open(w->path, flags | O_EXCL, 0644);
+	w->created = w->fd >= 0;
+	if (w->fd < 0 && errno == EEXIST)
+		w->fd = open(w->path, flags, 0644);
 	if (w->fd < 0 || fstat(w->fd, &st) != 0) { /* ENXIO: a FIFO with no reader, a socket, made since the check */
 		snprintf(err, errlen, "%s: %s", w->shown,
 			 errno == ELOOP ? "a symbolic link: wbtop does not write through one"
@@ -409,13 +419,52 @@ static int open_file(struct wb_rec_writer *w, bool replace, char *err, size_t er
 			 errno == EWOULDBLOCK ? "another wbtop is recording to it: not recorded to" : strerror(errno));
 		return -1;
 	}
+	w->start_size = st.st_size;
 	if (st.st_size > 0 && !replace)
 		return continue_file(w, err, errlen);
-	if (st.st_size > 0 && ftruncate(w->fd, 0) != 0) {
-		snprintf(err, errlen, "%s: %s", w->shown, strerror(errno));
-		return -1;
+	if (st.st_size > 0) { /* --force: emptied at the first frame, so that a start refused there leaves it whole */
+		w->replace_pending = true;
+		return 0;
 	}
 	return start_file(w, err, errlen);
+}
+
+/* --force's emptying, put off from the start to the first frame (open_file). 0, or -1 with w->err set. */
+static int replace_now(struct wb_rec_writer *w)
+{
+	w->replace_pending = false;
+	if (ftruncate(w->fd, 0) != 0) {
+		snprintf(w->err, sizeof(w->err), "%s: %s", w->shown, strerror(errno));
+		return -1;
+	}
+	return start_file(w, w->err, sizeof(w->err));
+}
+
+/*
+ * A start refused (wb_rec_start failing after the open, or --max-size at the
+ * first sample): the file as it was. Removed if this run made it, else cut
+ * back to its size before this run (an empty file's header, the "recording
+ * resumed" note); a file --force was to replace has not been touched yet.
+ */
+static void discard(struct wb_rec_writer *w)
+{
+	struct stat a, b;
+
+	if (w->fd < 0)
+		return;
+	if (w->q)
+		wbrec_bgwrite_drain(w->q); /* nothing of the thread's lands after the cut */
+	if (w->replace_pending)
+		return;
+	if (!w->created) {
+		/* not before the lock (another wbtop's); a failure leaves whole frames */
+		if (w->start_size >= 0 && ftruncate(w->fd, w->start_size) != 0)
+			w->start_size = -1;
+		return;
+	}
+	/* only if the name is still this file (someone may have moved it and put another there) */
+	if (fstat(w->fd, &a) == 0 && lstat(w->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		unlink(w->path);
 }
 
 /* A note in the recording, now. */
@@ -481,6 +530,7 @@ struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header 
 		return NULL;
 	}
 	w->fd = -1;
+	w->start_size = -1;
 	wb_quote(path, w->shown, sizeof(w->shown));
 	w->h = *h;
 	w->max_bytes = max_bytes;
@@ -509,6 +559,7 @@ struct wb_rec_writer *wb_rec_start(const char *path, const struct wb_rec_header 
 		return NULL;
 	}
 	if (open_file(w, flags & WB_REC_REPLACE, err, errlen)) {
+		discard(w);
 		wb_rec_close(w);
 		return NULL;
 	}
@@ -574,12 +625,17 @@ static int frame(struct wb_rec_writer *w, uint8_t type, double mono, const uint8
 		 size_t rlen)
 {
 	uint8_t *buf = malloc(WBREC_FRAME2_MAX_HDR + clen + WBREC_FRAME2_CRC);
-	int64_t us = llround(mono * 1e6), d = (int64_t)((uint64_t)us - (uint64_t)w->prev_us); /* wraps, never UB */
+	int64_t us, d;
 	size_t n = 0;
 	int rc;
 
 	if (!buf)
 		return -ENOMEM;
+	if (w->replace_pending && replace_now(w)) {
+		free(buf);
+		return -EIO;
+	}
+	us = llround(mono * 1e6), d = (int64_t)((uint64_t)us - (uint64_t)w->prev_us); /* wraps, never UB */
 	buf[n++] = WBREC_FRAME2_M0;
 	buf[n++] = WBREC_FRAME2_M1;
 	buf[n++] = type;
@@ -706,16 +762,27 @@ static size_t compress(struct wb_rec_writer *w, bool key)
 	return out.pos;
 }
 
+/* The length of a frame of clen bytes (rlen raw) at time mono, the first of a file. */
+static uint64_t first_frame_len(double mono, size_t clen, size_t rlen)
+{
+	uint8_t t[16];
+	int64_t us = llround(mono * 1e6);
+
+	return 3 + wbrec_put_uv(t, clen) + wbrec_put_uv(t, rlen) +
+	       wbrec_put_uv(t, ((uint64_t)us << 1) ^ (uint64_t)(us >> 63)) + clen + WBREC_FRAME2_CRC;
+}
+
 /*
- * The first sample written (frame bytes) against max_bytes: a file starts
- * with the header and a key frame, so a cap under twice them moves the
- * file to FILE.1 at almost every sample, and FILE.1 holds one or a few
- * (--max-size 1: one each). Then writing stops, the sample kept, with the
- * least that makes sense in KiB (w->least). Only the first: later key
- * frames grow with the devices and processes, and a recording under way
- * goes on.
+ * The first sample (a frame of frame bytes in a new file) against
+ * max_bytes, before anything of it is written: a file starts with the header
+ * and a key frame, so a cap under twice them moves the file to FILE.1 at
+ * almost every sample, and FILE.1 holds one or a few (--max-size 1: one
+ * each). Then nothing is recorded, the file is left as it was (discard()),
+ * and the least that makes sense in KiB is in w->least: true. Only the
+ * first: later key frames grow with the devices and processes, and a
+ * recording under way goes on.
  */
-static void cap_sense(struct wb_rec_writer *w, uint64_t frame)
+static bool cap_refused(struct wb_rec_writer *w, uint64_t frame)
 {
 	struct wb_buf b = { 0 };
 	uint64_t one;
@@ -725,18 +792,20 @@ static void cap_sense(struct wb_rec_writer *w, uint64_t frame)
 	one = 16 + b.len + frame;
 	if (!w->max_bytes || b.oom || w->max_bytes >= 2 * one) {
 		wb_buf_free(&b);
-		return;
+		return false;
 	}
 	wb_buf_free(&b);
 	w->least = (2 * one + 1023) / 1024 * 1024;
 	snprintf(w->err, sizeof(w->err), "%s: --max-size %llu: a file's header and first sample take %llu bytes, "
-		 "FILE.1 would be replaced at almost every sample; %lluK is the least that makes sense", w->shown,
-		 (unsigned long long)w->max_bytes, (unsigned long long)one, (unsigned long long)(w->least / 1024));
+		 "FILE.1 would be replaced at almost every sample; %lluK is the least that makes sense (nothing "
+		 "recorded)", w->shown, (unsigned long long)w->max_bytes, (unsigned long long)one,
+		 (unsigned long long)(w->least / 1024));
+	discard(w);
+	return true;
 }
 
 int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 {
-	uint64_t before = w->bytes;
 	bool key;
 	size_t clen;
 	int rc;
@@ -756,6 +825,8 @@ int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 		stopped(w, w->raw.len > WB_REC_MAX_FRAME ? EFBIG : ENOMEM, "encoding a sample");
 		return -EIO;
 	}
+	if (!w->sized && cap_refused(w, first_frame_len(s->mono, clen, w->raw.len)))
+		return -EIO;
 	if (w->max_bytes && w->bytes + WBREC_FRAME2_MAX_HDR + WBREC_FRAME2_CRC + clen > w->max_bytes &&
 	    w->have_prev && !key) {
 		if ((rc = rotate(w)))
@@ -765,8 +836,6 @@ int wb_rec_write(struct wb_rec_writer *w, const struct wb_sample *s)
 	rc = frame(w, key ? FR_KEY : FR_DELTA, s->mono, w->out, clen, w->raw.len);
 	if (rc)
 		return rc;
-	if (!w->sized)
-		cap_sense(w, w->bytes - before);
 	w->since_key = key ? 0 : w->since_key + 1;
 	rc = wb_sample_copy(&w->prev, s);
 	w->have_prev = rc == 0;
