@@ -66,6 +66,7 @@ struct wb_ini_lines {
 	int line;      /* lines handed over: inih's own count */
 	int too_long;  /* the line that did not fit inih's buffer (0: none), which ended the parse */
 	int max;       /* the most characters a line may have (inih's buffer less \r, \n and \0) */
+	bool flat;     /* leading blanks dropped: no line goes on from the one before (themes) */
 };
 char *wb_ini_read_line(char *str, int num, void *stream);
 /* Parse one colour spec "214|yellow" / "default" / "7"; false if bad. */

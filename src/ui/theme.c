@@ -265,11 +265,20 @@ static int on_entry(void *user, const char *section, const char *key, const char
 	return 0;
 }
 
+/*
+ * inih as a distribution builds it (INI_ALLOW_MULTILINE) takes an indented
+ * line as more of the value above: in a theme, "  header = white, blue"
+ * under normal's line was "role normal set again". Themes have no value that
+ * goes on over lines, so there an indented line is read as any other (flat).
+ */
 char *wb_ini_read_line(char *str, int num, void *stream)
 {
 	struct wb_ini_lines *r = stream;
-	size_t len = strcspn(r->p, "\n"), text = len - (len && r->p[len - 1] == '\r');
+	size_t len, text;
 
+	if (r->flat && !r->too_long)
+		r->p += strspn(r->p, " \t");
+	len = strcspn(r->p, "\n"), text = len - (len && r->p[len - 1] == '\r');
 	if (!*r->p || r->too_long)
 		return NULL;
 	r->line++;
@@ -287,7 +296,7 @@ char *wb_ini_read_line(char *str, int num, void *stream)
 
 int wb_theme_parse(struct wb_theme *t, const char *text, const char *label, char *err, size_t errlen)
 {
-	struct wb_ini_lines rd = { .p = text };
+	struct wb_ini_lines rd = { .p = text, .flat = true };
 	struct load_ctx c = { t, err, errlen, &rd, 0, { 0 }, 0, 0 };
 	const char *slash = strrchr(label, '/');
 	char what[200], q[WB_QUOTE_LEN];

@@ -294,6 +294,15 @@ static void bad_theme_named(void **st)
 			fail_msg("attributes \"%s\": %s", attrs[i], err);
 	}
 	assert_int_equal(wb_theme_parse(&t, "[roles]\ndirty = red, blue, bold + underline\n", "ok", err, sizeof(err)), 0);
+	/* an indented line is a line of its own: inih took it as more of the value above ("role normal set again") */
+	if (wb_theme_parse(&t, "  [theme]\n\tname = ind\n[roles]\nnormal = red, blue\n  header = white, green, bold\n"
+			   "\t  ; a comment\n \tdirty = 214|yellow, default\n", "indented", err, sizeof(err)))
+		fail_msg("indented lines: %s", err);
+	assert_string_equal(t.name, "ind");
+	assert_int_equal(t.role[WB_R_NORMAL].fg, 1);
+	assert_int_equal(t.role[WB_R_HEADER].fg, 7);
+	assert_int_equal(t.role[WB_R_HEADER].bg, 2);
+	assert_int_equal(t.role[WB_R_DIRTY].fg, 214);
 	/* mono is true or false: anything else was false, said nothing */
 	assert_int_not_equal(wb_theme_parse(&t, "[theme]\nmono = maybe\n", "mono", err, sizeof(err)), 0);
 	if (!strstr(err, "mono:2: mono = maybe: expected true or false"))
