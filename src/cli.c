@@ -446,11 +446,41 @@ static int check_values(struct cli_opts *o, unsigned seen)
 	return 0;
 }
 
-/* getopt's '?' (unknown option, or a value given to a flag) or ':' (value missing): one line, 2. */
+/*
+ * The long options arg ("--for", "--re=x") abbreviates, when more than one:
+ * getopt_long says '?' for an ambiguous abbreviation as for an unknown option
+ * ("--for: unknown option", though --forecast and --force are its). Their
+ * names into out ("--forecast, --force"); the count (0 when exact or unique).
+ */
+static int ambiguous(const char *arg, char *out, size_t n)
+{
+	size_t len = strncmp(arg, "--", 2) == 0 ? strcspn(arg + 2, "=") : 0;
+	int k = 0, o = 0;
+
+	out[0] = '\0';
+	for (const struct option *lo = long_opts; len && lo->name; lo++) {
+		if (strlen(lo->name) == len && strncmp(lo->name, arg + 2, len) == 0)
+			return 0; /* exact: never ambiguous */
+		if (strncmp(lo->name, arg + 2, len) == 0 && o >= 0 && (size_t)o < n) {
+			o += snprintf(out + o, n - (size_t)o, "%s--%s", k ? ", " : "", lo->name);
+			k++;
+		}
+	}
+	return k > 1 ? k : 0;
+}
+
+/* getopt's '?' (unknown or ambiguous option, or a value given to a flag) or ':' (value missing): one line, 2. */
 static int getopt_error(int c, char **argv)
 {
-	char name[WB_QUOTE_LEN];
+	char name[WB_QUOTE_LEN], which[512], typed[64];
+	const char *arg = argv[optind - 1];
 
+	if (c == '?' && !optopt && ambiguous(arg, which, sizeof(which))) {
+		snprintf(typed, sizeof(typed), "%.*s", (int)strcspn(arg, "="), arg); /* its value left out */
+		fprintf(stderr, "wbtop: %s: ambiguous, it abbreviates %s (see --help)\n",
+			wb_quote(typed, name, sizeof(name)), which);
+		return 2;
+	}
 	if (optopt && optopt < CLI_O_BATCH)
 		wb_quote((char[]){ '-', (char)optopt, '\0' }, name, sizeof(name));
 	else

@@ -31,6 +31,9 @@ done <<EOF2
 -b -n ' '|expected a whole number
 -b --from ''|--from ''
 --frob|--frob: unknown option
+--for 60|--for: ambiguous, it abbreviates --forecast, --force (see --help)
+-b --re=x.wbrec|--re: ambiguous, it abbreviates --record, --replay, --recover
+--openm|--openm: ambiguous, it abbreviates --openmetrics, --openmetrics-file
 -b -x|-x: unknown option
 -b --json=1|--json=1: takes no value
 -b --theme|--theme: needs a value
