@@ -113,7 +113,8 @@ static void whatif_moved(const struct wb_sample *s, int rc, const char *err, boo
 int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 {
 	struct wb_pipeline_opts po = { .sets = o->sets, .nsets = o->nsets,
-				       .forecast_s = o->forecast, .sinks = o->sinks, .nsinks = o->nsinks };
+				       .forecast_s = o->forecast, .sinks = o->sinks, .nsinks = o->nsinks,
+				       .replay = src->replay };
 	bool null_out = o->text_unread || stdout_null();
 	/*
 	 * Nothing reads the views' history when they go unprinted and the only

@@ -127,6 +127,44 @@ bool wb_bdi_write_bw(const struct wb_bdi *b, uint64_t *pages_s)
 	return true;
 }
 
+/*
+ * A replay's --set (set) naming a device the recording does not have: the
+ * model's "see /sys/class/bdi" points at this machine's devices, which have
+ * nothing to do with it. Said in err as not in the recording, with the ones
+ * that are (as many as fit); err is left as it is for anything else.
+ */
+static void not_recorded(const char *set, const struct wb_sample *s, char *err, size_t n)
+{
+	const char *eq = strchr(set, '='), *dot = eq ? memrchr(set, '.', (size_t)(eq - set)) : NULL;
+	char name[WB_NAME_LEN + 1], key[96], q[WB_QUOTE_LEN], qn[WB_QUOTE_LEN];
+	size_t o, shown = 0;
+	int k;
+
+	if (strncmp(set, "bdi.", 4) || !dot || dot <= set + 4 || (size_t)(dot - set - 4) >= sizeof(name) ||
+	    (size_t)(eq - set) >= sizeof(key) || n < 64)
+		return;
+	snprintf(name, sizeof(name), "%.*s", (int)(dot - set - 4), set + 4);
+	for (size_t i = 0; i < s->nbdis; i++)
+		if (strcmp(s->bdis[i].name, name) == 0 || (s->bdis[i].dev[0] && strcmp(s->bdis[i].dev, name) == 0))
+			return; /* it is there: the model's message is about something else */
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - set), set);
+	k = snprintf(err, n, "%s: no backing device \"%s\" in the recording at this sample (it has ",
+		     wb_quote(key, q, sizeof(q)), wb_quote(name, qn, sizeof(qn)));
+	o = k > 0 && (size_t)k < n - 24 ? (size_t)k : n - 24; /* room kept for " and N more)" */
+	for (; shown < s->nbdis; shown++) {
+		const struct wb_bdi *b = &s->bdis[shown];
+		k = snprintf(err + o, n - o, "%s%s%s%s%s", shown ? ", " : "", b->name, b->dev[0] ? " (" : "", b->dev,
+			     b->dev[0] ? ")" : "");
+		if (k < 0 || (size_t)k >= n - 24 - o)
+			break;
+		o += (size_t)k;
+	}
+	if (shown < s->nbdis)
+		snprintf(err + o, n - o, "%s and %zu more)", shown ? "" : "none shown", s->nbdis - shown);
+	else
+		snprintf(err + o, n - o, "%s)", s->nbdis ? "" : "none");
+}
+
 /* The what-if settings for cur from the --set list. 0, -ENOMEM or -EINVAL (err). */
 static int whatif_settings(const struct wb_pipeline *p, const struct wb_sample *cur,
 			   const struct wb_limits *lim, struct wb_settings *k, char *err, size_t n)
@@ -138,6 +176,8 @@ static int whatif_settings(const struct wb_pipeline *p, const struct wb_sample *
 	for (int i = 0; i < p->o.nsets && i < WB_APPLY_MAX_SETS; i++) {
 		if (wb_setop_parse(p->o.sets[i], cur, &ops[i], err, n) || wb_setop_clash(ops, i, err, n) ||
 		    wb_settings_apply(k, lim, cur->page_size, &ops[i], err, n)) {
+			if (p->o.replay)
+				not_recorded(p->o.sets[i], cur, err, n);
 			wb_settings_finish(k);
 			return -EINVAL;
 		}

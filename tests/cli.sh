@@ -62,6 +62,7 @@ done <<EOF2
 -b --replay $R --from 12:00:60|--from '12:00:60': seconds 60 out of range 0-59
 -b --replay $R --from '12: 5'|--from '12: 5': expected
 -b --to 3|--to needs --replay
+-b --replay $R --set bdi.sdz.max_ratio=10|bdi.sdz.max_ratio: no backing device \"sdz\" in the recording at this sample (it has 7:0 (loop0), 7:1 (loop1),.* 254:0 (vda))$
 -b -n 1 --root ''|--root '': expected a directory
 -b -n 1 --root $T/none|--root $T/none: No such file or directory
 -b -n 1 --root $F/rec-format1.wbrec|--root $F/rec-format1.wbrec: not a directory

@@ -158,6 +158,10 @@ PY
 grep -q "sys/class/bdi: 15 more devices than the 4096 wbtop follows" "$T/e" || fail "4111 BDIs: $(head -c 300 "$T/e")"
 got=$("$W" --replay "$T/big.wbrec" --batch --json 2> "$T/e" | python3 -c 'import json, sys; print(len(json.loads(sys.stdin.read())["bdis"]))')
 [ "$got" = 4096 ] || fail "4111 BDIs recorded, replayed: $got; $(head -c 300 "$T/e")"
+# a --set device not in it: said with the recording's devices, as many as fit
+"$W" --replay "$T/big.wbrec" --batch --set bdi.sdz.max_ratio=10 > /dev/null 2> "$T/e"; rc=$?
+[ $rc = 2 ] && grep -q 'no backing device "sdz" in the recording at this sample (it has 7:0 (loop0), .* and 40[0-9][0-9] more)$' "$T/e" ||
+	fail "--set on a device not in 4096: rc $rc, $(head -c 300 "$T/e")"
 check "4111 BDIs: 4096 followed and said so; the recording of them replays"
 # a device name of 32 bytes or more (a tree's; no kernel makes one): left out and said, not dropped unseen
 cp -a "$F/6.18-writing" "$T/longname"

@@ -52,6 +52,8 @@ struct wb_pipeline_opts {
 	bool samples_only;           /* the sinks take the sample as read and nothing reads the
 				      * view (a recorder alone, output unprinted): no model, no
 				      * derived figures; ignored with sets, forecast or timeline */
+	bool replay;                 /* samples from a recording: a --set device not in them is
+				      * said to be not in the recording (not "see /sys/class/bdi") */
 };
 
 struct wb_pipeline;

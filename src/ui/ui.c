@@ -1178,7 +1178,8 @@ int ui_init(struct ui *u, const struct wb_ui_opts *o, struct wb_source *src, str
 {
 	const char *cs = nl_langinfo(CODESET);
 	struct wb_pipeline_opts po = { .window = RING_SAMPLES, .sets = o->sets, .nsets = o->nsets,
-				       .timeline = GRAPH_POINTS, .sinks = o->sinks, .nsinks = o->nsinks };
+				       .timeline = GRAPH_POINTS, .sinks = o->sinks, .nsinks = o->nsinks,
+				       .replay = src->replay };
 
 	*u = (struct ui){ .o = o, .grid = g, .delay = src->replay ? src->interval : o->delay, .sort_col = 0,
 			  .src = src, .speed = 1, .cfg = o->cfg, .tab_y = -1, .procs_on = true };
