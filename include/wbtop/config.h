@@ -57,8 +57,9 @@ int wb_config_save(const struct wb_config *c, const char *path, char *msg, size_
 size_t wb_config_columns(enum wb_table t, const struct wb_field **col, size_t max);
 /*
  * A hidden_columns name - "TITLE" of a Devices column, or "Zones:TITLE",
- * "Processes:TITLE"; any case - as table *t and column *c. 0, or -1 when no
- * table has it (a table's first column names its rows: always shown).
+ * "Processes:TITLE"; any case - as table *t and column *c. 0; -ENOENT when no
+ * table has it; -EPERM for a table's first column (*t and *c set), which
+ * names its rows and is always shown.
  */
 int wb_config_column(const char *name, enum wb_table *t, int *c);
 /* The name of table t's column c as the file spells it, in buf. */

@@ -89,16 +89,16 @@ int wb_config_column(const char *name, enum wb_table *t, int *c)
 					      strncasecmp(table_names[k], name, (size_t)(colon - name))))
 			k++;
 		if (k == WB_TABLE_COUNT)
-			return -1;
+			return -ENOENT;
 		*t = (enum wb_table)k;
 	}
 	size_t m = wb_config_columns(*t, col, 40);
-	for (size_t k = 1; k < m; k++) /* from 1: the first column names the rows */
+	for (size_t k = 0; k < m; k++)
 		if (strcasecmp(col[k]->title, title) == 0) {
 			*c = (int)k;
-			return 0;
+			return k ? 0 : -EPERM; /* the first column names the rows */
 		}
-	return -1;
+	return -ENOENT;
 }
 
 const char *wb_config_column_name(enum wb_table t, int c, char *buf, size_t n)
@@ -119,6 +119,7 @@ struct ctx {
 	char what[160];
 	const char *text;       /* the file, for the line of a warning */
 	char warn[256];         /* names left out: "PATH:LINE: ..." after the parse */
+	char fixed[128];        /* names of columns that cannot be hidden, left out too */
 	int warn_line;
 	unsigned seen;          /* keys set so far, a bit each */
 	const char *again;      /* the first key set twice (the last value is used) */
@@ -147,12 +148,14 @@ static void add_hidden(struct ctx *x, const char *t)
 	enum wb_table tb;
 	int col;
 	char name[WB_CONFIG_NAME + 8];
-	size_t l = strlen(x->warn);
+	int rc = wb_config_column(t, &tb, &col);
+	char *list = rc == -EPERM ? x->fixed : x->warn;
+	size_t size = rc == -EPERM ? sizeof(x->fixed) : sizeof(x->warn), l = strlen(list);
 
-	if (wb_config_column(t, &tb, &col)) {
+	if (rc) { /* unknown, or a first column: "no column DEVICE" read as a misspelling */
 		if (!x->warn_line)
 			x->warn_line = key_line(x->text, "hidden_columns");
-		snprintf(x->warn + l, sizeof(x->warn) - l, "%s\"%.40s\"", l ? ", " : "", t);
+		snprintf(list + l, size - l, "%s\"%.40s\"", l ? ", " : "", t);
 		return;
 	}
 	wb_config_column_name(tb, col, name, sizeof(name));
@@ -317,9 +320,10 @@ int wb_config_load(struct wb_config *c, const char *path, char *msg, size_t n)
 		wb_config_init(c);
 		return -1;
 	}
-	if (x.warn[0])
-		snprintf(msg, n, "%s:%d: hidden_columns: no column %s; ignored (c or F2 lists them)", q,
-			 x.warn_line, x.warn);
+	if (x.warn[0] || x.fixed[0])
+		snprintf(msg, n, "%s:%d: hidden_columns: %s%s%s%s%s; ignored (c or F2 lists them)", q, x.warn_line,
+			 x.warn[0] ? "no column " : "", x.warn, x.warn[0] && x.fixed[0] ? "; " : "", x.fixed,
+			 x.fixed[0] ? " cannot be hidden (a table's first column names its rows)" : "");
 	if (x.again) {
 		size_t l = strlen(msg);
 		snprintf(msg + l, n - l, "%s%s:%d: %s is set more than once; the last one is used", l ? "; " : "",

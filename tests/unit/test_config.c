@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The settings file: round trip, malformed lines named, hostile paths refused. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,7 +78,9 @@ static void unknown_columns_warned(void **st)
 	snprintf(path, sizeof(path), "%s/cols", dir);
 	write_file(path, "[display]\ntheme = mono\n; a comment\nhidden_columns = mount, nope, zones:free, Processes:PID\n");
 	assert_int_equal(wb_config_load(&c, path, msg, sizeof(msg)), 1);
-	if (!strstr(msg, "cols:4: hidden_columns: no column \"nope\", \"Processes:PID\""))
+	/* PID exists: said as a column that cannot be hidden, not as a misspelling ("no column") */
+	if (!strstr(msg, "cols:4: hidden_columns: no column \"nope\"; \"Processes:PID\" cannot be hidden (a table's "
+			 "first column names its rows); ignored"))
 		fail_msg("got \"%s\"", msg);
 	assert_string_equal(c.theme, "mono");
 	assert_int_equal(c.nhidden, 2);
@@ -86,8 +89,17 @@ static void unknown_columns_warned(void **st)
 	assert_int_equal(wb_config_column("Processes:WRITE/s", &t, &col), 0);
 	assert_int_equal(t, WB_TABLE_PROCS);
 	assert_int_equal(col, 2);
-	assert_int_equal(wb_config_column("DEVICE", &t, &col), -1); /* names the rows: always shown */
-	assert_int_equal(wb_config_column("Tune:X", &t, &col), -1);
+	assert_int_equal(wb_config_column("DEVICE", &t, &col), -EPERM); /* names the rows: always shown */
+	assert_int_equal(wb_config_column("zones:node", &t, &col), -EPERM);
+	assert_int_equal(t, WB_TABLE_ZONES);
+	assert_int_equal(wb_config_column("Tune:X", &t, &col), -ENOENT);
+	assert_int_equal(wb_config_column("nope", &t, &col), -ENOENT);
+	/* only cannot-be-hidden ones: no "no column" at all */
+	write_file(path, "[display]\nhidden_columns = device, Zones:NODE\n");
+	assert_int_equal(wb_config_load(&c, path, msg, sizeof(msg)), 1);
+	if (!strstr(msg, "cols:2: hidden_columns: \"device\", \"Zones:NODE\" cannot be hidden") || strstr(msg, "no column"))
+		fail_msg("got \"%s\"", msg);
+	assert_int_equal(c.nhidden, 0);
 }
 
 /* A key set twice: the last value, and a warning naming the key and its first line. */
