@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "wbtop/apply.h"
+#include "wbtop/env.h"
 #include "wbtop/headless.h"
 #include "wbtop/http.h"
 #include "wbtop/live.h"
@@ -509,6 +510,7 @@ int main(int argc, char **argv)
 	if ((rc = wb_cli_parse(argc, argv, &o)))
 		return flushed(rc < 0 ? 0 : rc);
 	o.stdout_closed = held & 1 << STDOUT_FILENO;
+	wb_env_warn(stderr); /* said, and the default used: a typo there used to change nothing unseen */
 	if (empty_names(&o))
 		return 1;
 	ao = (struct wb_apply_opts){ .root = o.root, .sets = o.sets, .nsets = o.nsets, .apply = o.apply,

@@ -546,4 +546,22 @@ long=$(printf 'x%.0s' $(seq 5000))
 bad "'xxxx" -d "$long"$'\e'
 [ "$(wc -c < "$T/err")" -lt 300 ] && grep -q 'x\.\.\.x*\\e' "$T/err" || fail "a 5000-byte value: $(wc -c < "$T/err") bytes"
 check "text a person gave is quoted in errors with C-style escapes, on one line, cut when long"
+
+# numeric WBTOP_* variables set to a value they do not take were ignored unsaid: one line each
+# naming the variable, what it takes and the default used, and the run goes on; a value they
+# take, or an empty one, says nothing
+for v in "WBTOP_BDI_SLOW_US=5ms|expected whole microseconds from 1 to 1000000; the default, 1000, is used" \
+	 "WBTOP_BDI_SLOW_US=0|from 1 to 1000000" \
+	 "WBTOP_FORECAST_MEMBERS=100|expected a whole number of ensemble members from 0 to 64; the default, 8, is used" \
+	 $'WBTOP_FORECAST_MEMBERS=\e[2J|WBTOP_FORECAST_MEMBERS=\\e[2J: expected'; do
+	env "${v%%|*}" $W --root "$F/6.18-idle" --batch -n 1 --no-trace > "$T/out" 2> "$T/err"; rc=$?
+	[ $rc = 0 ] && [ -s "$T/out" ] && [ "$(grep -c WBTOP_ "$T/err")" = 1 ] && grep -q "^wbtop: ${v%%=*}=" "$T/err" &&
+		grep -qF -- "${v#*|}" "$T/err" ||
+		fail "${v%%|*}: rc $rc: $(head -c 300 "$T/err")"
+done
+for v in WBTOP_BDI_SLOW_US=20 WBTOP_FORECAST_MEMBERS=0 WBTOP_FORECAST_MEMBERS= WBTOP_BDI_SLOW_US=1000000; do
+	env "$v" $W --root "$F/6.18-idle" --batch -n 1 --no-trace > /dev/null 2> "$T/err" && ! grep -q WBTOP_ "$T/err" ||
+		fail "$v: $(head -c 300 "$T/err")"
+done
+check "WBTOP_BDI_SLOW_US, WBTOP_FORECAST_MEMBERS: a value not taken is said with what is, the default used"
 echo "$n passed, 0 failed"

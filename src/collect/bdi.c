@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "wbtop/bdi.h"
+#include "wbtop/env.h"
 #include "wbtop/kvfile.h"
 #include "wbtop/procfs.h"
 #include "wbtop/util.h"
@@ -186,11 +187,10 @@ static bool uevent_bdi(int fd)
  */
 static unsigned slow_us(void)
 {
-	const char *e = getenv("WBTOP_BDI_SLOW_US");
-	char *end;
-	unsigned long v = e ? strtoul(e, &end, 10) : 0;
+	unsigned v = WB_BDI_STATS_SLOW_US;
 
-	return e && *e && !*end && v >= 1 && v <= 1000000 ? (unsigned)v : WB_BDI_STATS_SLOW_US;
+	wb_env_uint(WB_ENV_BDI_SLOW_US, &v); /* a value it does not take is said at the start (wb_env_warn) */
+	return v;
 }
 
 int wb_bdis_open(struct wb_bdis *b, const char *root)

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The numeric WBTOP_* environment variables: one table, read where used, checked once at the start. */
+#include <stdlib.h>
+
+#include "wbtop/bdi.h"
+#include "wbtop/env.h"
+#include "wbtop/forecast.h"
+#include "wbtop/util.h"
+
+static const struct {
+	const char *name, *what;
+	long min, max, def;
+} vars[WB_ENV_COUNT] = {
+	[WB_ENV_BDI_SLOW_US] = { "WBTOP_BDI_SLOW_US", "whole microseconds", 1, 1000000, WB_BDI_STATS_SLOW_US },
+	/* the range is forecast.c's band_members(), which reads the variable itself */
+	[WB_ENV_FORECAST_MEMBERS] = { "WBTOP_FORECAST_MEMBERS", "a whole number of ensemble members", 0, 64,
+				      WB_FORECAST_MEMBERS },
+};
+
+/* The value of variable e: 1 taken (*v), 0 unset or empty (the default, nothing to say), -1 not taken. */
+static int value(enum wb_env e, long *v)
+{
+	const char *s = getenv(vars[e].name);
+	char *end;
+
+	if (!s || !*s)
+		return 0;
+	*v = strtol(s, &end, 10); /* as forecast.c parses it: decimal, the whole string */
+	return !*end && *v >= vars[e].min && *v <= vars[e].max ? 1 : -1;
+}
+
+bool wb_env_uint(enum wb_env e, unsigned *v)
+{
+	long n;
+
+	if (value(e, &n) != 1)
+		return false;
+	*v = (unsigned)n;
+	return true;
+}
+
+void wb_env_warn(FILE *f)
+{
+	char q[WB_QUOTE_LEN];
+	long n;
+
+	for (int e = 0; e < WB_ENV_COUNT; e++)
+		if (value((enum wb_env)e, &n) < 0)
+			fprintf(f, "wbtop: %s=%s: expected %s from %ld to %ld; the default, %ld, is used\n", vars[e].name,
+				wb_quote(getenv(vars[e].name), q, sizeof(q)), vars[e].what, vars[e].min, vars[e].max,
+				vars[e].def);
+}
