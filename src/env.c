@@ -12,7 +12,6 @@ static const struct {
 	long min, max, def;
 } vars[WB_ENV_COUNT] = {
 	[WB_ENV_BDI_SLOW_US] = { "WBTOP_BDI_SLOW_US", "whole microseconds", 1, 1000000, WB_BDI_STATS_SLOW_US },
-	/* the range is forecast.c's band_members(), which reads the variable itself */
 	[WB_ENV_FORECAST_MEMBERS] = { "WBTOP_FORECAST_MEMBERS", "a whole number of ensemble members", 0, 64,
 				      WB_FORECAST_MEMBERS },
 };
@@ -25,7 +24,7 @@ static int value(enum wb_env e, long *v)
 
 	if (!s || !*s)
 		return 0;
-	*v = strtol(s, &end, 10); /* as forecast.c parses it: decimal, the whole string */
+	*v = strtol(s, &end, 10); /* decimal, the whole string */
 	return !*end && *v >= vars[e].min && *v <= vars[e].max ? 1 : -1;
 }
 

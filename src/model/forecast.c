@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "wb_model_internal.h"
+#include "wbtop/env.h"
 #include "wbtop/forecast.h"
 
 #define DT_POINT 0.05        /* simulation step, s */
@@ -954,14 +955,12 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->bw[i] = seen_bw / nseen;
 }
 
-/* The ensemble size: WB_FORECAST_MEMBERS, or WBTOP_FORECAST_MEMBERS (0-64) from the environment. */
+/* The ensemble size: WB_FORECAST_MEMBERS, or WBTOP_FORECAST_MEMBERS from the environment (src/env.c). */
 static unsigned band_members(void)
 {
-	const char *e = getenv("WBTOP_FORECAST_MEMBERS");
-	char *end;
-	long n = e ? strtol(e, &end, 10) : -1;
+	unsigned n;
 
-	return e && *e && !*end && n >= 0 && n <= 64 ? (unsigned)n : WB_FORECAST_MEMBERS;
+	return wb_env_uint(WB_ENV_FORECAST_MEMBERS, &n) ? n : WB_FORECAST_MEMBERS;
 }
 
 /* a and b show the same dirtied and written counts (absent in both counts as the same). */
