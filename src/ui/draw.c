@@ -15,6 +15,9 @@
 #include "wbtop/out.h"
 #include "wbtop/util.h"
 
+/* The header's global meter leaves this much of its row to its figure: a blank, "1130%  OVER", a blank. */
+#define GLOBAL_FIGURE_W 13
+
 /* Every string drawn goes through here: made safe for the terminal first
  * (a mount point, device or process name from a recording may hold escapes). */
 void ui_put(const struct ui *u, int y, int x, enum wb_role r, const char *s)
@@ -78,12 +81,17 @@ const char *ui_dev_label(const struct wb_bdi *b, char *buf, size_t n)
 
 /* ---- meters ---- */
 
-/* [dirty|writeback|....b....f...T] with threshold markers; the filled cells from over on (> 0) critical. */
+/*
+ * [dirty|writeback|....b....f...T] with threshold markers. Its scale is the limit's (5 % past it),
+ * or past the limit the level's, so the limit's marker stands where the limit is and the filled
+ * cells past it are critical: drawn full with the marker near its end, it said nothing of how far.
+ */
 void ui_meter(const struct ui *u, int y, int x, int w, double dirty, double wb,
-		  const struct ui_mark *m, int nm, double max, double over)
+		  const struct ui_mark *m, int nm, double lim, bool over)
 {
+	double max = fmax(lim, dirty + wb) * 1.05;
 	int d = wb_layout_meter_pos(dirty, max, w), e = wb_layout_meter_pos(dirty + wb, max, w);
-	int o = over > 0 ? wb_layout_meter_pos(over, max, w) : w;
+	int o = over && lim > 0 ? wb_layout_meter_pos(lim, max, w) : w;
 	const char *full = u->utf8 ? "\u2588" : "#", *half = u->utf8 ? "\u2592" : "=";
 	const char *empty = u->utf8 ? "\u00b7" : ".";
 
@@ -103,6 +111,16 @@ void ui_meter(const struct ui *u, int y, int x, int w, double dirty, double wb,
 		ui_put(u, y, x + 1 + i, r, ch);
 	}
 	ui_put(u, y, x + 1 + w, WB_R_NORMAL, "]");
+}
+
+enum wb_role ui_limit_figure(const struct ui *u, double level, double lim, bool over, char *buf, size_t n)
+{
+	double pct = lim > 0 ? 100 * level / lim : -1;
+
+	snprintf(buf, n, pct >= 0 ? "%.0f%%%s" : "-", pct, over ? "  OVER" : "");
+	/* as a device row: warn from --warn percent, critical from --crit or over the limit */
+	return pct >= 0 && (over || pct >= u->o->crit_pct) ? WB_R_CRITICAL
+	       : pct >= 0 && pct >= u->o->warn_pct ? WB_R_WARN : WB_R_NORMAL;
 }
 
 const struct wb_sample *ui_cur(const struct ui *u)
@@ -353,7 +371,12 @@ static int draw_header(struct ui *u)
 			{ (double)l->freerun * P, 'f', WB_R_BACKGROUND },
 			{ (double)l->thresh * P, 'T', WB_R_THRESHOLD },
 		};
-		ui_meter(u, y, 7, ui_cols(u) - 9, dirty, wb, m, 3, (double)l->thresh * P * 1.05, 0);
+		double lim = (double)l->thresh * P;
+		bool over = dirty + wb > lim;
+		/* how far from T, or past it, as a node's figure (the meter was full past T, "how far" unsaid) */
+		enum wb_role r = ui_limit_figure(u, dirty + wb, dok && wok ? lim : 0, over, line, sizeof(line));
+		ui_meter(u, y, 7, ui_cols(u) - 9 - GLOBAL_FIGURE_W, dirty, wb, m, 3, lim, over);
+		ui_put(u, y, ui_cols(u) + 1 - GLOBAL_FIGURE_W, r, line);
 	} else {
 		ui_put(u, y, 7, WB_R_NA, "n/a: the model needs vmstat, meminfo, zoneinfo and vm.dirty_*");
 	}
@@ -587,7 +610,7 @@ static void draw_help(struct ui *u)
 		"  CLEAN-IN = time to write it all at its recent rate (1.3s+: once expired).",
 		"Rows: warn at the warn % or past BG; critical at the critical % or when",
 		"  writers are throttled. '-': not known at this access level.",
-		"Meter: b background threshold, f freerun ceiling, T dirty threshold.",
+		"Meter: b background threshold, f freerun ceiling, T dirty threshold; % of T.",
 		"Sizes are IEC: K = KiB, M = MiB, G = GiB.",
 	};
 	/* what n/N call an episode: continuous throttling had none after its first sample */

@@ -222,10 +222,14 @@ const char *ui_dev_label(const struct wb_bdi *b, char *buf, size_t n);
 /* In place of an empty device list: what hides the devices (the filter, i, l), so a hiding kept in the
  * settings file is not taken for a filter nobody typed (devices_pane.c). */
 const char *ui_no_rows_note(const struct ui *u, char *buf, size_t n);
-/* A meter of w cells for max: dirty, then writeback, the marks over them; the filled cells from over on (> 0:
- * a limit passed) in the critical role. */
+/* A meter of w cells of dirty, then writeback, against the limit lim, the marks over them: the scale the
+ * limit's or, over it, the level's, the filled cells past the limit in the critical role. The header's
+ * global meter and the Zones pane's node meters. */
 void ui_meter(const struct ui *u, int y, int x, int w, double dirty, double wb, const struct ui_mark *m, int nm,
-	      double max, double over);
+	      double lim, bool over);
+/* The figure beside such a meter, level as a percentage of lim and OVER past it ("354%  OVER"; "-" without a
+ * limit), into buf; its role as a device row's: warn from --warn percent, critical from --crit or over. */
+enum wb_role ui_limit_figure(const struct ui *u, double level, double lim, bool over, char *buf, size_t n);
 /* The newest sample, or NULL before one (and right after a seek). */
 const struct wb_sample *ui_cur(const struct ui *u);
 void ui_sparkline(const struct ui *u, const char *bdi, bool wakes, double top, char *out, size_t n, int w);

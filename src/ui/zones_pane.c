@@ -3,7 +3,6 @@
  * The Zones pane: a row per zone with managed pages, nodes' dirty limits and
  * reclaim below it.
  */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,22 +58,17 @@ void ui_draw_zones(struct ui *u, int y, int h)
 		const struct wb_node *n = &s->nodes[i];
 		const struct wb_node_limits *nl = u->lim_ok && i < u->lim.nnodes ? &u->lim.nodes[i] : NULL;
 		double dv = (double)n->v[WB_N_DIRTY] * P, wv = (double)n->v[WB_N_WRITEBACK] * P;
-		double lim = nl ? (double)nl->limit * P : 0, pct = lim > 0 ? 100 * (dv + wv) / lim : -1;
-		/* as a device row: warn from --warn percent, critical from --crit or over the limit */
-		enum wb_role role = nl && (nl->over || pct >= u->o->crit_pct) ? WB_R_CRITICAL
-				    : pct >= u->o->warn_pct ? WB_R_WARN : WB_R_NORMAL;
+		double lim = nl ? (double)nl->limit * P : 0;
+		enum wb_role role = ui_limit_figure(u, dv + wv, lim, nl && nl->over, d, sizeof(d));
 
 		snprintf(line, sizeof(line), "%4d", n->id);
 		ui_put(u, y, 0, role, line);
 		if (nl) {
-			/* over the limit the scale takes the level, L where the limit is and the rest past it
-			 * critical: full to the end with L near it, the meter said nothing of how far over */
 			struct ui_mark m[] = { { lim, 'L', WB_R_THRESHOLD } };
-			ui_meter(u, y, 6, 40, dv, wv, m, 1, fmax(lim, dv + wv) * 1.05, nl->over ? lim : 0);
+			ui_meter(u, y, 6, 40, dv, wv, m, 1, lim, nl->over);
 		}
-		snprintf(d, sizeof(d), pct >= 0 ? "%.0f%%" : "-", pct);
-		snprintf(line, sizeof(line), "%s + %s / %s  %s%s", ui_bytes(a, 16, true, dv), ui_bytes(b, 16, true, wv),
-			 ui_bytes(c, 16, nl, lim), d, nl && nl->over ? "  OVER" : "");
+		snprintf(line, sizeof(line), "%s + %s / %s  %s", ui_bytes(a, 16, true, dv), ui_bytes(b, 16, true, wv),
+			 ui_bytes(c, 16, nl, lim), d);
 		ui_put(u, y++, 49, role, line);
 	}
 	y++;

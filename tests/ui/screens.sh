@@ -320,6 +320,21 @@ if grep -qE '^   0  \[(█)+L(█)+(▒)+(·)*\] 47M \+ 56M / 29M  354%  OVER$' 
 else
 	bad "node meter"; sed -n '9p;33p' "$T/node.txt" "$T/node-ok.txt"
 fi
+# the header's global meter past its threshold, as a node's: the scale takes the level, T at the threshold
+# and the cells past it critical, then the figure (a what-if's 109M threshold under 394M of dirty +
+# writeback, bench/scenario-gen heldout9/run10 at 30 s: the meter was full to the end, T beside it); under
+# the threshold, the scale and the cells as before and the figure in its warn role from --warn percent
+GR=$(cd "$(dirname "$0")/../.." && pwd)/bench/scenario-gen/heldout9/run10.wbrec
+"$S" 80x24 --replay "$GR" --theme mono --roles -- Space g 3 0 Enter > "$T/global.txt" 2>&1
+"$S" 80x24 --replay "$EX/../usb-stick.wbrec" --theme mono --roles -- Space g 2 4 Enter > "$T/global-ok.txt" 2>&1
+if sed -n 3p "$T/global.txt" | grep -qE '^Global \[█+▒+b▒+f▒+T▒+·*\] 363%  OVER$' &&
+   sed -n 27p "$T/global.txt" | grep -qE '^c{6}\.ad+e+ge+ge+fi+o*a\.i{10}$' &&
+   sed -n 3p "$T/global-ok.txt" | grep -qE '^Global \[█+▒+b▒+f▒+·+T·+\] 92%$' &&
+   sed -n 27p "$T/global-ok.txt" | grep -qE '^c{6}\.ad+e+ge+ge+o+fo+a\.h{3}$'; then
+	ok "global meter: past the threshold, by how much"
+else
+	bad "global meter"; sed -n '3p;27p' "$T/global.txt" "$T/global-ok.txt"
+fi
 screen scenario-cache-thrash 100 30 "--replay $EX/cache-thrash.wbrec --theme mono" Space g 2 5 Enter 3
 # the event log's title at 80 columns keeps its counts whole, the keys' hint going first
 # (the edge cut "some not logged" to "some not")
