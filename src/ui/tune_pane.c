@@ -145,11 +145,8 @@ static void preview(struct ui *u)
 	    wb_settings_from_sample(&k, s))
 		return;
 	if (wb_settings_apply(&k, &u->lim, s->page_size, &u->tune_op, u->tune_err, sizeof(u->tune_err)) == 0) {
+		/* its DRAIN is CLEAN-IN's, the pipeline's drain time (tune_table.c) */
 		u->tune_pred_ok = wb_model_eval_hist(wb_ring_get(u->ring, 1), s, u->ring, &k, &u->lim, 0, &u->tune_pred) == 0;
-		/* DRAIN by what the device completes, as CLEAN-IN and --set's: a knob does not change its
-		 * speed (at the kernel's estimate a stick showed 1.3 s here and 13.0 s in Devices) */
-		if (u->tune_pred_ok)
-			wb_model_drain(&u->tune_pred, s, u->ring);
 		u->tune_ok = u->tune_pred_ok;
 		u->tune_err[0] = '\0';
 		if (u->tune_pred_ok)

@@ -88,6 +88,29 @@ int ui_tune_table_rows(const struct ui *u, size_t *idx, int max)
 }
 
 /*
+ * Device i (BDI bdi)'s value of the catalogue's field titled title, as the
+ * Devices pane shows it, under the limits l (the current or the previewed
+ * ones); unknown where the view is not of the newest sample or its device i
+ * is another (a prediction held while a device came or went).
+ */
+static struct wb_value dev_field(const struct ui *u, size_t i, const char *bdi, const struct wb_limits *l,
+				 const char *title, const struct wb_field **f)
+{
+	size_t nf;
+	const struct wb_field *t = wb_catalog_bdi(&nf);
+	struct wb_fctx c;
+
+	*f = NULL;
+	for (size_t k = 0; k < nf && !*f; k++)
+		if (t[k].title && strcmp(t[k].title, title) == 0)
+			*f = &t[k];
+	if (!*f || !u->view || u->view->cur != cur(u) || i >= cur(u)->nbdis || strcmp(cur(u)->bdis[i].name, bdi))
+		return (struct wb_value){ .known = false };
+	wb_catalog_ctx(&c, u->view, l, i);
+	return (*f)->get(&c);
+}
+
+/*
  * Device i, BDI bdi, labelled as the Devices pane shows it (the catalogue's
  * DEVICE), and its mount's tail; by its BDI name where the sample's device i
  * is another (a prediction held while a device came or went).
@@ -97,20 +120,12 @@ void ui_tune_dev_name(const struct ui *u, size_t i, const char *bdi, char *name,
 	const struct wb_sample *s = cur(u);
 	const struct wb_bdi *b = i < s->nbdis && strcmp(s->bdis[i].name, bdi) == 0 ? &s->bdis[i] : NULL;
 	const char *m = b && b->nmounts ? strrchr(b->mounts[0], '/') : NULL;
-	size_t nf;
-	const struct wb_field *t = wb_catalog_bdi(&nf);
+	const struct wb_field *f;
+	struct wb_value x = dev_field(u, i, bdi, &u->lim, "DEVICE", &f);
 
 	snprintf(name, n, "%s", bdi);
-	for (size_t k = 0; k < nf && b && u->view && u->view->cur == s; k++) {
-		if (t[k].title && strcmp(t[k].title, "DEVICE") == 0) {
-			struct wb_fctx c;
-			struct wb_value x;
-			wb_catalog_ctx(&c, u->view, &u->lim, i);
-			x = t[k].get(&c);
-			if (x.known)
-				snprintf(name, n, "%.*s", (int)n - 1, wb_value_text(&x));
-		}
-	}
+	if (x.known)
+		snprintf(name, n, "%.*s", (int)n - 1, wb_value_text(&x));
 	*mnt = m ? (m[1] ? m + 1 : m) : "-";
 }
 
@@ -140,6 +155,8 @@ static void table_cells(const struct ui *u, size_t i, struct trow *r)
 	double P = cur(u)->page_size, w0 = wakes(u, i, 0), w1 = wakes(u, i, 1);
 	char d1[24], s0[40], s1[40];
 	const char *mnt;
+	const struct wb_field *f;
+	struct wb_value cv;
 
 	ui_tune_dev_name(u, i, u->tune_pred.bdis[i].name, r->c[TC_DEV], sizeof(r->c[TC_DEV]), &mnt);
 	ui_cut(r->c[TC_DEV], sizeof(r->c[TC_DEV]), TC_DEV_MAX, u->utf8);
@@ -153,10 +170,11 @@ static void table_cells(const struct ui *u, size_t i, struct trow *r)
 		ui_tune_bytes(u, r->t1, sizeof(r->t1), z->thresh * P);
 	else
 		snprintf(r->t1, sizeof(r->t1), "-");
-	if (z->drain_s < 0)
-		snprintf(r->c[TC_DRAIN], sizeof(r->c[TC_DRAIN]), "-");
-	else
-		snprintf(r->c[TC_DRAIN], sizeof(r->c[TC_DRAIN]), z->drain_s < 0.05 ? "clean" : "%.1fs", z->drain_s);
+	/* pane 1's CLEAN-IN under the previewed limits: a knob does not change how fast a device writes,
+	 * but its background condition decides whether the pages wait for their expiry first ("7.3s+";
+	 * drawn apart here, the + was missing) */
+	cv = dev_field(u, i, z->name, &u->tune_pred, "CLEAN-IN", &f);
+	snprintf(r->c[TC_DRAIN], sizeof(r->c[TC_DRAIN]), "%s", f ? wb_catalog_show(f, &cv, d1, sizeof(d1)) : "-");
 	/* the writers' throughput the forecast predicts under the change, 5-30 s on (not the
 	 * kernel's per-task rate limit, which is no throughput: a walk through the panes read 12K/s beside
 	 * a writer going at 3-4 MiB/s) */

@@ -291,6 +291,18 @@ done
 grep -qE '^>loop0 .* 13\.0s over-limit:device$' "$T/plus.txt" || plus="$plus 24"
 if [ -z "$plus" ]; then ok "CLEAN-IN marked where the pages wait for their expiry"
 else bad "CLEAN-IN's mark at$plus s"; cat "$T/plus.txt"; fi
+# the Tune pane's DRAIN is that CLEAN-IN under the previewed limits: marked as pane 1 marks it (it read
+# 1.3s and 7.3s beside pane 1's 1.3s+ and 7.3s+), and not where the change starts the background writeback
+# (vm.dirty_background_bytes 4M under the disk's 12M); a device writing back is never marked
+"$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 5 0 Enter 5 Down Enter 2 0 0 M Enter > "$T/drain.txt" 2>&1
+"$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 4 Enter 5 Down Enter 6 4 M Enter > "$T/drain24.txt" 2>&1
+"$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 4 Enter 5 Down Down Down Enter 4 M Enter > "$T/drain-bg.txt" 2>&1
+if grep -qE '^  loop1 +disk +[^ ]+ +1\.3s\+ ' "$T/drain.txt" && grep -qE '^  loop1 +disk +[^ ]+ +7\.3s\+ ' "$T/drain24.txt" &&
+   grep -qE '^  loop0 +stick +[^ ]+ +13\.0s ' "$T/drain24.txt" && grep -qE '^  loop1 +disk +[^ ]+ +7\.3s ' "$T/drain-bg.txt"; then
+	ok "Tune's DRAIN marked as CLEAN-IN, under the change"
+else
+	bad "Tune's DRAIN"; grep -h '^  loop[01] ' "$T/drain.txt" "$T/drain24.txt" "$T/drain-bg.txt"
+fi
 # n under throttling that goes on: a stop every 30 s (cache-thrash's loop0 is throttled from 1 s
 # to its end: n found 1 s and then nothing), and where a device joins (usb-stick's disk at 13 s)
 stops=''
