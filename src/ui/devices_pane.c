@@ -298,17 +298,26 @@ static const struct {
 	{ "MOUNT", 40 },
 };
 
-/* The widest cell of column c among the rows (in columns, uncut), and DEVICE's marker cell. */
-static int widest_cell(const struct ui *u, const struct wb_field *f, int c)
+/*
+ * The cells column c needs among the rows when it is w wide (DEVICE's marker
+ * cell in them): its widest cell as cut to w. A label cut at its end needs all
+ * w, a mount point keeps its tail from a '/' and may need fewer ("…/stick" in
+ * 8 cells as in 12): the room it would not show is the history's.
+ */
+static int cells_shown(const struct ui *u, const struct wb_field *f, int c, int w)
 {
 	char v[512];
-	int w = 0;
+	int lead = c == 0, most = 0;
 
 	for (int i = 0; i < u->nrows && u->view; i++) {
-		int cw = wb_text_cols(wb_ui_dev_cell(f, u->view, u->rows[i].i, v, sizeof(v)));
-		w = cw > w ? cw : w;
+		wb_ui_dev_cell(f, u->view, u->rows[i].i, v, sizeof(v));
+		if (dev_kind[c] == DK_MOUNT)
+			path_tail(v, sizeof(v), w - lead, u->utf8);
+		else
+			ui_cut(v, sizeof(v), w - lead, u->utf8);
+		most = wb_text_cols(v) > most ? wb_text_cols(v) : most;
 	}
-	return w + (c == 0);
+	return most + lead;
 }
 
 /* The room left of avail (its columns one blank apart) given to the growing columns; what is still left. */
@@ -323,8 +332,8 @@ static int grow_columns(const struct ui *u, const struct wb_field *const *col, i
 	for (size_t g = 0; g < sizeof(grows) / sizeof(grows[0]) && left > 0; g++)
 		for (int c = 0; c < nc; c++)
 			if (shown[c] && is_col(col[c], grows[g].title)) {
-				int want = widest_cell(u, col[c], c), to = want < grows[g].max ? want : grows[g].max;
-				int add = to - width[c] < left ? to - width[c] : left;
+				int to = width[c] + left < grows[g].max ? width[c] + left : grows[g].max;
+				int add = cells_shown(u, col[c], c, to) - width[c];
 				if (add > 0) {
 					width[c] += add;
 					left -= add;

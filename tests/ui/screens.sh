@@ -126,6 +126,15 @@ done
 grep -q '^ btrfs-1:loop2 /tmp/wbtop-test\.VgPpBe/btr ' "$T/grow.txt" || grow="$grow 200x50(DEVICE)"
 "$S" 79x24 --replay "$stick" --theme mono > "$T/grow.txt" 2>&1
 grep -q '^terminal too small (79x24)' "$T/grow.txt" || grow="$grow 79x24"
+# ... MOUNT only as far as it shows more: "…/stick" in 8 cells, not 12 or 15 (100 and 140 columns),
+# the history taking the room at 160 (17 cells, not 13); a tail cut at a character grows ("…tick-ext4")
+for sz in 100x30 120x40 140x40 160x40; do
+	"$S" "$sz" --replay "$stick" --theme mono -- Space g 2 4 Enter > "$T/grow.txt" 2>&1
+	grep -q '^>loop0        …/stick      21M ' "$T/grow.txt" || grow="$grow $sz(MOUNT 8)"
+done
+grep -qE '^>loop0 .* 300 █{17}$' "$T/grow.txt" || grow="$grow 160x40(history)"
+"$S" 100x30 --replay "$(dirname "$stick")/scenarios/zone-fair-ext4.wbrec" --theme mono -- Space g 2 0 Enter > "$T/grow.txt" 2>&1
+grep -q '^>loop0        …tick-ext4     47M ' "$T/grow.txt" || grow="$grow 100x30(…tick-ext4)"
 if [ -z "$grow" ]; then ok "DEVICE and MOUNT take a wide terminal's room; narrow layouts keep STATE"
 else bad "column widths at$grow"; fi
 # a message (here s's) on a row of its own above the footer: the keys stay while it shows
