@@ -51,15 +51,17 @@ static struct wb_value b_label(const struct wb_fctx *c)
 	return x;
 }
 
-/* The Flusher pane's DEVICE: the label and, when it fits in 13, the mount's last
- * component, so that a stick and a disk on two loop devices differ. */
+/* The Flusher pane's DEVICE: the label and the mount's last component, so that a stick
+ * and a disk on two loop devices differ; u is the label's bytes, what the pane keeps
+ * where its column has no room for both (flusher_pane.c). */
 static struct wb_value b_flabel(const struct wb_fctx *c)
 {
 	struct wb_value x = b_label(c);
 	const char *tail = c->b->nmounts ? strrchr(c->b->mounts[0], '/') : NULL;
 	size_t len = strlen(x.tmp);
 
-	if (tail && tail[1] && len + 1 + strlen(tail + 1) <= 13)
+	x.u = len;
+	if (tail && tail[1])
 		snprintf(x.tmp + len, sizeof(x.tmp) - len, " %s", tail + 1);
 	return x;
 }

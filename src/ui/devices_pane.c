@@ -285,66 +285,19 @@ static int state_word_w(void)
 	return w;
 }
 
-/*
- * The columns that grow into the room a wide terminal leaves, in this order, each up to its
- * widest cell among the rows and at most max cells: at 200 columns MOUNT stayed 8 cells
- * ("…/stick") and the sparkline took the rest. DEVICE's first cell is the selection's marker.
- */
-static const struct {
-	const char *title;
-	int max;
-} grows[] = {
-	{ "DEVICE", 24 },
-	{ "MOUNT", 40 },
-};
-
-/*
- * The cells column c needs among the rows when it is w wide (DEVICE's marker
- * cell in them): its widest cell as cut to w. A label cut at its end needs all
- * w, a mount point keeps its tail from a '/' and may need fewer ("…/stick" in
- * 8 cells as in 12): the room it would not show is the history's.
- */
-static int cells_shown(const struct ui *u, const struct wb_field *f, int c, int w)
+/* The cells row r's cell of column c takes in w (DEVICE's marker cell in them): a label cut at its end
+ * all w, a mount point's tail from a '/' maybe fewer. */
+static int cell_cols(const struct ui *u, const struct devrow *r, const struct wb_field *f, int c, int w)
 {
 	char v[512];
-	int lead = c == 0, most = 0;
 
-	for (int i = 0; i < u->nrows && u->view; i++) {
-		wb_ui_dev_cell(f, u->view, u->rows[i].i, v, sizeof(v));
-		if (dev_kind[c] == DK_MOUNT)
-			path_tail(v, sizeof(v), w - lead, u->utf8);
-		else
-			ui_cut(v, sizeof(v), w - lead, u->utf8);
-		most = wb_text_cols(v) > most ? wb_text_cols(v) : most;
-	}
-	return most + lead;
-}
-
-/* The room left of avail (its columns one blank apart) given to the growing columns; what is still left. */
-static int grow_columns(const struct ui *u, const struct wb_field *const *col, int nc, int *width, const bool *shown,
-			int avail)
-{
-	int left = avail;
-
-	for (int c = 0; c < nc; c++)
-		left -= shown[c] ? width[c] + 1 : 0;
-	left++; /* no blank after the last column */
-	for (size_t g = 0; g < sizeof(grows) / sizeof(grows[0]) && left > 0; g++)
-		for (int c = 0; c < nc; c++)
-			if (shown[c] && is_col(col[c], grows[g].title)) {
-				int to = width[c] + left < grows[g].max ? width[c] + left : grows[g].max;
-				int add = cells_shown(u, col[c], c, to) - width[c];
-				if (add > 0) {
-					width[c] += add;
-					left -= add;
-				}
-			}
-	return left;
+	dev_cell(u, r, f, dev_kind[c], w - (c == 0), v, sizeof(v));
+	return wb_text_cols(v) + (c == 0);
 }
 
 /*
  * Which columns fit, sorted by column `sorted` (its mark widens it), and their widths: DEVICE and MOUNT
- * grow into the room left to their widest cells, and the sparkline takes the rest. STATE, the row's
+ * grow into the room left as far as they show more (ui_grow_columns), and the sparkline takes the rest. STATE, the row's
  * verdict, takes the room left down to its state word where its full width does not fit: at 80 columns
  * IF-THRESH (--set) left it one cell short, and it went.
  */
@@ -360,7 +313,7 @@ static void dev_layout(const struct ui *u, const struct wb_field *const *col, in
 			least[c] = state_word_w() > full[c] ? full[c] : state_word_w();
 	}
 	wb_layout_columns_min(full, least, width, nc, prio, ui_cols(u) - 1, shown);
-	left = grow_columns(u, col, nc, width, shown, ui_cols(u) - 1);
+	left = ui_grow_columns(u, col, nc, width, shown, ui_cols(u) - 1, cell_cols);
 	for (int c = 0; c < nc; c++)
 		if (shown[c] && is_col(col[c], "DIRTY HISTORY") && left > 0)
 			width[c] += left;

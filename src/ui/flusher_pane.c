@@ -13,6 +13,8 @@
 
 /* ---- flusher pane ---- */
 
+#define STRIP_KEEP 13 /* the wakeups strip's least beside a grown DEVICE, as the Devices history's */
+
 /* The catalogue's DEV-MOUNT row: the pane's DEVICE column. */
 static const struct wb_field *dev_mount_field(void)
 {
@@ -25,7 +27,55 @@ static const struct wb_field *dev_mount_field(void)
 	return NULL;
 }
 
-const char *ui_event_dev(const struct ui *u, const char *bdi, char *buf, size_t n)
+/* The Flusher pane's columns (catalogue rows), in order; how many. */
+static size_t flusher_columns(const struct wb_field **col, size_t max)
+{
+	size_t n;
+	const struct wb_field *t = wb_catalog_bdi(&n);
+
+	return wb_catalog_columns(t, n, WB_SINK_FLUSHER, col, max);
+}
+
+/* A DEVICE value (label and mount's name) for a column of w cells: both where they fit, else the label (cut by the caller). */
+static const char *dev_fit(const struct wb_value *x, int w, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", wb_value_text(x));
+	if (wb_text_cols(buf) > w && x->u < strlen(buf))
+		buf[x->u] = '\0';
+	return buf;
+}
+
+/* The cells row r's DEVICE cell takes in w: the label and the mount's name where both fit, else the label cut. */
+static int dev_cols(const struct ui *u, const struct devrow *r, const struct wb_field *f, int c, int w)
+{
+	struct wb_fctx x;
+	struct wb_value v;
+	char cell[96];
+
+	(void)c;
+	wb_catalog_ctx(&x, u->view, u->view->lim, r->i);
+	v = f->get(&x);
+	dev_fit(&v, w, cell, sizeof(cell));
+	ui_cut(cell, sizeof(cell), w, u->utf8);
+	return wb_text_cols(cell);
+}
+
+/* The Flusher table's column widths (m <= 16), each column a blank before it (the first one's the marker's): the
+ * catalogue's, DEVICE grown into the room the table and a strip of 13 leave, as the Devices pane's grows. */
+static void flusher_widths(const struct ui *u, const struct wb_field *const *col, size_t m, int *width)
+{
+	bool shown[16];
+
+	for (size_t k = 0; k < m; k++) {
+		wb_catalog_title(col[k], WB_SINK_FLUSHER, &width[k]);
+		shown[k] = true;
+	}
+	if (u->view) /* the strip's two blanks and 13 cells (the Devices history's least) stay */
+		ui_grow_columns(u, col, (int)m, width, shown, ui_cols(u) - 3 - STRIP_KEEP, dev_cols);
+}
+
+/* BDI bdi as the Flusher pane's DEVICE column names it in w cells, uncut, or by its name (see ui_event_dev). */
+static const char *event_dev(const struct ui *u, const char *bdi, int w, char *buf, size_t n)
 {
 	const struct wb_sample *s = ui_cur(u);
 	const struct wb_bdi *b = s ? wb_sample_bdi(s, bdi) : NULL;
@@ -37,20 +87,30 @@ const char *ui_event_dev(const struct ui *u, const char *bdi, char *buf, size_t 
 		wb_catalog_ctx(&c, u->view, u->view->lim, (size_t)(b - s->bdis));
 		x = f->get(&c);
 	}
-	snprintf(buf, n, "%s", x.known ? wb_value_text(&x) : bdi);
+	if (x.known)
+		return dev_fit(&x, w, buf, n);
+	snprintf(buf, n, "%s", bdi);
 	return buf;
 }
 
-/* One line of the event log; its device as the rows above name it, in the DEVICE column's width. */
-static void log_line(const struct ui *u, const struct wb_event *e, char *line, size_t n)
+const char *ui_event_dev(const struct ui *u, const char *bdi, char *buf, size_t n)
+{
+	const struct wb_field *col[16];
+	int width[16];
+
+	flusher_widths(u, col, flusher_columns(col, 16), width);
+	return event_dev(u, bdi, width[0], buf, n);
+}
+
+/* One line of the event log; its device as the rows above name it, in the DEVICE column's width w. */
+static void log_line(const struct ui *u, const struct wb_event *e, int w, char *line, size_t n)
 {
 	const struct wb_sample *s = ui_cur(u);
-	const struct wb_field *f = dev_mount_field();
 	double P = s->page_size, ago = s->mono - e->t;
 	char a[16], b[16], dev[96];
-	int w = f ? f->width : 13, extra;
+	int extra;
 
-	ui_event_dev(u, e->bdi, dev, sizeof(dev));
+	event_dev(u, e->bdi, w, dev, sizeof(dev));
 	extra = ui_cut(dev, sizeof(dev), w, u->utf8); /* a UTF-8 mount name pads by its columns */
 	switch (e->kind) {
 	case WB_EV_WAKE_BG:
@@ -99,22 +159,13 @@ static void log_title(const struct ui *u, const struct wb_sample *s, char *t, si
 	ui_cut(t, n, ui_cols(u), u->utf8);
 }
 
-/* The Flusher pane's columns (catalogue rows), in order; how many. */
-static size_t flusher_columns(const struct wb_field **col, size_t max)
-{
-	size_t n;
-	const struct wb_field *t = wb_catalog_bdi(&n);
-
-	return wb_catalog_columns(t, n, WB_SINK_FLUSHER, col, max);
-}
-
 /*
  * The title line (titles == true) or BDI i's row of the Flusher pane: each
- * column at its catalogue width, a space before each (the row's first one
- * is the selection marker's); the row's width.
+ * column at its width, a space before each (the row's first one is the
+ * selection marker's); the row's width.
  */
-static int flusher_line(const struct ui *u, const struct wb_field *const *col, size_t m, bool titles, size_t i,
-			char *line, size_t n)
+static int flusher_line(const struct ui *u, const struct wb_field *const *col, const int *width, size_t m, bool titles,
+			size_t i, char *line, size_t n)
 {
 	struct wb_fctx c;
 	int x = 0;
@@ -125,11 +176,14 @@ static int flusher_line(const struct ui *u, const struct wb_field *const *col, s
 		const struct wb_field *f = col[k];
 		char buf[96], cell[96];
 		struct wb_value v;
-		int w, extra = 0;
-		const char *txt = wb_catalog_title(f, WB_SINK_FLUSHER, &w);
+		int w = width[k], extra = 0, cw;
+		const char *txt = wb_catalog_title(f, WB_SINK_FLUSHER, &cw);
 		if (!titles) { /* a text cut to its column says so, as in the Devices pane; numbers are never cut */
 			v = f->get(&c);
-			snprintf(cell, sizeof(cell), "%s", wb_catalog_show(f, &v, buf, sizeof(buf)));
+			if (f == dev_mount_field() && v.known) /* the mount's name only where the label leaves room */
+				dev_fit(&v, w, cell, sizeof(cell));
+			else
+				snprintf(cell, sizeof(cell), "%s", wb_catalog_show(f, &v, buf, sizeof(buf)));
 			extra = f->left ? ui_cut(cell, sizeof(cell), w, u->utf8) : 0;
 			txt = cell;
 		}
@@ -149,7 +203,10 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 	const struct wb_field *col[16];
 	size_t m = flusher_columns(col, 16);
 	char title[320];
-	int row_w = flusher_line(u, col, m, true, 0, title, sizeof(title));
+	int width[16], row_w;
+
+	flusher_widths(u, col, m, width);
+	row_w = flusher_line(u, col, width, m, true, 0, title, sizeof(title));
 
 	/* what the row leaves of the width: a strip of wakeups per interval */
 	int strip = ui_cols(u) - row_w - 2;
@@ -165,7 +222,7 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 		bool running = WB_HAS(x->st_valid, WB_B_STATE) && (x->st[WB_B_STATE] & 2);
 		char line[1400];
 
-		flusher_line(u, col, m, false, u->rows[r].i, line, sizeof(line));
+		flusher_line(u, col, width, m, false, u->rows[r].i, line, sizeof(line));
 		if (strip >= 8 && s->ev_valid) {
 			size_t l = strlen(line);
 			line[l++] = ' ';
@@ -206,7 +263,7 @@ void ui_draw_flusher(struct ui *u, int y, int h)
 	for (int k = u->log_len - 1 - u->log_scroll; k >= 0 && y < end; k--, y++) {
 		const struct wb_event *e = &u->log[(u->log_head + k) % cap];
 		char line[256];
-		log_line(u, e, line, sizeof(line));
+		log_line(u, e, width[0], line, sizeof(line));
 		ui_put(u, y, 0, e->kind == WB_EV_PAUSE || e->kind == WB_EV_RECLAIM ? WB_R_WARN : WB_R_NORMAL, line);
 	}
 }

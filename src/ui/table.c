@@ -103,6 +103,47 @@ void ui_table_titles(const struct wb_field *const *col, size_t m, const struct w
 	table_line(col, m, NULL, sorted, ui_sort_mark(desc), line, n);
 }
 
+/*
+ * The columns of the device-row tables that grow into the room a wide terminal leaves, in this
+ * order, each as far as that shows more of its cells and at most max cells: at 200 columns the
+ * Devices pane's MOUNT stayed 8 cells ("…/stick") and the Flusher pane's DEVICE 13
+ * ("btrfs-102:lo…"), the history beside them taking the rest.
+ */
+static const struct {
+	const char *title;
+	int max;
+} grows[] = {
+	{ "DEVICE", 24 },    /* the Devices pane's, its first cell the selection's marker */
+	{ "DEV-MOUNT", 24 }, /* the Flusher pane's DEVICE: the label and the mount's name where both fit */
+	{ "MOUNT", 40 },
+};
+
+int ui_grow_columns(const struct ui *u, const struct wb_field *const *col, int nc, int *width, const bool *shown,
+		    int avail, ui_cell_cols_fn cols)
+{
+	int left = avail;
+
+	for (int c = 0; c < nc; c++)
+		left -= shown[c] ? width[c] + 1 : 0;
+	left++; /* no blank after the last column */
+	for (size_t g = 0; g < sizeof(grows) / sizeof(grows[0]) && left > 0; g++)
+		for (int c = 0; c < nc; c++) {
+			int to, most = 0;
+			if (!shown[c] || strcmp(col[c]->title, grows[g].title))
+				continue;
+			to = width[c] + left < grows[g].max ? width[c] + left : grows[g].max;
+			for (int r = 0; r < u->nrows && u->view; r++) {
+				int k = cols(u, &u->rows[r], col[c], c, to);
+				most = k > most ? k : most;
+			}
+			if (most > width[c]) {
+				left -= most - width[c];
+				width[c] = most;
+			}
+		}
+	return left;
+}
+
 /* The zones the table lists: those with managed pages. */
 int ui_zone_count(const struct wb_sample *s)
 {

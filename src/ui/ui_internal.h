@@ -328,6 +328,16 @@ static inline const char *ui_cut_mark(bool utf8) { return utf8 ? "\u2026" : "~";
  * columns s takes, for a printf width.
  */
 int ui_cut(char *s, size_t n, int w, bool utf8);
+/* The cells row r's cell of column c (field f) takes when cut to w cells (the marker's cell too, where it is in it). */
+typedef int (*ui_cell_cols_fn)(const struct ui *u, const struct devrow *r, const struct wb_field *f, int c, int w);
+/*
+ * The room avail leaves beside a device-row table's shown columns (one blank apart) given to its
+ * DEVICE and then MOUNT (the Devices pane's) or its DEV-MOUNT (the Flusher's), each as far as that
+ * shows more of its cells among the rows (cols, at the width it would take: a mount point cut at a
+ * '/' shows "…/stick" in 8 cells as in 12) and at most 24, 24 and 40 cells; the room still left.
+ */
+int ui_grow_columns(const struct ui *u, const struct wb_field *const *col, int nc, int *width, const bool *shown,
+		    int avail, ui_cell_cols_fn cols);
 /* A table's title, with "3-12/32" (the rows shown, of how many) when not every row fits. */
 void ui_title_line(const struct ui *u, int y, const char *title, int first, int rows, int n);
 /* The zones the Zones table lists: those with managed pages. */

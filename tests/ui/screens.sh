@@ -137,6 +137,20 @@ grep -qE '^>loop0 .* 300 █{17}$' "$T/grow.txt" || grow="$grow 160x40(history)"
 grep -q '^>loop0        …tick-ext4     47M ' "$T/grow.txt" || grow="$grow 100x30(…tick-ext4)"
 if [ -z "$grow" ]; then ok "DEVICE and MOUNT take a wide terminal's room; narrow layouts keep STATE"
 else bad "column widths at$grow"; fi
+# the Flusher pane's DEVICE grows as the Devices pane's does (it stayed 13 cells at any width:
+# "btrfs-102:lo…" at 200 columns, bench/scenario-gen stick4/run01 at 20 s), its mount's name where
+# both fit, and the event log names the devices in its width; at 80 columns as before
+ST=$(cd "$(dirname "$0")/../.." && pwd)/bench/scenario-gen/stick4/run01.wbrec
+fl=''
+for sz in 80x24 100x30 120x40; do
+	"$S" "$sz" --replay "$ST" --theme mono -- Space g 2 0 Enter / b t r f s Enter 3 > "$T/fl-$sz.txt" 2>&1
+done
+grep -q '^>btrfs-102:lo… idle ' "$T/fl-80x24.txt" && grep -q 'throttled  btrfs-103:lo… pid' "$T/fl-80x24.txt" || fl="$fl 80x24"
+grep -q '^>btrfs-102:loop205 idle ' "$T/fl-100x30.txt" && grep -q 'throttled  btrfs-103:loop207 pid' "$T/fl-100x30.txt" || fl="$fl 100x30"
+grep -q '^>btrfs-102:loop205 w2 idle ' "$T/fl-120x40.txt" && grep -q 'throttled  btrfs-103:loop207 w3 pid' "$T/fl-120x40.txt" ||
+	fl="$fl 120x40"
+if [ -z "$fl" ]; then ok "the Flusher pane's DEVICE takes a wide terminal's room"
+else bad "the Flusher pane's DEVICE at$fl"; cat "$T"/fl-*.txt; fi
 # a message (here s's) on a row of its own above the footer: the keys stay while it shows
 "$S" 80x24 --root "$F/6.18-writing" -d 0.3 --theme mono -- s > "$T/status.txt" 2>&1
 if sed -n 23p "$T/status.txt" | grep -q '^sorted by MOUNT (ascending)$' &&
