@@ -49,6 +49,15 @@ if sed -n '/bandwidth and writer/{n;p}' "$T/fresh.txt" | grep -q '^1\.0M/s' &&
 else
 	bad "rate plot: the axis"; sed -n '/bandwidth and writer/,$p' "$T/fresh.txt" "$T/fresh6.txt"
 fi
+# ... and the level plots' in the same steps, one rule for every plot: zone-fair-ext4's 128M threshold
+# had a 200M axis beside its rates' 15M/s
+if sed -n '/dirty + writeback against the limits/{n;p}' "$T/zone-fair-ext4-200x60.txt" | grep -q '^  150M ' &&
+   sed -n '/dirty + writeback against its threshold/{n;p}' "$T/zone-fair-ext4-200x60.txt" | grep -q '^  150M ' &&
+   sed -n '/bandwidth and writer/{n;p}' "$T/zone-fair-ext4-200x60.txt" | grep -q '^ 15M/s '; then
+	ok "level plots: the axis in the rate plot's steps"
+else
+	bad "level plots: the axis"; grep -A1 'against\|bandwidth and' "$T/zone-fair-ext4-200x60.txt"
+fi
 # the marks' legend at every span at 80x24: each row's right of now where the forecast leaves
 # room, else on a row of its own (a long span left it out)
 for z in 0 1 2 3; do

@@ -39,9 +39,8 @@ void wb_plot_band(struct wb_plot *p, const double *x, const double *lo, const do
  * valid until the next drawing) and role; " " with role -1 when empty.
  */
 const char *wb_plot_cell(const struct wb_plot *p, int c, int r, int *role);
-/* A "nice" upper bound for values up to v (1, 2, 2.5, 5 times a power of 2 or 10). */
+/* A "nice" upper bound for values up to v: 1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of 10 (binary: of
+ * 10 and 1024, 110M is 150M); every plot's axis. */
 double wb_plot_nice_max(double v, bool binary);
-/* The same in finer steps (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8): 110 is 150, not 200; 26 is 30, not 50. */
-double wb_plot_nice_max_fine(double v, bool binary);
 
 #endif

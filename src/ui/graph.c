@@ -156,10 +156,9 @@ static double axis_max(const struct frame *fr, const struct plot_def *p)
 {
 	double d = series_max(fr, p, false), r = series_max(fr, p, true), m = d > 0 && r > 4 * d ? d : fmax(d, r);
 
-	/* rates in finer steps: a 30M/s device's curve filled half of a 50M/s axis */
-	if (p->rate)
-		return m > 0 ? wb_plot_nice_max_fine(m, true) : RATE_AXIS_MIN;
-	return wb_plot_nice_max(m, true);
+	if (p->rate && !(m > 0))
+		return RATE_AXIS_MIN;
+	return wb_plot_nice_max(m, true); /* in fine steps: a 30M/s curve filled half of a 50M/s axis */
 }
 
 /* Cells of one canvas row, runs of one role put together. */

@@ -238,12 +238,14 @@ const char *wb_plot_cell(const struct wb_plot *p, int c, int r, int *role)
 	}
 }
 
-/* The steps of an axis top within a power of ten: coarse (limits frame the data), or fine (rates fill it). */
-static const double coarse_steps[] = { 1, 2, 2.5, 5, 10 };
-static const double fine_steps[] = { 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10 };
+/*
+ * The steps of an axis top within a power of ten, one rule for every plot: the
+ * level plots had 1, 2, 2.5 and 5 beside the rate plot's finer ones, so a
+ * 128M threshold sat under a 200M axis while its device's rates filled theirs.
+ */
+static const double steps[] = { 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10 };
 
-/* The least step times a power of 10 (in unit 1, or 1024^k when binary) that holds v. */
-static double nice(double v, bool binary, const double *steps, size_t n)
+double wb_plot_nice_max(double v, bool binary)
 {
 	double unit = 1, m;
 
@@ -253,18 +255,8 @@ static double nice(double v, bool binary, const double *steps, size_t n)
 		while (v / unit >= 1024)
 			unit *= 1024;
 	m = pow(10, floor(log10(v / unit)));
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
 		if (steps[i] * m * unit >= v * (1 - 1e-12))
 			return steps[i] * m * unit;
 	return 10 * m * unit;
-}
-
-double wb_plot_nice_max(double v, bool binary)
-{
-	return nice(v, binary, coarse_steps, sizeof(coarse_steps) / sizeof(coarse_steps[0]));
-}
-
-double wb_plot_nice_max_fine(double v, bool binary)
-{
-	return nice(v, binary, fine_steps, sizeof(fine_steps) / sizeof(fine_steps[0]));
 }

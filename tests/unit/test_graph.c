@@ -64,18 +64,21 @@ static void nice_axis(void **st)
 {
 	(void)st;
 	assert_true(wb_plot_nice_max(0, false) == 1);
-	assert_true(wb_plot_nice_max(3, false) == 5);
+	assert_true(wb_plot_nice_max(3, false) == 3);
+	assert_true(wb_plot_nice_max(3.1, false) == 4);
 	assert_true(wb_plot_nice_max(20, false) == 20);
 	assert_true(wb_plot_nice_max(21, false) == 25);
-	assert_true(wb_plot_nice_max(80.0 * (1 << 20), true) == 100.0 * (1 << 20));
+	assert_true(wb_plot_nice_max(80.0 * (1 << 20), true) == 80.0 * (1 << 20));
 	assert_true(wb_plot_nice_max(4.6 * (1 << 30), true) == 5.0 * (1 << 30));
 	assert_true(wb_plot_nice_max(NAN, true) == 1);
-	/* rates in finer steps */
-	assert_true(wb_plot_nice_max_fine(110.0 * (1 << 20), true) == 150.0 * (1 << 20));
-	assert_true(wb_plot_nice_max_fine(26.0 * (1 << 20), true) == 30.0 * (1 << 20));
-	assert_true(wb_plot_nice_max_fine(5.2 * (1 << 20), true) == 6.0 * (1 << 20));
-	assert_true(wb_plot_nice_max_fine(7, false) == 8);
-	assert_true(wb_plot_nice_max_fine(0, true) == 1);
+	/* one rule for the levels and the rates, in fine steps: 110 is 150, not 200; 26 is 30, not 50 */
+	assert_true(wb_plot_nice_max(110.0 * (1 << 20), true) == 150.0 * (1 << 20));
+	assert_true(wb_plot_nice_max(128.0 * (1 << 20), true) == 150.0 * (1 << 20)); /* a threshold: not 200M */
+	assert_true(wb_plot_nice_max(26.0 * (1 << 20), true) == 30.0 * (1 << 20));
+	assert_true(wb_plot_nice_max(5.2 * (1 << 20), true) == 6.0 * (1 << 20));
+	assert_true(wb_plot_nice_max(7, false) == 8);
+	assert_true(wb_plot_nice_max(9, false) == 10);
+	assert_true(wb_plot_nice_max(0, true) == 1);
 }
 
 /* A sample with one BDI of `dirty` pages and `pauses` throttling pauses. */
