@@ -561,7 +561,7 @@ static int help_keys(struct ui *u, int y, bool replay)
 	char line[200], one[2][96];
 	int k = 0;
 
-	for (size_t i = 0; i <= n && y < ui_lines(u) - 2; i++) {
+	for (size_t i = 0; i <= n && y < ui_lines(u); i++) {
 		bool last = i == n;
 		if (!last && (!(b[i].when & (UI_K_LIVE | UI_K_TREE)) != replay || !(b[i].when & mode) ||
 			      !ui_binding_acts(&b[i], u->pane)))
@@ -592,7 +592,7 @@ static int help_notes(struct ui *u, int y, const char *const *notes, size_t n)
 		size_t k = 1;
 		while (i + k < n && notes[i + k][0] == ' ')
 			k++;
-		if (y + (int)k > ui_lines(u) - 2)
+		if (y + (int)k > ui_lines(u))
 			break;
 		for (size_t j = 0; j < k; j++)
 			ui_put(u, y++, 2, WB_R_NORMAL, notes[i + j]);
@@ -601,27 +601,33 @@ static int help_notes(struct ui *u, int y, const char *const *notes, size_t n)
 	return y;
 }
 
+/*
+ * The keys and the notes, every line of them at 80x24 on every pane, live and in a
+ * replay: there the n/N note pushed the Devices legend out. So the hint shares the
+ * title's row, the notes take a line fewer each (the n/N note one), and the rows
+ * go to the screen's last.
+ */
 static void draw_help(struct ui *u)
 {
 	static const char *const notes[] = {
 		/* CLEAN-IN is not at BW/s, the kernel's estimate: at what the device completed lately */
-		"Devices: DIRTY reclaimable, WRITEBK under writeback, THRESH / BG its share",
-		"  of the dirty / background threshold (model), %LIM = (DIRTY+WRITEBK)/THRESH,",
-		"  CLEAN-IN = time to write it all at its recent rate (1.3s+: once expired).",
-		"Rows: warn at the warn % or past BG; critical at the critical % or when",
-		"  writers are throttled. '-': not known at this access level.",
-		"Meter: b background threshold, f freerun ceiling, T dirty threshold; % of T.",
-		"Sizes are IEC: K = KiB, M = MiB, G = GiB.",
+		"Devices: DIRTY reclaimable, WRITEBK under writeback, THRESH / BG its share of",
+		"  the dirty / background threshold, %LIM = (DIRTY+WRITEBK)/THRESH, CLEAN-IN =",
+		"  time to write it all at its recent rate (1.3s+: once expired); '-' unknown.",
+		"Rows: warn at the warn % or past BG, critical at the critical % or throttled.",
+		"Meter: b background, f freerun, T dirty threshold, % of T. K = KiB, M = MiB.",
 	};
 	/* what n/N call an episode: continuous throttling had none after its first sample */
 	static const char *const replay_notes[] = {
-		"n/N stop where throttling starts, where a device joins it, and every 30 s",
-		"  of throttling that goes on.",
+		"n/N stop where throttling starts or a device joins it, and every 30 s of it.",
 	};
+	static const char hint[] = "Press any key to return.";
 	int y = 1;
 
 	wb_grid_erase(u->grid);
-	ui_put(u, y++, 2, WB_R_TITLE, "wbtop - top for Linux writeback");
+	ui_put(u, 0, 2, WB_R_TITLE, "wbtop - top for Linux writeback");
+	/* at the right of the keys' 80 columns, not of a wide screen's */
+	ui_put(u, 0, (ui_cols(u) < WB_MIN_COLS ? ui_cols(u) : WB_MIN_COLS) - 1 - (int)strlen(hint), WB_R_HINT, hint);
 	y = help_keys(u, y, false);
 	if (u->src && u->src->replay) { /* the replay's own keys only where they work */
 		ui_put(u, y++, 2, WB_R_NORMAL, "Replay:");
@@ -629,7 +635,6 @@ static void draw_help(struct ui *u)
 		y = help_notes(u, y, replay_notes, sizeof(replay_notes) / sizeof(replay_notes[0]));
 	}
 	help_notes(u, y, notes, sizeof(notes) / sizeof(notes[0]));
-	ui_put(u, ui_lines(u) - 1, 2, WB_R_HINT, "Press any key to return.");
 }
 
 /*

@@ -1254,6 +1254,63 @@ static void tune_writes_live_only(void **st)
 }
 
 /*
+ * The help shows all it has at 80x24 (and 100x30) over every pane, on this machine's
+ * kernel (a / k and u / R too: the most keys), on a --root tree and in a replay:
+ * every key it lists for the pane, the replay's n/N note and the whole Devices
+ * legend (at 80x24 in a replay the n/N note pushed the legend out).
+ */
+static void help_fits(void **st)
+{
+	static const char *const notes[] = { "Devices: DIRTY reclaimable", "CLEAN-IN =", "(1.3s+: once expired)",
+					     "Rows: warn at", "Meter: b background", "Press any key to return." };
+	static const int sizes[][2] = { { 80, 24 }, { 100, 30 } };
+	const struct ui_binding *b;
+	size_t nb = ui_bindings(&b);
+	char dir[] = "/tmp/wbtop-helpfit-XXXXXX", cmd[64], what[96];
+	struct wb_grid grid;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	wb_grid_init(&grid);
+	for (int src = 0; src < SRC_COUNT; src++) {
+		struct rig g;
+		rig_open_src(&g, src, dir);
+		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+			assert_int_equal(wb_grid_resize(&grid, sizes[z][0], sizes[z][1]), 0);
+			for (int p = 0; p < P_COUNT; p++) {
+				unsigned mode;
+				rig_reset(&g, (enum pane)p);
+				g.u.help = true;
+				g.u.grid = &grid;
+				ui_render(&g.u);
+				g.u.grid = NULL;
+				mode = ui_key_mode(&g.u);
+				for (size_t k = 0; k < nb; k++) {
+					if (!(b[k].when & mode) || !ui_binding_acts(&b[k], (enum pane)p))
+						continue;
+					snprintf(what, sizeof(what), "%-10s %s", b[k].label, b[k].help);
+					if (!grid_has(&grid, what))
+						fail_msg("%s help at %dx%d over pane %d: no \"%s\"", src_names[src], grid.w,
+							 grid.h, p + 1, what);
+				}
+				for (size_t k = 0; k < sizeof(notes) / sizeof(notes[0]); k++)
+					if (!grid_has(&grid, notes[k]))
+						fail_msg("%s help at %dx%d over pane %d: no \"%s\"", src_names[src], grid.w,
+							 grid.h, p + 1, notes[k]);
+				if (grid_has(&grid, "n/N stop where throttling starts") != (src == SRC_REPLAY))
+					fail_msg("%s help at %dx%d over pane %d: the n/N note %s", src_names[src], grid.w,
+						 grid.h, p + 1, src == SRC_REPLAY ? "missing" : "shown");
+				g.u.help = false;
+			}
+		}
+		rig_close(&g);
+	}
+	wb_grid_finish(&grid);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
  * The Tune pane's prediction follows the samples: both sides of its table
  * are of the newest sample (it was made once, at the keypress, while the
  * before side moved on, so drift showed as the change's effect).
@@ -2253,6 +2310,7 @@ int main(void)
 		cmocka_unit_test(mouse_events),
 		cmocka_unit_test(tune_preview_follows),
 		cmocka_unit_test(tune_writes_live_only),
+		cmocka_unit_test(help_fits),
 		cmocka_unit_test(sort_state_severity),
 		cmocka_unit_test(selection_follows_device),
 		cmocka_unit_test(devices_mount_cut_whole),
