@@ -15,11 +15,11 @@ import json
 import os
 import re
 import socket
-import subprocess
-import sys
 import tempfile
 import threading
 import time
+
+from om_serve import fail, serve
 
 WBTOP = os.environ["WBTOP"]
 SECONDS = float(os.environ.get("LOAD_SECONDS", "30"))
@@ -28,28 +28,14 @@ PAUSE = 0.05  # between one client's scrapes: up to ~1000 scrapes/s in all, on a
 ACCEPT_OM = "application/openmetrics-text; version=1.0.0"
 
 
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
-
-
 def rss_kib(pid):
     with open("/proc/%d/status" % pid) as f:
         return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
 
 
 def start(out):
-    p = subprocess.Popen([WBTOP, "--batch", "--json", "-n", "0", "-d", str(DELAY), "--no-trace", "--no-procs",
-                          "--listen", "127.0.0.1:0"], stdout=out, stderr=subprocess.PIPE, text=True)
-    line = p.stderr.readline()
-    while line and "serving http://" not in line:
-        line = p.stderr.readline()
-    m = re.search(r"http://([\d.]+):(\d+)/metrics", line or "")
-    if not m:
-        p.kill()
-        fail("wbtop did not serve: " + (line or "") + p.stderr.read())
-    threading.Thread(target=p.stderr.read, daemon=True).start()  # keep the pipe drained
-    return p, m.group(1), int(m.group(2))
+    return serve([WBTOP, "--batch", "--json", "-n", "0", "-d", str(DELAY), "--no-trace", "--no-procs",
+                  "--listen", "127.0.0.1:0"], stdout=out)
 
 
 class Counts:

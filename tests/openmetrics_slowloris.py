@@ -10,34 +10,21 @@ scrape from a third address must be answered in full within SCRAPE_S, five
 times, while most of the slow connections stay open. Bounds are generous (a
 scrape takes milliseconds here); no root: wbtop reads a fixture tree."""
 import os
-import re
 import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.request
+
+from om_serve import fail, serve
 
 WBTOP, FIXTURES = os.environ["WBTOP"], os.environ["FIXTURES"]
 SLOW, SCRAPE_S = 256, 10.0
 
 
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
-
-
 def start():
-    p = subprocess.Popen([WBTOP, "--root", FIXTURES + "/6.18-writing", "--batch", "-n", "0", "-d", "0.5",
-                          "--no-trace", "--no-procs", "--listen", "127.0.0.1:0"],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    line = p.stderr.readline()
-    m = re.search(r"http://127\.0\.0\.1:(\d+)/metrics", line or "")
-    if not m:
-        p.kill()
-        fail("wbtop did not serve: " + (line or "") + p.stderr.read())
-    threading.Thread(target=p.stderr.read, daemon=True).start()  # keep the pipe drained
-    return p, int(m.group(1))
+    p, _, port = serve([WBTOP, "--root", FIXTURES + "/6.18-writing", "--batch", "-n", "0", "-d", "0.5",
+                        "--no-trace", "--no-procs", "--listen", "127.0.0.1:0"])
+    return p, port
 
 
 def scrape(port, deadline):

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What the /metrics tests share: wbtop started with --listen on a free
+localhost port, the address it says it serves on read from its stderr."""
+import re
+import subprocess
+import sys
+import threading
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def serve(argv, stdout=subprocess.DEVNULL):
+    """Start argv (a wbtop command ending in --listen 127.0.0.1:0); (process, host, port)."""
+    p = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE, text=True)
+    line = p.stderr.readline()
+    while line and "serving http://" not in line:
+        line = p.stderr.readline()
+    m = re.search(r"http://([\d.]+):(\d+)/metrics", line or "")
+    if not m:
+        p.kill()
+        fail("wbtop did not serve: " + (line or "") + p.stderr.read())
+    threading.Thread(target=p.stderr.read, daemon=True).start()  # keep the pipe drained
+    return p, m.group(1), int(m.group(2))
