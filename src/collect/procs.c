@@ -34,6 +34,7 @@
 #define LIST_EVERY 64               /* /proc is listed whole at least every LIST_EVERY times */
 #define UNEXPLAINED (4u << 20)      /* bytes dirtied that no process read explains: read them all */
 #define RECENT 30                   /* samples a writer is watched for after it last wrote */
+#define FD_SCAN_MAX 256             /* descriptors looked at for O_DIRECT (writes_direct()) */
 
 /* How often a process is read after its write counters stood still for `idle` samples. */
 static const struct {
@@ -53,7 +54,7 @@ struct task {
 	unsigned still; /* the sample its write counters last moved in (or it was first read) */
 	unsigned read;  /* the sample it was last read in */
 	uint64_t delta; /* what it wrote in that sample (all of it, first read) */
-	enum { W_UNKNOWN, W_BUFFERED, W_DIRECT } kind; /* do its writes dirty pages? (judge()) */
+	enum { W_UNKNOWN, W_BUFFERED, W_DIRECT } kind; /* do its writes dirty pages? (judge(), when it first writes) */
 };
 
 struct wb_procs {
@@ -576,51 +577,82 @@ static void publish(struct wb_procs *p, struct wb_sample *s, struct wb_proc *w, 
 }
 
 /*
+ * Has the task a file open for writing with O_DIRECT (/proc/PID/fdinfo's
+ * flags)? Its write_bytes then count writes that dirty no pages. At most
+ * FD_SCAN_MAX descriptors are looked at.
+ */
+static bool writes_direct(int pid)
+{
+	char path[64], buf[256];
+	struct dirent *e;
+	bool direct = false;
+	unsigned n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo", pid);
+	if (!(d = opendir(path)))
+		return false;
+	while (!direct && n++ < FD_SCAN_MAX && (e = readdir(d))) {
+		const char *f;
+		unsigned long fl;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "fdinfo/%.32s", e->d_name);
+		if (read_small(pid, path, buf, sizeof(buf)) > 0 && (f = strstr(buf, "flags:")) &&
+		    sscanf(f + 6, "%lo", &fl) == 1)
+			direct = (fl & O_DIRECT) && (fl & O_ACCMODE) != O_RDONLY;
+	}
+	closedir(d);
+	return direct;
+}
+
+/*
  * Which of the tasks read in this sample explain what the kernel dirtied
  * (moved: nr_dirtied's move; known: it is): those whose writes dirty pages.
  * write_bytes also counts writes that go around the page cache (O_DIRECT:
  * the direct I/O paths account them, folio_account_dirtied() is never
  * reached); counted as explaining, a dd with oflag=direct hid a 32 MiB
  * buffered write from the sweep for 2-6 samples (procs_sleepers in a CI run,
- * then reproduced beside the dd). The writers not judged yet are judged
- * together against what the buffered ones leave of the move: under a quarter
- * of what they wrote, direct; half or more, buffered; between, not yet (and
- * not explaining meanwhile). A lone writer is judged again whatever it was
- * (a task can do both). 4 MiB written at least, as the sweep's margin.
+ * then reproduced beside the dd). A writer is judged when first seen writing,
+ * by its open files; from the counts alone a new direct writer and a buffered
+ * one nobody read dirtying as much in the same sample look alike (judged
+ * that way, the dd that had just started explained the sleeper's 32 MiB). A
+ * writer judged buffered that writes alone, 4 MiB or more, while nr_dirtied
+ * moves by under a quarter of it is taken as direct from then on (a file
+ * opened later, more descriptors than looked at); never the other way, which
+ * could explain another's pages.
  */
 static void judge(struct wb_procs *p, uint64_t moved, bool known)
 {
-	uint64_t buffered = 0, open = 0, rest;
-	size_t writers = 0;
-	int verdict;
+	size_t writers = 0, lone = 0;
 
-	for (size_t i = 0; i < p->nt; i++)
-		writers += p->t[i].read == p->tick && p->t[i].delta;
-	for (size_t i = 0; i < p->nt; i++) {
-		const struct task *t = &p->t[i];
-
-		if (t->read != p->tick || !t->delta)
-			continue;
-		if (t->kind == W_UNKNOWN || writers == 1)
-			open += t->delta;
-		else if (t->kind == W_BUFFERED)
-			buffered += t->delta;
-	}
-	rest = moved > buffered ? moved - buffered : 0; /* what the open ones may have dirtied */
-	verdict = !known || open < UNEXPLAINED ? W_UNKNOWN
-		  : rest < open / 4		? W_DIRECT
-		  : rest >= open / 2		? W_BUFFERED
-						: W_UNKNOWN;
-	p->explained = buffered;
+	p->explained = 0;
 	for (size_t i = 0; i < p->nt; i++) {
 		struct task *t = &p->t[i];
 
-		if (t->read != p->tick || !t->delta || (t->kind != W_UNKNOWN && writers > 1))
+		if (t->read != p->tick || !t->delta)
 			continue;
-		if (verdict != W_UNKNOWN)
-			t->kind = verdict;
-		p->explained += t->kind == W_BUFFERED ? t->delta : 0;
+		writers++;
+		lone = i;
+		if (t->kind == W_UNKNOWN)
+			t->kind = writes_direct(t->pid) ? W_DIRECT : W_BUFFERED;
 	}
+	if (writers == 1 && known && p->t[lone].kind == W_BUFFERED && p->t[lone].delta >= UNEXPLAINED &&
+	    moved < p->t[lone].delta / 4)
+		p->t[lone].kind = W_DIRECT;
+	for (size_t i = 0; i < p->nt; i++)
+		if (p->t[i].read == p->tick && p->t[i].kind == W_BUFFERED)
+			p->explained += p->t[i].delta;
+	/*
+	 * More written than the kernel dirtied: some of it is not this
+	 * sample's dirtying, so none of it explains. A shell's write_bytes take
+	 * its reaped children's at once (the kernel adds a child's counts to
+	 * its parent's at wait()): procs_sleepers' dd loop showed 64 MiB each
+	 * time it reaped a dd, and that explained the sleeper's 32 MiB.
+	 */
+	if (known && p->explained > moved + UNEXPLAINED)
+		p->explained = 0;
 }
 
 /*
