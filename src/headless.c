@@ -110,6 +110,16 @@ static void whatif_moved(const struct wb_sample *s, int rc, const char *err, boo
 	*off = rc != 0;
 }
 
+/* A CSV row, the header (and --csv-units' line) over the first: a run refused before it prints nothing. */
+static void csv_row(FILE *f, const struct wb_view *v, bool first, bool units)
+{
+	if (first)
+		wb_out_csv_header(f);
+	if (first && units)
+		wb_out_csv_units(f);
+	wb_out_csv(f, v);
+}
+
 int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 {
 	struct wb_pipeline_opts po = { .sets = o->sets, .nsets = o->nsets,
@@ -151,10 +161,6 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 	if (!src->replay && (e = wb_relay_stdout()))
 		fprintf(stderr, "wbtop: the output is written by the sampling loop: %s\n", strerror(-e));
 	clock_gettime(CLOCK_MONOTONIC, &next);
-	if (o->fmt == WB_FMT_CSV)
-		wb_out_csv_header(stdout);
-	if (o->csv_units)
-		wb_out_csv_units(stdout);
 	/* a replay from --from: the window the full export had there (rates, forecast) */
 	if (src->replay && wb_pipeline_resync(pl, src))
 		fprintf(stderr, "wbtop: the recording before --from could not be read\n");
@@ -205,13 +211,22 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 			rc = rc == -ENOMEM ? 1 : 2;
 			break;
 		}
+		/*
+		 * A recorder that records nothing must not run on (wbtop(1), EXIT
+		 * STATUS), and the sample it refused is not printed either: a
+		 * --max-size too small printed the first sample, then exit 2.
+		 */
+		if (wb_pipeline_diag(pl)->n) {
+			rc = 1;
+			break;
+		}
 		v = wb_pipeline_view(pl);
 		if (null_out && o->fmt != WB_FMT_OM)
 			; /* thrown away: not formatted */
 		else if (o->fmt == WB_FMT_JSON)
 			wb_out_json(stdout, v);
 		else if (o->fmt == WB_FMT_CSV)
-			wb_out_csv(stdout, v);
+			csv_row(stdout, v, i == 0, o->csv_units);
 		else if (o->fmt == WB_FMT_OM)
 			om_bad = print_om(om, v, !src->replay) && src->replay;
 		else if (!o->quiet_text) /* serving: stdout stays quiet unless asked */
@@ -231,10 +246,6 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 			} else {
 				clearerr(stdout); /* not an error at exit either (main's flushed()) */
 			}
-			break;
-		}
-		if (wb_pipeline_diag(pl)->n) { /* a recorder that records nothing must not run on (wbtop(1), EXIT STATUS) */
-			rc = 1;
 			break;
 		}
 	}

@@ -395,6 +395,14 @@ $W --replay "$T/c2.wbrec" --batch --json > /dev/null 2> "$T/err" && ! grep -q "o
 	fail "stderr closed: the recording damaged: $(head -c 300 "$T/err")"
 $W --root "$F/6.18-writing" --batch --json -n 3 -d 0.05 --record "$T/c3.wbrec" --max-size 1 > /dev/null 2>&-; rc=$?
 [ $rc = 2 ] && [ ! -e "$T/c3.wbrec" ] || fail "stderr closed, --max-size 1: rc $rc, or a file left"
+# a --max-size refused at the first sample printed that sample (6 KB of JSON, a CSV header and
+# row) before exit 2: the refusal prints nothing, as it records nothing
+for fmt in --json --csv "--csv --csv-units" ""; do
+	$W --root "$F/6.18-writing" --batch $fmt -n 3 -d 0.05 --record "$T/c4.wbrec" --max-size 1K > "$T/out" 2> "$T/err"
+	rc=$?
+	[ $rc = 2 ] && [ ! -s "$T/out" ] && grep -q "2K is the least" "$T/err" && [ ! -e "$T/c4.wbrec" ] ||
+		fail "--max-size 1K $fmt: rc $rc, $(wc -c < "$T/out") bytes printed, $(head -c 300 "$T/err")"
+done
 $W --root "$F/6.18-writing" --batch --json -n 1 <&- > "$T/out" 2> "$T/err" && [ "$(wc -l < "$T/out")" = 1 ] ||
 	fail "stdin closed: rc $?, $(cat "$T/err")"
 check "a closed stdout or stderr never writes into the recording: exit 1 'Bad file descriptor' for stdout"
