@@ -230,9 +230,13 @@ static struct wb_value d_throttle(const struct wb_fctx *c) { return c->d->thrott
 static bool held_dirty(const struct wb_fctx *c)
 {
 	const struct wb_sample *s = c->s;
+	uint64_t cs = s->sys[WB_SYS_WRITEBACK_CS];
+	/* a preview's setting is the sample's (known or not) unless the change set it */
+	bool known = s->sys_valid & WB_BIT(WB_SYS_WRITEBACK_CS) || (c->k && c->k->writeback_cs != cs);
 
-	return s->sys_valid & WB_BIT(WB_SYS_WRITEBACK_CS) && s->sys[WB_SYS_WRITEBACK_CS] == 0 &&
-	       WB_HAS(c->b->st_valid, WB_B_RECLAIMABLE) && c->b->st[WB_B_RECLAIMABLE] > 0;
+	if (c->k)
+		cs = c->k->writeback_cs;
+	return known && cs == 0 && WB_HAS(c->b->st_valid, WB_B_RECLAIMABLE) && c->b->st[WB_B_RECLAIMABLE] > 0;
 }
 
 /*

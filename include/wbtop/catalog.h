@@ -63,6 +63,7 @@ struct wb_fctx {
 	const struct wb_bdi *b;
 	const struct wb_bdi_limits *bl;   /* of l; NULL unknown */
 	const struct wb_bdi_derived *d;
+	const struct wb_settings *k;      /* previewed settings (the Tune pane) with l; NULL: the sample's */
 };
 
 struct wb_field {

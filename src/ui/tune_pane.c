@@ -98,8 +98,10 @@ static void key_of_entry(const struct ui *u, size_t i, char *buf, size_t n)
 /* Drop the prediction and its forecasts. */
 void ui_tune_finish(struct ui *u)
 {
-	if (u->tune_pred_ok)
+	if (u->tune_pred_ok) {
 		wb_limits_finish(&u->tune_pred);
+		wb_settings_finish(&u->tune_set);
+	}
 	if (u->tune_fc_ok) {
 		wb_forecast_finish(&u->tune_fc[0]);
 		wb_forecast_finish(&u->tune_fc[1]);
@@ -149,8 +151,11 @@ static void preview(struct ui *u)
 		u->tune_pred_ok = wb_model_eval_hist(wb_ring_get(u->ring, 1), s, u->ring, &k, &u->lim, 0, &u->tune_pred) == 0;
 		u->tune_ok = u->tune_pred_ok;
 		u->tune_err[0] = '\0';
-		if (u->tune_pred_ok)
-			forecast(u, &k);
+		if (u->tune_pred_ok) { /* kept with the prediction: DRAIN reads them (tune_table.c) */
+			u->tune_set = k;
+			k = (struct wb_settings){ 0 };
+			forecast(u, &u->tune_set);
+		}
 	}
 	wb_settings_finish(&k);
 }

@@ -94,7 +94,7 @@ int ui_tune_table_rows(const struct ui *u, size_t *idx, int max)
  * is another (a prediction held while a device came or went).
  */
 static struct wb_value dev_field(const struct ui *u, size_t i, const char *bdi, const struct wb_limits *l,
-				 const char *title, const struct wb_field **f)
+				 const struct wb_settings *k, const char *title, const struct wb_field **f)
 {
 	size_t nf;
 	const struct wb_field *t = wb_catalog_bdi(&nf);
@@ -107,6 +107,7 @@ static struct wb_value dev_field(const struct ui *u, size_t i, const char *bdi, 
 	if (!*f || !u->view || u->view->cur != cur(u) || i >= cur(u)->nbdis || strcmp(cur(u)->bdis[i].name, bdi))
 		return (struct wb_value){ .known = false };
 	wb_catalog_ctx(&c, u->view, l, i);
+	c.k = k;
 	return (*f)->get(&c);
 }
 
@@ -121,7 +122,7 @@ void ui_tune_dev_name(const struct ui *u, size_t i, const char *bdi, char *name,
 	const struct wb_bdi *b = i < s->nbdis && strcmp(s->bdis[i].name, bdi) == 0 ? &s->bdis[i] : NULL;
 	const char *m = b && b->nmounts ? strrchr(b->mounts[0], '/') : NULL;
 	const struct wb_field *f;
-	struct wb_value x = dev_field(u, i, bdi, &u->lim, "DEVICE", &f);
+	struct wb_value x = dev_field(u, i, bdi, &u->lim, NULL, "DEVICE", &f);
 
 	snprintf(name, n, "%s", bdi);
 	if (x.known)
@@ -170,10 +171,11 @@ static void table_cells(const struct ui *u, size_t i, struct trow *r)
 		ui_tune_bytes(u, r->t1, sizeof(r->t1), z->thresh * P);
 	else
 		snprintf(r->t1, sizeof(r->t1), "-");
-	/* pane 1's CLEAN-IN under the previewed limits: a knob does not change how fast a device writes,
-	 * but its background condition decides whether the pages wait for their expiry first ("7.3s+";
-	 * drawn apart here, the + was missing) */
-	cv = dev_field(u, i, z->name, &u->tune_pred, "CLEAN-IN", &f);
+	/* pane 1's CLEAN-IN under the previewed limits and settings: a knob does not change how fast a
+	 * device writes, but its background condition decides whether the pages wait for their expiry
+	 * first ("7.3s+"; drawn apart here, the + was missing), and with periodic writeback off they
+	 * are never written by themselves ("never"; it read 7.3s+ under dirty_writeback_centisecs=0) */
+	cv = dev_field(u, i, z->name, &u->tune_pred, &u->tune_set, "CLEAN-IN", &f);
 	snprintf(r->c[TC_DRAIN], sizeof(r->c[TC_DRAIN]), "%s", f ? wb_catalog_show(f, &cv, d1, sizeof(d1)) : "-");
 	/* the writers' throughput the forecast predicts under the change, 5-30 s on (not the
 	 * kernel's per-task rate limit, which is no throughput: a walk through the panes read 12K/s beside

@@ -83,6 +83,7 @@ struct ui {
 	char tune_buf[64], tune_err[200], tune_applied[160];
 	struct wb_setop tune_op;
 	struct wb_limits tune_pred;
+	struct wb_settings tune_set;    /* the settings tune_pred is of (owned with it) */
 	struct wb_forecast tune_fc[2];  /* the next minute: current settings, proposed */
 	bool tune_fc_ok, tune_verify;   /* verify: tune_pred is of a change just applied */
 	double tune_trial_end;         /* > 0 while a change is on trial */

@@ -326,6 +326,17 @@ if grep -qE '^  loop1 +disk +[^ ]+ +1\.3s\+ ' "$T/drain.txt" && grep -qE '^  loo
 else
 	bad "Tune's DRAIN"; grep -h '^  loop[01] ' "$T/drain.txt" "$T/drain24.txt" "$T/drain-bg.txt"
 fi
+# ... and under the previewed settings: with periodic writeback off (vm.dirty_writeback_centisecs=0)
+# the pages are never written by themselves, "never" as in pane 1 (it read 13.0s and 7.3s+ at 24 s,
+# the catalogue's check reading the sample's 500); 100 is the kernel's own case, times as before
+"$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 4 Enter 5 Down Down Down Down Down Enter 0 Enter > "$T/drain-off.txt" 2>&1
+"$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 4 Enter 5 Down Down Down Down Down Enter 1 0 0 Enter > "$T/drain-on.txt" 2>&1
+if grep -qE '^  loop0 +stick +[^ ]+ +never ' "$T/drain-off.txt" && grep -qE '^  loop1 +disk +[^ ]+ +never ' "$T/drain-off.txt" &&
+   grep -qE '^  loop0 +stick +[^ ]+ +13\.0s ' "$T/drain-on.txt" && grep -qE '^  loop1 +disk +[^ ]+ +7\.3s\+ ' "$T/drain-on.txt"; then
+	ok "Tune's DRAIN under dirty_writeback_centisecs=0: never"
+else
+	bad "Tune's DRAIN under dirty_writeback_centisecs=0"; grep -h 'PREDICTED\|^  loop[01] ' "$T/drain-off.txt" "$T/drain-on.txt"
+fi
 # n under throttling that goes on: a stop every 30 s (cache-thrash's loop0 is throttled from 1 s
 # to its end: n found 1 s and then nothing), and where a device joins (usb-stick's disk at 13 s)
 stops=''
