@@ -58,6 +58,13 @@ if sed -n '/dirty + writeback against the limits/{n;p}' "$T/zone-fair-ext4-200x6
 else
 	bad "level plots: the axis"; grep -A1 'against\|bandwidth and' "$T/zone-fair-ext4-200x60.txt"
 fi
+# ... with a row above the highest line: usb-stick's 80M threshold, a step itself, was the plot's top edge
+if sed -n '/dirty + writeback against the limits/{n;p}' "$T/usb-stick-80x24.txt" | grep -q '^  100M ' &&
+   sed -n '/dirty + writeback against the limits/{n;n;p}' "$T/usb-stick-80x24.txt" | grep -q '[^ ]'; then
+	ok "level plots: the 80M threshold under the axis' top row"
+else
+	bad "level plots: the axis' headroom"; grep -A2 'against the limits' "$T/usb-stick-80x24.txt"
+fi
 # the marks' legend at every span at 80x24: each row's right of now where the forecast leaves
 # room, else on a row of its own (a long span left it out)
 for z in 0 1 2 3; do

@@ -148,17 +148,23 @@ static double series_max(const struct frame *fr, const struct plot_def *p, bool 
 }
 
 /*
- * The value axis' top: the data and the limits, unless the limits are far
- * above the data (a 5 GiB threshold over a few MiB): then the data, and the
- * limits above it are named in the legend instead of drawn.
+ * The value axis' top for a canvas of rows rows: the data and the limits,
+ * unless the limits are far above the data (a 5 GiB threshold over a few
+ * MiB): then the data, and the limits above it are named in the legend
+ * instead of drawn. The highest of them keeps a row below the top: on a step
+ * itself it was drawn on the plot's edge (usb-stick's 80M threshold).
  */
-static double axis_max(const struct frame *fr, const struct plot_def *p)
+static double axis_max(const struct frame *fr, const struct plot_def *p, int rows)
 {
 	double d = series_max(fr, p, false), r = series_max(fr, p, true), m = d > 0 && r > 4 * d ? d : fmax(d, r);
+	double top;
 
 	if (p->rate && !(m > 0))
 		return RATE_AXIS_MIN;
-	return wb_plot_nice_max(m, true); /* in fine steps: a 30M/s curve filled half of a 50M/s axis */
+	top = wb_plot_nice_max(m, true); /* in fine steps: a 30M/s curve filled half of a 50M/s axis */
+	while (m > 0 && rows > 0 && m >= top * (1 - 1.0 / rows)) /* in the top row: the next step */
+		top = wb_plot_nice_max(top * (1 + 1e-9), true);
+	return top;
 }
 
 /* Cells of one canvas row, runs of one role put together. */
@@ -301,7 +307,7 @@ static void legend(const struct frame *fr, const struct plot_def *p, double ymax
 static void draw_plot(const struct frame *fr, const struct plot_def *p, int y, int x, int w, int h)
 {
 	int cols = w - LABEL_W, rows = h - 3;
-	double ymax = axis_max(fr, p);
+	double ymax = axis_max(fr, p, rows);
 	struct wb_plot *pl;
 	char lab[24], title[256];
 
