@@ -38,9 +38,10 @@ time.sleep(60)" &
 }
 # beside them a writer around the page cache (O_DIRECT, a new dd every
 # 64 MiB): its write_bytes dirty no pages, and counted as explaining
-# nr_dirtied they hid the 32 MiB write from the sweep for 2-6 samples
+# nr_dirtied they hid the 32 MiB write from the sweep for 2-6 samples; so did
+# the loop's shell, which takes each reaped dd's 64 MiB into its own counts
 if dd if=/dev/zero of="$D/direct" bs=1M count=1 oflag=direct status=none 2>/dev/null; then
-	(while :; do dd if=/dev/zero of="$D/direct" bs=1M count=64 oflag=direct status=none; sleep 0.2; done) &
+	(while :; do dd if=/dev/zero of="$D/direct" bs=1M count=64 oflag=direct status=none; sleep 0.5; done) &
 	PIDS="$PIDS $!"
 else
 	echo "note: O_DIRECT not supported here: no direct writer beside the sleepers"
@@ -56,7 +57,12 @@ samples = [json.loads(l) for l in open(d + "/out")]
 fails = 0
 # the first sample after the write: late 1; a sleeper read every 8th sample: up to 8
 for kib, late_max in ((512, 8), (32768, 1), (640, 8)):
-    pid, t = open("%s/t%d" % (d, kib)).read().split()
+    try:
+        pid, t = open("%s/t%d" % (d, kib)).read().split()
+    except OSError:
+        # its write held past the run: something else on the machine keeps the
+        # dirty level at its limit (a kernel test's lowered vm.dirty_bytes)
+        print("FAIL: the %d KiB writer had not written by the end of the run" % kib); fails += 1; continue
     pid, t = int(pid), float(t)
     got, first = 0.0, None
     for prev, s in zip(samples, samples[1:]):

@@ -583,7 +583,7 @@ static void publish(struct wb_procs *p, struct wb_sample *s, struct wb_proc *w, 
  */
 static bool writes_direct(int pid)
 {
-	char path[64], buf[256];
+	char path[64], rel[40], buf[256]; /* rel: read_small()'s /proc/PID/ and it fit its 64 bytes */
 	struct dirent *e;
 	bool direct = false;
 	unsigned n = 0;
@@ -598,8 +598,8 @@ static bool writes_direct(int pid)
 
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "fdinfo/%.32s", e->d_name);
-		if (read_small(pid, path, buf, sizeof(buf)) > 0 && (f = strstr(buf, "flags:")) &&
+		snprintf(rel, sizeof(rel), "fdinfo/%.24s", e->d_name);
+		if (read_small(pid, rel, buf, sizeof(buf)) > 0 && (f = strstr(buf, "flags:")) &&
 		    sscanf(f + 6, "%lo", &fl) == 1)
 			direct = (fl & O_DIRECT) && (fl & O_ACCMODE) != O_RDONLY;
 	}
