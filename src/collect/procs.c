@@ -635,7 +635,9 @@ static void judge(struct wb_procs *p, uint64_t moved, bool known)
 			continue;
 		writers++;
 		lone = i;
-		if (t->kind == W_UNKNOWN)
+		/* not while the move is unknown (the first sample, whose first reads
+		 * take every task's lifetime writes: nothing explains then anyway) */
+		if (t->kind == W_UNKNOWN && known)
 			t->kind = writes_direct(t->pid) ? W_DIRECT : W_BUFFERED;
 	}
 	if (writers == 1 && known && p->t[lone].kind == W_BUFFERED && p->t[lone].delta >= UNEXPLAINED &&
