@@ -208,8 +208,8 @@ void wb_model_completed(const struct wb_sample *cur, const struct wb_ring *hist,
  * Re-time every BDI's drain_s in l (filled by wb_control_compute from the
  * kernel's bandwidth estimate) by what the device has shown it completes:
  * with writeback in flight for WB_DRAIN_MIN_S or more, its dirty pages over
- * the rate it completed meanwhile (the estimate's when it completed none:
- * the figure would otherwise hang on how long wbtop has watched).
+ * the rate it completed meanwhile; unknown (-1) when it completed none
+ * (stalled: --until-clean says so too). Watched for less, the estimate's.
  * The kernel's estimate moves only while someone dirties pages and a new
  * device's starts at 100 MB/s: a loop device throttled to 4 MiB/s still
  * showed 62-103 MB/s, 55M read 0.4-1.0 s against a real 10-13 s.

@@ -238,9 +238,13 @@ void wb_model_drain(struct wb_limits *l, const struct wb_sample *cur, const stru
 		if (!b->dirty_known)
 			continue;
 		wb_model_completed(cur, hist, cur->bdis[i].name, &pages, &secs);
-		/* none completed: a stall, or counters that stand still (a fixture): the estimate's */
-		if (secs >= WB_DRAIN_MIN_S && pages > 0)
-			b->drain_s = (double)b->wb_dirty * secs / pages;
+		/*
+		 * none completed with writeback in flight that long: stalled,
+		 * unknown - as --until-clean says (the kernel's estimate, decayed
+		 * to 4 KiB/s on a stalled disk, had CLEAN-IN at 1m34s there)
+		 */
+		if (secs >= WB_DRAIN_MIN_S)
+			b->drain_s = pages > 0 ? (double)b->wb_dirty * secs / pages : -1;
 	}
 }
 
