@@ -13,6 +13,8 @@
 #include "wbtop/forecast.h"
 #include "wbtop/model.h"
 
+#include "fc_case.h"
+
 /* A 2-CPU sample at the default ratios with memory as a 6.18 VM had it. */
 static void state_sample(struct wb_sample *s)
 {
@@ -374,23 +376,13 @@ static void control_position_rate_pause(void **st)
 /* One device, 5000 dirty pages over its background share, 1000 pages/s. */
 static void forecast_drain_and_throttle(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b = { .name = "8:0" };
-	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 1 };
-	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw = 1000, rate = 0;
-	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
-	wb_sample_init(&s);
-	s.page_size = 4096;
-	b.st[WB_B_RECLAIMABLE] = 5000;
-	b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
-	s.bdis = &b;
-	s.nbdis = 1;
-	l.bdis = &bl;
-	l.dirty = 5000;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 20000, .bg = 2000, .dirty = 5000, .valid = FC_VALID_PAGES,
+					    .horizon = 40, .dev = { { .name = "8:0", .num = 1, .den = 1, .bw = 1000,
+								      .dirty = 5000 } } });
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_int_equal(f.nsteps, 40);
 	assert_true(f.bdis[0].drain_s == 5.0);
 	/* background writeback stops at the background threshold (2000 pages) ... */
@@ -407,16 +399,16 @@ static void forecast_drain_and_throttle(void **st)
 	 * limit's 10 ms is 7 pages, short of DIRTY_POLL_THRESH: 1000 / 32 * 60 =
 	 * 1,875 a minute, a little more while the level climbs).
 	 */
-	rate = 3000;
-	in.horizon_s = 60;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	c.rate[0] = 3000;
+	c.in.horizon_s = 60;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_in_range((long)f.bdis[0].write_rate[59], 700, 1300);
 	assert_true(f.bdis[0].dirty[59] + f.bdis[0].writeback[59] < 20000); /* below the limit */
 	assert_true(f.bdis[0].clean_at_s < 0);
 	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 1800, 2200);
 	wb_forecast_finish(&f);
-	in.step_s = 0; /* refused, not a crash */
-	assert_int_not_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	c.in.step_s = 0; /* refused, not a crash */
+	assert_int_not_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 }
 
 static void fc_sample(struct wb_sample *s, struct wb_bdi *b, size_t n, struct wb_limits *l,
@@ -433,25 +425,21 @@ static void fc_sample(struct wb_sample *s, struct wb_bdi *b, size_t n, struct wb
  */
 static void forecast_btrfs_whole_flush(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b = { .name = "btrfs-3" };
-	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 1, .dirty = 5000 };
-	struct wb_bdi_limits bl = { .name = "btrfs-3", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw = 1000, rate = 0;
-	struct wb_forecast_in in = { 40, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
-	fc_sample(&s, &b, 1, &l, &bl);
-	b.st[WB_B_RECLAIMABLE] = 5000;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 20000, .bg = 2000, .dirty = 5000, .valid = FC_VALID_KBW,
+					    .horizon = 40, .dev = { { .name = "btrfs-3", .num = 1, .den = 1, .bw = 1000,
+								      .dirty = 5000 } } });
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_true(f.bdis[0].dirty[0] == 0);
 	assert_in_range((long)f.bdis[0].writeback[0], 3900, 4100);
 	assert_true(f.bdis[0].clean_at_s >= 4 && f.bdis[0].clean_at_s <= 6);
 	wb_forecast_finish(&f);
 	/* the same pages on a block device's BDI: chunks to the background threshold */
-	snprintf(b.name, sizeof(b.name), "7:3");
-	snprintf(bl.name, sizeof(bl.name), "7:3");
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	snprintf(c.b[0].name, sizeof(c.b[0].name), "7:3");
+	snprintf(c.bl[0].name, sizeof(c.bl[0].name), "7:3");
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_true(f.bdis[0].dirty[10] == 2000);
 	assert_true(f.bdis[0].clean_at_s >= 30);
 	wb_forecast_finish(&f);
@@ -480,18 +468,13 @@ static void fc_sample(struct wb_sample *s, struct wb_bdi *b, size_t n, struct wb
  */
 static void forecast_fast_device(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b = { .name = "253:0" };
-	struct wb_limits l = { .valid = true, .thresh = 51200, .bg = 12800, .dirty = 8000 };
-	struct wb_bdi_limits bl = { .name = "253:0", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw = 930000, rate = 880000;
-	struct wb_forecast_in in = { 15, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
-	fc_sample(&s, &b, 1, &l, &bl);
-	b.st[WB_B_RECLAIMABLE] = 8000;
-	b.st[WB_B_WB_BW] = 930000;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 51200, .bg = 12800, .dirty = 8000, .valid = FC_VALID_KBW,
+					    .horizon = 15, .dev = { { .name = "253:0", .num = 1, .den = 1, .bw = 930000,
+								      .rate = 880000, .dirty = 8000, .kbw = 930000 } } });
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	for (size_t k = 0; k < f.nsteps; k++) {
 		assert_in_range((long)(f.bdis[0].dirty[k] + f.bdis[0].writeback[k]), 11000, 14000);
 		assert_in_range((long)f.bdis[0].write_rate[k], 850000, 890000);
@@ -499,26 +482,26 @@ static void forecast_fast_device(void **st)
 	wb_forecast_finish(&f);
 	/* with periodic writeback off nothing expires: no flush of the whole level every 30 s */
 	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 0 };
-	s.sys_valid |= WB_BIT(WB_SYS_WRITEBACK_CS) | WB_BIT(WB_SYS_EXPIRE_CS);
-	in.horizon_s = 60;
-	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
+	c.s.sys_valid |= WB_BIT(WB_SYS_WRITEBACK_CS) | WB_BIT(WB_SYS_EXPIRE_CS);
+	c.in.horizon_s = 60;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, &k, &c.in, &f), 0);
 	for (size_t t = 0; t < f.nsteps; t++)
 		assert_in_range((long)(f.bdis[0].dirty[t] + f.bdis[0].writeback[t]), 11000, 14000);
 	wb_forecast_finish(&f);
-	in.horizon_s = 15;
+	c.in.horizon_s = 15;
 	/* a slow one far past them keeps a second of its bandwidth in flight ... */
-	bw = 1000;
-	rate = 0;
-	b.st[WB_B_RECLAIMABLE] = 20000;
-	b.st[WB_B_WB_BW] = 1000;
-	l.dirty = 20000;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	c.bw[0] = 1000;
+	c.rate[0] = 0;
+	c.b[0].st[WB_B_RECLAIMABLE] = 20000;
+	c.b[0].st[WB_B_WB_BW] = 1000;
+	c.l.dirty = 20000;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_in_range((long)f.bdis[0].writeback[0], 950, 1050);
 	wb_forecast_finish(&f);
 	/* ... and 200 pages past them writes a whole chunk (4 MiB), not 200 */
-	b.st[WB_B_RECLAIMABLE] = 13000;
-	l.dirty = 13000;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	c.b[0].st[WB_B_RECLAIMABLE] = 13000;
+	c.l.dirty = 13000;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_true(f.bdis[0].dirty[0] == 13000 - 1024);
 	wb_forecast_finish(&f);
 }
@@ -532,21 +515,16 @@ static void forecast_fast_device(void **st)
  */
 static void forecast_fast_device_ratelimit(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b[2] = { { .name = "253:0" }, { .name = "7:201" } };
-	struct wb_limits l = { .valid = true, .thresh = 34304, .bg = 12950, .dirty = 24000 };
-	struct wb_bdi_limits bl[2] = { { .name = "253:0", .valid = true, .frac_num = 99, .frac_den = 100 },
-				       { .name = "7:201", .valid = true, .frac_num = 1, .frac_den = 100 } };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw[2] = { 596000, 600 }, rate[2] = { 557000, 0 }, tasks[2] = { 1, 0 };
-	struct wb_forecast_in in = { 15, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
-	fc_sample(&s, b, 2, &l, bl);
-	b[0].st[WB_B_RECLAIMABLE] = 10000;
-	b[0].st[WB_B_WB_BW] = 596000;
-	b[1].st[WB_B_WRITEBACK] = 14000;
-	b[1].st[WB_B_WB_BW] = 600;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 34304, .bg = 12950, .dirty = 24000, .valid = FC_VALID_KBW,
+					    .horizon = 15, .tasks = true,
+					    .dev = { { .name = "253:0", .num = 99, .den = 100, .bw = 596000, .rate = 557000,
+						       .tasks = 1, .dirty = 10000, .kbw = 596000 },
+						     { .name = "7:201", .num = 1, .den = 100, .bw = 600, .writeback = 14000,
+						       .kbw = 600 } } });
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	for (size_t k = 0; k < f.nsteps; k++)
 		assert_in_range((long)f.bdis[0].write_rate[k], 450000, 600000);
 	wb_forecast_finish(&f);
@@ -560,28 +538,16 @@ static void forecast_fast_device_ratelimit(void **st)
  */
 static void forecast_idle_device(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b[2] = { { .name = "7:0" }, { .name = "8:0" } };
-	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 2 };
-	struct wb_bdi_limits bl[2] = { { .name = "7:0", .valid = true, .frac_num = 1, .frac_den = 1 },
-				       { .name = "8:0", .valid = true, .frac_num = 0, .frac_den = 1 } };
-	struct wb_bdi_knobs kn[2] = { { .name = "7:0", .max_ppm = 100000 }, { .name = "8:0", .max_ppm = 1000000 } };
-	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = kn, .nbdis = 2 };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw[2] = { 1000, 20000 }, rate[2] = { 3000, 0 };
-	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
-	wb_sample_init(&s);
-	s.page_size = 4096;
-	for (int i = 0; i < 2; i++)
-		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
-	b[0].st[WB_B_RECLAIMABLE] = 8000;
-	s.bdis = b;
-	s.nbdis = 2;
-	l.bdis = bl;
-	l.dirty = 8000;
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 20000, .bg = 2000, .dirty = 8000, .valid = FC_VALID_PAGES,
+					    .horizon = 60,
+					    .dev = { { .name = "7:0", .num = 1, .den = 1, .bw = 1000, .rate = 3000,
+						       .dirty = 8000, .max_ppm = 100000 },
+						     { .name = "8:0", .num = 0, .den = 1, .bw = 20000, .max_ppm = 1000000 } } });
 	for (int run = 0; run < 2; run++) {
-		assert_int_equal(wb_forecast_run(&s, &l, run ? &k : NULL, &in, &f), 0);
+		assert_int_equal(wb_forecast_run(&c.s, &c.l, run ? &c.k : NULL, &c.in, &f), 0);
 		for (size_t t = 0; t < f.nsteps; t++)
 			assert_true(f.bdis[1].write_rate[t] == 0 && f.bdis[1].dirty[t] == 0);
 		assert_true(f.bdis[1].bg_flushes_per_min == 0);
@@ -602,29 +568,24 @@ static void forecast_idle_device(void **st)
  */
 static void forecast_ceiling_beside_idle_disk(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b[2] = { { .name = "7:200" }, { .name = "254:0" } };
-	struct wb_limits l = { .valid = true, .thresh = 64512, .bg = 29607, .dirty = 47400 };
-	struct wb_bdi_limits bl[2] = { { .name = "7:200", .valid = true, .frac_num = 9, .frac_den = 10 },
-				       { .name = "254:0", .valid = true, .frac_num = 1, .frac_den = 10 } };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw[2] = { 1000, 1500000 }, rate[2] = { 500, 0 }, tasks[2] = { 1, 0 };
-	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
-	fc_sample(&s, b, 2, &l, bl);
-	s.ev_valid = true;
-	b[0].st[WB_B_RECLAIMABLE] = 3000;
-	b[0].st[WB_B_WRITEBACK] = 44400;
-	b[0].st[WB_B_WB_BW] = 1000;
-	b[0].ev.dirty_ratelimit = b[0].ev.balanced_ratelimit = 100; /* far below the device's speed */
-	b[1].st[WB_B_WB_BW] = 1500000;
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 64512, .bg = 29607, .dirty = 47400, .valid = FC_VALID_KBW,
+					    .horizon = 30, .tasks = true,
+					    .dev = { { .name = "7:200", .num = 9, .den = 10, .bw = 1000, .rate = 500,
+						       .tasks = 1, .dirty = 3000, .writeback = 44400, .kbw = 1000 },
+						     { .name = "254:0", .num = 1, .den = 10, .bw = 1500000,
+						       .kbw = 1500000 } } });
+	c.s.ev_valid = true;
+	c.b[0].ev.dirty_ratelimit = c.b[0].ev.balanced_ratelimit = 100; /* far below the device's speed */
 	/* the disk idle, then with a trickle writer (10 pages/s, journald): it has
 	 * nothing to complete either way (a review found the trickle let the held
 	 * writer dirty 75,000 pages in a step again) */
 	for (int trickle = 0; trickle < 2; trickle++) {
 		double peak = 0;
-		rate[1] = trickle ? 10 : 0;
-		assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+		c.rate[1] = trickle ? 10 : 0;
+		assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 		for (size_t k = 0; k < f.nsteps; k++) {
 			/* the level sinks to the ceiling and stays about it, a step's
 			 * completions and a chunk past at most */
@@ -650,22 +611,17 @@ static void forecast_ceiling_beside_idle_disk(void **st)
  */
 static void forecast_ratelimit_without_update(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b = { .name = "7:200" };
-	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 10000, .dirty = 17500 };
-	struct wb_bdi_limits bl = { .name = "7:200", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw = 1000, rate = 400, tasks = 1;
-	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, &tasks, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
-	fc_sample(&s, &b, 1, &l, &bl);
-	s.ev_valid = true;
-	b.st[WB_B_RECLAIMABLE] = 15500;
-	b.st[WB_B_WRITEBACK] = 2000;
-	b.st[WB_B_WB_BW] = 1000;
-	b.ev.dirty_ratelimit = 400;
-	b.ev.balanced_ratelimit = 0;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 20000, .bg = 10000, .dirty = 17500, .valid = FC_VALID_KBW,
+					    .horizon = 10, .tasks = true,
+					    .dev = { { .name = "7:200", .num = 1, .den = 1, .bw = 1000, .rate = 400, .tasks = 1,
+						       .dirty = 15500, .writeback = 2000, .kbw = 1000 } } });
+	c.s.ev_valid = true;
+	c.b[0].ev.dirty_ratelimit = 400;
+	c.b[0].ev.balanced_ratelimit = 0;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_in_range((long)f.bdis[0].write_rate[0], 350, 650);
 	wb_forecast_finish(&f);
 }
@@ -679,28 +635,22 @@ static void forecast_ratelimit_without_update(void **st)
  */
 static void forecast_fast_beside_slow_writers(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b[3] = { { .name = "253:0" }, { .name = "7:200" }, { .name = "7:201" } };
-	struct wb_limits l = { .valid = true, .thresh = 60000, .bg = 8192, .dirty = 34100 };
-	struct wb_bdi_limits bl[3] = { { .name = "253:0", .valid = true, .frac_num = 98, .frac_den = 100 },
-				       { .name = "7:200", .valid = true, .frac_num = 1, .frac_den = 100 },
-				       { .name = "7:201", .valid = true, .frac_num = 1, .frac_den = 100 } };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw[3] = { 1000000, 2500, 1300 }, rate[3] = { 1000000, 1300, 1300 }, tasks[3] = { 0, 1, 1 };
-	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
-	fc_sample(&s, b, 3, &l, bl);
-	b[0].st[WB_B_RECLAIMABLE] = 7000;
-	b[0].st[WB_B_WB_BW] = 1000000;
-	b[1].st[WB_B_WRITEBACK] = 18000;
-	b[1].st[WB_B_WB_BW] = 2500;
-	b[2].st[WB_B_WRITEBACK] = 9100;
-	b[2].st[WB_B_WB_BW] = 1300;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 60000, .bg = 8192, .dirty = 34100, .valid = FC_VALID_KBW,
+					    .horizon = 30, .tasks = true,
+					    .dev = { { .name = "253:0", .num = 98, .den = 100, .bw = 1000000, .rate = 1000000,
+						       .dirty = 7000, .kbw = 1000000 },
+						     { .name = "7:200", .num = 1, .den = 100, .bw = 2500, .rate = 1300,
+						       .tasks = 1, .writeback = 18000, .kbw = 2500 },
+						     { .name = "7:201", .num = 1, .den = 100, .bw = 1300, .rate = 1300,
+						       .tasks = 1, .writeback = 9100, .kbw = 1300 } } });
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	for (size_t k = 0; k < f.nsteps; k++) {
 		assert_true(f.g_dirty[k] + f.g_writeback[k] < 60000);
 		for (int i = 1; i < 3; i++)
-			assert_true(f.bdis[i].write_rate[k] < 4 * bw[i]);
+			assert_true(f.bdis[i].write_rate[k] < 4 * c.bw[i]);
 	}
 	wb_forecast_finish(&f);
 }
@@ -770,25 +720,16 @@ static void forecast_throttled_stops_at_limit(void **st)
  */
 static void forecast_strict_own_ceiling(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b[2] = { { .name = "7:203" }, { .name = "7:200" } };
-	struct wb_limits l = { .valid = true, .thresh = 64512, .bg = 29607, .dirty = 63500 };
-	struct wb_bdi_limits bl[2] = { { .name = "7:203", .valid = true, .frac_num = 1, .frac_den = 10 },
-				       { .name = "7:200", .valid = true, .frac_num = 9, .frac_den = 10 } };
-	struct wb_bdi_knobs kn[2] = { { .name = "7:203", .max_ppm = 1000000, .strict = true },
-				      { .name = "7:200", .max_ppm = 1000000 } };
-	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = kn, .nbdis = 2 };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw[2] = { 3000, 100 }, rate[2] = { 4000, 100 }, tasks[2] = { 0, 1 };
-	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
-	fc_sample(&s, b, 2, &l, bl);
-	b[0].st[WB_B_RECLAIMABLE] = 500;
-	b[0].st[WB_B_WB_BW] = 3000;
-	b[1].st[WB_B_RECLAIMABLE] = 3000;
-	b[1].st[WB_B_WRITEBACK] = 60000;
-	b[1].st[WB_B_WB_BW] = 100;
-	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 64512, .bg = 29607, .dirty = 63500, .valid = FC_VALID_KBW,
+					    .horizon = 10, .tasks = true,
+					    .dev = { { .name = "7:203", .num = 1, .den = 10, .bw = 3000, .rate = 4000,
+						       .dirty = 500, .kbw = 3000, .max_ppm = 1000000, .strict = true },
+						     { .name = "7:200", .num = 9, .den = 10, .bw = 100, .rate = 100, .tasks = 1,
+						       .dirty = 3000, .writeback = 60000, .kbw = 100, .max_ppm = 1000000 } } });
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, &c.k, &c.in, &f), 0);
 	assert_in_range((long)f.bdis[0].write_rate[0], 3800, 4000);
 	/*
 	 * its threshold grows with its share of the completions (in steps: its
