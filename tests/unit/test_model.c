@@ -411,9 +411,6 @@ static void forecast_drain_and_throttle(void **st)
 	assert_int_not_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 }
 
-static void fc_sample(struct wb_sample *s, struct wb_bdi *b, size_t n, struct wb_limits *l,
-		      struct wb_bdi_limits *bl);
-
 /*
  * btrfs writes back whole delalloc extents: once its flusher runs, every
  * dirty page goes to writeback, not chunks down to the background
@@ -443,20 +440,6 @@ static void forecast_btrfs_whole_flush(void **st)
 	assert_true(f.bdis[0].dirty[10] == 2000);
 	assert_true(f.bdis[0].clean_at_s >= 30);
 	wb_forecast_finish(&f);
-}
-
-/* s over the n BDIs b (reclaimable, writeback and the kernel's bandwidth read), l's over bl. */
-static void fc_sample(struct wb_sample *s, struct wb_bdi *b, size_t n, struct wb_limits *l,
-		      struct wb_bdi_limits *bl)
-{
-	wb_sample_init(s);
-	s->page_size = 4096;
-	for (size_t i = 0; i < n; i++)
-		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_WB_BW);
-	s->bdis = b;
-	s->nbdis = n;
-	l->bdis = bl;
-	l->nbdis = n;
 }
 
 /*
@@ -676,38 +659,29 @@ static void stays_under(const struct wb_sample *s, const struct wb_limits *l, co
  */
 static void forecast_throttled_stops_at_limit(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b[2] = { { .name = "253:0" }, { .name = "7:200" } };
-	struct wb_limits l = { .valid = true, .thresh = 61184, .bg = 30556, .dirty = 58100 };
-	struct wb_bdi_limits bl[2] = { { .name = "253:0", .valid = true, .frac_num = 80, .frac_den = 100 },
-				       { .name = "7:200", .valid = true, .frac_num = 20, .frac_den = 100 } };
-	double bw[2] = { 1000, 1700 }, rate[2] = { 0, 0 }, tasks[2] = { 1, 0 };
-	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct fc_case c;
 	(void)st;
-	fc_sample(&s, b, 2, &l, bl);
-	s.ev_valid = true;
-	b[0].st[WB_B_RECLAIMABLE] = 2000;
-	b[0].ev.dirty_ratelimit = b[0].ev.balanced_ratelimit = 2000000;
-	b[1].st[WB_B_WRITEBACK] = 56000;
-	b[1].st[WB_B_WB_BW] = 1700;
-	stays_under(&s, &l, &in, 61184 + 2000);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 61184, .bg = 30556, .dirty = 58100, .valid = FC_VALID_KBW,
+					    .horizon = 10, .tasks = true,
+					    .dev = { { .name = "253:0", .num = 80, .den = 100, .bw = 1000, .tasks = 1,
+						       .dirty = 2000 },
+						     { .name = "7:200", .num = 20, .den = 100, .bw = 1700, .writeback = 56000,
+						       .kbw = 1700 } } });
+	c.s.ev_valid = true;
+	c.b[0].ev.dirty_ratelimit = c.b[0].ev.balanced_ratelimit = 2000000;
+	stays_under(&c.s, &c.l, &c.in, 61184 + 2000);
 	/* three such writers share the room to the limit, not take it each */
-	struct wb_bdi b3[4] = { { .name = "253:0" }, { .name = "253:1" }, { .name = "253:2" }, { .name = "7:200" } };
-	struct wb_bdi_limits bl3[4] = { { .name = "253:0", .valid = true, .frac_num = 20, .frac_den = 100 },
-					{ .name = "253:1", .valid = true, .frac_num = 20, .frac_den = 100 },
-					{ .name = "253:2", .valid = true, .frac_num = 20, .frac_den = 100 },
-					{ .name = "7:200", .valid = true, .frac_num = 40, .frac_den = 100 } };
-	double bw3[4] = { 1000, 1000, 1000, 1700 }, rate3[4] = { 0 }, tasks3[4] = { 1, 1, 1, 0 };
-	struct wb_forecast_in in3 = { 10, 1, bw3, rate3, NULL, tasks3, 0, NULL, NULL, NULL, NULL, NULL, NULL };
-	fc_sample(&s, b3, 4, &l, bl3);
-	s.ev_valid = true;
-	for (int i = 0; i < 3; i++) {
-		b3[i].st[WB_B_RECLAIMABLE] = 700;
-		b3[i].ev.dirty_ratelimit = b3[i].ev.balanced_ratelimit = 2000000;
-	}
-	b3[3].st[WB_B_WRITEBACK] = 56000;
-	b3[3].st[WB_B_WB_BW] = 1700;
-	stays_under(&s, &l, &in3, 61184 + 2000);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 61184, .bg = 30556, .dirty = 58100, .valid = FC_VALID_KBW,
+					    .horizon = 10, .tasks = true,
+					    .dev = { { .name = "253:0", .num = 20, .den = 100, .bw = 1000, .tasks = 1, .dirty = 700 },
+						     { .name = "253:1", .num = 20, .den = 100, .bw = 1000, .tasks = 1, .dirty = 700 },
+						     { .name = "253:2", .num = 20, .den = 100, .bw = 1000, .tasks = 1, .dirty = 700 },
+						     { .name = "7:200", .num = 40, .den = 100, .bw = 1700, .writeback = 56000,
+						       .kbw = 1700 } } });
+	c.s.ev_valid = true;
+	for (int i = 0; i < 3; i++)
+		c.b[i].ev.dirty_ratelimit = c.b[i].ev.balanced_ratelimit = 2000000;
+	stays_under(&c.s, &c.l, &c.in, 61184 + 2000);
 }
 
 /*
@@ -751,28 +725,16 @@ static void forecast_strict_own_ceiling(void **st)
  */
 static void forecast_capped_share(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b[2] = { { .name = "7:0" }, { .name = "8:0" } };
-	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 2 };
-	struct wb_bdi_limits bl[2] = { { .name = "7:0", .valid = true, .frac_num = 1, .frac_den = 2 },
-				       { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 2 } };
-	struct wb_bdi_knobs kn[2] = { { .name = "7:0", .max_ppm = 100000 }, { .name = "8:0", .max_ppm = 1000000 } };
-	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = kn, .nbdis = 2 };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw[2] = { 1000, 1000 }, rate[2] = { 3000, 3000 };
-	struct wb_forecast_in in = { 30, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
-	wb_sample_init(&s);
-	s.page_size = 4096;
-	for (int i = 0; i < 2; i++) {
-		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
-		b[i].st[WB_B_RECLAIMABLE] = 8000;
-	}
-	s.bdis = b;
-	s.nbdis = 2;
-	l.bdis = bl;
-	l.dirty = 16000;
-	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 20000, .bg = 2000, .dirty = 16000, .valid = FC_VALID_PAGES,
+					    .horizon = 30,
+					    .dev = { { .name = "7:0", .num = 1, .den = 2, .bw = 1000, .rate = 3000,
+						       .dirty = 8000, .max_ppm = 100000 },
+						     { .name = "8:0", .num = 1, .den = 2, .bw = 1000, .rate = 3000,
+						       .dirty = 8000, .max_ppm = 1000000 } } });
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, &c.k, &c.in, &f), 0);
 	assert_true(f.bdis[0].thresh[29] <= 2000 + 1e-6);
 	assert_true(f.bdis[1].thresh[29] >= 16000);
 	wb_forecast_finish(&f);
@@ -784,24 +746,16 @@ static void forecast_capped_share(void **st)
  */
 static void forecast_band(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b = { .name = "8:0" };
-	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 1 };
-	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct fc_case c;
 	struct wb_forecast f, g;
-	double bw = 1000, rate = 3000, young = 2, old = 30;
-	struct wb_forecast_in in = { 30, 1, &bw, &rate, NULL, NULL, WB_FORECAST_MEMBERS, NULL, NULL, NULL, NULL, NULL, NULL };
+	double young = 2, old = 30;
 	(void)st;
-	wb_sample_init(&s);
-	s.page_size = 4096;
-	b.st[WB_B_RECLAIMABLE] = 5000;
-	b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
-	s.bdis = &b;
-	s.nbdis = 1;
-	l.bdis = &bl;
-	l.dirty = 5000;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &g), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 20000, .bg = 2000, .dirty = 5000, .valid = FC_VALID_PAGES,
+					    .horizon = 30, .dev = { { .name = "8:0", .num = 1, .den = 1, .bw = 1000,
+								      .rate = 3000, .dirty = 5000 } } });
+	c.in.members = WB_FORECAST_MEMBERS;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &g), 0);
 	for (int q = 0; q < WB_FC_SERIES; q++) {
 		assert_non_null(f.bdis[0].p10[q]);
 		for (size_t t = 0; t < f.nsteps; t++) {
@@ -820,18 +774,18 @@ static void forecast_band(void **st)
 	assert_non_null(f.g_p10[0]);
 	wb_forecast_finish(&g);
 	/* a writer seen for 2 s: a wider band than one seen for 30 s */
-	in.seen_s = &young;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &g), 0);
-	in.seen_s = &old;
+	c.in.seen_s = &young;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &g), 0);
+	c.in.seen_s = &old;
 	wb_forecast_finish(&f);
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_true(g.bdis[0].p90[WB_FC_LEVEL][19] - g.bdis[0].p10[WB_FC_LEVEL][19] >
 		    f.bdis[0].p90[WB_FC_LEVEL][19] - f.bdis[0].p10[WB_FC_LEVEL][19]);
-	in.seen_s = NULL;
+	c.in.seen_s = NULL;
 	wb_forecast_finish(&f);
 	wb_forecast_finish(&g);
-	in.members = 0; /* no band asked: none made */
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	c.in.members = 0; /* no band asked: none made */
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_null(f.bdis[0].p10[WB_FC_LEVEL]);
 	assert_null(f.g_p90[1]);
 	wb_forecast_finish(&f);
@@ -844,32 +798,21 @@ static void forecast_band(void **st)
  */
 static void run_traced_kbw(uint64_t level, uint64_t rl, double chunk, uint64_t kbw, struct wb_forecast *f)
 {
-	static struct wb_sample s;
-	static struct wb_bdi b;
-	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 10000, .nbdis = 1 };
-	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1,
-				    .state = WB_ST_THROTTLED };
-	double bw = 1000, rate = 1000, tasks = 1;
-	struct wb_forecast_in in = { 60, 1, &bw, &rate, &chunk, &tasks, 0, NULL, NULL, NULL, NULL, NULL, NULL };
+	static struct fc_case c;
 
-	memset(&b, 0, sizeof(b));
-	strcpy(b.name, "8:0");
-	wb_sample_init(&s);
-	s.page_size = 4096;
-	s.ev_valid = true;
-	b.st[WB_B_RECLAIMABLE] = level;
-	b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
-	b.ev.dirty_ratelimit = rl;
-	b.ev.balanced_ratelimit = rl;
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 20000, .bg = 10000, .dirty = level, .valid = FC_VALID_PAGES,
+					    .horizon = 60, .tasks = true, .chunk = true,
+					    .dev = { { .name = "8:0", .num = 1, .den = 1, .bw = 1000, .rate = 1000, .tasks = 1,
+						       .chunk = chunk, .dirty = level } } });
+	c.bl[0].state = WB_ST_THROTTLED;
+	c.s.ev_valid = true;
+	c.b[0].ev.dirty_ratelimit = rl;
+	c.b[0].ev.balanced_ratelimit = rl;
 	if (kbw) { /* the kernel's own estimates of the bandwidth */
-		b.st[WB_B_WB_BW] = b.st[WB_B_BDI_BW] = kbw;
-		b.st_valid |= WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_BDI_BW);
+		c.b[0].st[WB_B_WB_BW] = c.b[0].st[WB_B_BDI_BW] = kbw;
+		c.b[0].st_valid |= WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_BDI_BW);
 	}
-	s.bdis = &b;
-	s.nbdis = 1;
-	l.bdis = &bl;
-	l.dirty = level;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, f), 0);
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, f), 0);
 }
 
 static void run_traced(uint64_t level, uint64_t rl, double chunk, struct wb_forecast *f)
@@ -957,28 +900,19 @@ static void forecast_ratelimit_regimes(void **st)
  */
 static void forecast_freerun_shared_gap(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b[3] = { { .name = "7:0" }, { .name = "7:1" }, { .name = "7:2" } };
-	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 10000, .nbdis = 3 };
-	struct wb_bdi_limits bl[3];
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw[3] = { 1000, 1000, 1000 }, rate[3] = { 1000, 1000, 1000 }, tasks[3] = { 1, 1, 1 };
-	double chunk[3] = { 32, 32, 32 }, sum = 0;
-	struct wb_forecast_in in = { 20, 1, bw, rate, chunk, tasks, 0, NULL, NULL, NULL, NULL, NULL, NULL };
+	double sum = 0;
 	(void)st;
-	wb_sample_init(&s);
-	s.page_size = 4096;
-	for (int i = 0; i < 3; i++) {
-		b[i].st[WB_B_RECLAIMABLE] = 2000;
-		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
-		bl[i] = (struct wb_bdi_limits){ .valid = true, .frac_num = 1, .frac_den = 3 };
-		strcpy(bl[i].name, b[i].name);
-	}
-	s.bdis = b;
-	s.nbdis = 3;
-	l.bdis = bl;
-	l.dirty = 6000;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 20000, .bg = 10000, .dirty = 6000, .valid = FC_VALID_PAGES,
+					    .horizon = 20, .tasks = true, .chunk = true,
+					    .dev = { { .name = "7:0", .num = 1, .den = 3, .bw = 1000, .rate = 1000, .tasks = 1,
+						       .chunk = 32, .dirty = 2000 },
+						     { .name = "7:1", .num = 1, .den = 3, .bw = 1000, .rate = 1000, .tasks = 1,
+						       .chunk = 32, .dirty = 2000 },
+						     { .name = "7:2", .num = 1, .den = 3, .bw = 1000, .rate = 1000, .tasks = 1,
+						       .chunk = 32, .dirty = 2000 } } });
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	for (int i = 0; i < 3; i++) {
 		sum += f.bdis[i].dirty[0] + f.bdis[i].writeback[0];
 		for (size_t k = 1; k < f.nsteps; k++)
@@ -1586,23 +1520,21 @@ static void forecast_free_rate(void **st)
 	wb_ring_destroy(r);
 
 	/* let go (the global level far under the freerun ceiling), it goes at that pace */
-	struct wb_sample s;
-	struct wb_bdi d = { .name = "254:0" };
-	struct wb_limits l = { .valid = true, .thresh = 400000, .bg = 200000, .dirty = 1000 };
-	struct wb_bdi_limits bl = { .name = "254:0", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct fc_case c;
 	struct wb_forecast f;
-	double dbw = 1500000, drate = 50, dtasks = 1, free = 512;
-	struct wb_forecast_in in = { 5, 1, &dbw, &drate, NULL, &dtasks, 0, NULL, NULL, NULL, &free, NULL, NULL };
-	fc_sample(&s, &d, 1, &l, &bl);
-	d.st[WB_B_RECLAIMABLE] = 1000;
-	d.st[WB_B_WB_BW] = 1500000;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	double free = 512;
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 400000, .bg = 200000, .dirty = 1000, .valid = FC_VALID_KBW,
+					    .horizon = 5, .tasks = true,
+					    .dev = { { .name = "254:0", .num = 1, .den = 1, .bw = 1500000, .rate = 50,
+						       .tasks = 1, .dirty = 1000, .kbw = 1500000 } } });
+	c.in.free_rate = &free;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	for (size_t k = 0; k < f.nsteps; k++)
 		assert_in_range((long)f.bdis[0].write_rate[k], 500, 520);
 	wb_forecast_finish(&f);
 	/* not seen free: open, as before (it fills the gap to the ceiling) */
-	in.free_rate = NULL;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	c.in.free_rate = NULL;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_true(f.bdis[0].write_rate[0] > 100000);
 	wb_forecast_finish(&f);
 }
@@ -1840,23 +1772,13 @@ static void forecast_write_quantum_outlier(void **st)
  */
 static void forecast_wakeups_blocked(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b = { .name = "8:0" };
-	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 1 };
-	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw = 1, rate = 3000;
-	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
-	wb_sample_init(&s);
-	s.page_size = 4096;
-	b.st[WB_B_RECLAIMABLE] = 30000;
-	b.st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
-	s.bdis = &b;
-	s.nbdis = 1;
-	l.bdis = &bl;
-	l.dirty = 30000;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 20000, .bg = 2000, .dirty = 30000, .valid = FC_VALID_PAGES,
+					    .horizon = 10, .dev = { { .name = "8:0", .num = 1, .den = 1, .bw = 1,
+								      .rate = 3000, .dirty = 30000 } } });
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	for (size_t t = 0; t < f.nsteps; t++)
 		assert_true(f.bdis[0].write_rate[t] == 0);
 	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 290, 310);
@@ -1876,31 +1798,24 @@ static void forecast_wakeups_blocked(void **st)
  */
 static void forecast_wakeups_regime(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b = { .name = "8:0" };
-	struct wb_bdi_knobs kn = { .name = "8:0", .max_ppm = 500000 };
-	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = &kn, .nbdis = 1 };
-	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 1 };
-	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw = 1000, rate = 100;
-	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
-	fc_sample(&s, &b, 1, &l, &bl);
-	b.st[WB_B_RECLAIMABLE] = 500;
-	b.st[WB_B_WRITEBACK] = 3000;
-	l.dirty = 3500;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 20000, .bg = 2000, .dirty = 3500, .valid = FC_VALID_KBW,
+					    .horizon = 10, .dev = { { .name = "8:0", .num = 1, .den = 1, .bw = 1000,
+								      .rate = 100, .dirty = 500, .writeback = 3000,
+								      .max_ppm = 500000 } } });
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_true(f.bdis[0].write_rate[0] > 90); /* writing, free */
 	assert_true(f.bdis[0].bg_flushes_per_min == 0);
 	wb_forecast_finish(&f);
 	/* a 10 pages/s device with 5000 dirty: over background for the 10 s */
-	bw = 10;
-	rate = 200;
-	b.st[WB_B_RECLAIMABLE] = 5000;
-	b.st[WB_B_WRITEBACK] = 0;
-	l.dirty = 5000;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	c.bw[0] = 10;
+	c.rate[0] = 200;
+	c.b[0].st[WB_B_RECLAIMABLE] = 5000;
+	c.b[0].st[WB_B_WRITEBACK] = 0;
+	c.l.dirty = 5000;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_true(f.bdis[0].dirty[9] > 6000 && f.bdis[0].dirty[9] < 7100);
 	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 180, 195);
 	wb_forecast_finish(&f);
@@ -1910,10 +1825,10 @@ static void forecast_wakeups_regime(void **st)
 	 * 3000..4890: 64 pages, 187.5 a minute), not the global gap's (17000
 	 * ..15110: 128 then 64 pages, 157)
 	 */
-	kn.strict = true;
-	b.st[WB_B_RECLAIMABLE] = 3000;
-	l.dirty = 3000;
-	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
+	c.kn[0].strict = true;
+	c.b[0].st[WB_B_RECLAIMABLE] = 3000;
+	c.l.dirty = 3000;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, &c.k, &c.in, &f), 0);
 	assert_true(f.bdis[0].dirty[9] < 5500); /* under its own freerun ceiling */
 	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 180, 195);
 	wb_forecast_finish(&f);
@@ -1922,11 +1837,11 @@ static void forecast_wakeups_regime(void **st)
 	 * 156 pages, 160 in whole 32-page writes: 20000 / 160 * 60 = 7,500 a
 	 * minute (32 pages a call would be 37,500)
 	 */
-	bw = 20000;
-	rate = 40000;
-	b.st[WB_B_RECLAIMABLE] = 12000;
-	l.dirty = 12000;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	c.bw[0] = 20000;
+	c.rate[0] = 40000;
+	c.b[0].st[WB_B_RECLAIMABLE] = 12000;
+	c.l.dirty = 12000;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_in_range((long)f.bdis[0].write_rate[5], 19000, 21000);
 	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 7000, 8200);
 	wb_forecast_finish(&f);
@@ -1940,15 +1855,14 @@ static void forecast_wakeups_regime(void **st)
 	 * so 48-96 wakeups a minute, where wb_min_pause()'s pages would make
 	 * 600 (a writer paced at 9.3 MB/s, traced: 1,024-1,280 pages a call).
 	 */
-	s.ev_valid = true;
-	b.ev.dirty_ratelimit = b.ev.balanced_ratelimit = 25600;
-	bw = 2500;
-	rate = 2000;
-	double tasks = 0; /* never asleep there: its demand is what it dirtied */
-	in.tasks = &tasks;
-	b.st[WB_B_RECLAIMABLE] = 1000;
-	l.dirty = 16000;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	c.s.ev_valid = true;
+	c.b[0].ev.dirty_ratelimit = c.b[0].ev.balanced_ratelimit = 25600;
+	c.bw[0] = 2500;
+	c.rate[0] = 2000;
+	c.in.tasks = c.tasks; /* 0: never asleep there, its demand is what it dirtied */
+	c.b[0].st[WB_B_RECLAIMABLE] = 1000;
+	c.l.dirty = 16000;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_in_range((long)f.bdis[0].write_rate[5], 1990, 2010);
 	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 48, 96);
 	wb_forecast_finish(&f);
@@ -2029,32 +1943,29 @@ static void forecast_stick_queue(void **st)
 	assert_true(cap == 0);
 
 	/* the forecast: forecast_wakeups_regime's 10 pages/s device over background, 180-195 a minute there */
-	struct wb_sample s;
-	struct wb_bdi b = { .name = "8:0" };
-	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 2000, .nbdis = 1 };
-	struct wb_bdi_limits bl = { .name = "8:0", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct fc_case c;
 	struct wb_forecast f;
-	double fbw = 10, frate = 200, q = 100;
-	struct wb_forecast_in in = { 10, 1, &fbw, &frate, NULL, NULL, 0, NULL, NULL, NULL, NULL, &q, NULL };
+	double q = 100;
 
-	fc_sample(&s, &b, 1, &l, &bl);
-	b.st[WB_B_RECLAIMABLE] = 4900;
-	b.st[WB_B_WRITEBACK] = 100; /* the queue full */
-	l.dirty = 5000;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 20000, .bg = 2000, .dirty = 5000, .valid = FC_VALID_KBW,
+					    .horizon = 10, .dev = { { .name = "8:0", .num = 1, .den = 1, .bw = 10,
+								      .rate = 200, .dirty = 4900,
+								      .writeback = 100 /* the queue full */ } } });
+	c.in.inflight = &q;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_true(f.bdis[0].bg_flushes_per_min == 0);
 	for (size_t i = 0; i < f.nsteps; i++)
 		assert_true(f.bdis[0].writeback[i] <= 100 + 10 * 0.05 + 1e-9);
 	assert_true(f.bdis[0].dirty[9] > 6000 && f.bdis[0].dirty[9] < 7100); /* the level as without the queue */
 	wb_forecast_finish(&f);
 	/* less left than the queue holds is still more to write: not woken */
-	b.st[WB_B_RECLAIMABLE] = 60;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	c.b[0].st[WB_B_RECLAIMABLE] = 60;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_true(f.bdis[0].bg_flushes_per_min == 0);
 	wb_forecast_finish(&f);
-	b.st[WB_B_RECLAIMABLE] = 4900;
-	in.inflight = NULL;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	c.b[0].st[WB_B_RECLAIMABLE] = 4900;
+	c.in.inflight = NULL;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	assert_in_range((long)f.bdis[0].bg_flushes_per_min, 180, 195);
 	wb_forecast_finish(&f);
 }
@@ -2139,19 +2050,13 @@ static void forecast_busy_seconds(void **st)
  */
 static void forecast_flusher_woken(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b = { .name = "7:203" };
-	struct wb_bdi_knobs kn = { .name = "7:203", .max_ppm = 300000 };
-	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500, .bdis = &kn, .nbdis = 1 };
-	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 10000, .nbdis = 1, .dirty = 5000 };
-	struct wb_bdi_limits bl = { .name = "7:203", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw = 2000, rate = 200;
-	struct wb_forecast_in in = { 10, 1, &bw, &rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
-	fc_sample(&s, &b, 1, &l, &bl);
-	b.st[WB_B_RECLAIMABLE] = 5000;
-	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 20000, .bg = 10000, .dirty = 5000, .valid = FC_VALID_KBW,
+					    .horizon = 10, .dev = { { .name = "7:203", .num = 1, .den = 1, .bw = 2000,
+								      .rate = 200, .dirty = 5000, .max_ppm = 300000 } } });
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, &c.k, &c.in, &f), 0);
 	/* 1 s and 2 s: the writer's 200 a second added, nothing written */
 	assert_in_range((long)f.bdis[0].dirty[0], 5190, 5210);
 	assert_in_range((long)f.bdis[0].dirty[1], 5390, 5410);
@@ -2163,18 +2068,18 @@ static void forecast_flusher_woken(void **st)
 	 * the global count over the background threshold: written at once - with
 	 * no writer to wake it, from the run taken as going on at the sample
 	 */
-	l.dirty = 12000;
-	rate = 0;
-	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
+	c.l.dirty = 12000;
+	c.rate[0] = 0;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, &c.k, &c.in, &f), 0);
 	assert_true(f.bdis[0].dirty[0] + f.bdis[0].writeback[0] < 4000);
 	wb_forecast_finish(&f);
 	/*
 	 * ... over it only with pages under writeback elsewhere counted: the
 	 * background test reads NR_FILE_DIRTY alone, 5000 here, under it
 	 */
-	s.g.valid |= WB_BIT(WB_G_DIRTY);
-	s.g.v[WB_G_DIRTY] = 5000;
-	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
+	c.s.g.valid |= WB_BIT(WB_G_DIRTY);
+	c.s.g.v[WB_G_DIRTY] = 5000;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, &c.k, &c.in, &f), 0);
 	assert_true(f.bdis[0].dirty[0] == 5000 && f.bdis[0].dirty[1] == 5000);
 	assert_true(f.bdis[0].dirty[3] + f.bdis[0].writeback[3] < 4000); /* the periodic run */
 	wb_forecast_finish(&f);
@@ -2245,17 +2150,16 @@ static void forecast_paced_hold(void **st)
 	wb_forecast_inputs(hist, 6, &o);
 	assert_true(hold == 0);
 
-	struct wb_sample s;
-	struct wb_bdi d = { .name = "7:205" };
-	struct wb_limits l = { .valid = true, .thresh = 20000, .bg = 3000, .nbdis = 1, .dirty = 5000 };
-	struct wb_bdi_limits bl = { .name = "7:205", .valid = true, .frac_num = 1, .frac_den = 1 };
+	struct fc_case c;
 	struct wb_settings k = { .expire_cs = 3000, .writeback_cs = 500 };
 	struct wb_forecast f;
-	double fbw = 8000, frate = 2500, fhold = 0.8, age = 60;
-	struct wb_forecast_in in = { 20, 1, &fbw, &frate, NULL, NULL, 0, NULL, &age, NULL, NULL, NULL, &fhold };
-	fc_sample(&s, &d, 1, &l, &bl);
-	d.st[WB_B_RECLAIMABLE] = 2000;
-	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
+	double fhold = 0.8, age = 60;
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 20000, .bg = 3000, .dirty = 5000, .valid = FC_VALID_KBW,
+					    .horizon = 20, .dev = { { .name = "7:205", .num = 1, .den = 1, .bw = 8000,
+								      .rate = 2500, .dirty = 2000 } } });
+	c.in.age = &age;
+	c.in.hold_s = &fhold;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, &k, &c.in, &f), 0);
 	for (size_t i = 0; i < f.nsteps; i++)
 		assert_in_range((long)(f.bdis[0].dirty[i] + f.bdis[0].writeback[i]), 1900, 2100);
 	wb_forecast_finish(&f);
@@ -2264,15 +2168,15 @@ static void forecast_paced_hold(void **st)
 	 * to the held ones, which are young - the level then grows to the
 	 * threshold as it would have (not written down at every step)
 	 */
-	l.bg = 10000;
-	l.dirty = 2000;
-	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
+	c.l.bg = 10000;
+	c.l.dirty = 2000;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, &k, &c.in, &f), 0);
 	assert_true(f.bdis[0].dirty[2] + f.bdis[0].writeback[2] > 5000);
 	wb_forecast_finish(&f);
-	l.bg = 3000;
-	l.dirty = 5000;
-	in.hold_s = NULL; /* without: written as soon as dirtied */
-	assert_int_equal(wb_forecast_run(&s, &l, &k, &in, &f), 0);
+	c.l.bg = 3000;
+	c.l.dirty = 5000;
+	c.in.hold_s = NULL; /* without: written as soon as dirtied */
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, &k, &c.in, &f), 0);
 	assert_true(f.bdis[0].dirty[19] + f.bdis[0].writeback[19] < 300);
 	wb_forecast_finish(&f);
 }
@@ -2364,22 +2268,18 @@ static void forecast_rate_from_start(void **st)
  */
 static void forecast_floor_pause_after_write(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b[2] = { { .name = "7:200" }, { .name = "254:0" } };
-	struct wb_limits l = { .valid = true, .thresh = 64512, .bg = 29607, .dirty = 50000 };
-	struct wb_bdi_limits bl[2] = { { .name = "7:200", .valid = true, .frac_num = 1, .frac_den = 1 },
-				       { .name = "254:0", .valid = true, .frac_num = 0, .frac_den = 1 } };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw[2] = { 100, 100 }, rate[2] = { 0, 10 }, tasks[2] = { 0, 1 }, chunk[2] = { 256, 256 };
-	struct wb_forecast_in in = { 5, 1, bw, rate, chunk, tasks, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
-	fc_sample(&s, b, 2, &l, bl);
-	s.ev_valid = true;
-	b[0].st[WB_B_WRITEBACK] = 50000;
-	b[0].st[WB_B_WB_BW] = 100;
-	b[1].st[WB_B_WB_BW] = 100;
-	b[1].ev.dirty_ratelimit = b[1].ev.balanced_ratelimit = 100;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 64512, .bg = 29607, .dirty = 50000, .valid = FC_VALID_KBW,
+					    .horizon = 5, .tasks = true, .chunk = true,
+					    .dev = { { .name = "7:200", .num = 1, .den = 1, .bw = 100, .chunk = 256,
+						       .writeback = 50000, .kbw = 100 },
+						     { .name = "254:0", .num = 0, .den = 1, .bw = 100, .rate = 10, .tasks = 1,
+						       .chunk = 256, .kbw = 100 } } });
+	c.s.ev_valid = true;
+	c.b[1].ev.dirty_ratelimit = c.b[1].ev.balanced_ratelimit = 100;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	/* one write per 200 ms, a write or two more at the start */
 	assert_true(f.bdis[1].write_rate[0] <= 256 * 5 + 2 * 256);
 	wb_forecast_finish(&f);
@@ -2394,24 +2294,21 @@ static void forecast_floor_pause_after_write(void **st)
  */
 static void forecast_share_denominator_idle_disk(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b[2] = { { .name = "7:200" }, { .name = "254:0" } };
-	struct wb_limits l = { .valid = true, .thresh = 64512, .bg = 29607, .dirty = 2000 };
-	struct wb_bdi_limits bl[2] = { { .name = "7:200", .valid = true, .frac_num = 0, .frac_den = 1 },
-				       { .name = "254:0", .valid = true, .frac_num = 0, .frac_den = 1 } };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw[2] = { 1000, 1500000 }, rate[2] = { 1500, 0 }, th[4];
-	struct wb_forecast_in in = { 20, 1, bw, rate, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL };
+	double th[4];
 	(void)st;
 	/* alone; beside the idle disk; beside it with 3 dirty pages; and a trickle writer there */
 	for (int n = 1; n <= 4; n++) {
-		fc_sample(&s, b, n > 1 ? 2 : 1, &l, bl);
-		b[0].st[WB_B_RECLAIMABLE] = 2000;
-		b[0].st[WB_B_WB_BW] = 1000;
-		b[1].st[WB_B_WB_BW] = 1500000;
-		b[1].st[WB_B_RECLAIMABLE] = n >= 3 ? 3 : 0;
-		rate[1] = n == 4 ? 1 : 0;
-		assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+		fc_case_init(&c, &(struct fc_spec){ .thresh = 64512, .bg = 29607, .dirty = 2000, .valid = FC_VALID_KBW,
+						    .horizon = 20,
+						    .dev = { { .name = "7:200", .num = 0, .den = 1, .bw = 1000, .rate = 1500,
+							       .dirty = 2000, .kbw = 1000 },
+							     { .name = "254:0", .num = 0, .den = 1, .bw = 1500000,
+							       .rate = n == 4 ? 1 : 0, .dirty = n >= 3 ? 3 : 0,
+							       .kbw = 1500000 } } });
+		c.s.nbdis = c.l.nbdis = n > 1 ? 2 : 1;
+		assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 		th[n - 1] = f.bdis[0].thresh[19];
 		wb_forecast_finish(&f);
 	}
@@ -2434,28 +2331,22 @@ static void forecast_share_denominator_idle_disk(void **st)
  */
 static void forecast_fast_device_completions_shared(void **st)
 {
-	struct wb_sample s;
-	struct wb_bdi b[3] = { { .name = "253:0" }, { .name = "7:200" }, { .name = "7:201" } };
-	struct wb_limits l = { .valid = true, .thresh = 58387, .bg = 11000, .dirty = 26000 };
-	struct wb_bdi_limits bl[3] = { { .name = "253:0", .valid = true, .frac_num = 90, .frac_den = 100 },
-				       { .name = "7:200", .valid = true, .frac_num = 5, .frac_den = 100 },
-				       { .name = "7:201", .valid = true, .frac_num = 5, .frac_den = 100 } };
+	struct fc_case c;
 	struct wb_forecast f;
-	double bw[3] = { 1200000, 2600, 550 }, rate[3] = { 1100000, 2000, 500 }, tasks[3] = { 0, 1, 1 };
 	double glevel = 0;
-	struct wb_forecast_in in = { 10, 1, bw, rate, NULL, tasks, 0, NULL, NULL, NULL, NULL, NULL, NULL };
 	(void)st;
-	fc_sample(&s, b, 3, &l, bl);
-	s.ev_valid = true;
-	b[0].st[WB_B_WB_BW] = 1200000;
-	b[1].st[WB_B_WRITEBACK] = 13000;
-	b[1].st[WB_B_WB_BW] = 2600;
-	b[2].st[WB_B_RECLAIMABLE] = 2000;
-	b[2].st[WB_B_WRITEBACK] = 11000;
-	b[2].st[WB_B_WB_BW] = 550;
-	b[1].ev.dirty_ratelimit = b[1].ev.balanced_ratelimit = 2600;
-	b[2].ev.dirty_ratelimit = b[2].ev.balanced_ratelimit = 550;
-	assert_int_equal(wb_forecast_run(&s, &l, NULL, &in, &f), 0);
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 58387, .bg = 11000, .dirty = 26000, .valid = FC_VALID_KBW,
+					    .horizon = 10, .tasks = true,
+					    .dev = { { .name = "253:0", .num = 90, .den = 100, .bw = 1200000, .rate = 1100000,
+						       .kbw = 1200000 },
+						     { .name = "7:200", .num = 5, .den = 100, .bw = 2600, .rate = 2000, .tasks = 1,
+						       .writeback = 13000, .kbw = 2600 },
+						     { .name = "7:201", .num = 5, .den = 100, .bw = 550, .rate = 500, .tasks = 1,
+						       .dirty = 2000, .writeback = 11000, .kbw = 550 } } });
+	c.s.ev_valid = true;
+	c.b[1].ev.dirty_ratelimit = c.b[1].ev.balanced_ratelimit = 2600;
+	c.b[2].ev.dirty_ratelimit = c.b[2].ev.balanced_ratelimit = 550;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, NULL, &c.in, &f), 0);
 	for (size_t k = 0; k < f.nsteps; k++)
 		glevel = fmax(glevel, f.g_dirty[k] + f.g_writeback[k]);
 	/* the slow writers fill the headroom (8,700 pages) and their own completions, no more */
