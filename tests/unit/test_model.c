@@ -922,18 +922,46 @@ static void forecast_freerun_shared_gap(void **st)
 	wb_forecast_finish(&f);
 }
 
-/* History for wb_forecast_inputs: n samples of one BDI, h[0] newest, dt s apart. */
-static void one_bdi_history(struct wb_sample *h, struct wb_bdi *b, int n, const char *name, double dt)
+/* What a history's device shows: the counters of pages dirtied and completed, and with them its pages. */
+#define H_COUNTS (WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN))
+#define H_PAGES_COUNTS (FC_VALID_PAGES | H_COUNTS)
+
+/*
+ * History for wb_forecast_inputs: n samples of one BDI showing the figures
+ * valid, h[0] newest, dt s apart; hist[i] (when hist) points at h[i].
+ */
+static void bdi_history(struct wb_sample *h, struct wb_bdi *b, const struct wb_sample **hist, int n,
+			const char *name, double dt, uint64_t valid)
 {
 	for (int i = 0; i < n; i++) {
 		wb_sample_init(&h[i]);
 		memset(&b[i], 0, sizeof(b[i]));
 		strcpy(b[i].name, name);
+		b[i].st_valid = valid;
 		h[i].page_size = 4096;
 		h[i].mono = 100 - dt * i;
 		h[i].bdis = &b[i];
 		h[i].nbdis = 1;
+		if (hist)
+			hist[i] = &h[i];
 	}
+}
+
+/* Each of the n samples of h shows nr_dirty, nr_writeback and the background threshold. */
+static void global_level(struct wb_sample *h, int n, uint64_t dirty, uint64_t writeback, uint64_t bg)
+{
+	for (int i = 0; i < n; i++) {
+		h[i].g.v[WB_G_DIRTY] = dirty;
+		h[i].g.v[WB_G_WRITEBACK] = writeback;
+		h[i].g.v[WB_G_BG_THRESH] = bg;
+		h[i].g.valid = WB_BIT(WB_G_DIRTY) | WB_BIT(WB_G_WRITEBACK) | WB_BIT(WB_G_BG_THRESH);
+	}
+}
+
+/* wb_forecast_inputs' outputs that every test reads; the others not wanted until a test points them. */
+static struct wb_forecast_inputs_out inputs_out(double *bw, double *rate, double *chunk, double *tasks)
+{
+	return (struct wb_forecast_inputs_out){ .bw = bw, .rate = rate, .chunk = chunk, .tasks = tasks };
 }
 
 /* The ring holds copies: the n newest of h again, oldest pushed first. */
@@ -959,12 +987,11 @@ static void drain_by_completions(void **st)
 	double bw = 25146;
 	(void)st;
 	assert_non_null(r);
-	one_bdi_history(h, b, 8, "7:1", 1);
+	bdi_history(h, b, NULL, 8, "7:1", 1, WB_BIT(WB_B_WRITTEN) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_WB_BW));
 	for (int i = 7; i >= 0; i--) {
 		b[i].st[WB_B_WRITTEN] = (uint64_t)(1024 * (10 - i));
 		b[i].st[WB_B_WRITEBACK] = 14080;
 		b[i].st[WB_B_WB_BW] = 25146;
-		b[i].st_valid = WB_BIT(WB_B_WRITTEN) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_WB_BW);
 		assert_int_equal(wb_ring_push(r, &h[i]), 0); /* the pipeline's ring holds cur too */
 	}
 	wb_control_compute(&l, &h[0], &bw, 250);
@@ -1014,7 +1041,8 @@ static void hidden_history(struct wb_sample *h, struct wb_bdi *b, struct wb_zone
 {
 	uint64_t dev = 5000, all = 1000000;
 
-	one_bdi_history(h, b, 8, "btrfs-1", 1);
+	bdi_history(h, b, NULL, 8, "btrfs-1", 1,
+		    WB_BIT(WB_B_THRESH) | WB_BIT(WB_B_DIRTY_THRESH) | FC_VALID_PAGES | WB_BIT(WB_B_WRITTEN));
 	z->v[WB_Z_HIGH] = 31026;
 	z->v[WB_Z_MANAGED] = 1 << 20;
 	for (int i = 7; i >= 0; i--) {
@@ -1040,8 +1068,6 @@ static void hidden_history(struct wb_sample *h, struct wb_bdi *b, struct wb_zone
 		b[i].st[WB_B_RECLAIMABLE] = mine;
 		b[i].st[WB_B_WRITEBACK] = 0;
 		b[i].st[WB_B_WRITTEN] = dev;
-		b[i].st_valid = WB_BIT(WB_B_THRESH) | WB_BIT(WB_B_DIRTY_THRESH) | WB_BIT(WB_B_RECLAIMABLE) |
-				WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_WRITTEN);
 		b[i].knob[WB_K_MAX_RATIO_FINE] = 30000;
 		b[i].knob_valid = WB_BIT(WB_K_MAX_RATIO_FINE);
 	}
@@ -1374,12 +1400,11 @@ static void forecast_prepare_stale(void **st)
 	double *buf;
 	(void)st;
 	assert_non_null(r);
-	one_bdi_history(h, b, 8, "7:1", 1);
+	bdi_history(h, b, NULL, 8, "7:1", 1, H_COUNTS);
 	for (int i = 7; i >= 0; i--) {
 		int fresh = i < 3 ? 3 : i; /* samples 0-2 repeat sample 3's counters */
 		b[i].st[WB_B_DIRTIED] = (uint64_t)(1000 * (10 - fresh));
 		b[i].st[WB_B_WRITTEN] = (uint64_t)(1000 * (10 - fresh));
-		b[i].st_valid = WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
 		b[i].stats_skipped = i < 3;
 		if (i > 0)
 			assert_int_equal(wb_ring_push(r, &h[i]), 0);
@@ -1472,19 +1497,19 @@ static void forecast_free_rate(void **st)
 {
 	static struct wb_sample h[6];
 	static struct wb_bdi b[6];
-	const struct wb_sample *hist[6] = { &h[0], &h[1], &h[2], &h[3], &h[4], &h[5] };
+	const struct wb_sample *hist[6];
 	/* newest first: held (pausing) for the last three seconds; before, free at
 	 * 512 pages/s for two seconds, its first second a part of that */
 	static const uint64_t dirtied[6] = { 1200, 1150, 1100, 1050, 538, 500 };
 	static const uint32_t pauses[6] = { 5, 5, 5, 0, 0, 0 };
 	double bw, rate, chunk, tasks, fr;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, &fr, NULL, NULL };
+	struct wb_forecast_inputs_out o = inputs_out(&bw, &rate, &chunk, &tasks);
 	(void)st;
-	one_bdi_history(h, b, 6, "254:0", 1);
+	o.free_rate = &fr;
+	bdi_history(h, b, hist, 6, "254:0", 1, WB_BIT(WB_B_DIRTIED));
 	for (int i = 0; i < 6; i++) {
 		h[i].ev_valid = true;
 		b[i].st[WB_B_DIRTIED] = dirtied[i];
-		b[i].st_valid = WB_BIT(WB_B_DIRTIED);
 		b[i].ev.pauses = pauses[i];
 		b[i].ev.pause_ms_total = 200 * pauses[i];
 	}
@@ -1504,11 +1529,10 @@ static void forecast_free_rate(void **st)
 	struct wb_forecast_in lin;
 	double *buf;
 	assert_non_null(r);
-	one_bdi_history(lh, lb, 40, "254:0", 1);
+	bdi_history(lh, lb, NULL, 40, "254:0", 1, WB_BIT(WB_B_DIRTIED));
 	for (int i = 0; i < 40; i++) {
 		lh[i].ev_valid = true;
 		lb[i].st[WB_B_DIRTIED] = (uint64_t)(40 - i) * (i >= 36 ? 300 : 20);
-		lb[i].st_valid = WB_BIT(WB_B_DIRTIED);
 		lb[i].ev.pauses = i >= 35 ? 0 : 5;
 		lb[i].ev.pause_ms_total = 200 * lb[i].ev.pauses;
 	}
@@ -1549,22 +1573,17 @@ static void forecast_bandwidth_from_backlog(void **st)
 {
 	static struct wb_sample h[2];
 	static struct wb_bdi b[2];
-	const struct wb_sample *hist[2] = { &h[0], &h[1] };
+	const struct wb_sample *hist[2];
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = inputs_out(&bw, &rate, &chunk, &tasks);
 	(void)st;
-	one_bdi_history(h, b, 2, "7:1", 5);
+	bdi_history(h, b, hist, 2, "7:1", 5, H_PAGES_COUNTS | WB_BIT(WB_B_THRESH) | WB_BIT(WB_B_WB_BW));
+	global_level(h, 2, 30000, 10000, 25600);
 	for (int i = 0; i < 2; i++) {
-		h[i].g.v[WB_G_DIRTY] = 30000;
-		h[i].g.v[WB_G_WRITEBACK] = 10000;
-		h[i].g.v[WB_G_BG_THRESH] = 25600;
-		h[i].g.valid = WB_BIT(WB_G_DIRTY) | WB_BIT(WB_G_WRITEBACK) | WB_BIT(WB_G_BG_THRESH);
 		b[i].st[WB_B_RECLAIMABLE] = 20000;          /* 2.6 s of 7680 pages/s */
 		b[i].st[WB_B_WRITEBACK] = 6000;
 		b[i].st[WB_B_THRESH] = 44000;
 		b[i].st[WB_B_WB_BW] = 11200;                /* the kernel's estimate: 43.75 MiB/s */
-		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_THRESH) |
-				WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
 	}
 	b[1].st[WB_B_WRITTEN] = 1000; b[0].st[WB_B_WRITTEN] = 1000 + 5 * 7680;
 	b[1].st[WB_B_DIRTIED] = 2000; b[0].st[WB_B_DIRTIED] = 2000 + 5 * 7680;
@@ -1595,17 +1614,15 @@ static void forecast_bandwidth_stalled(void **st)
 {
 	static struct wb_sample h[4];
 	static struct wb_bdi b[4];
-	const struct wb_sample *hist[4] = { &h[0], &h[1], &h[2], &h[3] };
+	const struct wb_sample *hist[4];
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = inputs_out(&bw, &rate, &chunk, &tasks);
 	(void)st;
-	one_bdi_history(h, b, 4, "7:201", 1);
+	bdi_history(h, b, hist, 4, "7:201", 1, H_PAGES_COUNTS | WB_BIT(WB_B_THRESH) | WB_BIT(WB_B_WB_BW));
 	for (int i = 0; i < 4; i++) {
 		h[i].ncpus = 2; /* the counters' slack: 32 pages, under a chunk */
 		b[i].st[WB_B_THRESH] = 2000;
 		b[i].st[WB_B_WB_BW] = 25600; /* 100 MiB/s: a new device's estimate */
-		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_THRESH) |
-				WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
 		b[i].st[WB_B_DIRTIED] = (uint64_t)(3 - i) * 12000; /* h[3] idle, then 12000 pages a second */
 		b[i].st[WB_B_WRITEBACK] = i < 3 ? (uint64_t)(3 - i) * 11000 : 0;
 		b[i].st[WB_B_RECLAIMABLE] = i < 3 ? 1000 : 0;
@@ -1651,23 +1668,17 @@ static void forecast_bandwidth_over_backlog(void **st)
 	static struct wb_bdi b[9];
 	const struct wb_sample *hist[9];
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = inputs_out(&bw, &rate, &chunk, &tasks);
 	uint64_t written = 1000 + 10240;
 	(void)st;
-	one_bdi_history(h, b, 9, "7:200", 1);
+	bdi_history(h, b, hist, 9, "7:200", 1, H_PAGES_COUNTS | WB_BIT(WB_B_THRESH));
+	global_level(h, 9, 30000, 2000, 25600);
 	for (int i = 0; i < 9; i++) {
-		hist[i] = &h[i];
-		h[i].g.v[WB_G_DIRTY] = 30000;
-		h[i].g.v[WB_G_WRITEBACK] = 2000;
-		h[i].g.v[WB_G_BG_THRESH] = 25600;
-		h[i].g.valid = WB_BIT(WB_G_DIRTY) | WB_BIT(WB_G_WRITEBACK) | WB_BIT(WB_G_BG_THRESH);
 		b[i].st[WB_B_RECLAIMABLE] = 25000;
 		b[i].st[WB_B_WRITEBACK] = 1024;
 		b[i].st[WB_B_THRESH] = 7424;
 		b[i].st[WB_B_WRITTEN] = written;
 		b[i].st[WB_B_DIRTIED] = 5000 + 1280 * (uint64_t)(8 - i);
-		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_THRESH) |
-				WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
 		if (i < 8)
 			written -= done[i];
 	}
@@ -1690,12 +1701,11 @@ static void forecast_bandwidth_over_backlog(void **st)
  */
 static void quantum_history(struct wb_sample *h, struct wb_bdi *b, int n)
 {
-	one_bdi_history(h, b, n, "7:0", 1);
+	bdi_history(h, b, NULL, n, "7:0", 1, WB_BIT(WB_B_WB_BW) | H_COUNTS);
 	for (int i = 0; i < n; i++) {
 		h[i].ev_valid = true;
 		b[i].st[WB_B_WB_BW] = 1280;
 		b[i].st[WB_B_DIRTIED] = (uint64_t)(5000 - 256 * i);
-		b[i].st_valid = WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_DIRTIED) | WB_BIT(WB_B_WRITTEN);
 		b[i].ev.pauses = 5;
 		b[i].ev.pause_ms_total = 1000;
 		b[i].ev.dirty_ratelimit = 2000;
@@ -1718,7 +1728,7 @@ static void forecast_write_quantum(void **st)
 	static struct wb_bdi b[3];
 	const struct wb_sample *hist[3] = { &h[0], &h[1], &h[2] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = inputs_out(&bw, &rate, &chunk, &tasks);
 	(void)st;
 	quantum_history(h, b, 3);
 	wb_forecast_inputs(hist, 3, &o);
@@ -1753,7 +1763,7 @@ static void forecast_write_quantum_outlier(void **st)
 	static struct wb_bdi b[5];
 	const struct wb_sample *hist[5] = { &h[0], &h[1], &h[2], &h[3], &h[4] };
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = inputs_out(&bw, &rate, &chunk, &tasks);
 	(void)st;
 	quantum_history(h, b, 5);
 	b[2].ev.dirtied_max = 288;
@@ -1883,21 +1893,18 @@ static void forecast_stick_queue(void **st)
 {
 	struct wb_sample h[6];
 	struct wb_bdi hb[6];
+	const struct wb_sample *hp[6];
 	double bw = 0, rate = 0, chunk = 0, tasks = 0, cap = -1;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, &cap, NULL };
+	struct wb_forecast_inputs_out o = inputs_out(&bw, &rate, &chunk, &tasks);
 	(void)st;
-	one_bdi_history(h, hb, 6, "btrfs-39", 1);
+	o.inflight = &cap;
+	bdi_history(h, hb, hp, 6, "btrfs-39", 1, FC_VALID_PAGES | WB_BIT(WB_B_WRITTEN));
+	global_level(h, 6, 36000, 3000, 14000);
 	for (int i = 0; i < 6; i++) {
-		h[i].g.valid = WB_BIT(WB_G_DIRTY) | WB_BIT(WB_G_WRITEBACK) | WB_BIT(WB_G_BG_THRESH);
-		h[i].g.v[WB_G_DIRTY] = 36000;
-		h[i].g.v[WB_G_WRITEBACK] = 3000;
-		h[i].g.v[WB_G_BG_THRESH] = 14000;
-		hb[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_WRITTEN);
 		hb[i].st[WB_B_RECLAIMABLE] = 35000;
 		hb[i].st[WB_B_WRITEBACK] = i % 2 ? 2048 : 4096;
 		hb[i].st[WB_B_WRITTEN] = 100000 - 768 * (uint64_t)i; /* 3 MB/s completed */
 	}
-	const struct wb_sample *hp[6] = { &h[0], &h[1], &h[2], &h[3], &h[4], &h[5] };
 	wb_forecast_inputs(hp, 6, &o);
 	assert_true(cap == 4096);
 	/* a throttled loop device: blk-throttle took 20,000 pages in flight once */
@@ -1987,17 +1994,14 @@ static void forecast_busy_seconds(void **st)
 	static struct wb_bdi b[8];
 	const struct wb_sample *hist[8];
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = inputs_out(&bw, &rate, &chunk, &tasks);
 	/* newest first: pages under writeback, and completed in the second before */
 	const uint64_t wbk[8] = { 0, 2048, 2048, 0, 0, 2048, 2048, 0 };
 	const uint64_t done[8] = { 1024, 2560, 1024, 0, 0, 2560, 1024, 0 };
 	uint64_t written = 100000;
 	(void)st;
-	one_bdi_history(h, b, 8, "7:203", 1);
+	bdi_history(h, b, hist, 8, "7:203", 1, H_PAGES_COUNTS | WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_THRESH));
 	for (int i = 0; i < 8; i++) {
-		hist[i] = &h[i];
-		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_DIRTIED) |
-				WB_BIT(WB_B_WRITTEN) | WB_BIT(WB_B_WB_BW) | WB_BIT(WB_B_THRESH);
 		b[i].st[WB_B_RECLAIMABLE] = 12000;
 		b[i].st[WB_B_THRESH] = 40000;
 		b[i].st[WB_B_WRITEBACK] = wbk[i];
@@ -2104,15 +2108,13 @@ static void forecast_paced_hold(void **st)
 	static struct wb_bdi b[6];
 	const struct wb_sample *hist[6];
 	double bw, rate, chunk, tasks, hold;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL, &hold };
+	struct wb_forecast_inputs_out o = inputs_out(&bw, &rate, &chunk, &tasks);
 	const uint64_t level[6] = { 1500, 2500, 2000, 1500, 2500, 2000 };
 	(void)st;
-	one_bdi_history(h, b, 6, "7:205", 1);
+	o.hold_s = &hold;
+	bdi_history(h, b, hist, 6, "7:205", 1, H_PAGES_COUNTS | WB_BIT(WB_B_THRESH));
 	for (int i = 0; i < 6; i++) {
-		hist[i] = &h[i];
 		h[i].ev_valid = true;
-		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_DIRTIED) |
-				WB_BIT(WB_B_WRITTEN) | WB_BIT(WB_B_THRESH);
 		b[i].st[WB_B_RECLAIMABLE] = level[i] / 2;
 		b[i].st[WB_B_WRITEBACK] = level[i] - level[i] / 2;
 		b[i].st[WB_B_THRESH] = 40000;
@@ -2194,13 +2196,10 @@ static void forecast_one_write(void **st)
 	static struct wb_bdi b[6];
 	const struct wb_sample *hist[6];
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = inputs_out(&bw, &rate, &chunk, &tasks);
 	(void)st;
-	one_bdi_history(h, b, 6, "254:0", 1);
+	bdi_history(h, b, hist, 6, "254:0", 1, H_PAGES_COUNTS);
 	for (int i = 0; i < 6; i++) {
-		hist[i] = &h[i];
-		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_DIRTIED) |
-				WB_BIT(WB_B_WRITTEN);
 		b[i].st[WB_B_DIRTIED] = 5000 + (i < 1 ? 16 : 0); /* 64 KiB in the last second */
 		b[i].st[WB_B_WRITTEN] = 5000;
 		b[i].st[WB_B_RECLAIMABLE] = i < 1 ? 16 : 0;
@@ -2231,13 +2230,10 @@ static void forecast_rate_from_start(void **st)
 	static struct wb_bdi b[6];
 	const struct wb_sample *hist[6];
 	double bw, rate, chunk, tasks;
-	struct wb_forecast_inputs_out o = { &bw, &rate, &chunk, &tasks, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct wb_forecast_inputs_out o = inputs_out(&bw, &rate, &chunk, &tasks);
 	(void)st;
-	one_bdi_history(h, b, 6, "7:0", 1);
+	bdi_history(h, b, hist, 6, "7:0", 1, H_PAGES_COUNTS);
 	for (int i = 0; i < 6; i++) {
-		hist[i] = &h[i];
-		b[i].st_valid = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_DIRTIED) |
-				WB_BIT(WB_B_WRITTEN);
 		/* samples 5..3 (the oldest) idle; dirtied, and completed, from sample 2 on */
 		b[i].st[WB_B_DIRTIED] = 1000 + (i < 3 ? 1000 * (3 - i) : 0);
 		b[i].st[WB_B_WRITTEN] = 500 + (i < 3 ? 1500 * (3 - i) : 0);
