@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,27 +88,153 @@ static int print_om(struct wb_om *om, const struct wb_view *v, bool per_sample)
 	return 0;
 }
 
+/* When sample s was taken, for a message: its clock time, else seconds. */
+static void sample_at(const struct wb_sample *s, char *at, size_t n)
+{
+	if (isfinite(s->wall))
+		wb_fmt_clock(s->wall, "%H:%M:%S", at, n);
+	else
+		snprintf(at, n, "%.1f s", s->mono);
+}
+
 /*
  * The --set list held for the samples before and no longer does, or holds
- * again: the settings moved under it (someone wrote a knob, live or in the
- * recording). Said once each way; the samples go on without the what-if -
- * stopping there ended a recording and a replay's output halfway (a
- * max_ratio what-if below a min_ratio the recording raises later).
+ * (again): the settings moved under it (someone wrote a knob, live or in the
+ * recording), or a replay's device came. Said once each way; the samples go
+ * on without the what-if - stopping there ended a recording and a replay's
+ * output halfway (a max_ratio what-if below a min_ratio the recording raises
+ * later).
  */
-static void whatif_moved(const struct wb_sample *s, int rc, const char *err, bool *off)
+static void whatif_moved(const struct wb_sample *s, int rc, const char *err, bool *off, bool *held)
 {
 	char at[32];
 
-	if (isfinite(s->wall))
-		wb_fmt_clock(s->wall, "%H:%M:%S", at, sizeof(at));
-	else
-		snprintf(at, sizeof(at), "%.1f s", s->mono);
+	sample_at(s, at, sizeof(at));
 	if (rc)
 		fprintf(stderr, "wbtop: from %s the what-if no longer applies: %s (the samples go on without it)\n",
 			at, err);
 	else
-		fprintf(stderr, "wbtop: from %s the what-if applies again\n", at);
+		fprintf(stderr, "wbtop: from %s the what-if applies%s\n", at, *held ? " again" : "");
 	*off = rc != 0;
+	*held = *held || rc == 0;
+}
+
+/*
+ * A replay whose first sample (first) lacks a device the --set list names:
+ * a device plugged in while recording comes later, as it would live. Looks
+ * ahead for the first sample that has them all and puts the source back
+ * where it was. 0 with err saying from when the what-if can apply; -EINVAL
+ * with err naming a device no sample replayed has; -EINTR when stopped
+ * (Ctrl-C) meanwhile.
+ */
+static int late_devices(struct wb_pipeline *pl, const struct wb_headless_opts *o, struct wb_source *src,
+			const struct wb_sample *first, char *err, size_t n)
+{
+	uint64_t missing = 0; /* the entries whose device no sample has had yet */
+	int nsets = o->nsets, nmiss = 0, one = 0;
+	struct wb_sample s;
+	size_t i0, i1, cnt;
+	double t, len;
+	char at[32] = "", q[WB_QUOTE_LEN];
+	int rc = -EINVAL;
+
+	for (int j = 0; j < nsets && j < 64; j++)
+		if (wb_pipeline_set_absent(pl, j, first)) {
+			missing |= 1ull << j;
+			one = nmiss++ ? one : j;
+		}
+	if (!missing || !src->where || !src->rewind)
+		return -EINVAL; /* another refusal: err says it */
+	src->where(src->ctx, &t, &len, &i0, &cnt);
+	wb_sample_init(&s);
+	while (rc && !wb_stop && src->read(src->ctx, &s) == 0) {
+		bool all = true;
+
+		if (src->diag) /* seen, not said: the replay's own read of it says it */
+			src->diag(src->ctx);
+		for (int j = 0; j < nsets && j < 64; j++) {
+			if (wb_pipeline_set_absent(pl, j, &s))
+				all = false;
+			else
+				missing &= ~(1ull << j);
+		}
+		if (all) {
+			sample_at(&s, at, sizeof(at));
+			rc = 0;
+		}
+	}
+	wb_sample_finish(&s);
+	src->where(src->ctx, &t, &len, &i1, &cnt);
+	src->rewind(src->ctx, i1 - i0);
+	if (rc && wb_stop)
+		return -EINTR;
+	for (int j = 0; rc && j < nsets && j < 64; j++)
+		if (missing & 1ull << j) {
+			wb_pipeline_absent_msg(pl, j, first, "in any sample replayed", "the first", err, n);
+			return rc;
+		}
+	if (rc)
+		snprintf(err, n, "the devices the --set list names are never in one sample replayed");
+	else if (nmiss == 1)
+		snprintf(err, n, "--set %s: its device is not in the recording before %s: the samples before go "
+			 "without the what-if", wb_quote(o->sets[one], q, sizeof(q)), at);
+	else
+		snprintf(err, n, "--set: %d of its entries name a device not in the recording before %s: the samples "
+			 "before go without the what-if", nmiss, at);
+	return rc;
+}
+
+/* Whether sample s lacks a device the --set list names. */
+static bool sets_absent(const struct wb_pipeline *pl, int nsets, const struct wb_sample *s)
+{
+	for (int j = 0; j < nsets; j++)
+		if (wb_pipeline_set_absent(pl, j, s))
+			return true;
+	return false;
+}
+
+/* The what-if over a headless run: off (the samples go on without it), held at some sample, waiting for devices. */
+struct whatif_state {
+	bool off, held, late;
+};
+
+/*
+ * After sample i's push (rc): what the --set list's what-if does now, said
+ * when it moves. The push's -EINVAL becomes 0 while the samples go on without
+ * it; at the first sample it stays (exit 2) unless all that is wrong is a
+ * replay's device that comes later.
+ */
+static int whatif_track(struct whatif_state *w, struct wb_pipeline *pl, const struct wb_headless_opts *o,
+			struct wb_source *src, const struct wb_sample *cur, long i, int rc, char *err, size_t n)
+{
+	char at[32];
+	int e;
+
+	if (i == 0) {
+		w->held = rc == 0;
+		if (rc != -EINVAL || !src->replay || !sets_absent(pl, o->nsets, cur))
+			return rc;
+		if ((e = wb_pipeline_check_present(pl, err, n))) /* another entry is wrong: that, not the device */
+			return e;
+		if ((e = late_devices(pl, o, src, cur, err, n)) == -EINVAL)
+			return e;
+		if (e == 0)
+			fprintf(stderr, "wbtop: %s\n", err);
+		w->off = w->late = true;
+		return 0;
+	}
+	if (w->late && !sets_absent(pl, o->nsets, cur)) { /* the devices came: said whether it applies */
+		w->late = false;
+		if (rc == -EINVAL) {
+			sample_at(cur, at, sizeof(at));
+			fprintf(stderr, "wbtop: from %s the what-if does not apply: %s (the samples go on without it)\n",
+				at, err);
+			return 0;
+		}
+	}
+	if ((rc == -EINVAL) != w->off)
+		whatif_moved(cur, rc, err, &w->off, &w->held);
+	return rc == -EINVAL && w->off ? 0 : rc;
 }
 
 /* A CSV row, the header (and --csv-units' line) over the first: a run refused before it prints nothing. */
@@ -142,7 +269,8 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 	struct wb_sample cur;
 	struct timespec next;
 	unsigned long dh = 0, wh = 0;
-	bool told_hidden = false, whatif_off = false, om_bad = false;
+	bool told_hidden = false, om_bad = false;
+	struct whatif_state wi = { 0 };
 	int rc = 0, e;
 	char err[256], q[WB_QUOTE_LEN];
 	struct wb_om *om = o->fmt == WB_FMT_OM ? wb_om_create(src->replay) : NULL;
@@ -202,10 +330,8 @@ int wb_headless_run(const struct wb_headless_opts *o, struct wb_source *src)
 		for (int j = 0; j < wb_pipeline_diag(pl)->n; j++) /* a sink that stopped (the recorder) */
 			fprintf(stderr, "wbtop: %s\n", wb_pipeline_diag(pl)->msg[j]);
 		report_diag(wb_pipeline_warnings(pl), &wh); /* a textfile it could not write: once a problem */
-		if (o->nsets && i > 0 && (rc == -EINVAL) != whatif_off)
-			whatif_moved(&cur, rc, err, &whatif_off);
-		if (rc == -EINVAL && whatif_off)
-			rc = 0;
+		if (o->nsets)
+			rc = whatif_track(&wi, pl, o, src, &cur, i, rc, err, sizeof(err));
 		if (rc) {
 			fprintf(stderr, "wbtop: %s\n", rc == -ENOMEM ? "out of memory" : err);
 			rc = rc == -ENOMEM ? 1 : 2;

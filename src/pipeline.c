@@ -128,28 +128,56 @@ bool wb_bdi_write_bw(const struct wb_bdi *b, uint64_t *pages_s)
 }
 
 /*
- * A replay's --set (set) naming a device the recording does not have: the
- * model's "see /sys/class/bdi" points at this machine's devices, which have
- * nothing to do with it. Said in err as not in the recording, with the ones
- * that are (as many as fit); err is left as it is for anything else.
+ * The device a --set entry names (bdi.NAME.attr=...) into name, and the key
+ * (bdi.NAME.attr) into key; false for a vm.* entry or one not of that shape.
  */
-static void not_recorded(const char *set, const struct wb_sample *s, char *err, size_t n)
+static bool set_device(const char *set, char *name, size_t nn, char *key, size_t kn)
 {
 	const char *eq = strchr(set, '='), *dot = eq ? memrchr(set, '.', (size_t)(eq - set)) : NULL;
+
+	if (strncmp(set, "bdi.", 4) || !dot || dot <= set + 4 || (size_t)(dot - set - 4) >= nn ||
+	    (size_t)(eq - set) >= kn)
+		return false;
+	snprintf(name, nn, "%.*s", (int)(dot - set - 4), set + 4);
+	snprintf(key, kn, "%.*s", (int)(eq - set), set);
+	return true;
+}
+
+/* Does s have the backing device called name (its MAJ:MIN or its device name)? */
+static bool sample_has(const struct wb_sample *s, const char *name)
+{
+	for (size_t i = 0; i < s->nbdis; i++)
+		if (strcmp(s->bdis[i].name, name) == 0 || (s->bdis[i].dev[0] && strcmp(s->bdis[i].dev, name) == 0))
+			return true;
+	return false;
+}
+
+bool wb_pipeline_set_absent(const struct wb_pipeline *p, int i, const struct wb_sample *s)
+{
+	char name[WB_NAME_LEN + 1], key[96];
+
+	return i >= 0 && i < p->o.nsets && set_device(p->o.sets[i], name, sizeof(name), key, sizeof(key)) &&
+	       !sample_has(s, name);
+}
+
+/*
+ * A replay's --set (set) naming a device the recording does not have (where:
+ * "in the recording at this sample"; who: "it", the sample s): the model's
+ * "see /sys/class/bdi" points at this machine's devices, which have nothing
+ * to do with it. Said in err as not in the recording, with the ones s has (as
+ * many as fit); err is left as it is for anything else.
+ */
+static void not_recorded(const char *set, const struct wb_sample *s, const char *where, const char *who, char *err,
+			 size_t n)
+{
 	char name[WB_NAME_LEN + 1], key[96], q[WB_QUOTE_LEN], qn[WB_QUOTE_LEN];
 	size_t o, shown = 0;
 	int k;
 
-	if (strncmp(set, "bdi.", 4) || !dot || dot <= set + 4 || (size_t)(dot - set - 4) >= sizeof(name) ||
-	    (size_t)(eq - set) >= sizeof(key) || n < 64)
-		return;
-	snprintf(name, sizeof(name), "%.*s", (int)(dot - set - 4), set + 4);
-	for (size_t i = 0; i < s->nbdis; i++)
-		if (strcmp(s->bdis[i].name, name) == 0 || (s->bdis[i].dev[0] && strcmp(s->bdis[i].dev, name) == 0))
-			return; /* it is there: the model's message is about something else */
-	snprintf(key, sizeof(key), "%.*s", (int)(eq - set), set);
-	k = snprintf(err, n, "%s: no backing device \"%s\" in the recording at this sample (it has ",
-		     wb_quote(key, q, sizeof(q)), wb_quote(name, qn, sizeof(qn)));
+	if (!set_device(set, name, sizeof(name), key, sizeof(key)) || n < 64 || sample_has(s, name))
+		return; /* there: the model's message is about something else */
+	k = snprintf(err, n, "%s: no backing device \"%s\" %s (%s has ", wb_quote(key, q, sizeof(q)),
+		     wb_quote(name, qn, sizeof(qn)), where, who);
 	o = k > 0 && (size_t)k < n - 24 ? (size_t)k : n - 24; /* room kept for " and N more)" */
 	for (; shown < s->nbdis; shown++) {
 		const struct wb_bdi *b = &s->bdis[shown];
@@ -165,24 +193,51 @@ static void not_recorded(const char *set, const struct wb_sample *s, char *err, 
 		snprintf(err + o, n - o, "%s)", s->nbdis ? "" : "none");
 }
 
-/* The what-if settings for cur from the --set list. 0, -ENOMEM or -EINVAL (err). */
-static int whatif_settings(const struct wb_pipeline *p, const struct wb_sample *cur,
-			   const struct wb_limits *lim, struct wb_settings *k, char *err, size_t n)
+void wb_pipeline_absent_msg(const struct wb_pipeline *p, int i, const struct wb_sample *s, const char *where,
+			    const char *who, char *err, size_t n)
+{
+	if (i >= 0 && i < p->o.nsets)
+		not_recorded(p->o.sets[i], s, where, who, err, n);
+}
+
+/*
+ * The what-if settings for cur from the --set list (with skip_absent, its
+ * entries naming a device cur lacks left out). 0, -ENOMEM or -EINVAL (err).
+ */
+static int whatif_settings(const struct wb_pipeline *p, const struct wb_sample *cur, const struct wb_limits *lim,
+			   bool skip_absent, struct wb_settings *k, char *err, size_t n)
 {
 	if (wb_settings_from_sample(k, cur))
 		return -ENOMEM;
 	struct wb_setop ops[WB_APPLY_MAX_SETS];
+	int m = 0;
 
 	for (int i = 0; i < p->o.nsets && i < WB_APPLY_MAX_SETS; i++) {
-		if (wb_setop_parse(p->o.sets[i], cur, &ops[i], err, n) || wb_setop_clash(ops, i, err, n) ||
-		    wb_settings_apply(k, lim, cur->page_size, &ops[i], err, n)) {
+		if (skip_absent && wb_pipeline_set_absent(p, i, cur))
+			continue;
+		if (wb_setop_parse(p->o.sets[i], cur, &ops[m], err, n) || wb_setop_clash(ops, m, err, n) ||
+		    wb_settings_apply(k, lim, cur->page_size, &ops[m], err, n)) {
 			if (p->o.replay)
-				not_recorded(p->o.sets[i], cur, err, n);
+				not_recorded(p->o.sets[i], cur, "in the recording at this sample", "it", err, n);
 			wb_settings_finish(k);
 			return -EINVAL;
 		}
+		m++;
 	}
 	return 0;
+}
+
+int wb_pipeline_check_present(const struct wb_pipeline *p, char *err, size_t n)
+{
+	struct wb_settings k;
+	int rc;
+
+	if (!p->have_view)
+		return 0;
+	rc = whatif_settings(p, p->view.cur, &p->lim, true, &k, err, n);
+	if (rc == 0)
+		wb_settings_finish(&k);
+	return rc;
 }
 
 /* Forecast under the current settings and, with --set, under the new ones. */
@@ -203,7 +258,7 @@ static void run_forecast(struct wb_pipeline *p)
 			v->forecast = &p->fc;
 		wb_settings_finish(&k);
 	}
-	if (v->whatif && whatif_settings(p, v->cur, v->lim, &k, err, sizeof(err)) == 0) {
+	if (v->whatif && whatif_settings(p, v->cur, v->lim, false, &k, err, sizeof(err)) == 0) {
 		if (wb_forecast_run(v->cur, v->whatif, &k, &in, &p->wfc) == 0)
 			v->whatif_forecast = &p->wfc;
 		wb_settings_finish(&k);
@@ -241,7 +296,7 @@ static int run_model(struct wb_pipeline *p, char *err, size_t errlen)
 		v->lim = &p->lim;
 	}
 	if (p->o.nsets) {
-		rc = whatif_settings(p, v->cur, &p->lim, &k, err, errlen);
+		rc = whatif_settings(p, v->cur, &p->lim, false, &k, err, errlen);
 		if (rc)
 			return rc;
 		if (wb_model_eval_hist(v->prev, v->cur, p->ring, &k, &p->lim, 0, &p->whatif) == 0) {

@@ -62,7 +62,7 @@ done <<EOF2
 -b --replay $R --from 12:00:60|--from '12:00:60': seconds 60 out of range 0-59
 -b --replay $R --from '12: 5'|--from '12: 5': expected
 -b --to 3|--to needs --replay
--b --replay $R --set bdi.sdz.max_ratio=10|bdi.sdz.max_ratio: no backing device \"sdz\" in the recording at this sample (it has 7:0 (loop0), 7:1 (loop1),.* 254:0 (vda))$
+-b --replay $R --set bdi.sdz.max_ratio=10|bdi.sdz.max_ratio: no backing device \"sdz\" in any sample replayed (the first has 7:0 (loop0), 7:1 (loop1),.* 254:0 (vda))$
 -b -n 1 --root ''|--root '': expected a directory
 -b -n 1 --root $T/none|--root $T/none: No such file or directory
 -b -n 1 --root $F/rec-format1.wbrec|--root $F/rec-format1.wbrec: not a directory
@@ -519,6 +519,43 @@ PY
 	grep -q "no longer applies: bdi.7:200.max_ratio: max below this device's min ratio" "$T/err" ||
 	fail "a what-if that stops holding: rc $rc, $(cat "$T/err")"
 check "a --set that stops holding mid-replay: every sample printed, the what-if while it held, one line"
+
+# a --set device that comes later in the recording (plugged in while recording: here 7:7 is put
+# back in the tree between two appends): the replay failed at its first sample, exit 2, "no backing
+# device in the recording at this sample". Now the samples before it go without the what-if, one
+# line says so and one when it applies, exit 0 with every sample; a device no sample has stays
+# an error (exit 2) that says so; another entry wrong at the first sample is said as before
+cp -a "$F/6.18-writing" "$T/late" && mv "$T/late/sys/class/bdi/7:7" "$T/late-7:7"
+$W --root "$T/late" --batch -n 3 -d 0.05 --no-procs --record "$T/late.wbrec" > /dev/null 2>&1 &&
+	mv "$T/late-7:7" "$T/late/sys/class/bdi/7:7" &&
+	$W --root "$T/late" --batch -n 3 -d 0.05 --no-procs --record "$T/late.wbrec" > /dev/null 2>&1 ||
+	fail "late device: recording"
+$W --replay "$T/late.wbrec" --batch --json --forecast 30 --set bdi.7:7.max_ratio=10 > "$T/late.json" 2> "$T/err"; rc=$?
+python3 - "$T/late.json" <<'PY' && [ $rc = 0 ] && [ "$(grep -c 'what-if' "$T/err")" = 2 ] &&
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+have = ["whatif" in r for r in rows]
+has77 = [any(b["bdi"] == "7:7" for b in r["bdis"]) for r in rows]
+assert len(rows) == 6 and has77 == [False] * 3 + [True] * 3 and have == has77, (len(rows), has77, have)
+dev = lambda bs: next(b for b in bs if b["bdi"] == "7:7")
+assert dev(rows[-1]["whatif"]["bdis"])["thresh"] < dev(rows[-1]["bdis"])["thresh"], rows[-1] # capped at 10 %
+PY
+	grep -q '^wbtop: --set bdi.7:7.max_ratio=10: its device is not in the recording before [0-9:]*: the samples before go without the what-if$' "$T/err" &&
+	grep -q '^wbtop: from [0-9:]* the what-if applies$' "$T/err" ||
+	fail "a --set device that comes later: rc $rc, $(cat "$T/err")"
+$W --replay "$T/late.wbrec" --batch --set bdi.sdz.max_ratio=10 > "$T/out" 2> "$T/err"; rc=$?
+[ $rc = 2 ] && grep -q '^wbtop: bdi.sdz.max_ratio: no backing device "sdz" in any sample replayed (the first has 7:0 (loop0), .*)$' "$T/err" ||
+	fail "a --set device in no sample: rc $rc, $(cat "$T/err")"
+$W --replay "$T/late.wbrec" --batch --to 0.1 --set bdi.7:7.max_ratio=10 > "$T/out" 2> "$T/err"; rc=$?
+[ $rc = 2 ] && grep -q 'no backing device "7:7" in any sample replayed' "$T/err" ||
+	fail "a --set device after --to: rc $rc, $(cat "$T/err")"
+$W --replay "$T/late.wbrec" --batch --set bdi.7:7.max_ratio=10 --set vm.dirty_ratio=101 > "$T/out" 2> "$T/err"; rc=$?
+[ $rc = 2 ] && grep -q 'vm.dirty_ratio=101: above the kernel' "$T/err" && ! grep -q 'what-if' "$T/err" ||
+	fail "a late device beside a bad value: rc $rc, $(cat "$T/err")"
+$W --replay "$T/late.wbrec" --batch --set bdi.7:7.max_ratio=10 --set bdi.7:7.min_ratio=20 > "$T/out" 2> "$T/err"; rc=$?
+[ $rc = 0 ] && grep -q "from [0-9:]* the what-if does not apply: bdi.7:7.min_ratio: min above this device's max ratio" "$T/err" ||
+	fail "a late device whose --set does not hold when it comes: rc $rc, $(cat "$T/err")"
+check "a --set device that comes later in a replay: the what-if from its first sample on, said; one in no sample: exit 2, said"
 
 # text a person gave, quoted in an error: an escape sequence or a newline in an option's value, a
 # file name, a --set key was written to the terminal as it was ($'\e[2J' cleared the screen under

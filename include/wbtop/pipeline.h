@@ -69,6 +69,22 @@ void wb_pipeline_destroy(struct wb_pipeline *p);
  */
 int wb_pipeline_push(struct wb_pipeline *p, const struct wb_sample *s, char *err, size_t errlen);
 /*
+ * Whether --set entry i names a backing device (bdi.DEV.attr) that sample s
+ * does not have: a replay's device may come later in the recording.
+ */
+bool wb_pipeline_set_absent(const struct wb_pipeline *p, int i, const struct wb_sample *s);
+/*
+ * The message for that into err: "KEY: no backing device "DEV" <where> (<who>
+ * has <s's devices>)", e.g. where "in any sample replayed", who "the first".
+ */
+void wb_pipeline_absent_msg(const struct wb_pipeline *p, int i, const struct wb_sample *s, const char *where,
+			    const char *who, char *err, size_t n);
+/*
+ * Whether the --set list, its entries naming a device the newest sample lacks
+ * left out, applies to that sample: 0, -ENOMEM, or -EINVAL with err.
+ */
+int wb_pipeline_check_present(const struct wb_pipeline *p, char *err, size_t n);
+/*
  * Problems of the sinks at the last push, one line each ("recording
  * stopped: ..."), or none; owned by the pipeline.
  */
