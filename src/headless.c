@@ -47,12 +47,25 @@ static bool stdout_null(void)
 	       (fcntl(STDOUT_FILENO, F_GETFL) & O_ACCMODE) != O_RDONLY;
 }
 
-/* Where a replay's exposition waits for its end: $TMPDIR, else /tmp. */
+/*
+ * Where a replay's exposition waits for its end: $TMPDIR, else (unset or
+ * empty) /tmp. A relative TMPDIR is from the current directory, as
+ * mktemp(1) and mkstemp's callers take it (it was ignored: /tmp); named
+ * whole here, so the messages say which directory it was.
+ */
 static const char *om_tmpdir(void)
 {
+	static char whole[4096];
+	char cwd[4096];
 	const char *d = getenv("TMPDIR");
 
-	return d && d[0] == '/' ? d : "/tmp";
+	if (!d || !d[0])
+		return "/tmp";
+	if (d[0] == '/')
+		return d;
+	if (!getcwd(cwd, sizeof(cwd)) || snprintf(whole, sizeof(whole), "%s/%s", cwd, d) >= (int)sizeof(whole))
+		return d; /* opened as it is: from the current directory all the same */
+	return whole;
 }
 
 /*

@@ -55,4 +55,20 @@ TMPDIR=$T/none "$W" --replay "$T/long.wbrec" --batch --openmetrics >"$T/out" 2>"
 [ $rc = 1 ] && grep -q "^wbtop: --openmetrics: the temporary file in $T/tmp that holds the exposition until the end: File too large" "$T/err" &&
 	[ ! -s "$T/out" ] && [ -z "$(ls -A "$T/tmp")" ] || fail "temporary file limited: rc $rc: $(head -c 300 "$T/err")"
 ok "a temporary file that cannot be made or written: said with its directory, nothing printed"
+
+# a relative TMPDIR is from the current directory, as mktemp(1) takes it (it was ignored, and the
+# file went to /tmp): the limited file is said in $T/tmp; an empty one is /tmp; a missing one is
+# said with its whole path
+( cd "$T" && ulimit -f 1024 && TMPDIR=tmp exec "$W" --replay "$T/long.wbrec" --batch --openmetrics >"$T/out" 2>"$T/err" ); rc=$?
+[ $rc = 1 ] && grep -q "^wbtop: --openmetrics: the temporary file in $T/tmp that holds the exposition until the end: File too large" "$T/err" &&
+	[ -z "$(ls -A "$T/tmp")" ] || fail "relative TMPDIR: rc $rc: $(head -c 300 "$T/err")"
+( cd "$T" && TMPDIR=tmp exec "$W" --replay "$T/short.wbrec" --batch --openmetrics >"$T/out" 2>"$T/err" ); rc=$?
+[ $rc = 0 ] && [ "$(tail -1 "$T/out")" = "# EOF" ] && [ -z "$(ls -A "$T/tmp")" ] || fail "relative TMPDIR: rc $rc: $(head -c 300 "$T/err")"
+( cd "$T" && TMPDIR=none exec "$W" --replay "$T/short.wbrec" --batch --openmetrics >"$T/out" 2>"$T/err" ); rc=$?
+[ $rc = 1 ] && grep -q "^wbtop: --openmetrics: the temporary file in $T/none that holds" "$T/err" &&
+	[ ! -s "$T/out" ] || fail "relative TMPDIR missing: rc $rc: $(head -c 300 "$T/err")"
+( ulimit -f 1024 && TMPDIR= exec "$W" --replay "$T/long.wbrec" --batch --openmetrics >"$T/out" 2>"$T/err" ); rc=$?
+[ $rc = 1 ] && grep -q "^wbtop: --openmetrics: the temporary file in /tmp that holds" "$T/err" ||
+	fail "empty TMPDIR: rc $rc: $(head -c 300 "$T/err")"
+ok "a relative TMPDIR is taken from the current directory and named whole; an empty one is /tmp"
 echo "$n passed, 0 failed"
