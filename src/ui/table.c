@@ -118,6 +118,14 @@ static const struct {
 	{ "MOUNT", 40 },
 };
 
+int ui_grow_max(const char *title)
+{
+	for (size_t g = 0; g < sizeof(grows) / sizeof(grows[0]); g++)
+		if (strcmp(title, grows[g].title) == 0)
+			return grows[g].max;
+	return 0;
+}
+
 int ui_grow_columns(const struct ui *u, const struct wb_field *const *col, int nc, int *width, const bool *shown,
 		    int avail, ui_cell_cols_fn cols)
 {

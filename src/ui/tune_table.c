@@ -140,8 +140,13 @@ enum { TC_DEV, TC_MOUNT, TC_THRESH, TC_DRAIN, TC_WRITER, TC_WAKE, TC_STATE, TC_C
 static const int tc_prio[TC_COUNT] = { 0, 4, 0, 2, 1, 3, 0 };
 static const char *const tc_title[TC_COUNT] = { "DEVICE", "MOUNT", "THRESH", "DRAIN", "WRITER/s", "WAKE/m",
 						 "STATE->new" };
-#define TC_DEV_MAX 16   /* a longer device label or mount is cut, marked */
-#define TC_MOUNT_MAX 12
+/*
+ * The device label and the mount's name are cut (marked) to these at 80
+ * columns (they were at any width: "btrfs-123456789…" at 200); each column a
+ * wider screen has past 80 goes to them while the table leaves room, as far
+ * as their longest cells and the Devices pane's maxima (ui_grow_max).
+ */
+static const int tc_base[TC_COUNT] = { [TC_DEV] = 16, [TC_MOUNT] = 12 };
 
 /* One row's cells (the threshold's two sides apart). */
 struct trow {
@@ -160,9 +165,7 @@ static void table_cells(const struct ui *u, size_t i, struct trow *r)
 	struct wb_value cv;
 
 	ui_tune_dev_name(u, i, u->tune_pred.bdis[i].name, r->c[TC_DEV], sizeof(r->c[TC_DEV]), &mnt);
-	ui_cut(r->c[TC_DEV], sizeof(r->c[TC_DEV]), TC_DEV_MAX, u->utf8);
-	snprintf(r->c[TC_MOUNT], sizeof(r->c[TC_MOUNT]), "%s", mnt);
-	ui_cut(r->c[TC_MOUNT], sizeof(r->c[TC_MOUNT]), TC_MOUNT_MAX, u->utf8);
+	snprintf(r->c[TC_MOUNT], sizeof(r->c[TC_MOUNT]), "%s", mnt); /* both cut to their columns' width */
 	if (thresh_known(&u->lim, i))
 		ui_tune_bytes(u, r->c[TC_THRESH], sizeof(r->c[TC_THRESH]), x->thresh * P);
 	else
@@ -220,25 +223,47 @@ struct tgeom {
 	bool shown[TC_COUNT];
 };
 
+/*
+ * Give left cells of room to DEVICE, then MOUNT, as far as their widest
+ * cells (full[c]) and the Devices pane's maxima.
+ */
+static void table_grow(struct tgeom *g, const int *full, int left)
+{
+	for (int c = 0; c < TC_COUNT && left > 0; c++) {
+		int to = full[c] < ui_grow_max(tc_title[c]) ? full[c] : ui_grow_max(tc_title[c]);
+
+		if (!tc_base[c] || !g->shown[c] || to <= g->w[c])
+			continue;
+		to = to < g->w[c] + left ? to : g->w[c] + left;
+		left -= to - g->w[c];
+		g->w[c] = to;
+	}
+}
+
 /* Geometry for the table's rows idx (all of them, so that scrolling moves no column). */
 static void table_geom(const struct ui *u, const size_t *idx, int nr, struct tgeom *g)
 {
 	struct trow r;
+	int full[TC_COUNT], used, avail = ui_cols(u) - 2;
 
 	for (int c = 0; c < TC_COUNT; c++)
-		g->w[c] = (int)strlen(tc_title[c]);
+		full[c] = (int)strlen(tc_title[c]);
 	g->new_w = 3; /* "new" */
 	for (int k = 0; k < nr; k++) {
 		table_cells(u, idx[k], &r);
 		for (int c = 0; c < TC_COUNT; c++) {
 			int cols = wb_text_cols(r.c[c]);
-			g->w[c] = cols > g->w[c] ? cols : g->w[c];
+			full[c] = cols > full[c] ? cols : full[c];
 		}
 		g->new_w = (int)strlen(r.t1) > g->new_w ? (int)strlen(r.t1) : g->new_w;
 	}
+	for (int c = 0; c < TC_COUNT; c++)
+		g->w[c] = tc_base[c] && full[c] > tc_base[c] ? tc_base[c] : full[c];
 	g->w[TC_THRESH] += 2 + g->new_w; /* "3.4G->47M" */
-	wb_layout_columns(g->w, tc_prio, TC_COUNT, ui_cols(u) - 2, g->shown);
-	g->shown[TC_STATE] = true; /* never left out: cut, marked, where nothing else gives it room */
+	used = wb_layout_columns(g->w, tc_prio, TC_COUNT, avail, g->shown);
+	if (!g->shown[TC_STATE]) /* never left out: cut, marked, where nothing else gives it room */
+		g->shown[TC_STATE] = true, used += g->w[TC_STATE] + 1;
+	table_grow(g, full, avail - used < ui_cols(u) - WB_MIN_COLS ? avail - used : ui_cols(u) - WB_MIN_COLS);
 }
 
 /* One line of the table: the titles (r NULL) or a row, cut to the screen with a marker. */
@@ -249,10 +274,17 @@ static void table_line(const struct ui *u, const struct tgeom *g, const struct t
 
 	snprintf(l, n, " ");
 	for (int c = 0; c < TC_COUNT && len < n; c++) {
+		char cut[96];
 		const char *v = r ? r->c[c] : tc_title[c];
-		int pad = g->w[c] - wb_text_cols(v) + (int)strlen(v); /* bytes, for a width in cells */
+		int pad;
 		if (!g->shown[c])
 			continue;
+		if (tc_base[c] && r) { /* a label or mount wider than its column: cut, marked */
+			snprintf(cut, sizeof(cut), "%s", v);
+			ui_cut(cut, sizeof(cut), g->w[c], u->utf8);
+			v = cut;
+		}
+		pad = g->w[c] - wb_text_cols(v) + (int)strlen(v); /* bytes, for a width in cells */
 		len = strlen(l);
 		if (c == TC_THRESH)
 			snprintf(l + len, n - len, " %*s->%-*s", tw, v, g->new_w, r ? r->t1 : "new");

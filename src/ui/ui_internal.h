@@ -339,6 +339,8 @@ typedef int (*ui_cell_cols_fn)(const struct ui *u, const struct devrow *r, const
  */
 int ui_grow_columns(const struct ui *u, const struct wb_field *const *col, int nc, int *width, const bool *shown,
 		    int avail, ui_cell_cols_fn cols);
+/* The most cells ui_grow_columns gives the column titled title (24 DEVICE, 40 MOUNT), 0 one it does not grow. */
+int ui_grow_max(const char *title);
 /* A table's title, with "3-12/32" (the rows shown, of how many) when not every row fits. */
 void ui_title_line(const struct ui *u, int y, const char *title, int first, int rows, int n);
 /* The zones the Zones table lists: those with managed pages. */

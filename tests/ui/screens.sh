@@ -251,6 +251,24 @@ if diff "$T/tune-preview-80x24.txt" "$T/tune-tiny-back.txt" > "$T/back.diff"; th
 else
 	bad "tune-tiny-back differs"; cat "$T/back.diff"
 fi
+# the before/after table's DEVICE and MOUNT take a wide screen's room (they were cut at 16 and 12
+# cells at any width: "btrfs-123456789…" and "a-mount-nam…" at 200 columns); at 80 columns each is
+# cut where it was, and each column past 80 gives them a cell while the table leaves room
+cp -a "$F/6.18-writing" "$T/long" && (
+	cd "$T/long" && for d in sys/class/bdi sys/kernel/debug/bdi; do mv "$d/btrfs-1" "$d/btrfs-123456789"; done &&
+	ln -sfn ../../../devices/virtual/bdi/btrfs-123456789 sys/fs/btrfs/*/bdi &&
+	sed -i 's#\.VgPpBe/ext #.VgPpBe/a-mount-name-of-thirty-chars #' proc/self/mountinfo )
+lt=''
+for sz in 80x24 100x34 200x60; do
+	"$S" "$sz" --root "$T/long" -d 0.3 --theme mono -- 5 Down Enter 6 4 M Enter 2>&1 | mask > "$T/long-$sz.txt"
+done
+grep -q '^  DEVICE           THRESH->new  DRAIN WRITER/s STATE->new$' "$T/long-80x24.txt" || lt="$lt 80x24"
+grep -q '^  loop0                 a-mount-name…   3.4G->47M ' "$T/long-100x34.txt" &&
+	grep -q '^  btrfs-123456789:loop2 btr  ' "$T/long-100x34.txt" || lt="$lt 100x34"
+grep -q '^  loop0                 a-mount-name-of-thirty-chars   3.4G->47M ' "$T/long-200x60.txt" &&
+	grep -q '^  btrfs-123456789:loop2 btr  ' "$T/long-200x60.txt" || lt="$lt 200x60"
+if [ -z "$lt" ]; then ok "tune: the before/after table's DEVICE and MOUNT take a wide screen's room, 80x24 as it was"
+else bad "tune: DEVICE and MOUNT at$lt"; cat "$T"/long-*.txt; fi
 screen tune-refused 100 34 "--theme mono" 5 Enter 1 0 1 Enter
 # the same at 80 columns: the refusal goes on over two rows, not cut
 screen tune-refused-80x24 80 24 "--theme mono" 5 Enter 1 0 1 Enter
