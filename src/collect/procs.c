@@ -34,7 +34,7 @@
 #define LIST_EVERY 64               /* /proc is listed whole at least every LIST_EVERY times */
 #define UNEXPLAINED (4u << 20)      /* bytes dirtied that no process read explains: read them all */
 #define RECENT 30                   /* samples a writer is watched for after it last wrote */
-#define FD_SCAN_MAX 256             /* descriptors looked at for O_DIRECT (writes_direct()) */
+#define FD_SCAN_MAX 256             /* descriptors looked at for O_DIRECT (fd_kind()) */
 
 /* How often a process is read after its write counters stood still for `idle` samples. */
 static const struct {
@@ -579,19 +579,22 @@ static void publish(struct wb_procs *p, struct wb_sample *s, struct wb_proc *w, 
 /*
  * Has the task a file open for writing with O_DIRECT (/proc/PID/fdinfo's
  * flags)? Its write_bytes then count writes that dirty no pages. At most
- * FD_SCAN_MAX descriptors are looked at.
+ * FD_SCAN_MAX descriptors are looked at. W_DIRECT, W_BUFFERED, or W_UNKNOWN
+ * when its files cannot be seen: gone since its io was read, or exiting (a
+ * zombie has no descriptors left) - a direct writer that had just ended read
+ * as buffered, and its bytes explained another's pages.
  */
-static bool writes_direct(int pid)
+static int fd_kind(int pid)
 {
 	char path[64], rel[40], buf[256]; /* rel: read_small()'s /proc/PID/ and it fit its 64 bytes */
 	struct dirent *e;
-	bool direct = false;
+	bool direct = false, seen = false;
 	unsigned n = 0;
 	DIR *d;
 
 	snprintf(path, sizeof(path), "/proc/%d/fdinfo", pid);
 	if (!(d = opendir(path)))
-		return false;
+		return W_UNKNOWN;
 	while (!direct && n++ < FD_SCAN_MAX && (e = readdir(d))) {
 		const char *f;
 		unsigned long fl;
@@ -600,11 +603,13 @@ static bool writes_direct(int pid)
 			continue;
 		snprintf(rel, sizeof(rel), "fdinfo/%.24s", e->d_name);
 		if (read_small(pid, rel, buf, sizeof(buf)) > 0 && (f = strstr(buf, "flags:")) &&
-		    sscanf(f + 6, "%lo", &fl) == 1)
+		    sscanf(f + 6, "%lo", &fl) == 1) {
+			seen = true;
 			direct = (fl & O_DIRECT) && (fl & O_ACCMODE) != O_RDONLY;
+		}
 	}
 	closedir(d);
-	return direct;
+	return direct ? W_DIRECT : seen ? W_BUFFERED : W_UNKNOWN;
 }
 
 /*
@@ -636,9 +641,11 @@ static void judge(struct wb_procs *p, uint64_t moved, bool known)
 		writers++;
 		lone = i;
 		/* not while the move is unknown (the first sample, whose first reads
-		 * take every task's lifetime writes: nothing explains then anyway) */
+		 * take every task's lifetime writes: nothing explains then anyway);
+		 * one whose files cannot be seen explains nothing, and is judged again
+		 * when it next writes */
 		if (t->kind == W_UNKNOWN && known)
-			t->kind = writes_direct(t->pid) ? W_DIRECT : W_BUFFERED;
+			t->kind = fd_kind(t->pid);
 	}
 	if (writers == 1 && known && p->t[lone].kind == W_BUFFERED && p->t[lone].delta >= UNEXPLAINED &&
 	    moved < p->t[lone].delta / 4)

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The process table's judgement of writers (src/collect/procs.c, its static
+ * functions: the file is included here) against this machine's /proc, with
+ * children of this test as the processes: no root, no writes to a disk.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "../../src/collect/procs.c"
+
+#define MIB (1u << 20)
+
+/* A child that waits in pause() until killed, or this test ends (its descriptors: this test's). */
+static pid_t sleeper(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* a failed assertion does not leave it holding our output */
+		pause();
+		_exit(0);
+	}
+	return pid;
+}
+
+/* A child that has exited and is not reaped (a zombie: no descriptors left). */
+static pid_t zombie(void)
+{
+	pid_t pid = fork();
+	siginfo_t si;
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	assert_int_equal(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT), 0);
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* judge() over one task read in this sample that wrote delta, nr_dirtied having moved by moved. */
+static uint64_t explained_by(struct task *t, uint64_t delta, uint64_t moved)
+{
+	struct wb_procs p = { .t = t, .nt = 1, .tick = 5 };
+
+	t->read = p.tick;
+	t->delta = delta;
+	judge(&p, moved, true);
+	return p.explained;
+}
+
+/*
+ * A writer first seen writing is judged by its open files; one whose files
+ * cannot be seen (it exited since its io was read: gone, or a zombie with no
+ * descriptors) is not judged buffered - its bytes would explain another's
+ * pages (a dd oflag=direct that had just ended) - and is judged again later.
+ */
+static void judged_by_files(void **st)
+{
+	struct task t;
+	pid_t live = sleeper(), dead = zombie();
+	(void)st;
+
+	t = (struct task){ .pid = live, .io_fd = -1, .stat_fd = -1 };
+	assert_int_equal(explained_by(&t, 8 * MIB, 8 * MIB), 8 * MIB); /* stdio, no O_DIRECT */
+	assert_int_equal(t.kind, W_BUFFERED);
+
+	t = (struct task){ .pid = dead, .io_fd = -1, .stat_fd = -1 };
+	assert_int_equal(explained_by(&t, 8 * MIB, 8 * MIB), 0);
+	assert_int_equal(t.kind, W_UNKNOWN);
+
+	reap(dead); /* gone: no /proc/PID at all */
+	t = (struct task){ .pid = dead, .io_fd = -1, .stat_fd = -1 };
+	assert_int_equal(explained_by(&t, 8 * MIB, 8 * MIB), 0);
+	assert_int_equal(t.kind, W_UNKNOWN);
+	reap(live);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(judged_by_files),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
