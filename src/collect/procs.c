@@ -424,7 +424,13 @@ static bool task_update(struct wb_procs *p, struct task *t, struct wb_proc *out)
 	if (t->skip)
 		return false;
 	if (!read_io(p, t, &wb, &cb)) {
+		/* a new one: nothing of the old process carries over (its judgement, its last delta) */
+		int pid = t->pid;
+
+		task_drop(p, t);
+		*t = (struct task){ .pid = pid, .io_fd = -1, .stat_fd = -1 };
 		task_probe(p, t);
+		t->delta = t->have ? t->wb : 0; /* all of it, as a new PID's in scan() */
 		return false;
 	}
 	*out = (struct wb_proc){ .pid = t->pid, .write_bytes = wb, .cancelled_write_bytes = cb };

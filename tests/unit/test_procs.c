@@ -87,10 +87,50 @@ static void judged_by_files(void **st)
 	reap(live);
 }
 
+/*
+ * A PID reused after a wrap is seen when its kept io fails (the old process's):
+ * the task read again is a new process, and the old one's judgement and last
+ * delta do not carry over - judged buffered with 8 MiB, the new process
+ * explained 8 MiB it never wrote, or was taken as direct for good.
+ */
+static void reused_pid_starts_afresh(void **st)
+{
+	struct task t;
+	struct wb_procs p = { .tick = 5 };
+	struct wb_proc out;
+	char path[64];
+	pid_t old = sleeper(), now = sleeper();
+	int fd;
+	(void)st;
+
+	snprintf(path, sizeof(path), "/proc/%d/io", (int)old);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		reap(old);
+		reap(now);
+		skip(); /* no task I/O accounting in this kernel */
+	}
+	reap(old); /* its kept io now fails, as when its PID went to another process */
+	t = (struct task){ .pid = now, .io_fd = fd, .stat_fd = -1, .have = true, .wrote = 4, .read = 4,
+			   .delta = 8 * MIB, .kind = W_BUFFERED };
+	p.t = &t;
+	p.nt = 1;
+	p.kept = 1;
+	assert_false(task_update(&p, &t, &out));
+	assert_true(t.have); /* read anew: the process now under the PID */
+	assert_int_equal(t.read, p.tick);
+	assert_int_equal(t.wrote, 0);
+	assert_int_equal(t.delta, t.wb); /* a forked child that wrote nothing: 0 */
+	judge(&p, 8 * MIB, true);
+	assert_int_equal(p.explained, 0);
+	task_drop(&p, &t);
+	reap(now);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(judged_by_files),
+		cmocka_unit_test(reused_pid_starts_afresh),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
