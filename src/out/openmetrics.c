@@ -754,10 +754,10 @@ static int render(const struct wb_om *m, enum wb_om_fmt fmt, struct dest *d)
 		}
 		if (rc == 0 && m->nchunks)
 			rc = copy_spilled(m, r, d, buf);
-		if (m->series[r].len)
+		if (rc == 0 && m->series[r].len)
 			dest_put(d, m->series[r].p, m->series[r].len);
 	}
-	if (fmt == WB_OM_OPENMETRICS)
+	if (rc == 0 && fmt == WB_OM_OPENMETRICS) /* a stream cut short must not read as whole */
 		dest_put(d, "# EOF\n", 6);
 	free(h.p);
 	free(buf);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The OpenMetrics sink in-process: escaping, unknown values, counters, both formats, backfill. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -223,6 +224,52 @@ static void backfill_spilled(void **st)
 	assert_int_equal(open_fds(), fds); /* and closed with it */
 }
 
+/*
+ * A spill file that cannot be read back: wb_om_write() says so, and what it
+ * wrote of the exposition does not end in "# EOF" - with it, a backfill cut
+ * short read as a whole one (promtool takes it; the exit status alone told).
+ */
+static void backfill_cut_short(void **st)
+{
+	static const char *const names[] = { "7:0" };
+	struct wb_om *sp = wb_om_create(true);
+	char dir[] = "/tmp/wbtop-om-XXXXXX", path[64], link[256], *c = NULL;
+	size_t clen = 0, dl;
+	int spill = -1, null;
+	FILE *f;
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	dl = strlen(dir);
+	assert_int_equal(wb_om_spill_to(sp, dir), 0);
+	for (int i = 0; i < 3000; i++) {
+		struct wb_sample s;
+		struct wb_view v = { .cur = &s };
+		make(&s, i, names, 1, 0);
+		assert_int_equal(wb_om_add(sp, &v), 0);
+		wb_sample_finish(&s);
+	}
+	for (int fd = 3; fd < 1024; fd++) { /* the spill file: ours, named in dir (and deleted) */
+		ssize_t n;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		if ((n = readlink(path, link, sizeof(link) - 1)) > 0 && (size_t)n > dl && strncmp(link, dir, dl) == 0 &&
+		    link[dl] == '/')
+			spill = fd;
+	}
+	assert_true(spill >= 0);
+	null = open("/dev/null", O_RDWR | O_CLOEXEC); /* read back, it gives nothing: cut short */
+	assert_true(null >= 0);
+	assert_int_equal(dup2(null, spill), spill);
+	close(null);
+	f = open_memstream(&c, &clen);
+	assert_non_null(f);
+	assert_int_equal(wb_om_write(sp, WB_OM_OPENMETRICS, f), -EIO);
+	assert_int_equal(fclose(f), 0);
+	assert_null(strstr(c, "# EOF"));
+	free(c);
+	wb_om_destroy(sp);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* The longest labels (every mount byte escaped, a reason added) make whole lines. */
 static void long_labels(void **st)
 {
@@ -331,6 +378,7 @@ int main(void)
 		cmocka_unit_test(counters_continue),
 		cmocka_unit_test(backfill_grouped),
 		cmocka_unit_test(backfill_spilled),
+		cmocka_unit_test(backfill_cut_short),
 		cmocka_unit_test(long_labels),
 		cmocka_unit_test(textfile_atomic),
 	};
