@@ -454,15 +454,70 @@ static bool stalled(const struct wb_sample *const *hist, size_t nhist, const str
  * bandwidth: the most it completed over any 3 s or more of hist, less two
  * 4 MiB bursts (a throttled queue completes in bursts of them; over 3 s
  * the most seen was up to 2.5 MiB/s above the throttle, scenario-gen
- * runs/; 7 of 458 recorded devices still went over it by more than 10 %).
+ * runs/; 7 of 458 recorded devices still went over it by more than 10 %),
+ * or two of its lumps where it completes in larger ones (lump_pages()).
  * Its own estimate and what it completed lately say only what its writers
  * gave it: a 33 MiB/s device flushed in bursts showed 7-9 MiB/s, and the
  * forecast under a higher limit kept the shares half and half where the
  * kernel gave it 86 % (runs/run38).
  */
+/*
+ * The largest lump b completed in one interval right after one in which it
+ * completed under a quarter of it, where it did so twice or more in hist
+ * (0 otherwise): a device that completes in lumps. Not a throttled queue's
+ * writeback chunks (4 MiB, two or three at once on an 8 MiB/s device): 16
+ * MiB or more. xfs writes large folios
+ * into bios of tens of MiB, which a throttled queue lets through whole: a
+ * 22 MiB/s device completed 48-66 MiB a second every 2-3 s, and over 3 s
+ * it showed 31 MiB/s (heldout26/run16). Once is a device starting.
+ */
+static double lump_pages_at(const struct wb_sample *const *hist, size_t nhist, const char *name, size_t *first,
+			    size_t *last)
+{
+	double most = 0, c[2] = { -1, -1 }, least = mib_pages(hist[0], 16);
+	int n = 0;
+
+	for (size_t j = nhist; j-- > 1;) {
+		const struct wb_bdi *a = wb_sample_bdi(hist[j], name), *b = wb_sample_bdi(hist[j - 1], name);
+
+		c[0] = c[1];
+		c[1] = a && b && WB_HAS(a->st_valid, WB_B_WRITTEN) && WB_HAS(b->st_valid, WB_B_WRITTEN) &&
+		       b->st[WB_B_WRITTEN] >= a->st[WB_B_WRITTEN] ? (double)(b->st[WB_B_WRITTEN] - a->st[WB_B_WRITTEN]) : -1;
+		if (c[0] >= 0 && c[1] > 4 * c[0] && c[1] >= least) {
+			most = fmax(most, c[1]);
+			if (!n++)
+				*first = j - 1;
+			*last = j - 1;
+		}
+	}
+	return n >= 2 ? most : 0;
+}
+
+static double lump_pages(const struct wb_sample *const *hist, size_t nhist, const char *name)
+{
+	size_t first, last;
+
+	return lump_pages_at(hist, nhist, name, &first, &last);
+}
+
+/*
+ * What a device that completes in lumps completed over whole cycles: from
+ * its oldest lump's sample to its newest's, 3 s or more apart. Over a
+ * window cut anywhere, one lump more or less is its size over the window:
+ * 66 MiB over 8 s is 8 MiB/s on a 22 MiB/s device.
+ */
+static bool lump_rate(const struct wb_sample *const *hist, size_t nhist, const char *name, double *rate)
+{
+	size_t first = 0, last = 0;
+
+	if (!lump_pages_at(hist, nhist, name, &first, &last) || hist[last]->mono - hist[first]->mono < 3 - 1e-6)
+		return false;
+	return wb_rate_bdi(hist[first], hist[last], name, WB_B_WRITTEN, rate) && *rate > 0;
+}
+
 static double shown_rate(const struct wb_sample *const *hist, size_t nhist, const char *name)
 {
-	double best = 0, r, span, slack = mib_pages(hist[0], 8);
+	double best = 0, r, span, slack = fmax(mib_pages(hist[0], 8), 2 * lump_pages(hist, nhist, name));
 
 	for (size_t j = 0; j < nhist; j++)
 		for (size_t k = j + 1; k < nhist; k++) {
@@ -807,6 +862,8 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			full = full || queued || inflight_only;
 			if (queued)
 				w = backlog_rate(hist, nhist, b->name, w);
+			if (full && lump_rate(hist, nhist, b->name, &bz))
+				w = bz;
 			o->bw[i] = full || w > o->bw[i] ? w : o->bw[i];
 		}
 		/*
