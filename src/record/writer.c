@@ -462,8 +462,13 @@ static void discard(struct wb_rec_writer *w)
 			w->start_size = -1;
 		return;
 	}
-	/* only if the name is still this file (someone may have moved it and put another there) */
-	if (fstat(w->fd, &a) == 0 && lstat(w->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+	/*
+	 * Only once locked: a wbtop that opened the file this run made and
+	 * took the lock first is recording to it (this run's flock failed),
+	 * and only if the name is still this file (someone may have moved it
+	 * and put another there)
+	 */
+	if (w->start_size >= 0 && fstat(w->fd, &a) == 0 && lstat(w->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 		unlink(w->path);
 }
 
