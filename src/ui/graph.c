@@ -646,7 +646,14 @@ void wb_graph_draw(const struct wb_graph_in *in, int y, int x, int w, int h, wb_
 	}
 	/* at 80x24 one plot (the device's, if one is chosen); stacked where they fit */
 	nplots = !in->bdi ? 1 : rows >= 36 ? 3 : rows >= 22 ? 2 : 1;
-	if (nplots == 1) {
+	if (nplots == 1 && in->bdi && d.ns == 0 && !d.band.n && !d.note) {
+		/* the device's figures unknown (below level 2): the global plot, which has them,
+		 * rather than an empty one (an unprivileged 80x24 Graph pane drew nothing) */
+		snprintf(t1, sizeof(t1), "All devices (%s's own figures need level 2: root, debugfs)",
+			 in->label ? in->label : in->bdi);
+		g.title = t1;
+		draw_plot(&fr, &g, y, x, w, rows);
+	} else if (nplots == 1) {
 		draw_plot(&fr, in->bdi ? &d : &g, y, x, w, rows);
 	} else {
 		int each = rows / nplots;

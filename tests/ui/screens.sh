@@ -445,6 +445,15 @@ screen graph-usb-stick-ascii 80 24 "--replay $EX/../usb-stick.wbrec --theme mono
 # a recording without trace events (level 2): the marks row says n/a, not an empty row that
 # reads as nothing throttled
 screen graph-no-trace 80 24 "--replay $F/many-writers.wbrec --theme mono" Space 6
+# unprivileged (level 1) at 80x24: the one plot is the global one, which has figures, and its
+# title says why (the device's plot, all of it unknown, left the pane empty)
+screen graph-level1-80x24 80 24 "--replay $F/level1.wbrec --theme mono" Space 6
+if grep -q "^All devices (loop0's own figures need level 2: root, debugfs)" "$T/graph-level1-80x24.txt" &&
+   grep -q 'dirty+wb' "$T/graph-level1-80x24.txt"; then
+	ok "graph at level 1, 80x24: the global plot, saying why"
+else
+	bad "graph at level 1, 80x24: an empty device plot"; cat "$T/graph-level1-80x24.txt"
+fi
 screen scenario-reclaim 100 30 "--replay $EX/reclaim-stall.wbrec --theme mono" Space g 2 0 Enter 2
 # exact seek on screen: 24 s reached by a forward jump, a backward jump and
 # Left from 34 s shows the same screen (devices and flusher panes)
