@@ -390,8 +390,8 @@ static const char *const hidden_text[WB_WHY_COUNT][WB_LEVEL_TRACE + 1] = {
 	[WB_WHY_RECORDING] = {
 		L0 "(not in the recording)",
 		L1 "(not in the recording)",
-		L2 "(not in the recording: it was made without root or debugfs)",
-		L3 "(not in the recording: it was made without tracefs or with --no-trace)",
+		L2 "(not in the recording: made without root or debugfs)",
+		L3 "(not in the recording: made without tracefs or with --no-trace)",
 	},
 	[WB_WHY_NEED_ROOT] = { L0_KERNEL, L1_KERNEL, L2_ROOT, L3_ROOT },
 	[WB_WHY_NEED_MOUNT] = { L0_KERNEL, L1_KERNEL, L2_MOUNT, L3_MOUNT },

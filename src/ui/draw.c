@@ -185,6 +185,22 @@ static const char *words_fit(char *line, size_t n, const char *text, int cols, b
 }
 
 /*
+ * A hidden level's line in cols: whole where it fits, else without the list of
+ * what the level hides ("level 2 hidden (need root: ...; run as root)"), so that
+ * what to do stays on screen (at 80 columns it was cut before "(need root").
+ */
+static const char *hidden_fit(char *line, size_t n, const char *text, int cols, bool utf8)
+{
+	const char *colon = strchr(text, ':'), *why = strrchr(text, '(');
+	char short_text[256];
+
+	if ((int)wb_text_cols(text) <= cols || !colon || !why || why < colon)
+		return words_fit(line, n, text, cols, utf8);
+	snprintf(short_text, sizeof(short_text), "%.*s %s", (int)(colon - text), text, why);
+	return words_fit(line, n, short_text, cols, utf8);
+}
+
+/*
  * The title's items joined with two spaces, in their order, leaving out the
  * one with the lowest keep[] until the line fits in cols (99: never left
  * out). A figure that grew (a recording whose clock jumped years) must not
@@ -416,7 +432,7 @@ static int draw_header(struct ui *u)
 		const char *h[4];
 		int nh = wb_level_hidden(s->level, s->level_why, s->ev_valid, h, 4);
 		if (nh)
-			ui_put(u, y++, 1, WB_R_NA, words_fit(line, sizeof(line), h[0], ui_cols(u) - 2, u->utf8));
+			ui_put(u, y++, 1, WB_R_NA, hidden_fit(line, sizeof(line), h[0], ui_cols(u) - 2, u->utf8));
 	}
 	return y;
 }

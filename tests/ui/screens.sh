@@ -631,6 +631,14 @@ if sed -n '5p;23p' "$T/replay-damaged.txt" | grep -vq '[^ ]…$'; then
 else
 	ok "replay-damaged: the dirtyable note and the status line cut at a word, marked"
 fi
+# a hidden level's line too long for 80 columns keeps its reason, what to do, and leaves out
+# the list of what the level hides ("... bandwidth (not in…" cut before it)
+if grep -qx ' level 2 hidden (not in the recording: made without root or debugfs)' "$T/graph-level1-80x24.txt" &&
+   grep -qx ' level 3 hidden (not in the recording: made without tracefs or with --no-trace)' "$T/graph-no-trace.txt"; then
+	ok "a hidden level at 80 columns: its reason whole"
+else
+	bad "a hidden level at 80 columns: its reason cut"; sed -n 7p "$T/graph-level1-80x24.txt" "$T/graph-no-trace.txt"
+fi
 # replay shows the same screens as live: record the fixture, replay it, and
 # compare with the live golden below the header (title line, time bar)
 if "$W" --root "$F/6.18-writing" --batch -n 4 -d 0.05 --record "$T/fx.wbrec" >/dev/null 2>&1 &&
@@ -639,7 +647,7 @@ if "$W" --root "$F/6.18-writing" --batch -n 4 -d 0.05 --record "$T/fx.wbrec" >/d
 	# live rows 2..23 == replay rows 3..24 less the status row and the footer (the replay's
 	# status line differs), and less the reason a missing level gives (a fixture tree live,
 	# the recording replayed)
-	why() { sed -E 's/^( level [0-9] (hidden|missing|off): [^(]*)\(.*$/\1(why)/'; }
+	why() { sed -E 's/^( level [0-9] (hidden|missing|off)(: [^(]*| ))\(.*$/\1(why)/'; }
 	if diff <(sed -n '2,21p' "$G/devices-80x24.txt" | why) <(sed -n '3,22p' "$T/replay.txt" | why) > "$T/replay.diff"; then
 		ok "replay screen equals the live screen"
 	else
