@@ -351,7 +351,8 @@ static const struct wb_field bdi_fields[] = {
 	{ "state", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, true, { 0, 0, 0 }, m_state },
 	{ NULL, "state", "STATE", WB_U_TEXT, WB_J_STR, 17, 1, true, true, { 15, 9, 15 }, m_state_held },
 	{ "held_by", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, true, { 0, 0, 0 }, m_held_by },
-	{ "drain_s", NULL, "DRAIN", WB_U_SECS, WB_J_REAL3, 8, 0, false, true, { 0, 0, 0 }, m_drain },
+	/* csv: appended after the level-3 columns (34), so the older columns keep their places */
+	{ "drain_s", "drain_s", "DRAIN", WB_U_SECS, WB_J_REAL3, 8, 0, false, true, { 34, 0, 0 }, m_drain },
 	{ "pos_ratio", NULL, "POS-RATIO", WB_U_REAL, WB_J_REAL4, 9, 0, false, true, { 0, 0, 0 }, m_pos_ratio },
 	{ "task_ratelimit", NULL, "TASK-RL/s", WB_U_BYTES, WB_J_INT, 9, 0, false, true, { 0, 0, 0 }, m_task_rl },
 	{ "pause_ms", NULL, "PAUSE-MS", WB_U_COUNT, WB_J_INT, 8, 0, false, true, { 0, 0, 0 }, m_pause },

@@ -200,6 +200,22 @@ for r in rows:  # each cell fits its unit: bytes whole, percent 0-100, flags 0/1
 PY
 check "csv --csv-units: a units row under the unchanged header"
 
+# CLEAN-IN (JSON drain_s) is in the CSV too, as the last column (the older ones keep their places),
+# equal to JSON's in a replay of the stick at 24 s (the man page said so while no column held it)
+$W --replay "$F/../../examples/usb-stick.wbrec" -b --csv --from 24 --to 24 >"$T/csvd" || fail "csv drain_s"
+$W --replay "$F/../../examples/usb-stick.wbrec" -b --json --from 24 --to 24 >"$T/jsond" || fail "json drain_s"
+python3 - "$T/csvd" "$T/jsond" <<'PY' || fail "csv drain_s: the column or its values"
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert rows[0][-1] == "drain_s" and rows[0][1:4] == ["bdi", "dev", "mount"], rows[0]
+want = {b["bdi"]: b.get("drain_s") for b in json.loads(open(sys.argv[2]).readline())["bdis"]}
+got = {r[1]: r[-1] for r in rows[1:]}
+assert want["7:0"] is not None and any(v is None for v in want.values()), want
+for k, v in want.items():
+    assert (got[k] == "") if v is None else abs(float(got[k]) - v) < 0.01, (k, got[k], v)
+PY
+check "csv: drain_s, CLEAN-IN, last, as JSON's"
+
 $W --root "$F/6.18-writing" -b --json --set vm.dirty_ratio=40 --set bdi.loop1.max_ratio=5 >"$T/wi" || fail whatif
 python3 -c "
 import json,sys; d=json.load(open('$T/wi')); w=d['whatif']
