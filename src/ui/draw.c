@@ -796,7 +796,9 @@ void ui_render(struct ui *u)
 		}
 		r = ui_put_wrapped(u, m, 0, 0, lines, WB_R_NORMAL, ui_put);
 		if (need[0] && r < lines)
-			ui_put_wrapped(u, need, r, 0, lines, WB_R_NORMAL, ui_put);
+			r += ui_put_wrapped(u, need, r, 0, lines, WB_R_NORMAL, ui_put);
+		if (r < lines) /* what to do: the screen said what was wrong, not how out of it */
+			ui_put_wrapped(u, "enlarge it, or q quits", r, 0, lines, WB_R_HINT, ui_put);
 		return;
 	}
 	if (!ui_cur(u)) {

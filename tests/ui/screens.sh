@@ -206,6 +206,8 @@ screen tiny 60 20 "--theme mono"
 # smaller still: the message wraps between words, nothing cut off
 screen tiny-40x10 40 10 "--theme mono"
 screen tiny-20x5 20 5 "--theme mono"
+# ... and says what to do about it (it said only what was wrong; q quits there, unsaid)
+grep -qx 'enlarge it, or q quits' "$T/tiny-40x10.txt" && ok "tiny: what to do" || bad "tiny: what to do not said"
 screen resize-wide 80 24 "--theme mono" resize=200x60
 screen resize-tiny 80 24 "--theme mono" resize=70x20
 screen whatif 80 24 "--theme mono --set vm.dirty_bytes=100M"
