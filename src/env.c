@@ -24,6 +24,8 @@ static int value(enum wb_env e, long *v)
 
 	if (!s || !*s)
 		return 0;
+	if (*s < '0' || *s > '9') /* strtol takes leading blanks and a sign: " 5", "+5" and "-0" were taken */
+		return -1;
 	*v = strtol(s, &end, 10); /* decimal, the whole string */
 	return !*end && *v >= vars[e].min && *v <= vars[e].max ? 1 : -1;
 }

@@ -614,7 +614,10 @@ check "text a person gave is quoted in errors with C-style escapes, on one line,
 for v in "WBTOP_BDI_SLOW_US=5ms|expected whole microseconds from 1 to 1000000; the default, 1000, is used" \
 	 "WBTOP_BDI_SLOW_US=0|from 1 to 1000000" \
 	 "WBTOP_FORECAST_MEMBERS=100|expected a whole number of ensemble members from 0 to 64; the default, 8, is used" \
-	 $'WBTOP_FORECAST_MEMBERS=\e[2J|WBTOP_FORECAST_MEMBERS=\\e[2J: expected'; do
+	 $'WBTOP_FORECAST_MEMBERS=\e[2J|WBTOP_FORECAST_MEMBERS=\\e[2J: expected' \
+	 "WBTOP_FORECAST_MEMBERS=-0|WBTOP_FORECAST_MEMBERS=-0: expected" \
+	 "WBTOP_FORECAST_MEMBERS=+4|WBTOP_FORECAST_MEMBERS=+4: expected" \
+	 "WBTOP_BDI_SLOW_US= 5|WBTOP_BDI_SLOW_US= 5: expected"; do
 	env "${v%%|*}" $W --root "$F/6.18-idle" --batch -n 1 --no-trace > "$T/out" 2> "$T/err"; rc=$?
 	[ $rc = 0 ] && [ -s "$T/out" ] && [ "$(grep -c WBTOP_ "$T/err")" = 1 ] && grep -q "^wbtop: ${v%%=*}=" "$T/err" &&
 		grep -qF -- "${v#*|}" "$T/err" ||
