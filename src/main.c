@@ -129,7 +129,8 @@ static int run_ui(const struct cli_opts *o, struct wb_source *src, const char *n
 	const char *dirs[] = { user_dir, WBTOP_THEMES_DIR, WBTOP_SRC_THEMES_DIR, NULL };
 	struct wb_ui_opts uo = { .delay = o->delay, .theme = o->theme, .theme_dirs = dirs, .warn_pct = o->warn,
 				 .crit_pct = o->crit, .sets = o->sets, .nsets = o->nsets, .notice = notice,
-				 .can_apply = !src->replay && strcmp(o->root, "/") == 0,
+				 .apply = src->replay || strcmp(o->root, "/") != 0 ? WB_UI_APPLY_NONE
+					  : geteuid() == 0 ? WB_UI_APPLY_LIVE : WB_UI_APPLY_NOT_ROOT,
 				 .origin = origin, .cfg = &cfg, .sinks = o->sinks, .nsinks = o->nsinks,
 				 .record = o->rec_sink ? o->record : NULL, .record_sink = o->rec_sink };
 	int rc;

@@ -17,6 +17,13 @@
 
 struct wb_pipeline_sink;
 
+/* May the Tune pane write the kernel? Zero (a --root tree, and any replay) writes nothing. */
+enum wb_ui_apply {
+	WB_UI_APPLY_NONE = 0,         /* not this machine's kernel: a --root tree, a replay */
+	WB_UI_APPLY_LIVE,             /* this machine's kernel, as root */
+	WB_UI_APPLY_NOT_ROOT,         /* this machine's kernel, not root: the pane previews and says why */
+};
+
 struct wb_ui_opts {
 	double delay;                 /* seconds between samples */
 	const char *theme;            /* name or path; NULL = default (mono with NO_COLOR) */
@@ -25,7 +32,7 @@ struct wb_ui_opts {
 	const char *const *sets;      /* --set list for the what-if column */
 	int nsets;
 	const char *notice;           /* shown on the status line at start (may be NULL) */
-	bool can_apply;               /* the source is this machine's kernel: the tune pane may write */
+	enum wb_ui_apply apply;       /* whether the Tune pane may write, and if not why */
 	const char *origin;           /* replay: the recorded host and kernel ("" or NULL unknown) */
 	const struct wb_config *cfg;  /* the settings file read at start (sort, hidden); may be NULL */
 	const char *cfg_path;         /* where W writes it; NULL: W says it cannot */

@@ -399,6 +399,35 @@ static void knob_help(const struct ui *u, char *buf, size_t n)
 	snprintf(buf, n, "%s: %s", key, help);
 }
 
+/*
+ * Why the pane writes nothing here, in each place's words: one row per reason.
+ * A user who is not root saw "a: apply (root)" offered live, and a did nothing.
+ */
+static const struct no_apply_row {
+	const char *title; /* the prediction's title */
+	const char *hint;  /* after the hint's keys */
+	const char *key;   /* a press of a, k, u or R */
+} no_apply_rows[] = {
+	{ "preview only: not the live kernel", "(a replay: preview only)", "live only, a replay writes nothing" },
+	{ "preview only: not the live kernel", "(--root: preview only)",
+	  "the live kernel only, a --root tree is not written" },
+	{ "preview only: applying needs root", "(not root: preview only)",
+	  "applying needs root, run wbtop as root; this is a preview" },
+};
+
+/* The reason the pane writes nothing here, or NULL where a applies (live, root). */
+static const struct no_apply_row *no_apply(const struct ui *u)
+{
+	if (u->src && u->src->replay)
+		return &no_apply_rows[0];
+	return u->o->apply == WB_UI_APPLY_LIVE ? NULL : &no_apply_rows[u->o->apply == WB_UI_APPLY_NOT_ROOT ? 2 : 1];
+}
+
+const char *ui_tune_no_apply(const struct ui *u)
+{
+	return no_apply(u) ? no_apply(u)->key : NULL;
+}
+
 /* The prediction's text: its title, the thresholds before and after (with the rows shown when scrolled), y/n. */
 struct pred_text {
 	char title[256], thresh[256], confirm[256];
@@ -411,8 +440,7 @@ static void pred_text(const struct ui *u, int nr, int first, int room, struct pr
 	char a[24], b[24], c[24], d[24];
 
 	snprintf(t->title, sizeof(t->title), "PREDICTED %s=%s (%s)", u->tune_op.key, u->tune_buf,
-		 !u->o->can_apply ? "preview only: not the live kernel"
-		 : geteuid() ? "preview only: applying needs root" : "nothing written yet; a applies");
+		 no_apply(u) ? no_apply(u)->title : "nothing written yet; a applies");
 	snprintf(t->thresh, sizeof(t->thresh), "dirty thresh %s -> %s   background %s -> %s",
 		 ui_tune_bytes(u, a, sizeof(a), o->thresh * P), ui_tune_bytes(u, b, sizeof(b), n->thresh * P),
 		 ui_tune_bytes(u, c, sizeof(c), o->bg * P), ui_tune_bytes(u, d, sizeof(d), n->bg * P));
@@ -494,13 +522,11 @@ void ui_draw_tune(struct ui *u, int y, int h, put_fn put)
 	int end = y + h, count = (int)wb_knob_count(), rows;
 	char trial[512] = "", edit[512] = "", err[512] = "", help[256], hint[256] = "";
 
-	/* a replay or a --root tree offers no a, u or R (nothing there to write): the key table leaves them out too */
-	const char *keys = u->o->can_apply ? "a: apply (root)   u: undo   R: revert all   r: raw bytes"
-			   : u->src && u->src->replay ? "r: raw bytes   (a replay: preview only)"
-			   : "r: raw bytes   (--root: preview only)";
-
+	/* where nothing can be written no a, u or R is offered: the key table leaves them out too */
 	if (!u->tune_editing && !u->tune_buf[0])
-		snprintf(hint, sizeof(hint), "Enter: type a value (+/-: step it) and see the prediction   %s", keys);
+		snprintf(hint, sizeof(hint), "Enter: type a value (+/-: step it) and see the prediction   %s%s",
+			 no_apply(u) ? "r: raw bytes   " : "a: apply   u: undo   R: revert all   r: raw bytes",
+			 no_apply(u) ? no_apply(u)->hint : "");
 
 	if (u->tune_trial_end > 0)
 		snprintf(trial, sizeof(trial), "TRIAL: %s  - the old values come back in %.0f s: k keeps, u reverts now",
@@ -718,10 +744,8 @@ bool ui_tune_key(struct ui *u, int ch)
 	case 'a':
 		if (!u->tune_ok)
 			snprintf(u->status, sizeof(u->status), "nothing to apply: Enter a value first");
-		else if (geteuid() != 0 || !u->o->can_apply)
-			snprintf(u->status, sizeof(u->status), "%s", !u->o->can_apply
-				 ? "preview only: this is not the live kernel (replay or --root)"
-				 : "preview only: applying needs root (run wbtop as root)");
+		else if (no_apply(u)) /* the key table binds a only where it writes: a second guard */
+			snprintf(u->status, sizeof(u->status), "preview only: %s", no_apply(u)->key);
 		else
 			u->tune_confirm = true;
 		return true;

@@ -832,7 +832,7 @@ unsigned ui_key_mode(const struct ui *u)
 {
 	if (u->src && u->src->replay)
 		return UI_K_REPLAY;
-	return u->o->can_apply ? UI_K_LIVE : UI_K_TREE;
+	return u->o->apply == WB_UI_APPLY_LIVE ? UI_K_LIVE : UI_K_TREE;
 }
 
 size_t ui_bindings(const struct ui_binding **b)
@@ -1057,10 +1057,9 @@ void ui_handle_key(struct ui *u, int ch)
 	}
 	const struct ui_binding *b = binding_of(u, ch), *o = b ? NULL : other_source_binding(u, ch);
 
-	if (o)
-		snprintf(u->status, sizeof(u->status), o->when & UI_K_REPLAY ? "%s (%s): a replay's key"
-			 : ui_key_mode(u) == UI_K_REPLAY ? "%s (%s): live only, a replay writes nothing"
-			 : "%s (%s): the live kernel only, a --root tree is not written", o->label, o->help);
+	if (o) /* a replay's key live, or a writing key where nothing is written: the Tune pane says why */
+		snprintf(u->status, sizeof(u->status), "%s (%s): %s", o->label, o->help,
+			 o->when & UI_K_REPLAY || !ui_tune_no_apply(u) ? "a replay's key" : ui_tune_no_apply(u));
 	else if (b && lack_of(b, u->pane))
 		snprintf(u->status, sizeof(u->status), "the %s pane has %s", pane_names[u->pane], lack_of(b, u->pane));
 	else if (b)

@@ -116,7 +116,7 @@ struct ui {
 typedef void (*key_fn)(struct ui *u, int ch);
 #define UI_KEYS_MAX 8
 enum { UI_K_LIVE = 1, UI_K_REPLAY = 2, UI_K_GRAPH = 4 /* only in the Graph pane */, UI_K_TUNE = 8 /* only in Tune */,
-       UI_K_TREE = 16 /* live on a --root tree: sampled as live, nothing there to write */ };
+       UI_K_TREE = 16 /* sampled as live, nothing written: a --root tree, or not root */ };
 /* The pane-only bindings: in the footer they take the places of the general ones with their foot_pos. */
 #define UI_K_PANE (UI_K_GRAPH | UI_K_TUNE)
 struct ui_binding {
@@ -130,7 +130,7 @@ struct ui_binding {
 	key_fn fn;
 };
 size_t ui_bindings(const struct ui_binding **b);
-/* The source's bit of a binding's when: UI_K_REPLAY, UI_K_TREE (live, --root) or UI_K_LIVE (this machine's kernel). */
+/* The source's bit of a binding's when: UI_K_REPLAY, UI_K_TREE (live, nothing to write) or UI_K_LIVE (root, live). */
 unsigned ui_key_mode(const struct ui *u);
 /* Does binding b work on pane p (the Graph's and Tune's own keys only there)? */
 bool ui_binding_here(const struct ui_binding *b, enum pane p);
@@ -185,6 +185,8 @@ int ui_tune_table_rows(const struct ui *u, size_t *idx, int max);
 /* The table from row y (none at or past end): its titles and rows first..last-1 of idx; the row after. */
 int ui_tune_table(const struct ui *u, const size_t *idx, int nr, int first, int last, int y, int end,
 		  void (*put)(const struct ui *, int, int, enum wb_role, const char *));
+/* Why the Tune pane's a, k, u and R do nothing here (a press says it), or NULL where they write. */
+const char *ui_tune_no_apply(const struct ui *u);
 void ui_tune_tick(struct ui *u);
 void ui_tune_revert_all(struct ui *u);
 void ui_tune_finish(struct ui *u);

@@ -105,6 +105,29 @@ else
 	bad "q: exit status or the terminal"; cat "$T/quit.txt"
 fi
 
+# live without root the Tune pane previews only, as a replay's does: no a/k or u/R in the footer
+# or the hint (it offered "a: apply (root)"), and a pressed says why (as root: wbtop runs as nobody)
+[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1
+SOCK=wbtop-ui-$$-user
+user=()
+[ "$(id -u)" = 0 ] && user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+if [ "$(id -u)" = 0 ] && ! command -v setpriv >/dev/null; then
+	ok "live without root: skipped (no setpriv)"
+else
+	chmod 711 "$T" && mkdir -m 1777 "$T/user"
+	tmux -L $SOCK -f /dev/null new-session -d -x 100 -y 30 \
+		"env HOME=$T/user XDG_CONFIG_HOME=$T/user LANG=C.UTF-8 TERM=tmux-256color ${user[*]} $W -d 0.3 --theme mono"
+	hint() { grep -q '(not root: preview only)$' "$1"; }
+	said() { grep -q 'a / k (Tune: apply/keep trial): applying needs root' "$1"; }
+	if until_screen "$T/user.txt" started && tmux -L $SOCK send-keys 5 && until_screen "$T/user.txt" hint &&
+	   ! grep -qE 'a/kApply|u/RUndo|a: apply' "$T/user.txt" && tmux -L $SOCK send-keys a &&
+	   until_screen "$T/user-a.txt" said; then
+		ok "live without root: the Tune pane previews only and a says it needs root"
+	else
+		bad "live without root: the Tune pane"; cat "$T/user.txt" "$T/user-a.txt" 2>/dev/null
+	fi
+fi
+
 # a comma locale (de_DE) for the terminal: the textfile served from the UI keeps C's numbers
 # (0.2, not 0,2, which Prometheus refuses whole); skipped where the locale cannot be built
 [ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1

@@ -720,17 +720,17 @@ static void rig_open(struct rig *g, bool replay, const char *dir)
 }
 
 /*
- * The three sources the key table knows (ui_key_mode): this machine's kernel (the rig
- * only draws it: its Tune pane could write), a --root tree (the rig's live default) and
- * a replay.
+ * The sources the key table knows (ui_key_mode): this machine's kernel as root (the rig
+ * only draws it: its Tune pane could write), a --root tree (the rig's live default), a
+ * replay, and this machine's kernel without root (sampled live, nothing written).
  */
-enum { SRC_KERNEL, SRC_TREE, SRC_REPLAY, SRC_COUNT };
-static const char *const src_names[SRC_COUNT] = { "live", "--root", "replay" };
+enum { SRC_KERNEL, SRC_TREE, SRC_REPLAY, SRC_USER, SRC_COUNT };
+static const char *const src_names[SRC_COUNT] = { "live", "--root", "replay", "live, not root" };
 
 static void rig_open_src(struct rig *g, int src, const char *dir)
 {
 	rig_open(g, src == SRC_REPLAY, dir);
-	g->o.can_apply = src == SRC_KERNEL;
+	g->o.apply = src == SRC_KERNEL ? WB_UI_APPLY_LIVE : src == SRC_USER ? WB_UI_APPLY_NOT_ROOT : WB_UI_APPLY_NONE;
 }
 
 static void rig_close(struct rig *g)
@@ -1199,16 +1199,22 @@ static void help_keys_act(void **st)
 
 /*
  * Tune's a / k and u / R write the kernel: a replay has none to write, nor has a --root
- * tree. Their footer, help and hint do not offer them (they did: a/kApply u/RUndo,
- * "a: apply (root)   u: undo"; on a --root tree until the key table knew it from a replay),
- * and a press says so on one line, over a preview too ("nothing to undo" read as if one
- * could); live on this machine's kernel they stay (drawn only here: no key pressed).
+ * tree, and a user who is not root may not. Their footer, help and hint do not offer
+ * them (they did: a/kApply u/RUndo, "a: apply (root)   u: undo"; on a --root tree until
+ * the key table knew it from a replay; live without root until it knew the user), and
+ * a press says why on one line, over a preview too ("nothing to undo" read as if one
+ * could); live on this machine's kernel as root they stay (drawn only here: no key pressed).
  */
 static void tune_writes_live_only(void **st)
 {
 	static const int keys[] = { 'a', 'k', 'u', 'R' };
 	static const char *const why[SRC_COUNT] = { NULL, "the live kernel only, a --root tree is not written",
-						    "live only, a replay writes nothing" };
+						    "live only, a replay writes nothing",
+						    "applying needs root, run wbtop as root" };
+	static const char *const title[SRC_COUNT] = { "nothing written yet; a applies",
+						      "preview only: not the live kernel",
+						      "preview only: not the live kernel",
+						      "preview only: applying needs root" };
 	char dir[] = "/tmp/wbtop-tlive-XXXXXX", cmd[64];
 	struct wb_grid grid;
 
@@ -1242,6 +1248,12 @@ static void tune_writes_live_only(void **st)
 			for (const char *c = "64M\n"; *c; c++)
 				ui_handle_key(&g.u, *c);
 			assert_true(g.u.tune_ok);
+			assert_int_equal(wb_grid_resize(&grid, 80, 24), 0);
+			g.u.grid = &grid;
+			ui_render(&g.u); /* the prediction's title says why it is a preview */
+			g.u.grid = NULL;
+			if (!grid_has(&grid, title[src]))
+				fail_msg("%s: the prediction's title is not \"%s\"", src_names[src], title[src]);
 			ui_handle_key(&g.u, keys[k]);
 			if (!strstr(g.u.status, why[src]) || g.u.tune_confirm || g.u.tune_nstack || strchr(g.u.status, '\n'))
 				fail_msg("%s: '%c' said \"%s\"", src_names[src], keys[k], g.u.status);
