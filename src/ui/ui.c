@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "ui_internal.h"
+#include "wbtop/layout.h"
 #include "wbtop/util.h"
 #include "wbtop/signals.h"
 #include "wbtop/whatif.h"
@@ -1036,6 +1037,14 @@ void ui_handle_key(struct ui *u, int ch)
 		return;
 	if (ch == 27 && !drop_escape_tail())
 		return;
+	/* too small a terminal shows only why: a key acting there acts unseen (h opened a help
+	 * nobody saw, and the next key, q too, only closed it), so q quits and the rest wait */
+	if (u->grid && !wb_layout_fits(ui_cols(u), ui_lines(u))) {
+		const struct ui_binding *b = binding_of(u, ch);
+		if (b && b->fn == k_quit)
+			b->fn(u, ch);
+		return;
+	}
 	if (u->jumping) {
 		jump_key(u, ch);
 		return;

@@ -208,6 +208,15 @@ screen tiny-40x10 40 10 "--theme mono"
 screen tiny-20x5 20 5 "--theme mono"
 # ... and says what to do about it (it said only what was wrong; q quits there, unsaid)
 grep -qx 'enlarge it, or q quits' "$T/tiny-40x10.txt" && ok "tiny: what to do" || bad "tiny: what to do not said"
+# ... and there only q and a resize act: 2 switched panes unseen, h opened a help nobody saw (back
+# at 80x24 it was up); the next key, q too, only closed the help, so q seemed dead
+screen tiny-keys-ignored 40 10 "--theme mono" 2 h resize=80x24
+"$S" 40x10 --root "$F/6.18-writing" -d 0.3 --theme mono -- h q resize=80x24 2>&1 | mask > "$T/tiny-q.txt"
+if grep -qx 'enlarge it, or q quits' "$T/tiny-q.txt" && ! grep -q ' 1 Devices ' "$T/tiny-q.txt"; then
+	ok "tiny: h does nothing there, q after it quits"
+else
+	bad "tiny: q after h did not quit"; cat "$T/tiny-q.txt"
+fi
 screen resize-wide 80 24 "--theme mono" resize=200x60
 screen resize-tiny 80 24 "--theme mono" resize=70x20
 screen whatif 80 24 "--theme mono --set vm.dirty_bytes=100M"
