@@ -574,18 +574,20 @@ static int help_keys(struct ui *u, int y, bool replay)
 	const struct ui_binding *b;
 	size_t n = ui_bindings(&b);
 	unsigned mode = ui_key_mode(u);
-	char line[200], one[2][96];
+	char line[200], one[2][96], lb[32];
 	int k = 0;
 
 	for (size_t i = 0; i <= n && y < ui_lines(u); i++) {
 		bool last = i == n;
+		/* the keys the pane's own leave (over the Graph < and > zoom, not the replay's speed) */
+		const char *label = last ? "" : ui_binding_label(u, &b[i], lb, sizeof(lb));
 		if (!last && (!(b[i].when & (UI_K_LIVE | UI_K_TREE)) != replay || !(b[i].when & mode) ||
-			      !ui_binding_acts(&b[i], u->pane)))
+			      !ui_binding_acts(&b[i], u->pane) || !label[0]))
 			continue;
 		if (!last)
 			/* the key column as wide as the longest label ("+/- or >/<"): at 13 an item of 37
 			 * cells left one blank before the next ("write the settings file e") */
-			snprintf(one[k++], sizeof(one[0]), "%-10s %s", b[i].label, b[i].help);
+			snprintf(one[k++], sizeof(one[0]), "%-10s %s", label, b[i].help);
 		if (k == 2 && (strlen(one[0]) > 38 || strlen(one[1]) > 38)) { /* the first alone */
 			snprintf(line, sizeof(line), "  %s", one[0]);
 			ui_put(u, y++, 2, WB_R_NORMAL, line);

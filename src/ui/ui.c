@@ -829,6 +829,46 @@ bool ui_binding_here(const struct ui_binding *b, enum pane p)
 	return true;
 }
 
+/* Does a binding of the pane shown, for this source, take key ch (the Graph's < and >, Tune's + and -)? */
+static bool pane_takes(const struct ui *u, int ch)
+{
+	unsigned mode = ui_key_mode(u);
+
+	for (size_t i = 0; i < sizeof(bindings) / sizeof(bindings[0]); i++)
+		for (size_t k = 0; k < UI_KEYS_MAX && bindings[i].keys[k]; k++)
+			if ((bindings[i].when & UI_K_PANE) && (bindings[i].when & mode) &&
+			    ui_binding_here(&bindings[i], u->pane) && bindings[i].keys[k] == ch)
+				return true;
+	return false;
+}
+
+/* Does an alternative of a label ("+/-") name a key the pane shown takes? Its one-character words are keys. */
+static bool alt_taken(const struct ui *u, const char *alt, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		bool alone = (i == 0 || strchr(" /,", alt[i - 1])) && (i + 1 == len || strchr(" /,", alt[i + 1]));
+		if (alone && !strchr(" /,", alt[i]) && pane_takes(u, (unsigned char)alt[i]))
+			return true;
+	}
+	return false;
+}
+
+const char *ui_binding_label(const struct ui *u, const struct ui_binding *b, char *buf, size_t n)
+{
+	const char *p = b->label, *or;
+
+	if (b->when & UI_K_PANE) /* a pane's own keys are what they say */
+		return b->label;
+	buf[0] = '\0';
+	for (;; p = or + 4) { /* the label's alternatives ("+/- or >/<") that keep their keys */
+		size_t len = (or = strstr(p, " or ")) ? (size_t)(or - p) : strlen(p);
+		if (!alt_taken(u, p, len))
+			snprintf(buf + strlen(buf), n - strlen(buf), "%s%.*s", buf[0] ? " or " : "", (int)len, p);
+		if (!or)
+			return buf;
+	}
+}
+
 unsigned ui_key_mode(const struct ui *u)
 {
 	if (u->src && u->src->replay)

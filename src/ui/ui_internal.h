@@ -132,6 +132,12 @@ struct ui_binding {
 size_t ui_bindings(const struct ui_binding **b);
 /* The source's bit of a binding's when: UI_K_REPLAY, UI_K_TREE (live, nothing to write) or UI_K_LIVE (root, live). */
 unsigned ui_key_mode(const struct ui *u);
+/*
+ * Binding b's keys as the help names them over the pane shown: the label's alternatives
+ * whose keys the pane's own bindings leave alone ("+/- or >/<" over the Graph, where < and
+ * > zoom: "+/-"); "" where none is left. In buf (n bytes) or the binding's own label.
+ */
+const char *ui_binding_label(const struct ui *u, const struct ui_binding *b, char *buf, size_t n);
 /* Does binding b work on pane p (the Graph's and Tune's own keys only there)? */
 bool ui_binding_here(const struct ui_binding *b, enum pane p);
 /* Does it act there too, or only say what pane p lacks? The footer offers only what acts. */

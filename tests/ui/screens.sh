@@ -431,6 +431,8 @@ else
 	bad "usb-stick-flusher-80x24: the event log names a device otherwise"; cat "$T/usb-stick-flusher-80x24.txt"
 fi
 screen usb-stick-help-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space h
+# over the Graph < and > zoom: the playback's speed is + / - there (it listed "+/- or >/<" too)
+screen usb-stick-help-graph-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space 6 h
 # the help's two columns at 80x24 have two blanks between them ("write the settings file e")
 for f in help usb-stick-help-80x24; do
 	# the key lines: under the title and under "Replay:", not the notes ("Devices: ...") after them

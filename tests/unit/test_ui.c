@@ -1266,6 +1266,50 @@ static void tune_writes_live_only(void **st)
 }
 
 /*
+ * Over a pane whose own keys take some of a general binding's, the help names only the
+ * keys left: in a replay over the Graph, < and > zoom, so the playback speed is + / -
+ * (it listed "+/- or >/<" beside "< / > Graph: zoom"); over Tune, + and - step the value,
+ * so speed is > / < there, and live "+ / -  faster/slower sampling" is not listed at all.
+ */
+static void help_names_keys_left(void **st)
+{
+	static const struct {
+		int src;
+		enum pane p;
+		const char *has, *hasnt;
+	} cases[] = {
+		{ SRC_REPLAY, P_GRAPH, "+/-        faster/slower playback", ">/<" },
+		{ SRC_REPLAY, P_TUNE, ">/<        faster/slower playback", "+/- or" },
+		{ SRC_REPLAY, P_DEVICES, "+/- or >/< faster/slower playback", NULL },
+		{ SRC_TREE, P_TUNE, "Tune: step the value", "faster/slower sampling" },
+		{ SRC_TREE, P_GRAPH, "+ / -      faster/slower sampling", NULL },
+	};
+	char dir[] = "/tmp/wbtop-helpleft-XXXXXX", cmd[64];
+	struct wb_grid grid;
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	wb_grid_init(&grid);
+	assert_int_equal(wb_grid_resize(&grid, 80, 24), 0);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct rig g;
+		rig_open_src(&g, cases[c].src, dir);
+		rig_reset(&g, cases[c].p);
+		g.u.help = true;
+		g.u.grid = &grid;
+		ui_render(&g.u);
+		g.u.grid = NULL;
+		if (!grid_has(&grid, cases[c].has) || (cases[c].hasnt && grid_has(&grid, cases[c].hasnt)))
+			fail_msg("%s help over pane %d: \"%s\" wanted, \"%s\" not", src_names[cases[c].src],
+				 cases[c].p + 1, cases[c].has, cases[c].hasnt ? cases[c].hasnt : "");
+		rig_close(&g);
+	}
+	wb_grid_finish(&grid);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
  * The help shows all it has at 80x24 (and 100x30) over every pane, on this machine's
  * kernel (a / k and u / R too: the most keys), on a --root tree and in a replay:
  * every key it lists for the pane, the replay's n/N note and the whole Devices
@@ -1298,9 +1342,11 @@ static void help_fits(void **st)
 				g.u.grid = NULL;
 				mode = ui_key_mode(&g.u);
 				for (size_t k = 0; k < nb; k++) {
-					if (!(b[k].when & mode) || !ui_binding_acts(&b[k], (enum pane)p))
+					char lb[32];
+					const char *label = ui_binding_label(&g.u, &b[k], lb, sizeof(lb));
+					if (!(b[k].when & mode) || !ui_binding_acts(&b[k], (enum pane)p) || !label[0])
 						continue;
-					snprintf(what, sizeof(what), "%-10s %s", b[k].label, b[k].help);
+					snprintf(what, sizeof(what), "%-10s %s", label, b[k].help);
 					if (!grid_has(&grid, what))
 						fail_msg("%s help at %dx%d over pane %d: no \"%s\"", src_names[src], grid.w,
 							 grid.h, p + 1, what);
@@ -2323,6 +2369,7 @@ int main(void)
 		cmocka_unit_test(tune_preview_follows),
 		cmocka_unit_test(tune_writes_live_only),
 		cmocka_unit_test(help_fits),
+		cmocka_unit_test(help_names_keys_left),
 		cmocka_unit_test(sort_state_severity),
 		cmocka_unit_test(selection_follows_device),
 		cmocka_unit_test(devices_mount_cut_whole),
