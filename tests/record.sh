@@ -101,20 +101,24 @@ cmp -s "$T/minor.json" "$T/live.json" || fail "newer minor: samples differ"
 $W --replay "$T/nonexistent" --batch 2> "$T/e"; [ $? = 1 ] && grep -q "No such file" "$T/e" || fail "missing file"
 ok "junk, unknown major refused with a reason; a newer minor's unknown fields skipped"
 # an empty file, a header cut in its first 16 bytes and a header length over the cap were
-# all "bad magic" or "runs past the end of the file", wherever the damage was
+# all "bad magic" or "runs past the end of the file", wherever the damage was; a file cut
+# inside its header after them said "header length 105 runs past the end of the file"
 : > "$T/empty.wbrec"
 head -c 8 "$T/a.wbrec" > "$T/cut8.wbrec"
+head -c 100 "$T/a.wbrec" > "$T/cut100.wbrec"
 python3 - "$T/a.wbrec" "$T/hlen.wbrec" <<'PY'
 import sys
 d = bytearray(open(sys.argv[1], "rb").read()); d[12:16] = (70000).to_bytes(4, "little")
 open(sys.argv[2], "wb").write(d + bytes(80000))
 PY
-for c in "empty:an empty file, not a recording" "cut8:a recording cut short in its header (8 bytes" \
+for c in "empty:an empty file, not a recording" \
+	 "cut8:a recording cut short in its header (a truncated copy?): 8 bytes, where a header has at least 16" \
+	 "cut100:a recording cut short in its header (a truncated copy?): 100 bytes, where the header alone is" \
 	 "hlen:header length 70000 over the 65536 bytes a header may have (offset 12)"; do
 	$W --replay "$T/${c%%:*}.wbrec" --batch 2> "$T/e"; rc=$?
 	[ $rc = 1 ] && grep -qF "${c#*:}" "$T/e" || fail "${c%%:*}.wbrec: rc $rc, $(cat "$T/e")"
 done
-ok "an empty file, a header cut short, a header length over the cap: each said as it is"
+ok "an empty file, a header cut short (in its first 16 bytes or after), a header length over the cap: each said as it is"
 # format 1 (fixed frame headers) is still read
 got=$($W --replay "$F/rec-format1.wbrec" --batch --json 2> "$T/e" | wc -l)
 [ "$got" = 75 ] || { cat "$T/e"; fail "format 1 recording: $got samples, expected 75"; }

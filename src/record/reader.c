@@ -179,8 +179,8 @@ static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_
 	if (!p) { /* the magic's first bytes in a short file: a recording cut short, not some other file */
 		const uint8_t *q = r->size ? view(r, 0, r->size) : NULL;
 		if (q && magic_ok(q, r->size))
-			snprintf(err, errlen, "a recording cut short in its header (%zu bytes; it has at least 16)",
-				 r->size);
+			snprintf(err, errlen, "a recording cut short in its header (a truncated copy?): "
+				 "%zu bytes, where a header has at least 16", r->size);
 		else
 			snprintf(err, errlen, r->size ? "not a wbtop recording (bad magic at offset 0)"
 					 : "an empty file, not a recording");
@@ -202,8 +202,9 @@ static int parse_header(struct wb_rec_reader *r, char *err, size_t errlen, size_
 		snprintf(err, errlen, "header length %u over the 65536 bytes a header may have (offset 12)", hlen);
 		return -1;
 	}
-	if (hlen > r->size - 16) {
-		snprintf(err, errlen, "header length %u runs past the end of the file (offset 12)", hlen);
+	if (hlen > r->size - 16) { /* said as the header's length only, it read as damage, not a cut copy */
+		snprintf(err, errlen, "a recording cut short in its header (a truncated copy?): %zu bytes, where "
+			 "the header alone is %zu (header length %u at offset 12)", r->size, 16 + (size_t)hlen, hlen);
 		return -1;
 	}
 	if (!(p = view(r, 0, 16 + (size_t)hlen))) {
