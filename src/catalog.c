@@ -252,6 +252,13 @@ static bool waits_expiry(const struct wb_fctx *c)
 	       c->b->st[WB_B_RECLAIMABLE] > 0;
 }
 
+/* CLEAN-IN's "+" for scripts: 1 where drain_s counts from the dirty pages' expiry, unknown with drain_s */
+static struct wb_value m_drain_expiry(const struct wb_fctx *c)
+{
+	return model_ok(c) && c->b && c->bl->drain_s >= 0 ? KNOWN_U(c->bl->drain_s >= 0.05 && waits_expiry(c))
+								 : UNKNOWN;
+}
+
 static struct wb_value d_clean(const struct wb_fctx *c)
 {
 	const struct wb_bdi_derived *d = c->d;
@@ -353,6 +360,8 @@ static const struct wb_field bdi_fields[] = {
 	{ "held_by", NULL, NULL, WB_U_TEXT, WB_J_STR, 0, 0, true, true, { 0, 0, 0 }, m_held_by },
 	/* csv: appended after the level-3 columns (34), so the older columns keep their places */
 	{ "drain_s", "drain_s", "DRAIN", WB_U_SECS, WB_J_REAL3, 8, 0, false, true, { 34, 0, 0 }, m_drain },
+	{ "drain_after_expiry", "drain_after_expiry", NULL, WB_U_FLAG, WB_J_BOOL, 0, 0, false, true, { 35, 0, 0 },
+	  m_drain_expiry },
 	{ "pos_ratio", NULL, "POS-RATIO", WB_U_REAL, WB_J_REAL4, 9, 0, false, true, { 0, 0, 0 }, m_pos_ratio },
 	{ "task_ratelimit", NULL, "TASK-RL/s", WB_U_BYTES, WB_J_INT, 9, 0, false, true, { 0, 0, 0 }, m_task_rl },
 	{ "pause_ms", NULL, "PAUSE-MS", WB_U_COUNT, WB_J_INT, 8, 0, false, true, { 0, 0, 0 }, m_pause },

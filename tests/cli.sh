@@ -207,14 +207,20 @@ $W --replay "$F/../../examples/usb-stick.wbrec" -b --json --from 24 --to 24 >"$T
 python3 - "$T/csvd" "$T/jsond" <<'PY' || fail "csv drain_s: the column or its values"
 import csv, json, sys
 rows = list(csv.reader(open(sys.argv[1])))
-assert rows[0][-1] == "drain_s" and rows[0][1:4] == ["bdi", "dev", "mount"], rows[0]
-want = {b["bdi"]: b.get("drain_s") for b in json.loads(open(sys.argv[2]).readline())["bdis"]}
-got = {r[1]: r[-1] for r in rows[1:]}
+assert rows[0][-2:] == ["drain_s", "drain_after_expiry"] and rows[0][1:4] == ["bdi", "dev", "mount"], rows[0]
+js = json.loads(open(sys.argv[2]).readline())["bdis"]
+want = {b["bdi"]: b.get("drain_s") for b in js}
+got = {r[1]: r[-2] for r in rows[1:]}
 assert want["7:0"] is not None and any(v is None for v in want.values()), want
 for k, v in want.items():
     assert (got[k] == "") if v is None else abs(float(got[k]) - v) < 0.01, (k, got[k], v)
+# CLEAN-IN's "+" (the pages wait for their expiry): loop1's at 24 s, as JSON's
+flag = {b["bdi"]: b.get("drain_after_expiry") for b in js}
+assert flag["7:1"] is True and flag["7:0"] is False, flag
+for r in rows[1:]:
+    assert r[-1] == ("" if flag[r[1]] is None else str(int(flag[r[1]]))), (r[1], r[-1], flag[r[1]])
 PY
-check "csv: drain_s, CLEAN-IN, last, as JSON's"
+check "csv: drain_s, CLEAN-IN, and drain_after_expiry, its +, last, as JSON's"
 
 $W --root "$F/6.18-writing" -b --json --set vm.dirty_ratio=40 --set bdi.loop1.max_ratio=5 >"$T/wi" || fail whatif
 python3 -c "

@@ -181,13 +181,19 @@ static void fail(const char *path, size_t si, const char *who, const struct wb_f
 			b->known ? "" : " (unknown)");
 }
 
+/* A cell's number: JSON's true and false are CSV's 1 and 0. */
+static double num(const char *v)
+{
+	return strcmp(v, "true") == 0 ? 1 : strcmp(v, "false") == 0 ? 0 : strtod(v, NULL);
+}
+
 /* b agrees with the reference a: same knowledge, and the same value in b's rendering. */
 static bool agree(const struct wb_field *f, const struct shown *a, const struct shown *b)
 {
 	char buf[CELL];
 	bool screen_a = strcmp(a->sink, "text") == 0 || strcmp(a->sink, "pane") == 0;
 	bool screen_b = strcmp(b->sink, "text") == 0 || strcmp(b->sink, "pane") == 0;
-	double x = strtod(a->v, NULL), y = strtod(b->v, NULL);
+	double x = num(a->v), y = num(b->v);
 	struct wb_value w = { .known = true, .u = (uint64_t)llround(x), .d = x, .s = a->v };
 
 	if (a->known != b->known)

@@ -335,7 +335,7 @@ static void whatif_obj(struct js *j, const struct wb_view *v)
 	for (size_t i = 0; i < v->whatif->nbdis; i++) {
 		/* d: which limit would hold its writers (held_by, as the current figures have it) */
 		struct wb_fctx c = { .v = v, .s = s, .l = v->whatif, .i = i, .bl = &v->whatif->bdis[i],
-				     .d = i < s->nbdis ? &v->bdi[i] : NULL };
+				     .b = i < s->nbdis ? &s->bdis[i] : NULL, .d = i < s->nbdis ? &v->bdi[i] : NULL };
 		size_t n;
 		const struct wb_field *t = wb_catalog_bdi(&n);
 		open_(j, NULL, '{');
