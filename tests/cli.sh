@@ -221,6 +221,13 @@ for r in rows[1:]:
     assert r[-1] == ("" if flag[r[1]] is None else str(int(flag[r[1]]))), (r[1], r[-1], flag[r[1]])
 PY
 check "csv: drain_s, CLEAN-IN, and drain_after_expiry, its +, last, as JSON's"
+# and the endpoint's exposition says the same, from the same catalogue row
+$W --replay "$F/../../examples/usb-stick.wbrec" -b --openmetrics --from 24 --to 24 >"$T/omd" || fail "om drain"
+grep -q '^wbtop_bdi_drain_after_expiry{bdi="7:1",.* 1 ' "$T/omd" &&
+	grep -q '^wbtop_bdi_drain_after_expiry{bdi="7:0",.* 0 ' "$T/omd" &&
+	grep -q '^# TYPE wbtop_bdi_drain_after_expiry gauge$' "$T/omd" ||
+	fail "openmetrics drain_after_expiry: $(grep drain_after "$T/omd" | head -3)"
+check "openmetrics: wbtop_bdi_drain_after_expiry as JSON's drain_after_expiry"
 
 $W --root "$F/6.18-writing" -b --json --set vm.dirty_ratio=40 --set bdi.loop1.max_ratio=5 >"$T/wi" || fail whatif
 python3 -c "

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "wbtop/catalog.h"
 #include "wbtop/openmetrics.h"
 #include "wbtop/util.h"
 
@@ -21,7 +22,7 @@ enum gval {
 	G_VM_DIRTYTIME, G_LEVEL, G_TIME, G_ONE, G_COUNT
 };
 enum bval {
-	B_DIRTY, B_WRITEBACK, B_THRESH_K, B_THRESH_M, B_BG_M, B_BW, B_DIRTIED, B_WRITTEN, B_DRAIN,
+	B_DIRTY, B_WRITEBACK, B_THRESH_K, B_THRESH_M, B_BG_M, B_BW, B_DIRTIED, B_WRITTEN, B_DRAIN, B_DRAIN_EXPIRY,
 	B_MIN_RATIO, B_MAX_RATIO, B_MIN_BYTES, B_MAX_BYTES, B_STRICT, B_WAKE, B_PAUSES, B_PAUSE_S,
 	B_COUNT
 };
@@ -104,6 +105,7 @@ static const struct fam fams[] = {
 	{ "wbtop_bdi_dirtied_bytes", T_COUNTER, "bytes", S_BDI, B_DIRTIED, NULL, "Pages dirtied on the device (BdiDirtied; restarts at 0 when the device is re-created)." },
 	{ "wbtop_bdi_written_bytes", T_COUNTER, "bytes", S_BDI, B_WRITTEN, NULL, "Pages written on the device (BdiWritten; restarts at 0 when the device is re-created)." },
 	{ "wbtop_bdi_drain_seconds", T_GAUGE, "seconds", S_BDI, B_DRAIN, NULL, "Time to write what the device holds at the rate it completed lately (model; CLEAN-IN)." },
+	{ "wbtop_bdi_drain_after_expiry", T_GAUGE, "", S_BDI, B_DRAIN_EXPIRY, NULL, "1 where the drain time counts from the dirty pages' expiry, up to vm.dirty_expire_centisecs later (model; CLEAN-IN's +)." },
 	{ "wbtop_bdi_state", T_STATESET, "", S_BDI_STATE, 0, NULL, "Writeback state of the device (model; near-limit: 75 % of its threshold)." },
 	{ "wbtop_bdi_min_ratio", T_GAUGE, "", S_BDI, B_MIN_RATIO, NULL, "The device's min_ratio knob as a fraction of 1." },
 	{ "wbtop_bdi_max_ratio", T_GAUGE, "", S_BDI, B_MAX_RATIO, NULL, "The device's max_ratio knob as a fraction of 1." },
@@ -446,9 +448,21 @@ static int bdi_state(const struct wb_bdi_limits *bl)
 }
 
 /* One BDI's values; its event counters go into the accumulator a first. */
-static void bdi_vals(struct om_bdi *o, const struct wb_view *v, const struct wb_bdi *b,
-		     struct acc *a)
+/* A BDI row of the catalogue by its JSON key: the one source of the figures JSON and CSV show too. */
+static const struct wb_field *bdi_field(const char *key)
 {
+	size_t n;
+	const struct wb_field *t = wb_catalog_bdi(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (t[i].key && strcmp(t[i].key, key) == 0)
+			return &t[i];
+	return NULL;
+}
+
+static void bdi_vals(struct om_bdi *o, const struct wb_view *v, size_t i_bdi, struct acc *a)
+{
+	const struct wb_bdi *b = &v->cur->bdis[i_bdi];
 	static const struct { int o, st; } st[] = {
 		{ B_DIRTY, WB_B_RECLAIMABLE }, { B_WRITEBACK, WB_B_WRITEBACK }, { B_THRESH_K, WB_B_THRESH },
 		{ B_DIRTIED, WB_B_DIRTIED }, { B_WRITTEN, WB_B_WRITTEN },
@@ -460,6 +474,7 @@ static void bdi_vals(struct om_bdi *o, const struct wb_view *v, const struct wb_
 	};
 	const struct wb_bdi_limits *bl = v->lim ? wb_limits_bdi(v->lim, b->name) : NULL;
 	double P = v->cur->page_size;
+	static const struct wb_field *f; /* drain_after_expiry's row, looked up once */
 
 	bdi_labels(o->labels, sizeof(o->labels), b);
 	for (size_t i = 0; i < sizeof(st) / sizeof(st[0]); i++)
@@ -479,6 +494,14 @@ static void bdi_vals(struct om_bdi *o, const struct wb_view *v, const struct wb_
 		SET(o->v, o->ok, B_BG_M, (double)bl->bg_thresh * P);
 		if (bl->drain_s >= 0)
 			SET(o->v, o->ok, B_DRAIN, bl->drain_s);
+		if ((f = f ? f : bdi_field("drain_after_expiry"))) {
+			struct wb_fctx c;
+			struct wb_value x;
+
+			wb_catalog_ctx(&c, v, v->lim, i_bdi);
+			if ((x = f->get(&c)).known)
+				SET(o->v, o->ok, B_DRAIN_EXPIRY, (double)x.u);
+		}
 		o->state = bdi_state(bl);
 	}
 	if (v->cur->ev_valid && a) {
@@ -543,7 +566,7 @@ static int from_view(struct wb_om *m, const struct wb_view *v, struct om_in *in)
 		return -ENOMEM;
 	global_vals(in, v);
 	for (size_t i = 0; i < s->nbdis; i++)
-		bdi_vals(&in->b[i], v, &s->bdis[i], s->ev_valid ? acc_get(m, s->bdis[i].name) : NULL);
+		bdi_vals(&in->b[i], v, i, s->ev_valid ? acc_get(m, s->bdis[i].name) : NULL);
 	mem_vals(in, v);
 	in->ev_ok = s->ev_valid;
 	for (int r = 0; r < WB_REASONS; r++)
