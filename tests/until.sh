@@ -29,6 +29,13 @@ for d in 7:0 /dev/loop0 "$mnt"; do
 		bad "--until-clean $d: $(tail -2 "$T/o2")"
 	fi
 done
+# clean at a replay's first sample (before the copy): exit 0, and the line says how to start later
+"$W" --replay "$REC" --until-clean loop0 > "$T/o3" 2>&1; rc=$?
+if [ $rc = 0 ] && grep -q ' clean at the first sample replayed (--from SECONDS starts later)$' "$T/o3"; then
+	ok "clean at the first sample replayed: said so"
+else
+	bad "clean at the first sample: exit $rc, $(cat "$T/o3")"
+fi
 "$W" --replay "$REC" --from 22 -n 3 --until-clean loop0 > /dev/null 2>&1; rc=$?
 [ $rc = 1 ] && ok "not clean within -n 3: exit 1" || bad "not clean within -n 3: exit $rc"
 "$W" --replay "$REC" --until-clean nosuch > /dev/null 2> "$T/err"; rc=$?

@@ -548,7 +548,9 @@ int wb_until_clean(const struct wb_until_opts *o, struct wb_source *src, FILE *o
 			first = pages;
 		seen++;
 		last = pages;
-		if (done)
+		if (done && src->replay && seen == 1) /* a replay's start is before its copy, often: say how to see it */
+			snprintf(etabuf, sizeof(etabuf), "clean at the first sample replayed (--from SECONDS starts later)");
+		else if (done)
 			snprintf(etabuf, sizeof(etabuf), slack ? "clean (what is left is the kernel "
 				 "counters' per-CPU slack)" : "clean");
 		else
