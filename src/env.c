@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The numeric WBTOP_* environment variables: one table, read where used, checked once at the start. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "wbtop/bdi.h"
@@ -40,14 +41,32 @@ bool wb_env_uint(enum wb_env e, unsigned *v)
 	return true;
 }
 
-void wb_env_warn(FILE *f)
+/* Variable e's warning into buf (without "wbtop: "); false when it has none. */
+static bool warning(enum wb_env e, char *buf, size_t n)
 {
 	char q[WB_QUOTE_LEN];
-	long n;
+	long v;
+
+	if (value(e, &v) >= 0)
+		return false;
+	snprintf(buf, n, "%s=%s: expected %s from %ld to %ld; the default, %ld, is used", vars[e].name,
+		 wb_quote(getenv(vars[e].name), q, sizeof(q)), vars[e].what, vars[e].min, vars[e].max, vars[e].def);
+	return true;
+}
+
+void wb_env_warn(FILE *f)
+{
+	char buf[WB_QUOTE_LEN + 160];
 
 	for (int e = 0; e < WB_ENV_COUNT; e++)
-		if (value((enum wb_env)e, &n) < 0)
-			fprintf(f, "wbtop: %s=%s: expected %s from %ld to %ld; the default, %ld, is used\n", vars[e].name,
-				wb_quote(getenv(vars[e].name), q, sizeof(q)), vars[e].what, vars[e].min, vars[e].max,
-				vars[e].def);
+		if (warning((enum wb_env)e, buf, sizeof(buf)))
+			fprintf(f, "wbtop: %s\n", buf);
+}
+
+bool wb_env_first_warning(char *buf, size_t n)
+{
+	for (int e = 0; e < WB_ENV_COUNT; e++)
+		if (warning((enum wb_env)e, buf, n))
+			return true;
+	return false;
 }

@@ -123,8 +123,12 @@ static void ui_settings(struct wb_ui_opts *uo, const struct cli_opts *o, struct 
 /* The curses UI on src: the terminal checked, themes looked up, the settings file under the command line. */
 static int run_ui(const struct cli_opts *o, struct wb_source *src, const char *notice, const char *origin)
 {
-	char user_dir[512], err[256], cpath[4096], cmsg[512];
+	char user_dir[512], err[256], cpath[4096], cmsg[512], envw[256];
 	struct wb_config cfg;
+
+	/* stderr's lines before the screen are seen only after quitting: the first on the status line */
+	if (!notice && wb_env_first_warning(envw, sizeof(envw)))
+		notice = envw;
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 	const char *dirs[] = { user_dir, WBTOP_THEMES_DIR, WBTOP_SRC_THEMES_DIR, NULL };
 	struct wb_ui_opts uo = { .delay = o->delay, .theme = o->theme, .theme_dirs = dirs, .warn_pct = o->warn,

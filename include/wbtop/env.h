@@ -21,5 +21,7 @@ enum wb_env {
 bool wb_env_uint(enum wb_env e, unsigned *v);
 /* One line on f for each variable set to a value it does not take: its name, what it takes, the default used. */
 void wb_env_warn(FILE *f);
+/* The first of those lines into buf (no "wbtop: "), for the UI's status line, where stderr is hidden; false: none. */
+bool wb_env_first_warning(char *buf, size_t n);
 
 #endif

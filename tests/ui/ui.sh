@@ -105,6 +105,20 @@ else
 	bad "q: exit status or the terminal"; cat "$T/quit.txt"
 fi
 
+# a WBTOP_* value not taken: said on the status line at start (stderr, where it also goes, is
+# hidden by the screen until wbtop quits) and on stderr, seen after quitting
+[ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1
+SOCK=wbtop-ui-$$-env
+tmux -L $SOCK -f /dev/null new-session -d -x 100 -y 24 \
+	"env WBTOP_FORECAST_MEMBERS=abc TERM=tmux-256color $W --root $F/6.18-writing -d 0.3 --theme mono; echo EXITED \$?; sleep 30"
+envw() { grep -q 'WBTOP_FORECAST_MEMBERS=abc: expected a whole number' "$1"; }
+if until_screen "$T/env.txt" started && envw "$T/env.txt" && tmux -L $SOCK send-keys q &&
+   until_screen "$T/env-q.txt" exited && grep -q '^wbtop: WBTOP_FORECAST_MEMBERS=abc: expected' "$T/env-q.txt"; then
+	ok "a WBTOP_* value not taken: on the status line, and on stderr after quitting"
+else
+	bad "WBTOP_* warning in the UI"; cat "$T/env.txt" "$T/env-q.txt" 2>/dev/null
+fi
+
 # live without root the Tune pane previews only, as a replay's does: no a/k or u/R in the footer
 # or the hint (it offered "a: apply (root)"), and a pressed says why (as root: wbtop runs as nobody)
 [ -n "$SOCK" ] && tmux -L $SOCK kill-server >/dev/null 2>&1
