@@ -464,12 +464,12 @@ static bool stalled(const struct wb_sample *const *hist, size_t nhist, const str
 /*
  * The largest lump b completed in one interval right after one in which it
  * completed under a quarter of it, where it did so twice or more in hist
- * (0 otherwise): a device that completes in lumps. Not a throttled queue's
- * writeback chunks (4 MiB, two or three at once on an 8 MiB/s device): 16
- * MiB or more. xfs writes large folios
+ * (0 otherwise): a device that completes in lumps. xfs writes large folios
  * into bios of tens of MiB, which a throttled queue lets through whole: a
  * 22 MiB/s device completed 48-66 MiB a second every 2-3 s, and over 3 s
- * it showed 31 MiB/s (heldout26/run16). Once is a device starting.
+ * it showed 31 MiB/s (heldout26/run16). Once is a device starting; a
+ * throttled queue's writeback chunks (4 MiB, two or three at once on an
+ * 8 MiB/s device) are not lumps: 16 MiB or more.
  */
 static double lump_pages_at(const struct wb_sample *const *hist, size_t nhist, const char *name, size_t *first,
 			    size_t *last)
