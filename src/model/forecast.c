@@ -455,7 +455,7 @@ static bool stalled(const struct wb_sample *const *hist, size_t nhist, const str
  * 4 MiB bursts (a throttled queue completes in bursts of them; over 3 s
  * the most seen was up to 2.5 MiB/s above the throttle, scenario-gen
  * runs/; 7 of 458 recorded devices still went over it by more than 10 %),
- * or two of its lumps where it completes in larger ones (lump_pages()).
+ * or two of its lumps where it completes in larger ones (lumps_of()).
  * Its own estimate and what it completed lately say only what its writers
  * gave it: a 33 MiB/s device flushed in bursts showed 7-9 MiB/s, and the
  * forecast under a higher limit kept the shares half and half where the
@@ -471,9 +471,14 @@ static bool stalled(const struct wb_sample *const *hist, size_t nhist, const str
  * throttled queue's writeback chunks (4 MiB, two or three at once on an
  * 8 MiB/s device) are not lumps: 16 MiB or more.
  */
-static double lump_pages_at(const struct wb_sample *const *hist, size_t nhist, const char *name, size_t *first,
-			    size_t *last)
+struct lumps {
+	double most;        /* the largest, pages; 0: not a device that completes in lumps */
+	size_t first, last; /* hist's samples at the end of its oldest and newest lump */
+};
+
+static struct lumps lumps_of(const struct wb_sample *const *hist, size_t nhist, const char *name)
 {
+	struct lumps l = { 0, 0, 0 };
 	double most = 0, c[2] = { -1, -1 }, least = mib_pages(hist[0], 16);
 	int n = 0;
 
@@ -486,38 +491,31 @@ static double lump_pages_at(const struct wb_sample *const *hist, size_t nhist, c
 		if (c[0] >= 0 && c[1] > 4 * c[0] && c[1] >= least) {
 			most = fmax(most, c[1]);
 			if (!n++)
-				*first = j - 1;
-			*last = j - 1;
+				l.first = j - 1;
+			l.last = j - 1;
 		}
 	}
-	return n >= 2 ? most : 0;
-}
-
-static double lump_pages(const struct wb_sample *const *hist, size_t nhist, const char *name)
-{
-	size_t first, last;
-
-	return lump_pages_at(hist, nhist, name, &first, &last);
+	l.most = n >= 2 ? most : 0;
+	return l;
 }
 
 /*
- * What a device that completes in lumps completed over whole cycles: from
- * its oldest lump's sample to its newest's, 3 s or more apart. Over a
+ * What a device that completes in lumps (l) completed over whole cycles:
+ * from its oldest lump's sample to its newest's, 3 s or more apart. Over a
  * window cut anywhere, one lump more or less is its size over the window:
  * 66 MiB over 8 s is 8 MiB/s on a 22 MiB/s device.
  */
-static bool lump_rate(const struct wb_sample *const *hist, size_t nhist, const char *name, double *rate)
+static bool lump_rate(const struct wb_sample *const *hist, const struct lumps *l, const char *name, double *rate)
 {
-	size_t first = 0, last = 0;
-
-	if (!lump_pages_at(hist, nhist, name, &first, &last) || hist[last]->mono - hist[first]->mono < 3 - 1e-6)
+	if (!l->most || hist[l->last]->mono - hist[l->first]->mono < 3 - 1e-6)
 		return false;
-	return wb_rate_bdi(hist[first], hist[last], name, WB_B_WRITTEN, rate) && *rate > 0;
+	return wb_rate_bdi(hist[l->first], hist[l->last], name, WB_B_WRITTEN, rate) && *rate > 0;
 }
 
-static double shown_rate(const struct wb_sample *const *hist, size_t nhist, const char *name)
+static double shown_rate(const struct wb_sample *const *hist, size_t nhist, const char *name,
+			 const struct lumps *l)
 {
-	double best = 0, r, span, slack = fmax(mib_pages(hist[0], 8), 2 * lump_pages(hist, nhist, name));
+	double best = 0, r, span, slack = fmax(mib_pages(hist[0], 8), 2 * l->most);
 
 	for (size_t j = 0; j < nhist; j++)
 		for (size_t k = j + 1; k < nhist; k++) {
@@ -823,6 +821,7 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		bool traced = prev != NULL && !gap, inflight_only = false;
 
 		bool measured = false;
+		const struct lumps lumps = lumps_of(hist, nhist, b->name); /* one scan for both its uses */
 		const struct wb_sample *from = prev ? activity_start(hist, k, b->name) : NULL;
 
 		if (from && from != prev && !wb_rate_bdi(from, cur, b->name, WB_B_DIRTIED, &o->rate[i]))
@@ -862,7 +861,7 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			full = full || queued || inflight_only;
 			if (queued)
 				w = backlog_rate(hist, nhist, b->name, w);
-			if (full && lump_rate(hist, nhist, b->name, &bz))
+			if (full && lump_rate(hist, &lumps, b->name, &bz))
 				w = bz;
 			o->bw[i] = full || w > o->bw[i] ? w : o->bw[i];
 		}
@@ -910,7 +909,7 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		 * writers (an idle disk's own estimate can be stale: 1 page/s on vda) */
 		if (!full)
 			o->bw[i] = fmax(o->bw[i], o->rate[i]);
-		o->bw[i] = fmax(o->bw[i], shown_rate(hist, nhist, b->name));
+		o->bw[i] = fmax(o->bw[i], shown_rate(hist, nhist, b->name, &lumps));
 		o->chunk[i] = 0;
 		double seen = HUGE_VAL, bound = HUGE_VAL;
 		uint64_t most[WB_FORECAST_HIST]; /* each second's most dirtied before a pause */
