@@ -59,6 +59,9 @@ struct wb_forecast_in {
 					 * stick's, whose flusher waits on it */
 	const double *hold_s;           /* seconds of its writers' pages a device that keeps up
 					 * holds dirty or in flight (NULL or 0: none seen) */
+	const double *level_sd;         /* how far each BDI's dirty + writeback strayed from its
+					 * course over the last WB_FORECAST_LEVEL_S seconds, pages
+					 * (NULL or 0: not seen): the band's sawtooth */
 };
 
 /*
@@ -67,6 +70,16 @@ struct wb_forecast_in {
  * judging of the point forecast, which the band does not change.
  */
 #define WB_FORECAST_MEMBERS 8
+
+/*
+ * Under a dirty_ratio the global threshold moves with the memory the kernel
+ * counts as dirtyable, where the point forecast holds it: the band draws it
+ * (every device's threshold and cap with it) a log-normal multiplier of
+ * sigma WB_FORECAST_G_DRIFT per second of lead, clipped at
+ * WB_FORECAST_ZMAX sigma like every draw of the band.
+ */
+#define WB_FORECAST_G_DRIFT 0.0004
+#define WB_FORECAST_ZMAX 2.5
 
 /*
  * Run the forecast for sample s under limits l, with its band when
@@ -92,6 +105,7 @@ void wb_forecast_finish(struct wb_forecast *f);
 #define WB_FORECAST_WINDOW_S 5.0
 #define WB_FORECAST_BW_WINDOW_S 8.0 /* a backlogged device's completions */
 #define WB_FORECAST_HIST 32     /* samples at most looked at for the window */
+#define WB_FORECAST_LEVEL_S 15.0 /* the level's own spread (level_sd) */
 struct wb_forecast_inputs_out {
 	double *bw, *rate, *chunk, *tasks;
 	double *seen_s;                 /* NULL: not wanted */
@@ -100,6 +114,7 @@ struct wb_forecast_inputs_out {
 	double *free_rate;              /* NULL: not wanted */
 	double *inflight;               /* NULL: not wanted */
 	double *hold_s;                 /* NULL: not wanted */
+	double *level_sd;               /* NULL: not wanted */
 };
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *out);

@@ -688,6 +688,43 @@ static double hold_time(const struct wb_sample *const *hist, size_t k, const cha
 	return fmin(level / n / (dirtied / span), HOLD_MAX_S);
 }
 
+/*
+ * The spread of a device's dirty + writeback about its straight course
+ * (least squares) over the last WB_FORECAST_LEVEL_S seconds, pages; 0 with
+ * fewer than 5 samples. A paced writer's device goes in a sawtooth - what
+ * waits for the flusher's next pass or its share's test, an xfs lump in
+ * flight - whose phase no forecast knows: its 5 s means fell outside a
+ * band drawn on the course alone on both sides alike (scenario-gen
+ * heldout27/28: paced writers' levels covered 52-70 %).
+ */
+static double level_sd(const struct wb_sample *const *hist, size_t nhist, const char *name, size_t at)
+{
+	double st = 0, sl = 0, stt = 0, stl = 0, sll = 0;
+	int n = 0;
+
+	for (size_t j = 0; j < nhist && hist[0]->mono - hist[j]->mono <= WB_FORECAST_LEVEL_S + 0.5; j++) {
+		const struct wb_bdi *b = wb_sample_bdi_at(hist[j], name, at);
+		const uint64_t need = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
+
+		if (!b || (b->st_valid & need) != need || b->stats_skipped)
+			continue;
+		double t = hist[j]->mono - hist[0]->mono, lv = (double)(b->st[WB_B_RECLAIMABLE] + b->st[WB_B_WRITEBACK]);
+
+		st += t;
+		sl += lv;
+		stt += t * t;
+		stl += t * lv;
+		sll += lv * lv;
+		n++;
+	}
+	if (n < 5)
+		return 0;
+	double vt = stt - st * st / n, vl = sll - sl * sl / n, c = stl - st * sl / n;
+	double res = vt > 0 ? vl - c * c / vt : vl; /* what the line leaves */
+
+	return res > 0 ? sqrt(res / (n - 2)) : 0;
+}
+
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
 {
 	while (b) {
@@ -983,6 +1020,8 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		double hold = hold_time(hist, k, b->name, i);
 		if (o->hold_s)
 			o->hold_s[i] = hold;
+		if (o->level_sd)
+			o->level_sd[i] = level_sd(hist, nhist, b->name, i);
 		if (hold > 0)
 			o->bw[i] = fmax(o->bw[i], o->rate[i]);
 		any = fmax(any, o->chunk[i]);
@@ -1110,9 +1149,9 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 			    double horizon_s, double step_s, struct wb_forecast_in *in)
 {
 	size_t n = cur->nbdis ? cur->nbdis : 1, nh = 0;
-	double *buf = calloc(10 * n, sizeof(double));
+	double *buf = calloc(11 * n, sizeof(double));
 	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n, buf + 5 * n,
-					     buf + 6 * n, buf + 7 * n, buf + 8 * n, buf + 9 * n };
+					     buf + 6 * n, buf + 7 * n, buf + 8 * n, buf + 9 * n, buf + 10 * n };
 	const struct wb_sample *h[WB_FORECAST_HIST], *x;
 
 	if (!buf)
@@ -1145,7 +1184,8 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 		}
 	}
 	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, band_members(),
-				       io.seen_s, io.age, io.completed, io.free_rate, io.inflight, io.hold_s };
+				       io.seen_s, io.age, io.completed, io.free_rate, io.inflight, io.hold_s,
+				       io.level_sd };
 	return buf;
 }
 

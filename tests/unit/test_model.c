@@ -1487,6 +1487,39 @@ static void forecast_prepare_idle_kept(void **st)
 }
 
 /*
+ * The level's own spread, about its straight course over the last 15 s: a
+ * climb at a steady rate has none, however steep; a sawtooth of 1000 pages
+ * about it (a paced writer's device between the flusher's passes) has about
+ * that much; with fewer than 5 samples, none.
+ */
+static void forecast_level_spread(void **st)
+{
+	static struct wb_sample h[20];
+	static struct wb_bdi b[20];
+	const struct wb_sample *hist[20];
+	double bw, rate, chunk, tasks, sd;
+	struct wb_forecast_inputs_out o = inputs_out(&bw, &rate, &chunk, &tasks);
+	(void)st;
+	o.level_sd = &sd;
+	bdi_history(h, b, hist, 20, "7:0", 1, WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK));
+	for (int i = 0; i < 20; i++)
+		b[i].st[WB_B_RECLAIMABLE] = (uint64_t)(50000 - 2000 * i);
+	wb_forecast_inputs(hist, 20, &o);
+	assert_true(sd < 1);
+	for (int i = 0; i < 20; i++) {
+		b[i].st[WB_B_RECLAIMABLE] = (uint64_t)(5000 + (i % 2 ? 1000 : -1000));
+		b[i].st[WB_B_WRITEBACK] = (uint64_t)(i % 4 == 0 ? 500 : 0);
+	}
+	wb_forecast_inputs(hist, 20, &o);
+	assert_in_range((long)sd, 900, 1200);
+	/* samples the kernel's stats were not re-read in are not counted: four left */
+	for (int i = 4; i < 20; i++)
+		b[i].stats_skipped = true;
+	wb_forecast_inputs(hist, 20, &o);
+	assert_true(sd == 0);
+}
+
+/*
  * What a held writer wants once let go: the most it dirtied a second while
  * none of its writers paused, two seconds running (a writer that starts late
  * in a second shows a part of its pace there). The root disk's occasional
@@ -2418,6 +2451,7 @@ int main(void)
 		cmocka_unit_test(forecast_fast_beside_slow_writers),
 		cmocka_unit_test(forecast_throttled_stops_at_limit),
 		cmocka_unit_test(forecast_free_rate),
+		cmocka_unit_test(forecast_level_spread),
 		cmocka_unit_test(forecast_capped_share),
 		cmocka_unit_test(capped_hidden_share),
 		cmocka_unit_test(hidden_share_remainder),
