@@ -479,16 +479,25 @@ struct lumps {
 static struct lumps lumps_of(const struct wb_sample *const *hist, size_t nhist, const char *name)
 {
 	struct lumps l = { 0, 0, 0 };
-	double most = 0, c[2] = { -1, -1 }, least = mib_pages(hist[0], 16);
+	double most = 0, c[2] = { -1, -1 }, dt[2] = { 0, 0 }, least = mib_pages(hist[0], 16);
 	int n = 0;
 
 	for (size_t j = nhist; j-- > 1;) {
 		const struct wb_bdi *a = wb_sample_bdi(hist[j], name), *b = wb_sample_bdi(hist[j - 1], name);
 
 		c[0] = c[1];
-		c[1] = a && b && WB_HAS(a->st_valid, WB_B_WRITTEN) && WB_HAS(b->st_valid, WB_B_WRITTEN) &&
-		       b->st[WB_B_WRITTEN] >= a->st[WB_B_WRITTEN] ? (double)(b->st[WB_B_WRITTEN] - a->st[WB_B_WRITTEN]) : -1;
-		if (c[0] >= 0 && c[1] > 4 * c[0] && c[1] >= least) {
+		dt[0] = dt[1];
+		dt[1] = hist[j - 1]->mono - hist[j]->mono;
+		/*
+		 * Not across a kept read (stats_skipped: its WRITTEN stood still),
+		 * nor over an interval longer than the one before (samples dropped
+		 * between, fresh_history()): the seconds completed at once there
+		 * would read as a lump.
+		 */
+		c[1] = a && b && !a->stats_skipped && !b->stats_skipped && WB_HAS(a->st_valid, WB_B_WRITTEN) &&
+		       WB_HAS(b->st_valid, WB_B_WRITTEN) && b->st[WB_B_WRITTEN] >= a->st[WB_B_WRITTEN]
+		       ? (double)(b->st[WB_B_WRITTEN] - a->st[WB_B_WRITTEN]) : -1;
+		if (c[0] >= 0 && c[1] > 4 * c[0] && c[1] >= least && dt[1] <= 1.5 * dt[0]) {
 			most = fmax(most, c[1]);
 			if (!n++)
 				l.first = j - 1;
