@@ -601,12 +601,13 @@ static int fd_kind(int pid)
 	snprintf(path, sizeof(path), "/proc/%d/fdinfo", pid);
 	if (!(d = opendir(path)))
 		return W_UNKNOWN;
-	while (!direct && n++ < FD_SCAN_MAX && (e = readdir(d))) {
+	while (!direct && n < FD_SCAN_MAX && (e = readdir(d))) {
 		const char *f;
 		unsigned long fl;
 
-		if (e->d_name[0] == '.')
+		if (e->d_name[0] == '.') /* "." and "..": not descriptors, not counted */
 			continue;
+		n++;
 		snprintf(rel, sizeof(rel), "fdinfo/%.24s", e->d_name);
 		if (read_small(pid, rel, buf, sizeof(buf)) > 0 && (f = strstr(buf, "flags:")) &&
 		    sscanf(f + 6, "%lo", &fl) == 1) {

@@ -49,6 +49,92 @@ static void reap(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
+/* A descriptor placed at a number in a holder()'s table. */
+struct slot {
+	int num, fd;
+};
+
+/*
+ * A child whose descriptors are exactly 0 to nfds - 1 (nfds > 0): /dev/null
+ * read-only, but those of slots; it waits in pause() until killed. Returned
+ * once its table is set (it closed its end of the pipe that says so).
+ */
+static pid_t holder(int nfds, const struct slot *slots, size_t nslots)
+{
+	int ready[2], null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	pid_t pid;
+	char c;
+
+	assert_true(null >= 0);
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int hi = nfds + (int)nslots + 16, moved[8];
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* everything first out of the way, above the table it builds */
+		null = fcntl(null, F_DUPFD, hi);
+		ready[1] = fcntl(ready[1], F_DUPFD, hi);
+		for (size_t i = 0; i < nslots && i < 8; i++)
+			moved[i] = fcntl(slots[i].fd, F_DUPFD, hi);
+		for (int fd = 0; fd < nfds; fd++)
+			dup2(null, fd);
+		for (size_t i = 0; i < nslots && i < 8; i++)
+			dup2(moved[i], slots[i].num);
+		close_range((unsigned)nfds, (unsigned)ready[1] - 1, 0);
+		close_range((unsigned)ready[1] + 1, ~0u, 0);
+		close(ready[1]);
+		pause();
+		_exit(0);
+	}
+	close(null);
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &c, 1), 0); /* EOF: the child's table is set */
+	close(ready[0]);
+	return pid;
+}
+
+/* An empty file here opened with flags (unlinked at once), or -1 if they are refused. */
+static int scratch(int flags)
+{
+	char path[] = "procs-fd.XXXXXX";
+	int tmp = mkstemp(path), fd;
+
+	assert_true(tmp >= 0);
+	fd = open(path, flags | O_CLOEXEC);
+	unlink(path);
+	close(tmp);
+	return fd;
+}
+
+/* fd_kind() of a holder() of nfds descriptors with slots. */
+static int kind_of(int nfds, const struct slot *slots, size_t nslots)
+{
+	pid_t pid = holder(nfds, slots, nslots);
+	int kind = fd_kind(pid);
+
+	reap(pid);
+	return kind;
+}
+
+/*
+ * At most FD_SCAN_MAX descriptors are looked at, and those are the
+ * process's: /proc/PID/fdinfo's "." and ".." are not among them (counted,
+ * a process's 255th and 256th went unseen).
+ */
+static void fd_scan_counts_descriptors(void **st)
+{
+	int direct = scratch(O_WRONLY | O_DIRECT);
+	(void)st;
+
+	if (direct < 0)
+		skip(); /* no O_DIRECT on this file system */
+	assert_int_equal(kind_of(FD_SCAN_MAX, (struct slot[]){ { FD_SCAN_MAX - 1, direct } }, 1), W_DIRECT);
+	assert_int_equal(kind_of(FD_SCAN_MAX + 1, (struct slot[]){ { FD_SCAN_MAX, direct } }, 1), W_BUFFERED);
+	close(direct);
+}
+
 /* judge() over one task read in this sample that wrote delta, nr_dirtied having moved by moved. */
 static uint64_t explained_by(struct task *t, uint64_t delta, uint64_t moved)
 {
@@ -131,6 +217,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(judged_by_files),
 		cmocka_unit_test(reused_pid_starts_afresh),
+		cmocka_unit_test(fd_scan_counts_descriptors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
