@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "wbtop/procs.h"
@@ -54,7 +55,7 @@ struct task {
 	unsigned still; /* the sample its write counters last moved in (or it was first read) */
 	unsigned read;  /* the sample it was last read in */
 	uint64_t delta; /* what it wrote in that sample (all of it, first read) */
-	enum { W_UNKNOWN, W_BUFFERED, W_DIRECT } kind; /* do its writes dirty pages? (judge(), when it first writes) */
+	enum { W_UNKNOWN, W_BUFFERED, W_DIRECT, W_MIXED } kind; /* do its writes dirty pages? (judge(), when it first writes) */
 };
 
 struct wb_procs {
@@ -582,41 +583,77 @@ static void publish(struct wb_procs *p, struct wb_sample *s, struct wb_proc *w, 
 	s->g.valid |= WB_BIT(WB_G_PROCS_UNREADABLE);
 }
 
+/* What a writable descriptor's writes do to write_bytes: none, dirty pages, go around them. */
+enum { FD_NONE = 0, FD_BUFFERED = 1, FD_DIRECT = 2 };
+
+/* A process's kind by the FD_ bits of its descriptors (none of either: writes it closed, buffered). */
+static const int kind_by_fds[] = {
+	[0] = W_BUFFERED,
+	[FD_BUFFERED] = W_BUFFERED,
+	[FD_DIRECT] = W_DIRECT,
+	[FD_BUFFERED | FD_DIRECT] = W_MIXED,
+};
+
 /*
- * Has the task a file open for writing with O_DIRECT (/proc/PID/fdinfo's
- * flags)? Its write_bytes then count writes that dirty no pages. At most
- * FD_SCAN_MAX descriptors are looked at. W_DIRECT, W_BUFFERED, or W_UNKNOWN
- * when its files cannot be seen: gone since its io was read, or exiting (a
- * zombie has no descriptors left) - a direct writer that had just ended read
- * as buffered, and its bytes explained another's pages.
+ * One descriptor of the task (its fdinfo name): FD_DIRECT or FD_BUFFERED
+ * when it is open for writing on a file or a block device (the writes
+ * write_bytes counts); FD_NONE for others - a pipe, a terminal or a socket
+ * (a packet-mode pipe is O_DIRECT too); -1 if it cannot be seen.
+ */
+static int fd_writes(int pid, const char *name)
+{
+	char rel[40], path[64], buf[256]; /* rel: read_small()'s /proc/PID/ and it fit its 64 bytes */
+	const char *f;
+	unsigned long fl;
+	struct stat st;
+
+	snprintf(rel, sizeof(rel), "fdinfo/%.24s", name);
+	if (read_small(pid, rel, buf, sizeof(buf)) <= 0 || !(f = strstr(buf, "flags:")) ||
+	    sscanf(f + 6, "%lo", &fl) != 1)
+		return -1;
+	if ((fl & O_ACCMODE) == O_RDONLY)
+		return FD_NONE;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%.24s", pid, name); /* stat() follows it to the file */
+	if (stat(path, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)))
+		return FD_NONE;
+	return fl & O_DIRECT ? FD_DIRECT : FD_BUFFERED;
+}
+
+/*
+ * Do the task's writes go around the page cache (/proc/PID/fdinfo's flags)?
+ * With a file open for writing with O_DIRECT its write_bytes count writes
+ * that dirty no pages: W_DIRECT; W_MIXED with a file open for buffered
+ * writes as well (their share unknown); W_BUFFERED else. At most
+ * FD_SCAN_MAX descriptors are looked at. W_UNKNOWN when its files cannot be
+ * seen: gone since its io was read, or exiting (a zombie has no descriptors
+ * left) - a direct writer that had just ended read as buffered, and its
+ * bytes explained another's pages.
  */
 static int fd_kind(int pid)
 {
-	char path[64], rel[40], buf[256]; /* rel: read_small()'s /proc/PID/ and it fit its 64 bytes */
+	char path[64];
 	struct dirent *e;
-	bool direct = false, seen = false;
+	int has = 0;
+	bool seen = false;
 	unsigned n = 0;
 	DIR *d;
 
 	snprintf(path, sizeof(path), "/proc/%d/fdinfo", pid);
 	if (!(d = opendir(path)))
 		return W_UNKNOWN;
-	while (!direct && n < FD_SCAN_MAX && (e = readdir(d))) {
-		const char *f;
-		unsigned long fl;
+	while (has != (FD_BUFFERED | FD_DIRECT) && n < FD_SCAN_MAX && (e = readdir(d))) {
+		int w;
 
 		if (e->d_name[0] == '.') /* "." and "..": not descriptors, not counted */
 			continue;
 		n++;
-		snprintf(rel, sizeof(rel), "fdinfo/%.24s", e->d_name);
-		if (read_small(pid, rel, buf, sizeof(buf)) > 0 && (f = strstr(buf, "flags:")) &&
-		    sscanf(f + 6, "%lo", &fl) == 1) {
+		if ((w = fd_writes(pid, e->d_name)) >= 0) {
 			seen = true;
-			direct = (fl & O_DIRECT) && (fl & O_ACCMODE) != O_RDONLY;
+			has |= w;
 		}
 	}
 	closedir(d);
-	return direct ? W_DIRECT : seen ? W_BUFFERED : W_UNKNOWN;
+	return seen ? kind_by_fds[has] : W_UNKNOWN;
 }
 
 /*
@@ -633,7 +670,9 @@ static int fd_kind(int pid)
  * writer judged buffered that writes alone, 4 MiB or more, while nr_dirtied
  * moves by under a quarter of it is taken as direct from then on (a file
  * opened later, more descriptors than looked at); never the other way, which
- * could explain another's pages.
+ * could explain another's pages. A mixed writer (files open both ways)
+ * explains nothing either: its write_bytes cannot be split, and its direct
+ * share would explain another's pages as a direct writer's would.
  */
 static void judge(struct wb_procs *p, uint64_t moved, bool known)
 {

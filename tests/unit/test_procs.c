@@ -212,12 +212,62 @@ static void reused_pid_starts_afresh(void **st)
 	reap(now);
 }
 
+/*
+ * Which writable descriptors judge a process: a file's (or a block
+ * device's) with O_DIRECT make it direct, but beside one without (its
+ * writes dirty pages) it is mixed, not direct; pipes, terminals and
+ * sockets count for neither (their writes are no disk's: not in
+ * write_bytes) - a packet-mode pipe (O_DIRECT) made its writer direct, and
+ * a dd oflag=direct writing its report to a pipe is direct still.
+ */
+static void fd_kind_by_writable_files(void **st)
+{
+	int direct = scratch(O_WRONLY | O_DIRECT), buffered = scratch(O_WRONLY), ro = scratch(O_RDONLY | O_DIRECT);
+	int packet[2], plain[2];
+	(void)st;
+
+	if (direct < 0)
+		skip(); /* no O_DIRECT on this file system */
+	assert_int_equal(pipe2(packet, O_DIRECT), 0);
+	assert_int_equal(pipe(plain), 0);
+	assert_int_equal(kind_of(4, (struct slot[]){ { 2, plain[1] }, { 3, direct } }, 2), W_DIRECT);
+	assert_int_equal(kind_of(4, (struct slot[]){ { 2, direct }, { 3, buffered } }, 2), W_MIXED);
+	assert_int_equal(kind_of(4, (struct slot[]){ { 2, buffered }, { 3, direct } }, 2), W_MIXED);
+	assert_int_equal(kind_of(3, (struct slot[]){ { 2, packet[1] } }, 1), W_BUFFERED);
+	assert_int_equal(kind_of(3, (struct slot[]){ { 2, ro } }, 1), W_BUFFERED);
+	close(direct);
+	close(buffered);
+	close(ro);
+	close(packet[0]);
+	close(packet[1]);
+	close(plain[0]);
+	close(plain[1]);
+}
+
+/*
+ * A mixed writer's write_bytes cannot be split: counted as explaining, its
+ * direct bytes explained another's dirtying and kept it from the sweep (as
+ * a dd oflag=direct's did), so it explains nothing, like a direct one.
+ */
+static void mixed_explains_nothing(void **st)
+{
+	struct task t = { .pid = 1, .io_fd = -1, .stat_fd = -1, .kind = W_MIXED };
+	(void)st;
+
+	assert_int_equal(explained_by(&t, 8 * MIB, 8 * MIB), 0);
+	assert_int_equal(t.kind, W_MIXED);
+	t = (struct task){ .pid = 1, .io_fd = -1, .stat_fd = -1, .kind = W_BUFFERED };
+	assert_int_equal(explained_by(&t, 8 * MIB, 8 * MIB), 8 * MIB);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(judged_by_files),
 		cmocka_unit_test(reused_pid_starts_afresh),
 		cmocka_unit_test(fd_scan_counts_descriptors),
+		cmocka_unit_test(fd_kind_by_writable_files),
+		cmocka_unit_test(mixed_explains_nothing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
