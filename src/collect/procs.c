@@ -255,19 +255,11 @@ static bool stat_is_thread(const char *buf)
 	return q && strncmp(q + 1, "-1 ", 3) == 0;
 }
 
-/* First look at a new PID: skip kernel threads, other threads and unreadable tasks for good. */
-static void task_probe(struct wb_procs *p, struct task *t)
+/* A new process's io: kept open (budget allowing) and read; skipped for good if it cannot be. */
+static void probe_io(struct wb_procs *p, struct task *t)
 {
-	char state, path[64], buf[1024];
-	unsigned long flags;
+	char path[64];
 
-	t->io_fd = -1;
-	t->unreadable = false;
-	if (read_small(t->pid, "stat", buf, sizeof(buf)) <= 0 || !parse_stat(buf, NULL, 0, &state, &flags) ||
-	    (flags & PF_KTHREAD_FLAG) || stat_is_thread(buf)) {
-		t->skip = true;
-		return;
-	}
 	if (p->kept < MAX_KEPT_FDS && wb_fd_keep()) {
 		snprintf(path, sizeof(path), "/proc/%d/io", t->pid);
 		t->io_fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -279,6 +271,22 @@ static void task_probe(struct wb_procs *p, struct task *t)
 	t->have = false; /* a new task: read_io starts its idle clock (t->still) from this read */
 	t->have = read_io(p, t, &t->wb, &t->cb);
 	t->skip = t->unreadable = !t->have && t->io_fd < 0; /* not ours to read (unprivileged) */
+}
+
+/* First look at a new PID: skip kernel threads, other threads and unreadable tasks for good. */
+static void task_probe(struct wb_procs *p, struct task *t)
+{
+	char state, buf[1024];
+	unsigned long flags;
+
+	t->io_fd = -1;
+	t->unreadable = false;
+	if (read_small(t->pid, "stat", buf, sizeof(buf)) <= 0 || !parse_stat(buf, NULL, 0, &state, &flags) ||
+	    (flags & PF_KTHREAD_FLAG) || stat_is_thread(buf)) {
+		t->skip = true;
+		return;
+	}
+	probe_io(p, t);
 }
 
 static int pid_cmp(const void *a, const void *b)
