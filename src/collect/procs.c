@@ -140,9 +140,14 @@ static ssize_t read_small(int pid, const char *name, char *buf, size_t len)
 	if (fd < 0)
 		return -1;
 	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
+	if (n < 0) {
+		int err = errno; /* why, for the caller: gone or denied */
+
+		close(fd);
+		errno = err;
 		return -1;
+	}
+	close(fd);
 	buf[n] = '\0';
 	return n;
 }
@@ -226,7 +231,10 @@ static bool read_io(struct wb_procs *p, struct task *t, uint64_t *wb, uint64_t *
 	if (t->io_fd >= 0) {
 		n = pread(t->io_fd, buf, sizeof(buf) - 1, 0);
 		if (n <= 0) {
+			int err = n < 0 ? errno : 0; /* why, for task_probe(): gone or denied */
+
 			task_drop(p, t);
+			errno = err;
 			return false;
 		}
 		buf[n] = '\0';
@@ -269,8 +277,11 @@ static void probe_io(struct wb_procs *p, struct task *t)
 			wb_fd_unkeep();
 	}
 	t->have = false; /* a new task: read_io starts its idle clock (t->still) from this read */
+	errno = 0;
 	t->have = read_io(p, t, &t->wb, &t->cb);
-	t->skip = t->unreadable = !t->have && t->io_fd < 0; /* not ours to read (unprivileged) */
+	t->skip = !t->have && t->io_fd < 0;
+	/* not ours to read (unprivileged); not one that ended since its stat was read (ENOENT, ESRCH) */
+	t->unreadable = t->skip && (errno == EACCES || errno == EPERM);
 }
 
 /* First look at a new PID: skip kernel threads, other threads and unreadable tasks for good. */
