@@ -624,7 +624,7 @@ static int fd_writes(int pid, const char *name)
 	char rel[40], path[64], buf[256]; /* rel: read_small()'s /proc/PID/ and it fit its 64 bytes */
 	const char *f;
 	unsigned long fl;
-	struct stat st;
+	struct statx st;
 
 	snprintf(rel, sizeof(rel), "fdinfo/%.24s", name);
 	if (read_small(pid, rel, buf, sizeof(buf)) <= 0 || !(f = strstr(buf, "flags:")) ||
@@ -632,8 +632,11 @@ static int fd_writes(int pid, const char *name)
 		return -1;
 	if ((fl & O_ACCMODE) == O_RDONLY)
 		return FD_NONE;
-	snprintf(path, sizeof(path), "/proc/%d/fd/%.24s", pid, name); /* stat() follows it to the file */
-	if (stat(path, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)))
+	/* followed to the file; its type only, as cached: a stat() of a file on NFS being written
+	 * waits for its dirty pages to be flushed (nfs_getattr), and a dead server's forever */
+	snprintf(path, sizeof(path), "/proc/%d/fd/%.24s", pid, name);
+	if (statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_TYPE, &st) != 0 ||
+	    !(S_ISREG(st.stx_mode) || S_ISBLK(st.stx_mode)))
 		return FD_NONE;
 	return fl & O_DIRECT ? FD_DIRECT : FD_BUFFERED;
 }
