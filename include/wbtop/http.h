@@ -15,6 +15,7 @@
 #define WB_HTTP_MAX_CONNECTIONS 256 /* beyond this, a new one closes the longest waiting (or is refused) */
 #define WB_HTTP_MAX_PER_HOST    128 /* one address cannot take them all */
 #define WB_HTTP_TIMEOUT_S       10  /* an idle or slow connection is closed after this */
+#define WB_HTTP_ANSWER_GRACE_S  1   /* an answer in progress longer than this can be closed to make room */
 
 struct wb_http;
 

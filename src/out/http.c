@@ -11,6 +11,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -43,6 +45,7 @@ struct conn {
 	int fd;
 	bool busy;    /* a request between its handler and its completion */
 	bool evicted; /* shut down to make room, not yet closed by MHD */
+	double since; /* when its request reached the handler (CLOCK_MONOTONIC s), while busy */
 };
 
 struct wb_http {
@@ -310,6 +313,14 @@ static void conn_append(struct wb_http *h, struct conn *k)
 	h->newest = k;
 }
 
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* Our record of c (NULL: not tracked, out of memory at its start). */
 static struct conn *conn_of(struct MHD_Connection *c)
 {
@@ -358,27 +369,50 @@ static void conn_done(void *cls, struct MHD_Connection *c, void **con_cls, enum 
 }
 
 /*
- * The accept policy: with every slot taken, a new connection shuts down the
- * one that has waited longest without a request in progress - a client
- * trickling its headers a byte at a time, or one idle between scrapes - so a
- * scrape gets in at once (256 such clients held the endpoint for as long as
- * they kept trickling). MHD closes it at its next turn; its own limit is set
- * a little higher for that (start_daemon). Refused only when every
- * connection is in a request.
+ * The connection to close for a new one: the one that has waited longest
+ * without a request in progress, else the answer in progress longest if
+ * that is past WB_HTTP_ANSWER_GRACE_S. A scrape is answered in milliseconds;
+ * a client reading a large answer slowly (a small window, a byte a second)
+ * kept it in progress until MHD's timeout, which is per idle period, and 256
+ * of them kept every scrape out (openmetrics_slowread). NULL: none to close.
+ */
+static struct conn *victim(struct wb_http *h)
+{
+	struct conn *k, *slow = NULL;
+	double now = mono_now();
+
+	for (k = h->oldest; k; k = k->next) {
+		if (!k->busy)
+			return k;
+		if (!slow || k->since < slow->since)
+			slow = k;
+	}
+	return slow && now - slow->since >= WB_HTTP_ANSWER_GRACE_S ? slow : NULL;
+}
+
+/*
+ * The accept policy: with every slot taken, a new connection shuts down
+ * victim() - a client trickling its headers a byte at a time, one idle
+ * between requests, or one reading its answer slowly - so a scrape gets in
+ * at once (256 such clients held the endpoint for as long as they kept
+ * trickling). MHD closes it at its next turn; its own limit is set a little
+ * higher for that (start_daemon). Refused only when every connection is in
+ * a request that began within the grace.
  */
 static enum MHD_Result admit(void *cls, const struct sockaddr *addr, socklen_t len)
 {
 	struct wb_http *h = cls;
-	struct conn *k = h->oldest;
+	struct conn *k;
+	/* closed with a reset: an answer still queued would otherwise stay in the kernel for minutes */
+	struct linger rst = { .l_onoff = 1, .l_linger = 0 };
 
 	(void)addr, (void)len;
 	if (h->live < h->max)
 		return MHD_YES;
-	while (k && k->busy)
-		k = k->next;
-	if (!k)
+	if (!(k = victim(h)))
 		return MHD_NO;
-	shutdown(k->fd, SHUT_RDWR); /* MHD reads its end and closes it */
+	(void)setsockopt(k->fd, SOL_SOCKET, SO_LINGER, &rst, sizeof(rst));
+	shutdown(k->fd, SHUT_RDWR); /* MHD reads its end, or fails to write, and closes it */
 	conn_unlink(h, k);
 	k->evicted = true;
 	h->live--;
@@ -425,8 +459,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 
 	(void)version, (void)upload, (void)upload_size, (void)con_cls;
 	yield_to_sampler();
-	if ((k = conn_of(c)))
-		k->busy = true; /* not shut down to make room until answered (conn_done) */
+	if ((k = conn_of(c)) && !k->busy) {
+		k->busy = true; /* not shut down to make room until answered (conn_done) or past the grace */
+		k->since = mono_now();
+	}
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, h->not_allowed);
 	if (strcmp(url, "/") == 0)
