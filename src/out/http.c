@@ -46,6 +46,7 @@ struct conn {
 	bool busy;    /* a request between its handler and its completion */
 	bool evicted; /* shut down to make room, not yet closed by MHD */
 	double since; /* when its request reached the handler (CLOCK_MONOTONIC s), while busy */
+	struct sockaddr_storage peer; /* its client's address (port ignored): the limit per address */
 };
 
 struct wb_http {
@@ -56,6 +57,7 @@ struct wb_http {
 	struct MHD_Response *index, *not_found, *not_allowed, *no_sample; /* fixed pages */
 	struct conn *oldest, *newest;       /* the connections not evicted */
 	unsigned live, max;                 /* how many there are; the limit admit() keeps */
+	unsigned per_host;                  /* and the limit per address it keeps */
 };
 
 static const char index_html[] =
@@ -313,6 +315,19 @@ static void conn_append(struct wb_http *h, struct conn *k)
 	h->newest = k;
 }
 
+/* Whether a and b are one host's (family and address; the port aside). */
+static bool same_host(const struct sockaddr *a, const struct sockaddr *b)
+{
+	if (a->sa_family != b->sa_family)
+		return false;
+	if (a->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr == ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->sa_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr, &((const struct sockaddr_in6 *)b)->sin6_addr,
+			       sizeof(struct in6_addr));
+	return false;
+}
+
 static double mono_now(void)
 {
 	struct timespec ts;
@@ -337,10 +352,14 @@ static void conn_notify(void *cls, struct MHD_Connection *c, void **ctx, enum MH
 	const union MHD_ConnectionInfo *ci;
 
 	if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *ca = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 		ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 		if (!ci || !(k = calloc(1, sizeof(*k))))
 			return;
 		k->fd = ci->connect_fd;
+		if (ca && ca->client_addr && (ca->client_addr->sa_family == AF_INET || ca->client_addr->sa_family == AF_INET6))
+			memcpy(&k->peer, ca->client_addr, ca->client_addr->sa_family == AF_INET ? sizeof(struct sockaddr_in)
+												 : sizeof(struct sockaddr_in6));
 		conn_append(h, k);
 		h->live++;
 		*ctx = k;
@@ -369,19 +388,22 @@ static void conn_done(void *cls, struct MHD_Connection *c, void **con_cls, enum 
 }
 
 /*
- * The connection to close for a new one: the one that has waited longest
- * without a request in progress, else the answer in progress longest if
- * that is past WB_HTTP_ANSWER_GRACE_S. A scrape is answered in milliseconds;
- * a client reading a large answer slowly (a small window, a byte a second)
- * kept it in progress until MHD's timeout, which is per idle period, and 256
- * of them kept every scrape out (openmetrics_slowread). NULL: none to close.
+ * The connection to close for a new one (from host's, when not NULL): the
+ * one that has waited longest without a request in progress, else the
+ * answer in progress longest if that is past WB_HTTP_ANSWER_GRACE_S. A
+ * scrape is answered in milliseconds; a client reading a large answer
+ * slowly (a small window, a byte a second) kept it in progress until MHD's
+ * timeout, which is per idle period, and 256 of them kept every scrape out
+ * (openmetrics_slowread). NULL: none to close.
  */
-static struct conn *victim(struct wb_http *h)
+static struct conn *victim(struct wb_http *h, const struct sockaddr *host)
 {
 	struct conn *k, *slow = NULL;
 	double now = mono_now();
 
 	for (k = h->oldest; k; k = k->next) {
+		if (host && !same_host(host, (struct sockaddr *)&k->peer))
+			continue;
 		if (!k->busy)
 			return k;
 		if (!slow || k->since < slow->since)
@@ -390,14 +412,30 @@ static struct conn *victim(struct wb_http *h)
 	return slow && now - slow->since >= WB_HTTP_ANSWER_GRACE_S ? slow : NULL;
 }
 
+/* How many of the connections not evicted are from addr's host. */
+static unsigned from_host(const struct wb_http *h, const struct sockaddr *addr)
+{
+	unsigned n = 0;
+
+	for (const struct conn *k = h->oldest; k; k = k->next)
+		n += same_host(addr, (const struct sockaddr *)&k->peer);
+	return n;
+}
+
 /*
  * The accept policy: with every slot taken, a new connection shuts down
  * victim() - a client trickling its headers a byte at a time, one idle
  * between requests, or one reading its answer slowly - so a scrape gets in
  * at once (256 such clients held the endpoint for as long as they kept
- * trickling). MHD closes it at its next turn; its own limit is set a little
- * higher for that (start_daemon). Refused only when every connection is in
- * a request that began within the grace.
+ * trickling). The same within one address's share, kept here rather than
+ * by MHD's limit per address: that refused before this was asked, so 128
+ * idle connections from 127.0.0.1 - where every local client comes from, by
+ * default - kept a local scraper out, and it counted those shut down until
+ * MHD had closed them (a burst of 60 scrapes from there lost 3). MHD closes
+ * the one shut down at its next turn; its limit is set a little higher for
+ * that (start_daemon). Refused only when
+ * every connection (of the address's share, or in all) is in a request that
+ * began within the grace.
  */
 static enum MHD_Result admit(void *cls, const struct sockaddr *addr, socklen_t len)
 {
@@ -406,10 +444,14 @@ static enum MHD_Result admit(void *cls, const struct sockaddr *addr, socklen_t l
 	/* closed with a reset: an answer still queued would otherwise stay in the kernel for minutes */
 	struct linger rst = { .l_onoff = 1, .l_linger = 0 };
 
-	(void)addr, (void)len;
-	if (h->live < h->max)
+	(void)len;
+	if (from_host(h, addr) >= h->per_host)
+		k = victim(h, addr);
+	else if (h->live >= h->max)
+		k = victim(h, NULL);
+	else
 		return MHD_YES;
-	if (!(k = victim(h)))
+	if (!k)
 		return MHD_NO;
 	(void)setsockopt(k->fd, SOL_SOCKET, SO_LINGER, &rst, sizeof(rst));
 	shutdown(k->fd, SHUT_RDWR); /* MHD reads its end, or fails to write, and closes it */
@@ -504,7 +546,10 @@ static struct MHD_Daemon *start_daemon(struct wb_http *h, int fd)
 	unsigned conns = lim && lim / 4 < WB_HTTP_MAX_CONNECTIONS ? (unsigned)(lim / 4 > 4 ? lim / 4 : 4)
 							     : WB_HTTP_MAX_CONNECTIONS;
 	unsigned per_host = conns / 2 < WB_HTTP_MAX_PER_HOST ? (conns / 2 > 2 ? conns / 2 : 2) : WB_HTTP_MAX_PER_HOST;
-	/* MHD's limit over ours: the evicted ones until MHD has closed them (it accepts up to 11 a turn) */
+	/*
+	 * MHD's limit over ours: the evicted ones until MHD has closed them (it
+	 * accepts up to 11 a turn; at its limit it stops accepting for a turn).
+	 */
 	unsigned slack = conns / 4 + 1 < 16 ? conns / 4 + 1 : 16;
 
 	sigemptyset(&stop);
@@ -512,11 +557,10 @@ static struct MHD_Daemon *start_daemon(struct wb_http *h, int fd)
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &stop, &old);
-	h->max = conns;
+	h->max = conns, h->per_host = per_host;
 	d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, admit, h, handle, h,
 			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
 			     MHD_OPTION_CONNECTION_LIMIT, conns + slack,
-			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_host,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WB_HTTP_TIMEOUT_S,
 			     MHD_OPTION_NOTIFY_CONNECTION, conn_notify, h,
 			     MHD_OPTION_NOTIFY_COMPLETED, conn_done, h,
