@@ -373,13 +373,28 @@ static void conn_notify(void *cls, struct MHD_Connection *c, void **ctx, enum MH
 	}
 }
 
-/* MHD_OPTION_NOTIFY_COMPLETED: the request is answered; the connection waits again, newest. */
+/* Close k's socket with a reset: what is still queued for its client is dropped at once. */
+static void conn_reset(const struct conn *k)
+{
+	struct linger rst = { .l_onoff = 1, .l_linger = 0 };
+
+	(void)setsockopt(k->fd, SOL_SOCKET, SO_LINGER, &rst, sizeof(rst));
+}
+
+/*
+ * MHD_OPTION_NOTIFY_COMPLETED: the request is answered; the connection waits
+ * again, newest. One MHD gave up on (its timeout) is reset: closed normally,
+ * the rest of its answer stayed queued in the kernel, past wbtop's exit, for
+ * as long as the client kept its window shut (256 slow readers: 17 MB).
+ */
 static void conn_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
 {
 	struct wb_http *h = cls;
 	struct conn *k = conn_of(c);
 
-	(void)con_cls, (void)toe;
+	(void)con_cls;
+	if (k && toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED)
+		conn_reset(k);
 	if (!k || k->evicted)
 		return;
 	k->busy = false;
@@ -441,8 +456,6 @@ static enum MHD_Result admit(void *cls, const struct sockaddr *addr, socklen_t l
 {
 	struct wb_http *h = cls;
 	struct conn *k;
-	/* closed with a reset: an answer still queued would otherwise stay in the kernel for minutes */
-	struct linger rst = { .l_onoff = 1, .l_linger = 0 };
 
 	(void)len;
 	if (from_host(h, addr) >= h->per_host)
@@ -453,7 +466,7 @@ static enum MHD_Result admit(void *cls, const struct sockaddr *addr, socklen_t l
 		return MHD_YES;
 	if (!k)
 		return MHD_NO;
-	(void)setsockopt(k->fd, SOL_SOCKET, SO_LINGER, &rst, sizeof(rst));
+	conn_reset(k); /* an answer still queued would otherwise stay in the kernel (conn_done) */
 	shutdown(k->fd, SHUT_RDWR); /* MHD reads its end, or fails to write, and closes it */
 	conn_unlink(h, k);
 	k->evicted = true;
