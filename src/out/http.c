@@ -448,9 +448,8 @@ static unsigned from_host(const struct wb_http *h, const struct sockaddr *addr)
  * default - kept a local scraper out, and it counted those shut down until
  * MHD had closed them (a burst of 60 scrapes from there lost 3). MHD closes
  * the one shut down at its next turn; its limit is set a little higher for
- * that (start_daemon). Refused only when
- * every connection (of the address's share, or in all) is in a request that
- * began within the grace.
+ * that (start_daemon). Refused only when every connection (of the address's
+ * share, or in all) is in a request that began within the grace.
  */
 static enum MHD_Result admit(void *cls, const struct sockaddr *addr, socklen_t len)
 {
