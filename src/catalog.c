@@ -51,19 +51,12 @@ static struct wb_value b_label(const struct wb_fctx *c)
 	return x;
 }
 
-/* The Flusher pane's DEVICE: the label and the mount's last component, so that a stick
- * and a disk on two loop devices differ; u is the label's bytes, what the pane keeps
- * where its column has no room for both (flusher_pane.c). */
+
+/* The Flusher pane's DEVICE: the label, a getter of its own for its own title (own_titles);
+ * the pane adds the mount, cut to the room its column leaves (flusher_pane.c). */
 static struct wb_value b_flabel(const struct wb_fctx *c)
 {
-	struct wb_value x = b_label(c);
-	const char *tail = c->b->nmounts ? strrchr(c->b->mounts[0], '/') : NULL;
-	size_t len = strlen(x.tmp);
-
-	x.u = len;
-	if (tail && tail[1])
-		snprintf(x.tmp + len, sizeof(x.tmp) - len, " %s", tail + 1);
-	return x;
+	return b_label(c);
 }
 
 /* The flusher thread: "running" (writeback under way) or "idle", from the debugfs state bits. */

@@ -40,8 +40,7 @@ enum wb_sink { WB_SINK_CSV, WB_SINK_TEXT, WB_SINK_UI, WB_SINK_FLUSHER, WB_SINK_C
 
 struct wb_value {
 	bool known;
-	uint64_t u;          /* integers (BYTES, COUNT; FLAG: 0 or 1); a state's TEXT: its enum, to sort by;
-			      * the Flusher pane's DEVICE: the label's bytes, before its mount's name */
+	uint64_t u;          /* integers (BYTES, COUNT; FLAG: 0 or 1); a state's TEXT: its enum, to sort by */
 	int64_t i;           /* signed integers (WB_J_SINT: node, pid) */
 	double d;            /* reals */
 	const char *s;       /* TEXT (owned by the sample or static); NULL: in tmp */

@@ -53,6 +53,9 @@ struct wb_graph_err {
  */
 int wb_graph_errors(const struct wb_graph_in *in, struct wb_graph_err *out, int max);
 
+/* The columns a device's label may take in its plots' titles, w wide, before the title is cut. */
+int wb_graph_label_room(int w);
+
 /* Draw the pane into rows y..y+h-1, columns x..x+w-1. */
 void wb_graph_draw(const struct wb_graph_in *in, int y, int x, int w, int h, wb_graph_put put, void *ctx);
 

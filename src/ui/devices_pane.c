@@ -218,43 +218,9 @@ void ui_build_rows(struct ui *u)
 		u->sel = u->nrows ? u->nrows - 1 : 0;
 }
 
-/* A path longer than the column keeps its end, where the distinguishing part
- * is ("/tmp/x/y/stick" -> "…/y/stick"), cut at a '/' when one fits, and at
- * a character (the second byte of an "ä" alone is a stray byte on the
- * terminal), counted in columns (a CJK character takes two); in a column of
- * two or less, its start as ui_cut() keeps it. p holds n bytes. The bytes
- * beyond its columns, for the padding. */
-static int path_tail(char *p, size_t n, int width, bool utf8)
-{
-	const char *ell = ui_cut_mark(utf8), *slash;
-	int cols = wb_text_cols(p), skip = 0;
-	char *t = p;
-
-	if (width <= 2 || cols <= width)
-		return ui_cut(p, n, width, utf8);
-	/* from the first character after which width - 1 columns are left */
-	while (*t) {
-		size_t len;
-		int cw = wb_text_char(t, &len);
-
-		if (cols - skip <= width - 1 && cw > 0)
-			break;
-		skip += cw;
-		t += len;
-	}
-	slash = strchr(t, '/');
-	if (slash && slash[1])
-		t = (char *)slash;
-	if (strlen(t) + strlen(ell) >= n) /* no room for "…" in p: the ASCII marker, one byte */
-		ell = ui_cut_mark(false);
-	memmove(p + strlen(ell), t, strlen(t) + 1);
-	memcpy(p, ell, strlen(ell));
-	return (int)strlen(p) - wb_text_cols(p);
-}
-
 /*
  * One row's cell for column f into v, w columns: the catalogue's text (cut
- * with a marker; a mount keeps its tail), or the sparkline. The bytes beyond
+ * with a marker; a mount as every pane cuts one), or the sparkline. The bytes beyond
  * its columns, for the padding.
  */
 static int dev_cell(const struct ui *u, const struct devrow *r, const struct wb_field *f, enum dev_kind k, int w,
@@ -265,7 +231,7 @@ static int dev_cell(const struct ui *u, const struct devrow *r, const struct wb_
 		return 0;
 	}
 	wb_ui_dev_cell(f, u->view, r->i, v, n);
-	return k == DK_MOUNT ? path_tail(v, n, w, u->utf8) : ui_cut(v, n, w, u->utf8);
+	return k == DK_MOUNT ? ui_path_cut(v, n, w, u->utf8) : ui_cut(v, n, w, u->utf8);
 }
 
 /* Column c's drop priority: 99 (never shown) for a hidden one, and for the what-if's without --set. */
@@ -286,7 +252,7 @@ static int state_word_w(void)
 }
 
 /* The cells row r's cell of column c takes in w (DEVICE's marker cell in them): a label cut at its end
- * all w, a mount point's tail from a '/' maybe fewer. */
+ * all w, a mount point's tail maybe one fewer (a wide character). */
 static int cell_cols(const struct ui *u, const struct devrow *r, const struct wb_field *f, int c, int w)
 {
 	char v[512];

@@ -13,6 +13,7 @@
 
 /* ---- flusher pane ---- */
 
+#define DEV_CELL 192 /* a DEVICE cell's bytes: a label and a mount cut to 24 cells, 4 bytes a cell at most */
 #define STRIP_KEEP 13 /* the wakeups strip's least beside a grown DEVICE, as the Devices history's */
 
 /* The catalogue's DEV-MOUNT row: the pane's DEVICE column. */
@@ -36,26 +37,38 @@ static size_t flusher_columns(const struct wb_field **col, size_t max)
 	return wb_catalog_columns(t, n, WB_SINK_FLUSHER, col, max);
 }
 
-/* A DEVICE value (label and mount's name) for a column of w cells: both where they fit, else the label (cut by the caller). */
-static const char *dev_fit(const struct wb_value *x, int w, char *buf, size_t n)
+/*
+ * The DEVICE cell of c's device in w cells (buf, n bytes): its label, and after it its mount point as
+ * every pane cuts one (ui_path_cut) where the label leaves the mount whole or at least UI_MOUNT_LEAST
+ * cells; the label alone (cut by the caller) where not.
+ */
+static const char *dev_fit(const struct ui *u, const struct wb_fctx *c, int w, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s", wb_value_text(x));
-	if (wb_text_cols(buf) > w && x->u < strlen(buf))
-		buf[x->u] = '\0';
+	struct wb_value x = dev_mount_field()->get(c);
+	char m[WB_PATH_LEN + 8];
+	int room;
+
+	snprintf(buf, n, "%s", wb_value_text(&x));
+	if (!c->b->nmounts)
+		return buf;
+	snprintf(m, sizeof(m), "%s", c->b->mounts[0]);
+	room = w - wb_text_cols(buf) - 1;
+	if (room < UI_MOUNT_LEAST && room < wb_text_cols(m))
+		return buf;
+	ui_path_cut(m, sizeof(m), room, u->utf8);
+	snprintf(buf + strlen(buf), n - strlen(buf), " %s", m);
 	return buf;
 }
 
-/* The cells row r's DEVICE cell takes in w: the label and the mount's name where both fit, else the label cut. */
+/* The cells row r's DEVICE cell takes in w: the label and its mount where both fit, else the label cut. */
 static int dev_cols(const struct ui *u, const struct devrow *r, const struct wb_field *f, int c, int w)
 {
 	struct wb_fctx x;
-	struct wb_value v;
-	char cell[96];
+	char cell[DEV_CELL];
 
-	(void)c;
+	(void)c, (void)f;
 	wb_catalog_ctx(&x, u->view, u->view->lim, r->i);
-	v = f->get(&x);
-	dev_fit(&v, w, cell, sizeof(cell));
+	dev_fit(u, &x, w, cell, sizeof(cell));
 	ui_cut(cell, sizeof(cell), w, u->utf8);
 	return wb_text_cols(cell);
 }
@@ -74,21 +87,17 @@ static void flusher_widths(const struct ui *u, const struct wb_field *const *col
 		ui_grow_columns(u, col, (int)m, width, shown, ui_cols(u) - 3 - STRIP_KEEP, dev_cols);
 }
 
-/* BDI bdi as the Flusher pane's DEVICE column names it in w cells, uncut, or by its name (see ui_event_dev). */
+/* BDI bdi as the Flusher pane's DEVICE column names it in w cells (its label uncut), or by its name (see ui_event_dev). */
 static const char *event_dev(const struct ui *u, const char *bdi, int w, char *buf, size_t n)
 {
 	const struct wb_sample *s = ui_cur(u);
 	const struct wb_bdi *b = s ? wb_sample_bdi(s, bdi) : NULL;
-	const struct wb_field *f = dev_mount_field();
-	struct wb_value x = { .known = false };
 
-	if (b && f) { /* the sample's own names (recorded with it): a replay names devices as live did */
+	if (b) { /* the sample's own names (recorded with it): a replay names devices as live did */
 		struct wb_fctx c;
 		wb_catalog_ctx(&c, u->view, u->view->lim, (size_t)(b - s->bdis));
-		x = f->get(&c);
+		return dev_fit(u, &c, w, buf, n);
 	}
-	if (x.known)
-		return dev_fit(&x, w, buf, n);
 	snprintf(buf, n, "%s", bdi);
 	return buf;
 }
@@ -107,7 +116,7 @@ static void log_line(const struct ui *u, const struct wb_event *e, int w, char *
 {
 	const struct wb_sample *s = ui_cur(u);
 	double P = s->page_size, ago = s->mono - e->t;
-	char a[16], b[16], dev[96];
+	char a[16], b[16], dev[DEV_CELL];
 	int extra;
 
 	event_dev(u, e->bdi, w, dev, sizeof(dev));
@@ -174,14 +183,14 @@ static int flusher_line(const struct ui *u, const struct wb_field *const *col, c
 		wb_catalog_ctx(&c, u->view, u->view->lim, i);
 	for (size_t k = 0; k < m && x < (int)n; k++) {
 		const struct wb_field *f = col[k];
-		char buf[96], cell[96];
+		char buf[96], cell[DEV_CELL];
 		struct wb_value v;
 		int w = width[k], extra = 0, cw;
 		const char *txt = wb_catalog_title(f, WB_SINK_FLUSHER, &cw);
 		if (!titles) { /* a text cut to its column says so, as in the Devices pane; numbers are never cut */
 			v = f->get(&c);
-			if (f == dev_mount_field() && v.known) /* the mount's name only where the label leaves room */
-				dev_fit(&v, w, cell, sizeof(cell));
+			if (f == dev_mount_field()) /* the mount only where the label leaves room */
+				dev_fit(u, &c, w, cell, sizeof(cell));
 			else
 				snprintf(cell, sizeof(cell), "%s", wb_catalog_show(f, &v, buf, sizeof(buf)));
 			extra = f->left ? ui_cut(cell, sizeof(cell), w, u->utf8) : 0;

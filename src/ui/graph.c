@@ -303,6 +303,22 @@ static void legend(const struct frame *fr, const struct plot_def *p, double ymax
 		}
 }
 
+/* What the device's plots' titles say after its label. */
+enum { TT_LEVEL, TT_RATE, TT_COUNT };
+static const char *const title_tail[TT_COUNT] = {
+	[TT_LEVEL] = ": dirty + writeback against its threshold",
+	[TT_RATE] = ": write bandwidth and writer throughput",
+};
+
+int wb_graph_label_room(int w)
+{
+	int most = 0;
+
+	for (int k = 0; k < TT_COUNT; k++)
+		most = (int)strlen(title_tail[k]) > most ? (int)strlen(title_tail[k]) : most;
+	return w - most;
+}
+
 /* One plot: title, value axis, canvas, time axis, legend, in h rows. */
 static void draw_plot(const struct frame *fr, const struct plot_def *p, int y, int x, int w, int h)
 {
@@ -491,7 +507,7 @@ static void def_device(const struct frame *fr, struct plot_def *p, char *title, 
 	size_t n = wb_timeline_len(tl);
 	const struct wb_forecast_bdi *f;
 
-	snprintf(title, tn, "%s: dirty + writeback against its threshold", in->label ? in->label : in->bdi);
+	snprintf(title, tn, "%s%s", in->label ? in->label : in->bdi, title_tail[TT_LEVEL]);
 	p->title = title;
 	add_ref(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_KTHRESH), n, WB_R_TITLE, "kernel thresh");
 	add_ref(p, t, wb_timeline_bdi(tl, in->bdi, WB_TL_B_THRESH), n, WB_R_THRESHOLD, "model");
@@ -542,7 +558,7 @@ static void def_rates(const struct frame *fr, struct plot_def *p, char *title, s
 	const struct wb_forecast_bdi *f;
 	bool unmeasured;
 
-	snprintf(title, tn, "%s: write bandwidth and writer throughput", in->label ? in->label : in->bdi);
+	snprintf(title, tn, "%s%s", in->label ? in->label : in->bdi, title_tail[TT_RATE]);
 	p->title = title;
 	p->rate = true;
 	add_ref(p, t, measured_bw(fr, p, wb_timeline_bdi(tl, in->bdi, WB_TL_B_BW), n, &unmeasured), n, WB_R_WRITEBACK,

@@ -121,15 +121,27 @@ void ui_draw_graph(struct ui *u, int y, int h)
 {
 	const struct wb_sample *s = ui_cur(u);
 	const struct wb_bdi *b = graph_bdi(u);
-	char label[192], dev[48];
+	char label[WB_PATH_LEN + 64], dev[48];
 	static const enum wb_plot_glyphs next_glyphs[] = { WB_PLOT_BRAILLE, WB_PLOT_BLOCK, WB_PLOT_ASCII };
 	struct wb_graph_in in;
 
 	if (!s)
 		return;
 	if (b) {
+		char mnt[WB_PATH_LEN + 8] = "";
+		int room;
 		ui_dev_label(b, dev, sizeof(dev));
-		snprintf(label, sizeof(label), "%s%s%s", dev, b->nmounts ? " " : "", b->nmounts ? b->mounts[0] : "");
+		/* the mount as every pane cuts one, in what the titles leave beside the label (they cut
+		 * its description at 80 columns); as the Flusher pane's, the label alone in less */
+		if (b->nmounts) {
+			snprintf(mnt, sizeof(mnt), "%s", b->mounts[0]);
+			room = wb_graph_label_room(ui_cols(u)) - wb_text_cols(dev) - 1;
+			if (room < UI_MOUNT_LEAST && room < wb_text_cols(mnt))
+				mnt[0] = '\0';
+			else
+				ui_path_cut(mnt, sizeof(mnt), room, u->utf8);
+		}
+		snprintf(label, sizeof(label), "%s%s%s", dev, mnt[0] ? " " : "", mnt);
 	}
 	in = (struct wb_graph_in){
 		.tl = wb_pipeline_timeline(u->pl), .bdi = b ? b->name : NULL, .label = b ? label : NULL,

@@ -71,10 +71,10 @@ static const struct wb_event *last_pause(const struct ui *u, const struct wb_sam
 	return best;
 }
 
-/* Where e's writer is throttled: the device as the Flusher pane names it (the catalogue's DEV-MOUNT), and the pause. */
+/* Where e's writer is throttled: the device as the Flusher pane names it (its DEVICE column), and the pause. */
 static void pause_text(const struct ui *u, const struct wb_event *e, char *buf, size_t n)
 {
-	char dev[96];
+	char dev[192];
 
 	snprintf(buf, n, "%s %llums", ui_event_dev(u, e->bdi, dev, sizeof(dev)), (unsigned long long)e->value);
 }

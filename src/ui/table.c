@@ -43,6 +43,28 @@ int ui_cut(char *s, size_t n, int w, bool utf8)
 	return (int)(at + strlen(mark)) - wb_text_cols(s);
 }
 
+int ui_path_cut(char *p, size_t n, int w, bool utf8)
+{
+	const char *mark = ui_cut_mark(utf8);
+	int cols = wb_text_cols(p);
+	char *t = p;
+	size_t len;
+
+	if (cols <= w || w <= 1)
+		return ui_cut(p, n, w, utf8);
+	/* the tail: from the first character after which w - 1 columns are left, a combining
+	 * mark not first (alone it would sit on the marker) */
+	while (*t && (cols > w - 1 || wb_text_char(t, &len) == 0)) {
+		cols -= wb_text_char(t, &len);
+		t += len;
+	}
+	if (strlen(t) + strlen(mark) >= n) /* no room for "…" in p: the ASCII marker, one byte */
+		mark = ui_cut_mark(false);
+	memmove(p + strlen(mark), t, strlen(t) + 1);
+	memcpy(p, mark, strlen(mark));
+	return (int)strlen(p) - wb_text_cols(p);
+}
+
 int ui_column_width(const struct wb_field *f, bool sorted)
 {
 	int need = (int)strlen(f->title) + 2;
@@ -114,7 +136,7 @@ static const struct {
 	int max;
 } grows[] = {
 	{ "DEVICE", 24 },    /* the Devices pane's, its first cell the selection's marker */
-	{ "DEV-MOUNT", 24 }, /* the Flusher pane's DEVICE: the label and the mount's name where both fit */
+	{ "DEV-MOUNT", 24 }, /* the Flusher pane's DEVICE: the label and its mount where the mount fits (cut) */
 	{ "MOUNT", 40 },
 };
 

@@ -113,21 +113,20 @@ static struct wb_value dev_field(const struct ui *u, size_t i, const char *bdi, 
 
 /*
  * Device i, BDI bdi, labelled as the Devices pane shows it (the catalogue's
- * DEVICE), and its mount's tail; by its BDI name where the sample's device i
+ * DEVICE), and its mount point ("-": none); by its BDI name where the sample's device i
  * is another (a prediction held while a device came or went).
  */
 void ui_tune_dev_name(const struct ui *u, size_t i, const char *bdi, char *name, size_t n, const char **mnt)
 {
 	const struct wb_sample *s = cur(u);
 	const struct wb_bdi *b = i < s->nbdis && strcmp(s->bdis[i].name, bdi) == 0 ? &s->bdis[i] : NULL;
-	const char *m = b && b->nmounts ? strrchr(b->mounts[0], '/') : NULL;
 	const struct wb_field *f;
 	struct wb_value x = dev_field(u, i, bdi, &u->lim, NULL, "DEVICE", &f);
 
 	snprintf(name, n, "%s", bdi);
 	if (x.known)
 		snprintf(name, n, "%.*s", (int)n - 1, wb_value_text(&x));
-	*mnt = m ? (m[1] ? m + 1 : m) : "-";
+	*mnt = b && b->nmounts ? b->mounts[0] : "-";
 }
 
 /*
@@ -141,7 +140,7 @@ static const int tc_prio[TC_COUNT] = { 0, 4, 0, 2, 1, 3, 0 };
 static const char *const tc_title[TC_COUNT] = { "DEVICE", "MOUNT", "THRESH", "DRAIN", "WRITER/s", "WAKE/m",
 						 "STATE->new" };
 /*
- * The device label and the mount's name are cut (marked) to these at 80
+ * The device label and the mount point are cut (marked; a mount keeps its end) to these at 80
  * columns (they were at any width: "btrfs-123456789…" at 200); each column a
  * wider screen has past 80 goes to them while the table leaves room, as far
  * as their longest cells and the Devices pane's maxima (ui_grow_max).
@@ -150,7 +149,7 @@ static const int tc_base[TC_COUNT] = { [TC_DEV] = 16, [TC_MOUNT] = 12 };
 
 /* One row's cells (the threshold's two sides apart). */
 struct trow {
-	char c[TC_COUNT][96];
+	char c[TC_COUNT][WB_PATH_LEN + 8]; /* a mount point whole, cut to its column when drawn */
 	char t1[24];
 };
 
@@ -274,14 +273,14 @@ static void table_line(const struct ui *u, const struct tgeom *g, const struct t
 
 	snprintf(l, n, " ");
 	for (int c = 0; c < TC_COUNT && len < n; c++) {
-		char cut[96];
+		char cut[sizeof(r->c[0])];
 		const char *v = r ? r->c[c] : tc_title[c];
 		int pad;
 		if (!g->shown[c])
 			continue;
 		if (tc_base[c] && r) { /* a label or mount wider than its column: cut, marked */
 			snprintf(cut, sizeof(cut), "%s", v);
-			ui_cut(cut, sizeof(cut), g->w[c], u->utf8);
+			(c == TC_MOUNT ? ui_path_cut : ui_cut)(cut, sizeof(cut), g->w[c], u->utf8);
 			v = cut;
 		}
 		pad = g->w[c] - wb_text_cols(v) + (int)strlen(v); /* bytes, for a width in cells */

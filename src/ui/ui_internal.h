@@ -184,7 +184,7 @@ void ui_draw_tune(struct ui *u, int y, int h,
 bool ui_tune_key(struct ui *u, int ch);
 /* Bytes as the other panes show them (80M), or raw after r. Returns buf (>= 24 bytes). */
 const char *ui_tune_bytes(const struct ui *u, char *buf, size_t n, double b);
-/* tune_table.c: device i (BDI bdi)'s label as the Devices pane shows it, and its mount's tail. */
+/* tune_table.c: device i (BDI bdi)'s label as the Devices pane shows it, and its mount point ("-": none). */
 void ui_tune_dev_name(const struct ui *u, size_t i, const char *bdi, char *name, size_t n, const char **mnt);
 /* tune_table.c: the before/after table's rows (indices into the sample), at most max; their count. */
 int ui_tune_table_rows(const struct ui *u, size_t *idx, int max);
@@ -268,7 +268,7 @@ void ui_draw_zones(struct ui *u, int y, int h);
 void ui_draw_flusher(struct ui *u, int y, int h);
 /*
  * The device an event names (its BDI, "7:1") as the Flusher pane's DEVICE
- * column shows it from the shown sample ("loop1 disk"), or the BDI's name
+ * column shows it from the shown sample ("loop1 …/disk": buf of 192 bytes), or the BDI's name
  * where that sample has no such device (gone since). Returns buf.
  */
 const char *ui_event_dev(const struct ui *u, const char *bdi, char *buf, size_t n);
@@ -337,13 +337,23 @@ static inline const char *ui_cut_mark(bool utf8) { return utf8 ? "\u2026" : "~";
  * columns s takes, for a printf width.
  */
 int ui_cut(char *s, size_t n, int w, bool utf8);
+/*
+ * A mount point (any path; p, n bytes of room) in w columns, the one way every pane shows one:
+ * whole where it fits, else as much of its end as fits after the cut marker, whole characters
+ * ("/tmp/wbtop-test.IaLBy8/stick" in 12: "…aLBy8/stick"), as a cut label keeps its start: the
+ * end is what tells two mounts apart. In one column, the marker. The bytes beyond its columns.
+ */
+int ui_path_cut(char *p, size_t n, int w, bool utf8);
+/* The least room a mount beside a label is shown in where it is cut: the marker and three
+ * characters ("…ick"); in fewer ("…k") it named no mount, and the label goes alone. */
+#define UI_MOUNT_LEAST 4
 /* The cells row r's cell of column c (field f) takes when cut to w cells (the marker's cell too, where it is in it). */
 typedef int (*ui_cell_cols_fn)(const struct ui *u, const struct devrow *r, const struct wb_field *f, int c, int w);
 /*
  * The room avail leaves beside a device-row table's shown columns (one blank apart) given to its
  * DEVICE and then MOUNT (the Devices pane's) or its DEV-MOUNT (the Flusher's), each as far as that
- * shows more of its cells among the rows (cols, at the width it would take: a mount point cut at a
- * '/' shows "…/stick" in 8 cells as in 12) and at most 24, 24 and 40 cells; the room still left.
+ * shows more of its cells among the rows (cols, at the width it would take: a label that fits in 8
+ * cells takes 8 of 12) and at most 24, 24 and 40 cells; the room still left.
  */
 int ui_grow_columns(const struct ui *u, const struct wb_field *const *col, int nc, int *width, const bool *shown,
 		    int avail, ui_cell_cols_fn cols);

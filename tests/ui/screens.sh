@@ -126,20 +126,21 @@ done
 grep -q '^ btrfs-1:loop2 /tmp/wbtop-test\.VgPpBe/btr ' "$T/grow.txt" || grow="$grow 200x50(DEVICE)"
 "$S" 79x24 --replay "$stick" --theme mono > "$T/grow.txt" 2>&1
 grep -q '^terminal too small (79x24)' "$T/grow.txt" || grow="$grow 79x24"
-# ... MOUNT only as far as it shows more: "…/stick" in 8 cells, not 12 or 15 (100 and 140 columns),
-# the history taking the room at 160 (17 cells, not 13); a tail cut at a character grows ("…tick-ext4")
-for sz in 100x30 120x40 140x40 160x40; do
-	"$S" "$sz" --replay "$stick" --theme mono -- Space g 2 4 Enter > "$T/grow.txt" 2>&1
-	grep -q '^>loop0        …/stick      21M ' "$T/grow.txt" || grow="$grow $sz(MOUNT 8)"
+# ... MOUNT as far as the room left goes, each cell more of the path's end after the marker (the one
+# rule, ui_path_cut: it stayed "…/stick" in 8 cells at 100 to 160 columns, cut at a '/', while the
+# Tune and Graph panes named the mount otherwise); the history keeps its 13 cells at 160
+for sz in 80x24:…8/stick 100x30:…By8/stick 140x40:…IaLBy8/stick 160x40:…aLBy8/stick; do
+	"$S" "${sz%%:*}" --replay "$stick" --theme mono -- Space g 2 4 Enter > "$T/grow.txt" 2>&1
+	grep -q "^>loop0        ${sz#*:} \+21M " "$T/grow.txt" || grow="$grow $sz"
 done
-grep -qE '^>loop0 .* 300 █{17}$' "$T/grow.txt" || grow="$grow 160x40(history)"
+grep -qE '^>loop0 .* 300 █{13}$' "$T/grow.txt" || grow="$grow 160x40(history)"
 "$S" 100x30 --replay "$(dirname "$stick")/scenarios/zone-fair-ext4.wbrec" --theme mono -- Space g 2 0 Enter > "$T/grow.txt" 2>&1
 grep -q '^>loop0        …tick-ext4     47M ' "$T/grow.txt" || grow="$grow 100x30(…tick-ext4)"
 if [ -z "$grow" ]; then ok "DEVICE and MOUNT take a wide terminal's room; narrow layouts keep STATE"
 else bad "column widths at$grow"; fi
 # the Flusher pane's DEVICE grows as the Devices pane's does (it stayed 13 cells at any width:
-# "btrfs-102:lo…" at 200 columns, bench/scenario-gen stick4/run01 at 20 s), its mount's name where
-# both fit, and the event log names the devices in its width; at 80 columns as before
+# "btrfs-102:lo…" at 200 columns, bench/scenario-gen stick4/run01 at 20 s), its mount's end where
+# the label leaves 4 cells, and the event log names the devices in its width; at 80 columns as before
 ST=$(cd "$(dirname "$0")/../.." && pwd)/bench/scenario-gen/stick4/run01.wbrec
 fl=''
 for sz in 80x24 100x30 120x40; do
@@ -147,7 +148,7 @@ for sz in 80x24 100x30 120x40; do
 done
 grep -q '^>btrfs-102:lo… idle ' "$T/fl-80x24.txt" && grep -q 'throttled  btrfs-103:lo… pid' "$T/fl-80x24.txt" || fl="$fl 80x24"
 grep -q '^>btrfs-102:loop205 idle ' "$T/fl-100x30.txt" && grep -q 'throttled  btrfs-103:loop207 pid' "$T/fl-100x30.txt" || fl="$fl 100x30"
-grep -q '^>btrfs-102:loop205 w2 idle ' "$T/fl-120x40.txt" && grep -q 'throttled  btrfs-103:loop207 w3 pid' "$T/fl-120x40.txt" ||
+grep -q '^>btrfs-102:loop205 …XR/w2 idle ' "$T/fl-120x40.txt" && grep -q 'throttled  btrfs-103:loop207 …XR/w3 pid' "$T/fl-120x40.txt" ||
 	fl="$fl 120x40"
 if [ -z "$fl" ]; then ok "the Flusher pane's DEVICE takes a wide terminal's room"
 else bad "the Flusher pane's DEVICE at$fl"; cat "$T"/fl-*.txt; fi
@@ -274,10 +275,10 @@ for sz in 80x24 100x34 200x60; do
 	"$S" "$sz" --root "$T/long" -d 0.3 --theme mono -- 5 Down Enter 6 4 M Enter 2>&1 | mask > "$T/long-$sz.txt"
 done
 grep -q '^  DEVICE           THRESH->new  DRAIN WRITER/s STATE->new$' "$T/long-80x24.txt" || lt="$lt 80x24"
-grep -q '^  loop0                 a-mount-name…   3.4G->47M ' "$T/long-100x34.txt" &&
-	grep -q '^  btrfs-123456789:loop2 btr  ' "$T/long-100x34.txt" || lt="$lt 100x34"
-grep -q '^  loop0                 a-mount-name-of-thirty-chars   3.4G->47M ' "$T/long-200x60.txt" &&
-	grep -q '^  btrfs-123456789:loop2 btr  ' "$T/long-200x60.txt" || lt="$lt 200x60"
+grep -q '^  loop0                 …thirty-chars   3.4G->47M ' "$T/long-100x34.txt" &&
+	grep -q '^  btrfs-123456789:loop2 …t.VgPpBe/btr   542M' "$T/long-100x34.txt" || lt="$lt 100x34"
+grep -q '^  loop0                 …est.VgPpBe/a-mount-name-of-thirty-chars   3.4G->47M ' "$T/long-200x60.txt" &&
+	grep -q '^  btrfs-123456789:loop2 /tmp/wbtop-test.VgPpBe/btr  ' "$T/long-200x60.txt" || lt="$lt 200x60"
 if [ -z "$lt" ]; then ok "tune: the before/after table's DEVICE and MOUNT take a wide screen's room, 80x24 as it was"
 else bad "tune: DEVICE and MOUNT at$lt"; cat "$T"/long-*.txt; fi
 screen tune-refused 100 34 "--theme mono" 5 Enter 1 0 1 Enter
@@ -349,8 +350,8 @@ else bad "CLEAN-IN's mark at$plus s"; cat "$T/plus.txt"; fi
 "$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 5 0 Enter 5 Down Enter 2 0 0 M Enter > "$T/drain.txt" 2>&1
 "$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 4 Enter 5 Down Enter 6 4 M Enter > "$T/drain24.txt" 2>&1
 "$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 4 Enter 5 Down Down Down Enter 4 M Enter > "$T/drain-bg.txt" 2>&1
-if grep -qE '^  loop1 +disk +[^ ]+ +1\.3s\+ ' "$T/drain.txt" && grep -qE '^  loop1 +disk +[^ ]+ +7\.3s\+ ' "$T/drain24.txt" &&
-   grep -qE '^  loop0 +stick +[^ ]+ +13\.0s ' "$T/drain24.txt" && grep -qE '^  loop1 +disk +[^ ]+ +7\.3s ' "$T/drain-bg.txt"; then
+if grep -qE '^  loop1 +[^ ]*/disk +[^ ]+ +1\.3s\+ ' "$T/drain.txt" && grep -qE '^  loop1 +[^ ]*/disk +[^ ]+ +7\.3s\+ ' "$T/drain24.txt" &&
+   grep -qE '^  loop0 +[^ ]*/stick +[^ ]+ +13\.0s ' "$T/drain24.txt" && grep -qE '^  loop1 +[^ ]*/disk +[^ ]+ +7\.3s ' "$T/drain-bg.txt"; then
 	ok "Tune's DRAIN marked as CLEAN-IN, under the change"
 else
 	bad "Tune's DRAIN"; grep -h '^  loop[01] ' "$T/drain.txt" "$T/drain24.txt" "$T/drain-bg.txt"
@@ -360,8 +361,8 @@ fi
 # the catalogue's check reading the sample's 500); 100 is the kernel's own case, times as before
 "$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 4 Enter 5 Down Down Down Down Down Enter 0 Enter > "$T/drain-off.txt" 2>&1
 "$S" 100x30 --replay "$EX/../usb-stick.wbrec" --theme mono -- Space g 2 4 Enter 5 Down Down Down Down Down Enter 1 0 0 Enter > "$T/drain-on.txt" 2>&1
-if grep -qE '^  loop0 +stick +[^ ]+ +never ' "$T/drain-off.txt" && grep -qE '^  loop1 +disk +[^ ]+ +never ' "$T/drain-off.txt" &&
-   grep -qE '^  loop0 +stick +[^ ]+ +13\.0s ' "$T/drain-on.txt" && grep -qE '^  loop1 +disk +[^ ]+ +7\.3s\+ ' "$T/drain-on.txt"; then
+if grep -qE '^  loop0 +[^ ]*/stick +[^ ]+ +never ' "$T/drain-off.txt" && grep -qE '^  loop1 +[^ ]*/disk +[^ ]+ +never ' "$T/drain-off.txt" &&
+   grep -qE '^  loop0 +[^ ]*/stick +[^ ]+ +13\.0s ' "$T/drain-on.txt" && grep -qE '^  loop1 +[^ ]*/disk +[^ ]+ +7\.3s\+ ' "$T/drain-on.txt"; then
 	ok "Tune's DRAIN under dirty_writeback_centisecs=0: never"
 else
 	bad "Tune's DRAIN under dirty_writeback_centisecs=0"; grep -h 'PREDICTED\|^  loop[01] ' "$T/drain-off.txt" "$T/drain-on.txt"
@@ -420,11 +421,11 @@ else
 	bad "the event log's title at 80 columns: $(grep '^EVENTS' "$T/events-80.txt")"
 fi
 screen usb-stick 100 30 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter
-# at 80x24 the stick and the disk still differ (MOUNT on Devices, the mount's name on Flusher)
+# at 80x24 the stick and the disk still differ (MOUNT on Devices, the mount's end on Flusher)
 screen usb-stick-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter
 screen usb-stick-flusher-80x24 80 24 "--replay $EX/../usb-stick.wbrec --theme mono" Space g 2 4 Enter 3
-# the event log names the devices as the rows above it do ("7:1" where the row said "loop1 disk")
-if awk '/^EVENTS/ { t = 1; next } t && / ago  / { n++; if ($0 !~ /  (throttled|wakeup|writeback) +loop[01] (disk|stick) +[a-z]/) bad = 1 }
+# the event log names the devices as the rows above it do ("7:1" where the row said "loop1 …8/disk")
+if awk '/^EVENTS/ { t = 1; next } t && / ago  / { n++; if ($0 !~ /  (throttled|wakeup|writeback) +loop[01] [^ ]*\/(disk|stick) +[a-z]/) bad = 1 }
 	END { exit bad || n < 3 }' "$T/usb-stick-flusher-80x24.txt"; then
 	ok "usb-stick-flusher-80x24: the event log names loop0 stick and loop1 disk"
 else
@@ -500,7 +501,7 @@ else
 	bad "tune-usb-stick-scroll: PgDn from rows 1-${last:-?} skipped a row"; grep 'rows ' "$T/tune-usb-stick-scroll.txt"
 fi
 for f in tune-usb-stick-80x24 tune-usb-stick-200x60; do
-	if grep -qE '^  loop1 +disk .*throttled:global$' "$T/$f.txt" && ! grep -q '^  loop2 ' "$T/$f.txt" &&
+	if grep -qE '^  loop1 +[^ ]*/disk .*throttled:global$' "$T/$f.txt" && ! grep -q '^  loop2 ' "$T/$f.txt" &&
 	   ! grep -qE '[0-9]{8}' "$T/$f.txt"; then # 80M, never 83886080
 		ok "$f: the disk listed, idle devices dropped, no raw byte counts"
 	else
