@@ -14,7 +14,7 @@
 /* ---- flusher pane ---- */
 
 #define DEV_CELL 192 /* a DEVICE cell's bytes: a label and a mount cut to 24 cells, 4 bytes a cell at most */
-#define STRIP_KEEP 13 /* the wakeups strip's least beside a grown DEVICE, as the Devices history's */
+#define STRIP_KEEP 14 /* the wakeups strip's least beside a grown DEVICE: its title, WAKEUPS/SAMPLE, whole (13 cut it at the edge) */
 
 /* The catalogue's DEV-MOUNT row: the pane's DEVICE column. */
 static const struct wb_field *dev_mount_field(void)
