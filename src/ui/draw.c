@@ -635,6 +635,21 @@ static void draw_help(struct ui *u)
 		"Rows: warn at the warn % or past BG, critical at the critical % or throttled.",
 		"Meter: b background, f freerun, T dirty threshold, % of T. K = KiB, M = MiB.",
 	};
+	/* over the Flusher its own columns and rows, in as many lines: its FLUSHER's words (a user
+	 * read "idle" beside 40M under writeback as wrong: the flusher had submitted it and returned) */
+	static const char *const flusher_notes[] = {
+		"Flusher: FLUSHER running: it is writing back; io 44M: it is not, but 44M it",
+		"  submitted is still under writeback in the device; waiting: dirty, none under",
+		"  writeback (expiry or the background threshold wakes it); idle: neither.",
+		"Rows: in the writeback colour while the flusher runs, warn past BG-THRESH.",
+		"Meter: b background, f freerun, T dirty threshold, % of T. K = KiB, M = MiB.",
+	};
+	static const struct {
+		const char *const *l;
+		size_t n;
+	} pane_notes[P_COUNT] = {
+		[P_FLUSHER] = { flusher_notes, sizeof(flusher_notes) / sizeof(flusher_notes[0]) },
+	};
 	/* what n/N call an episode: continuous throttling had none after its first sample */
 	static const char *const replay_notes[] = {
 		"n/N stop where throttling starts or a device joins it, and every 30 s of it.",
@@ -652,7 +667,10 @@ static void draw_help(struct ui *u)
 		y = help_keys(u, y, true);
 		y = help_notes(u, y, replay_notes, sizeof(replay_notes) / sizeof(replay_notes[0]));
 	}
-	help_notes(u, y, notes, sizeof(notes) / sizeof(notes[0]));
+	if (pane_notes[u->pane].l)
+		help_notes(u, y, pane_notes[u->pane].l, pane_notes[u->pane].n);
+	else
+		help_notes(u, y, notes, sizeof(notes) / sizeof(notes[0]));
 }
 
 /*

@@ -146,9 +146,9 @@ fl=''
 for sz in 80x24 100x30 120x40; do
 	"$S" "$sz" --replay "$ST" --theme mono -- Space g 2 0 Enter / b t r f s Enter 3 > "$T/fl-$sz.txt" 2>&1
 done
-grep -q '^>btrfs-102:lo… idle ' "$T/fl-80x24.txt" && grep -q 'throttled  btrfs-103:lo… pid' "$T/fl-80x24.txt" || fl="$fl 80x24"
-grep -q '^>btrfs-102:loop205 idle ' "$T/fl-100x30.txt" && grep -q 'throttled  btrfs-103:loop207 pid' "$T/fl-100x30.txt" || fl="$fl 100x30"
-grep -q '^>btrfs-102:loop205 …XR/w2 idle ' "$T/fl-120x40.txt" && grep -q 'throttled  btrfs-103:loop207 …XR/w3 pid' "$T/fl-120x40.txt" ||
+grep -q '^>btrfs-102:lo… waiting ' "$T/fl-80x24.txt" && grep -q 'throttled  btrfs-103:lo… pid' "$T/fl-80x24.txt" || fl="$fl 80x24"
+grep -q '^>btrfs-102:loop205 waiting ' "$T/fl-100x30.txt" && grep -q 'throttled  btrfs-103:loop207 pid' "$T/fl-100x30.txt" || fl="$fl 100x30"
+grep -q '^>btrfs-102:loop205 …XR/w2 waiting ' "$T/fl-120x40.txt" && grep -q 'throttled  btrfs-103:loop207 …XR/w3 pid' "$T/fl-120x40.txt" ||
 	fl="$fl 120x40"
 if [ -z "$fl" ]; then ok "the Flusher pane's DEVICE takes a wide terminal's room"
 else bad "the Flusher pane's DEVICE at$fl"; cat "$T"/fl-*.txt; fi

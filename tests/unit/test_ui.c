@@ -1313,12 +1313,17 @@ static void help_names_keys_left(void **st)
  * The help shows all it has at 80x24 (and 100x30) over every pane, on this machine's
  * kernel (a / k and u / R too: the most keys), on a --root tree and in a replay:
  * every key it lists for the pane, the replay's n/N note and the whole Devices
- * legend (at 80x24 in a replay the n/N note pushed the legend out).
+ * legend (at 80x24 in a replay the n/N note pushed the legend out); over the
+ * Flusher its own, which says what its FLUSHER words mean.
  */
 static void help_fits(void **st)
 {
 	static const char *const notes[] = { "Devices: DIRTY reclaimable", "CLEAN-IN =", "(1.3s+: once expired)",
 					     "Rows: warn at", "Meter: b background", "Press any key to return." };
+	static const char *const flusher_notes[] = { "Flusher: FLUSHER running:", "io 44M: it is not",
+						      "waiting: dirty, none under", "idle: neither.",
+						      "Rows: in the writeback colour", "Meter: b background",
+						      "Press any key to return." };
 	static const int sizes[][2] = { { 80, 24 }, { 100, 30 } };
 	const struct ui_binding *b;
 	size_t nb = ui_bindings(&b);
@@ -1351,10 +1356,15 @@ static void help_fits(void **st)
 						fail_msg("%s help at %dx%d over pane %d: no \"%s\"", src_names[src], grid.w,
 							 grid.h, p + 1, what);
 				}
-				for (size_t k = 0; k < sizeof(notes) / sizeof(notes[0]); k++)
-					if (!grid_has(&grid, notes[k]))
+				const char *const *nt = p == P_FLUSHER ? flusher_notes : notes;
+				size_t nn = p == P_FLUSHER ? sizeof(flusher_notes) / sizeof(flusher_notes[0])
+							   : sizeof(notes) / sizeof(notes[0]);
+				for (size_t k = 0; k < nn; k++) {
+					const char *want = nt[k];
+					if (!grid_has(&grid, want))
 						fail_msg("%s help at %dx%d over pane %d: no \"%s\"", src_names[src], grid.w,
-							 grid.h, p + 1, notes[k]);
+							 grid.h, p + 1, want);
+				}
 				if (grid_has(&grid, "n/N stop where throttling starts") != (src == SRC_REPLAY))
 					fail_msg("%s help at %dx%d over pane %d: the n/N note %s", src_names[src], grid.w,
 						 grid.h, p + 1, src == SRC_REPLAY ? "missing" : "shown");
