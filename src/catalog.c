@@ -760,7 +760,8 @@ size_t wb_catalog_columns(const struct wb_field *t, size_t n, enum wb_sink k, co
 }
 
 /* Where a sink heads a field its own way: the Flusher pane's headings, older than the catalogue
- * (titles are unique within a table: DEVICE is the Devices pane's label). */
+ * (titles are unique within a table: DEVICE is the Devices pane's label). Its reclaimable pages
+ * are DIRTY as in the Devices pane and the header (RECLAIM read as the Zones pane's vmscan reclaim). */
 static const struct {
 	struct wb_value (*get)(const struct wb_fctx *c);
 	enum wb_sink sink;
@@ -769,7 +770,6 @@ static const struct {
 } own_titles[] = {
 	{ b_flabel, WB_SINK_FLUSHER, "DEVICE", 13 },
 	{ b_flusher_pane, WB_SINK_FLUSHER, "FLUSHER", 7 },
-	{ b_reclaimable, WB_SINK_FLUSHER, "RECLAIM", 7 },
 	{ m_bg_thresh, WB_SINK_FLUSHER, "BG-THRESH", 9 },
 };
 
