@@ -761,7 +761,8 @@ size_t wb_catalog_columns(const struct wb_field *t, size_t n, enum wb_sink k, co
 
 /* Where a sink heads a field its own way: the Flusher pane's headings, older than the catalogue
  * (titles are unique within a table: DEVICE is the Devices pane's label). Its reclaimable pages
- * are DIRTY as in the Devices pane and the header (RECLAIM read as the Zones pane's vmscan reclaim). */
+ * are DIRTY and its background threshold BG as in the Devices pane (RECLAIM read as the Zones pane's
+ * vmscan reclaim, BG-THRESH as another figure). */
 static const struct {
 	struct wb_value (*get)(const struct wb_fctx *c);
 	enum wb_sink sink;
@@ -770,7 +771,6 @@ static const struct {
 } own_titles[] = {
 	{ b_flabel, WB_SINK_FLUSHER, "DEVICE", 13 },
 	{ b_flusher_pane, WB_SINK_FLUSHER, "FLUSHER", 7 },
-	{ m_bg_thresh, WB_SINK_FLUSHER, "BG-THRESH", 9 },
 };
 
 const char *wb_catalog_title(const struct wb_field *f, enum wb_sink k, int *width)

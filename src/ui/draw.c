@@ -641,7 +641,7 @@ static void draw_help(struct ui *u)
 		"Flusher: FLUSHER running: it is writing back; io 44M: it is not, but 44M it",
 		"  submitted is still under writeback in the device; waiting: dirty, none under",
 		"  writeback (expiry or the background threshold wakes it); idle: neither.",
-		"Rows: in the writeback colour while the flusher runs, warn past BG-THRESH.",
+		"Rows: in the writeback colour while the flusher runs, warn past BG.",
 		"Meter: b background, f freerun, T dirty threshold, % of T. K = KiB, M = MiB.",
 	};
 	static const struct {
