@@ -6,7 +6,8 @@ after its 10 s timeout; closed normally, the rest of each answer (about 70 kB
 here) stayed queued on a socket no process held - 17 MB in all, past wbtop's
 own exit, for as long as the clients kept their windows shut. They must be
 reset instead: 13 s on, nothing of wbtop's port may still hold queued data.
-Reads /proc/net/tcp (no ss needed); no root."""
+Nor once wbtop has stopped with such readers mid-answer (MHD_stop_daemon
+closed them normally too: 64 of them left 4 MB queued). Reads /proc/net/tcp (no ss needed); no root."""
 import os
 import shutil
 import tempfile
@@ -58,6 +59,19 @@ def main():
                  % (n2, total2 // 1024))
         if p.poll() is not None:
             fail("wbtop ended: %d" % p.returncode)
+        socks += [slow_reader(port, i) for i in range(SLOW // 4)]
+        time.sleep(2)
+        n3, _ = queued(port)
+        if n3 < SLOW // 8:
+            fail("only %d answers held back before the exit: the test does not hold them" % n3)
+        p.terminate()
+        p.wait(timeout=30)
+        time.sleep(0.5)
+        n4, total4 = queued(port)
+        print("answers held back: %d before wbtop's exit, %d (%d kB) after" % (n3, n4, total4 // 1024))
+        if n4:
+            fail("%d connections wbtop stopped with still hold %d kB of their answers in the kernel"
+                 % (n4, total4 // 1024))
     finally:
         for s in socks:
             if s is not None:

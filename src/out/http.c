@@ -383,9 +383,10 @@ static void conn_reset(const struct conn *k)
 
 /*
  * MHD_OPTION_NOTIFY_COMPLETED: the request is answered; the connection waits
- * again, newest. One MHD gave up on (its timeout) is reset: closed normally,
- * the rest of its answer stayed queued in the kernel, past wbtop's exit, for
- * as long as the client kept its window shut (256 slow readers: 17 MB).
+ * again, newest. One MHD gave up on (its timeout), or one still answering
+ * when wbtop stops (MHD_stop_daemon), is reset: closed normally, the rest of
+ * its answer stayed queued in the kernel, past wbtop's exit, for as long as
+ * the client kept its window shut (256 slow readers: 17 MB).
  */
 static void conn_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
 {
@@ -393,7 +394,7 @@ static void conn_done(void *cls, struct MHD_Connection *c, void **con_cls, enum 
 	struct conn *k = conn_of(c);
 
 	(void)con_cls;
-	if (k && toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED)
+	if (k && (toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED || toe == MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN))
 		conn_reset(k);
 	if (!k || k->evicted)
 		return;
