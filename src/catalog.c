@@ -88,9 +88,17 @@ static struct wb_value b_flusher_pane(const struct wb_fctx *c)
 		return KNOWN_S("running");
 	if (st[WB_B_WRITEBACK] == 0)
 		return KNOWN_S(st[WB_B_RECLAIMABLE] ? "waiting" : "idle");
-	/* "io " and at most 4 characters: the column's 7 cells */
-	snprintf(x.tmp, sizeof(x.tmp), "io %s",
-		 wb_fmt_bytes(b, sizeof(b), (double)wb_pages_to_bytes(c->s, st[WB_B_WRITEBACK])));
+	/* "io " and at most 4 characters: the column's 7 cells. wb_fmt_bytes() goes up a unit at
+	 * 1024, so 1000K-1023K (and M, G) take 5 ("io 1000K" was cut to "io 100…"): those as a
+	 * tenth of the unit above ("1.0M") */
+	static const char units[] = "KMGTPE";
+	double wbytes = (double)wb_pages_to_bytes(c->s, st[WB_B_WRITEBACK]);
+	size_t len = strlen(wb_fmt_bytes(b, sizeof(b), wbytes));
+	const char *unit = len > 4 ? strchr(units, b[len - 1]) : NULL;
+
+	if (unit && *unit && unit[1])
+		snprintf(b, sizeof(b), "%.1f%c", wbytes / pow(1024, (double)(unit - units + 2)), unit[1]);
+	snprintf(x.tmp, sizeof(x.tmp), "io %s", b);
 	return x;
 }
 

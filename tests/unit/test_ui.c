@@ -1056,6 +1056,35 @@ static const struct wb_field *bdi_field(const char *title)
 }
 
 /*
+ * The Flusher pane's FLUSHER fits its 7 cells whatever is under writeback:
+ * "io " and 4 characters. wb_fmt_bytes() shows 1000K-1023K (and M, G) in
+ * 5, and "io 1000K" was cut to "io 100\u2026", a figure it is not.
+ */
+static void flusher_io_fits(void **st)
+{
+	const struct wb_field *f = bdi_field("FL-STATE");
+	static const uint64_t pages[] = { 1, 250, 255, 2500, 256000, 261888, 262143, 262144, 67108864 };
+	static const char *const want[] = { "io 4.0K", "io 1.0M", "io 1.0M", "io 9.8M", "io 1.0G",
+					     "io 1.0G", "io 1.0G", "io 1.0G", "io 256G" };
+	struct wb_sample s = { .page_size = 4096 };
+	struct wb_bdi b = { .st_valid = WB_BIT(WB_B_STATE) | WB_BIT(WB_B_WRITEBACK) | WB_BIT(WB_B_RECLAIMABLE) };
+	struct wb_fctx c = { .s = &s, .b = &b };
+
+	(void)st;
+	assert_non_null(f);
+	for (size_t k = 0; k < sizeof(pages) / sizeof(pages[0]); k++) {
+		struct wb_value v;
+
+		b.st[WB_B_WRITEBACK] = pages[k];
+		v = f->get(&c);
+		assert_true(v.known);
+		if (strlen(wb_value_text(&v)) > 7 || strcmp(wb_value_text(&v), want[k]) != 0)
+			fail_msg("%llu pages under writeback: FLUSHER \"%s\", not \"%s\"", (unsigned long long)pages[k],
+				 wb_value_text(&v), want[k]);
+	}
+}
+
+/*
  * Sorted by STATE the rows go by severity, the state enum's order: descending (s's
  * default there) over-limit, throttled, flushing, idle, as %LIM puts the worst first;
  * ascending the other way. It sorted A-Z: throttled, over-limit, idle, flushing.
@@ -2382,6 +2411,7 @@ int main(void)
 		cmocka_unit_test(help_fits),
 		cmocka_unit_test(help_names_keys_left),
 		cmocka_unit_test(sort_state_severity),
+		cmocka_unit_test(flusher_io_fits),
 		cmocka_unit_test(selection_follows_device),
 		cmocka_unit_test(devices_mount_cut_whole),
 		cmocka_unit_test(tune_after_seek), cmocka_unit_test(jump_to_clock),
