@@ -58,6 +58,22 @@ int ui_path_cut(char *p, size_t n, int w, bool utf8)
 		cols -= wb_text_char(t, &len);
 		t += len;
 	}
+	/*
+	 * A fragment of a component too short to know it by ("…8/disk" read as a
+	 * path "8/disk", a review) goes: from its '/' on, where it is
+	 * UI_PATH_FRAGMENT columns or fewer; a longer one stays ("…aLBy8/stick":
+	 * each cell of a wider column shows more).
+	 */
+	char *slash = *t != '/' ? strchr(t, '/') : NULL;
+
+	if (slash && slash[1]) {
+		int frag = 0;
+
+		for (const char *c = t; c < slash; c += len)
+			frag += wb_text_char(c, &len);
+		if (frag <= UI_PATH_FRAGMENT)
+			t = slash;
+	}
 	if (strlen(t) + strlen(mark) >= n) /* no room for "…" in p: the ASCII marker, one byte */
 		mark = ui_cut_mark(false);
 	memmove(p + strlen(mark), t, strlen(t) + 1);

@@ -341,9 +341,13 @@ int ui_cut(char *s, size_t n, int w, bool utf8);
  * A mount point (any path; p, n bytes of room) in w columns, the one way every pane shows one:
  * whole where it fits, else as much of its end as fits after the cut marker, whole characters
  * ("/tmp/wbtop-test.IaLBy8/stick" in 12: "…aLBy8/stick"), as a cut label keeps its start: the
- * end is what tells two mounts apart. In one column, the marker. The bytes beyond its columns.
+ * end is what tells two mounts apart; a fragment of UI_PATH_FRAGMENT columns or fewer is
+ * dropped to its '/' (in 9: "…/stick", not "…8/stick"). In one column, the marker. The bytes
+ * beyond its columns.
  */
 int ui_path_cut(char *p, size_t n, int w, bool utf8);
+/* The most columns of a cut component ui_path_cut() drops for the '/' after it ("…8/disk": "…/disk"). */
+#define UI_PATH_FRAGMENT 3
 /* The least room a mount beside a label is shown in where it is cut: the marker and three
  * characters ("…ick"); in fewer ("…k") it named no mount, and the label goes alone. */
 #define UI_MOUNT_LEAST 4

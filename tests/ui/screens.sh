@@ -129,7 +129,7 @@ grep -q '^terminal too small (79x24)' "$T/grow.txt" || grow="$grow 79x24"
 # ... MOUNT as far as the room left goes, each cell more of the path's end after the marker (the one
 # rule, ui_path_cut: it stayed "…/stick" in 8 cells at 100 to 160 columns, cut at a '/', while the
 # Tune and Graph panes named the mount otherwise); the history keeps its 13 cells at 160
-for sz in 80x24:…8/stick 100x30:…By8/stick 140x40:…IaLBy8/stick 160x40:…aLBy8/stick; do
+for sz in 80x24:…/stick 100x30:…/stick 140x40:…IaLBy8/stick 160x40:…aLBy8/stick; do
 	"$S" "${sz%%:*}" --replay "$stick" --theme mono -- Space g 2 4 Enter > "$T/grow.txt" 2>&1
 	grep -q "^>loop0        ${sz#*:} \+21M " "$T/grow.txt" || grow="$grow $sz"
 done
@@ -148,7 +148,7 @@ for sz in 80x24 100x30 120x40; do
 done
 grep -q '^>btrfs-102:lo… waiting ' "$T/fl-80x24.txt" && grep -q 'throttled  btrfs-103:lo… pid' "$T/fl-80x24.txt" || fl="$fl 80x24"
 grep -q '^>btrfs-102:loop205 waiting ' "$T/fl-100x30.txt" && grep -q 'throttled  btrfs-103:loop207 pid' "$T/fl-100x30.txt" || fl="$fl 100x30"
-grep -q '^>btrfs-102:loop205 …XR/w2 waiting ' "$T/fl-120x40.txt" && grep -q 'throttled  btrfs-103:loop207 …XR/w3 pid' "$T/fl-120x40.txt" ||
+grep -q '^>btrfs-102:loop205 …/w2 waiting ' "$T/fl-120x40.txt" && grep -q 'throttled  btrfs-103:loop207 …/w3 pid' "$T/fl-120x40.txt" ||
 	fl="$fl 120x40"
 if [ -z "$fl" ]; then ok "the Flusher pane's DEVICE takes a wide terminal's room"
 else bad "the Flusher pane's DEVICE at$fl"; cat "$T"/fl-*.txt; fi
