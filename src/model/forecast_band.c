@@ -296,7 +296,10 @@ static void collect(const struct wb_forecast *f, const struct err *e, double dri
 		 * members (member m at the (m - 1/2) / (n - 1) quantile): a few
 		 * random draws of it left the level's band as wide or as narrow
 		 * as they happened to fall (heldout27/28: 68 % or 73 % covered by
-		 * the draws' seed alone).
+		 * the draws' seed alone). One phase for every device of a member and
+		 * every step: each device's band is its own p10..p90 over the
+		 * members, which the devices' phases moving together do not change;
+		 * no global series carries it.
 		 */
 		double z[3] = { normal(&x), normal(&x), normal(&x) },
 		       zs = m ? z_at(((double)m - 0.5) / (double)(n - 1)) : 0;
