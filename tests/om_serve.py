@@ -5,6 +5,8 @@ import re
 import subprocess
 import sys
 import threading
+import time
+import urllib.request
 
 
 def fail(msg):
@@ -24,3 +26,18 @@ def serve(argv, stdout=subprocess.DEVNULL):
         fail("wbtop did not serve: " + (line or "") + p.stderr.read())
     threading.Thread(target=p.stderr.read, daemon=True).start()  # keep the pipe drained
     return p, m.group(1), int(m.group(2))
+
+
+def scrape(port, deadline):
+    """Seconds until a complete answer (retrying refused or reset connections), or None by deadline."""
+    t0, last = time.monotonic(), None
+    while time.monotonic() < deadline:
+        try:
+            body = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=5).read()
+            if b"\nwbtop_build_info{" in body:
+                return time.monotonic() - t0, None
+            last = "incomplete body (%d bytes)" % len(body)
+        except OSError as e:
+            last = repr(e)
+        time.sleep(0.1)
+    return None, last

@@ -11,27 +11,12 @@ wbtop reads a fixture tree."""
 import os
 import socket
 import time
-import urllib.request
 
-from om_serve import fail, serve
+from om_serve import fail, scrape, serve
 
 WBTOP, FIXTURES = os.environ["WBTOP"], os.environ["FIXTURES"]
 IDLE, SCRAPE_S = 150, 3.0
 
-
-def scrape(port, deadline):
-    """Seconds until a complete answer (retrying refused or reset connections), or None by deadline."""
-    t0, last = time.monotonic(), None
-    while time.monotonic() < deadline:
-        try:
-            body = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=5).read()
-            if b"\nwbtop_build_info{" in body:
-                return time.monotonic() - t0, None
-            last = "incomplete body (%d bytes)" % len(body)
-        except OSError as e:
-            last = repr(e)
-        time.sleep(0.1)
-    return None, last
 
 
 def main():

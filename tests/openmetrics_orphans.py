@@ -8,15 +8,11 @@ own exit, for as long as the clients kept their windows shut. They must be
 reset instead: 13 s on, nothing of wbtop's port may still hold queued data.
 Nor once wbtop has stopped with such readers mid-answer (MHD_stop_daemon
 closed them normally too: 64 of them left 4 MB queued). Reads /proc/net/tcp (no ss needed); no root."""
-import os
-import shutil
-import tempfile
 import time
 
-from om_serve import fail, serve
-from openmetrics_slowread import grow, slow_reader
+from om_serve import fail
+from openmetrics_slowread import serve_grown, shut, slow_reader
 
-WBTOP = os.environ["WBTOP"]
 SLOW = 256
 
 
@@ -38,11 +34,7 @@ def queued(port):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="wbtop-orphans.")
-    root = os.path.join(tmp, "root")
-    grow(root)
-    p, _, port = serve([WBTOP, "--root", root, "--batch", "-n", "0", "-d", "0.5", "--no-trace", "--no-procs",
-                        "--listen", "127.0.0.1:0"])
+    tmp, p, port = serve_grown("wbtop-orphans.")
     socks = []
     try:
         time.sleep(1)
@@ -73,12 +65,7 @@ def main():
             fail("%d connections wbtop stopped with still hold %d kB of their answers in the kernel"
                  % (n4, total4 // 1024))
     finally:
-        for s in socks:
-            if s is not None:
-                s.close()
-        p.terminate()
-        p.wait(timeout=30)
-        shutil.rmtree(tmp, ignore_errors=True)
+        shut(socks, p, tmp)
     print("1 passed, 0 failed")
 
 

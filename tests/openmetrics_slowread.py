@@ -15,9 +15,8 @@ import shutil
 import socket
 import tempfile
 import time
-import urllib.request
 
-from om_serve import fail, serve
+from om_serve import fail, scrape, serve
 
 WBTOP, FIXTURES = os.environ["WBTOP"], os.environ["FIXTURES"]
 SLOW, SCRAPE_S, DEVICES = 256, 3.0, 120
@@ -37,20 +36,6 @@ def grow(root):
             f.write(re.sub(r"^(\s*7\s+)3 loop3 ", r"\g<1>%d loop%d " % (i, i), loop3))
 
 
-def scrape(port, deadline):
-    """Seconds until a complete answer (retrying refused or reset connections), or None by deadline."""
-    t0, last = time.monotonic(), None
-    while time.monotonic() < deadline:
-        try:
-            body = urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=5).read()
-            if b"\nwbtop_build_info{" in body:
-                return time.monotonic() - t0, None
-            last = "incomplete body (%d bytes)" % len(body)
-        except OSError as e:
-            last = repr(e)
-        time.sleep(0.1)
-    return None, last
-
 
 def slow_reader(port, i):
     """A connection from 127.0.0.2 or .3 that asked for /metrics and reads nothing yet (None if refused)."""
@@ -69,12 +54,28 @@ def slow_reader(port, i):
         return None
 
 
-def main():
-    tmp = tempfile.mkdtemp(prefix="wbtop-slowread.")
+def serve_grown(prefix):
+    """wbtop serving a grown tree (grow()) in a new temporary directory: (directory, process, port)."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
     root = os.path.join(tmp, "root")
     grow(root)
     p, _, port = serve([WBTOP, "--root", root, "--batch", "-n", "0", "-d", "0.5", "--no-trace", "--no-procs",
                         "--listen", "127.0.0.1:0"])
+    return tmp, p, port
+
+
+def shut(socks, p, tmp):
+    """Close the readers' sockets, stop wbtop, remove its tree."""
+    for s in socks:
+        if s is not None:
+            s.close()
+    p.terminate()
+    p.wait(timeout=30)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main():
+    tmp, p, port = serve_grown("wbtop-slowread.")
     socks = []
     try:
         took, err = scrape(port, time.monotonic() + 30)  # the first sample is there
@@ -104,12 +105,7 @@ def main():
         if p.poll() is not None:
             fail("wbtop ended: %d" % p.returncode)
     finally:
-        for s in socks:
-            if s is not None:
-                s.close()
-        p.terminate()
-        p.wait(timeout=30)
-        shutil.rmtree(tmp, ignore_errors=True)
+        shut(socks, p, tmp)
     print("1 passed, 0 failed")
 
 

@@ -131,6 +131,32 @@ static void band_level_moves_in_chunks(void **st)
 	wb_forecast_finish(&f);
 }
 
+/* Device 0's level band the same in a and b at every step. */
+static void assert_same_level_band(const struct wb_forecast *a, const struct wb_forecast *b)
+{
+	assert_int_equal(a->nsteps, b->nsteps);
+	for (size_t t = 0; t < a->nsteps; t++)
+		assert_true(a->bdis[0].p90[WB_FC_LEVEL][t] == b->bdis[0].p90[WB_FC_LEVEL][t] &&
+			    a->bdis[0].p10[WB_FC_LEVEL][t] == b->bdis[0].p10[WB_FC_LEVEL][t]);
+}
+
+/* o's device at `level` pages, its writer at `rate`: a level spread of sd leaves its level band as it was. */
+static void saw_adds_nothing(struct one *o, double level, double rate, double sd)
+{
+	struct wb_forecast plain, saw;
+
+	o->b.st[WB_B_RECLAIMABLE] = (uint64_t)level;
+	o->l.dirty = (uint64_t)level;
+	o->rate = rate;
+	o->in.level_sd = NULL;
+	assert_int_equal(wb_forecast_run(&o->s, &o->l, NULL, &o->in, &plain), 0);
+	o->in.level_sd = &sd;
+	assert_int_equal(wb_forecast_run(&o->s, &o->l, NULL, &o->in, &saw), 0);
+	assert_same_level_band(&saw, &plain);
+	wb_forecast_finish(&saw);
+	wb_forecast_finish(&plain);
+}
+
 /*
  * A written device short of its threshold whose level went in a sawtooth
  * (level_sd): the phase is not known, and the level's band is that wide on
@@ -158,31 +184,10 @@ static void band_level_sawtooth(void **st)
 	}
 	wb_forecast_finish(&saw);
 	/* at its threshold: its level is the threshold's */
-	o.b.st[WB_B_RECLAIMABLE] = 10000;
-	o.l.dirty = 10000;
-	o.in.level_sd = NULL;
 	wb_forecast_finish(&plain);
-	assert_int_equal(wb_forecast_run(&o.s, &o.l, NULL, &o.in, &plain), 0);
-	o.in.level_sd = &sd;
-	assert_int_equal(wb_forecast_run(&o.s, &o.l, NULL, &o.in, &saw), 0);
-	for (size_t t = 0; t < saw.nsteps; t++)
-		assert_true(saw.bdis[0].p90[WB_FC_LEVEL][t] == plain.bdis[0].p90[WB_FC_LEVEL][t] &&
-			    saw.bdis[0].p10[WB_FC_LEVEL][t] == plain.bdis[0].p10[WB_FC_LEVEL][t]);
-	wb_forecast_finish(&saw);
-	wb_forecast_finish(&plain);
+	saw_adds_nothing(&o, 10000, 200, sd);
 	/* short of its threshold again, but no writer: nothing to saw */
-	o.b.st[WB_B_RECLAIMABLE] = 5000;
-	o.l.dirty = 5000;
-	o.rate = 0;
-	o.in.level_sd = NULL;
-	assert_int_equal(wb_forecast_run(&o.s, &o.l, NULL, &o.in, &plain), 0);
-	o.in.level_sd = &sd;
-	assert_int_equal(wb_forecast_run(&o.s, &o.l, NULL, &o.in, &saw), 0);
-	for (size_t t = 0; t < saw.nsteps; t++)
-		assert_true(saw.bdis[0].p90[WB_FC_LEVEL][t] == plain.bdis[0].p90[WB_FC_LEVEL][t] &&
-			    saw.bdis[0].p10[WB_FC_LEVEL][t] == plain.bdis[0].p10[WB_FC_LEVEL][t]);
-	wb_forecast_finish(&saw);
-	wb_forecast_finish(&plain);
+	saw_adds_nothing(&o, 5000, 0, sd);
 }
 
 /*
