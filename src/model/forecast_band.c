@@ -289,20 +289,19 @@ static void collect(const struct wb_forecast *f, const struct err *e, double dri
 	size_t ns = f->nsteps, k = 0;
 	uint64_t x = SEED ^ (0x2545f4914f6cdd1dull * (m + 1)), xg = SEED ^ (0x9e3779b97f4a7c15ull * (m + 1));
 	double zg = normal(&xg); /* the global threshold's drift: one for every device */
+	/*
+	 * The sawtooth's phase is not drawn but spread evenly over the members
+	 * (member m at the (m - 1/2) / (n - 1) quantile): a few random draws of
+	 * it left the level's band as wide or as narrow as they happened to fall
+	 * (heldout27/28: 68 % or 73 % covered by the draws' seed alone). One
+	 * phase for every device of a member and every step: each device's band
+	 * is its own p10..p90 over the members, which the devices' phases moving
+	 * together do not change; no global series carries it.
+	 */
+	double zs = m ? z_at(((double)m - 0.5) / (double)(n - 1)) : 0;
 
 	for (size_t i = 0; i < f->nbdis; i++) {
-		/*
-		 * The sawtooth's phase is not drawn but spread evenly over the
-		 * members (member m at the (m - 1/2) / (n - 1) quantile): a few
-		 * random draws of it left the level's band as wide or as narrow
-		 * as they happened to fall (heldout27/28: 68 % or 73 % covered by
-		 * the draws' seed alone). One phase for every device of a member and
-		 * every step: each device's band is its own p10..p90 over the
-		 * members, which the devices' phases moving together do not change;
-		 * no global series carries it.
-		 */
-		double z[3] = { normal(&x), normal(&x), normal(&x) },
-		       zs = m ? z_at(((double)m - 0.5) / (double)(n - 1)) : 0;
+		double z[3] = { normal(&x), normal(&x), normal(&x) };
 
 		for (int q = 0; q < WB_FC_SERIES; q++)
 			for (size_t t = 0; t < ns; t++) {
