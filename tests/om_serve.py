@@ -41,3 +41,17 @@ def scrape(port, deadline):
             last = repr(e)
         time.sleep(0.1)
     return None, last
+
+
+def connect_from(s, i, port, request):
+    """Socket s from 127.0.0.2 or .3 (by i) connected to port, request sent, then non-blocking; None if refused."""
+    s.bind(("127.0.0.%d" % (2 + i % 2), 0))
+    s.settimeout(2)
+    try:
+        s.connect(("127.0.0.1", port))
+        s.sendall(request)
+        s.setblocking(False)
+        return s
+    except OSError:
+        s.close()
+        return None

@@ -14,7 +14,7 @@ import socket
 import threading
 import time
 
-from om_serve import fail, scrape, serve
+from om_serve import connect_from, fail, scrape, serve
 
 WBTOP, FIXTURES = os.environ["WBTOP"], os.environ["FIXTURES"]
 SLOW, SCRAPE_S = 256, 10.0
@@ -37,17 +37,7 @@ class Slow:
         self.thread.start()
 
     def open(self, i):
-        s = socket.socket()
-        s.bind(("127.0.0.%d" % (2 + i % 2), 0))
-        s.settimeout(2)
-        try:
-            s.connect(("127.0.0.1", self.port))
-            s.sendall(b"GET /metrics HTTP/1.1\r\nX: ")
-            s.setblocking(False)
-            return s
-        except OSError:
-            s.close()
-            return None
+        return connect_from(socket.socket(), i, self.port, b"GET /metrics HTTP/1.1\r\nX: ")
 
     def is_open(self, s):
         try:

@@ -16,7 +16,7 @@ import socket
 import tempfile
 import time
 
-from om_serve import fail, scrape, serve
+from om_serve import connect_from, fail, scrape, serve
 
 WBTOP, FIXTURES = os.environ["WBTOP"], os.environ["FIXTURES"]
 SLOW, SCRAPE_S, DEVICES = 256, 3.0, 120
@@ -36,22 +36,12 @@ def grow(root):
             f.write(re.sub(r"^(\s*7\s+)3 loop3 ", r"\g<1>%d loop%d " % (i, i), loop3))
 
 
-
 def slow_reader(port, i):
     """A connection from 127.0.0.2 or .3 that asked for /metrics and reads nothing yet (None if refused)."""
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 1460)  # loopback's 64 kB MSS would buffer it all
-    s.bind(("127.0.0.%d" % (2 + i % 2), 0))
-    s.settimeout(2)
-    try:
-        s.connect(("127.0.0.1", port))
-        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
-        s.setblocking(False)
-        return s
-    except OSError:
-        s.close()
-        return None
+    return connect_from(s, i, port, b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
 
 
 def serve_grown(prefix):
