@@ -471,9 +471,9 @@ static bool stalled(const struct wb_sample *const *hist, size_t nhist, const str
  * throttled queue's writeback chunks (4 MiB, two or three at once on an
  * 8 MiB/s device) are not lumps: 16 MiB or more. A lone lump after
  * STALL_S or more in which nothing completed with pages in flight, and
- * little since, is a cycle: the stall and the lump. A
- * 5.2 MiB/s device's first 52 MiB came 10 s after its writeback began, and
- * over the 3 s around it it showed 14.4 MiB/s (heldout31/run14).
+ * little since, is a cycle: the stall and the lump. A 5.2 MiB/s device's
+ * first 52 MiB came 10 s after its writeback began, and over the 3 s
+ * around it it showed 14.4 MiB/s (heldout31/run14).
  */
 struct lumps {
 	double most;        /* the largest, pages; 0: not a device that completes in lumps */
@@ -965,10 +965,10 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 		/*
 		 * A device that completes in lumps goes at what its whole cycles
 		 * completed (or its one lump over the stall before it), whether
-		 * or not its writer dirtied in the window: one
-		 * held outright at the global limit (heldout31/run14: 52 MiB every
-		 * 10 s, 5.2 MiB/s) was taken at the kernel's estimate, 0-0.8 MiB/s,
-		 * and its writer forecast held for good.
+		 * or not its writer dirtied in the window: one held outright at
+		 * the global limit (heldout31/run14: 52 MiB every 10 s, 5.2 MiB/s)
+		 * was taken at the kernel's estimate, 0-0.8 MiB/s, and its writer
+		 * forecast held for good.
 		 */
 		if (!measured && (lump_rate(hist, &lumps, b->name, &w) || (w = lumps.alone) > 0)) {
 			o->bw[i] = w;
