@@ -77,4 +77,13 @@ void wb_sleep_until(struct timespec *next, double delay)
 		*next = now;
 	while (!wb_stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL) == EINTR)
 		;
+	/*
+	 * Woken half a tick late or more (the tick before was late too, and
+	 * its next fell due at once): from now on, so that the next sample is
+	 * not a fraction of a millisecond after this one (a 0.05 s recording
+	 * on a loaded machine held two samples of the same millisecond)
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((double)(now.tv_sec - next->tv_sec) + (now.tv_nsec - next->tv_nsec) / 1e9 >= delay / 2)
+		*next = now;
 }
