@@ -71,6 +71,7 @@ static double normal(uint64_t *x)
 
 struct unseen {
 	double bw, demand, rl, kbw, share;
+	bool up; /* bw is a floor: drawn upward only */
 };
 
 /* |log(a / b)|, capped at GAP_MAX; < 0 when either is unknown (0). */
@@ -85,7 +86,9 @@ static void draw(unsigned m, size_t nb, const struct unseen *u, double *mul)
 	uint64_t x = SEED + 0x1000003ull * m;
 
 	for (size_t i = 0; i < nb; i++) {
-		mul[i] = exp(u[i].bw * normal(&x));
+		double zb = normal(&x);
+
+		mul[i] = exp(u[i].bw * (u[i].up ? fabs(zb) : zb));
 		mul[nb + i] = exp(u[i].demand * normal(&x));
 		mul[2 * nb + i] = exp(u[i].rl * normal(&x));
 		mul[3 * nb + i] = exp(u[i].kbw * normal(&x));
@@ -228,10 +231,18 @@ static void spread(const struct wb_sample *s, const struct wb_limits *l, const s
 		double level = kstat(b, WB_B_RECLAIMABLE) + kstat(b, WB_B_WRITEBACK);
 		bool held = tasks > 0 || (rate > 0 && (bl->state == WB_ST_THROTTLED || bl->state == WB_ST_OVER));
 		double t = 1 + TRANS_X * g_trans + d_trans;
+		bool unseen = !(level >= kstat(b, WB_B_THRESH) || kstat(b, WB_B_WRITEBACK) >= bw);
 
 		u[i] = (struct unseen){
-			.bw = kstat(b, WB_B_RECLAIMABLE) + kstat(b, WB_B_WRITEBACK) >= kstat(b, WB_B_THRESH) ||
-			      kstat(b, WB_B_WRITEBACK) >= bw ? BW_SEEN : BW_UNSEEN,
+			.bw = unseen ? BW_UNSEEN : BW_SEEN,
+			/*
+			 * Not flushed flat out and taken at less than the kernel's
+			 * estimate: what it completed, which it can only exceed
+			 * (a 30 MiB/s device, under-flushed while another's
+			 * writeback filled the limit, showed 19-24 MiB/s; drawn
+			 * both ways, its writer's p90 was under the 30 it went at)
+			 */
+			.up = unseen && kbw > bw * (1 + BW_SEEN),
 			.demand = DEMAND,
 			.rl = rl_gap >= 0 ? RL_SETTLED + rl_gap / 2 : RL_UNKNOWN,
 			.kbw = BW_SEEN + fmax(0, k_gap) / 4,
