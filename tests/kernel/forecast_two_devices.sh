@@ -109,7 +109,8 @@ for path, when in ((sys.argv[1], "t=35..45"), (sys.argv[2], "means over t=11..40
         if role == "fast":
             # the forecast takes each device's bandwidth from what it wrote
             # before t=10; in some runs the fast device completed only 11-23
-            # MiB/s then, its flusher stopping and starting (the global
+            # MiB/s then (on 2026-12-07 in five runs of five here, 18.8-25.3:
+            # bench/forecast-runs/s10/run12..16), its flusher stopping and starting (the global
             # reclaimable level just under the background threshold, the
             # device's own just under its share: 20-35 background wakeups a
             # second, 0-24 MiB in flight) and going flat out only later. It
