@@ -1785,6 +1785,84 @@ static void forecast_bandwidth_stalled(void **st)
 }
 
 /*
+ * A 30 MiB/s device beside a slow one whose writeback fills the limit, on
+ * a new loop device (the kernel's estimate still falling from 100 MB/s),
+ * seconds t=1..11 of three kernel-test runs (bench/forecast-runs/s10/run13,
+ * run14, ftd r1 of 2026-12-07), newest last; MiB.
+ */
+struct unseen_sec { double rec, wb, thr, kbw, dirtied, written; };
+
+static double unseen_bw(const struct unseen_sec *sec, int n, uint64_t gdirty, uint64_t gwb)
+{
+	static struct wb_sample h[16];
+	static struct wb_bdi b[16];
+	const struct wb_sample *hist[16];
+	double bw, rate, chunk, tasks, dirtied = 1000, written = 1000;
+	struct wb_forecast_inputs_out o = inputs_out(&bw, &rate, &chunk, &tasks);
+
+	bdi_history(h, b, hist, n, "7:201", 1, H_PAGES_COUNTS | WB_BIT(WB_B_THRESH) | WB_BIT(WB_B_WB_BW));
+	global_level(h, n, gdirty, gwb, 25600); /* the background threshold: 100 MiB */
+	for (int j = 0; j < n; j++) { /* j: oldest first */
+		int i = n - 1 - j;
+
+		dirtied += sec[j].dirtied * 256;
+		written += sec[j].written * 256;
+		b[i].st[WB_B_DIRTIED] = (uint64_t)dirtied;
+		b[i].st[WB_B_WRITTEN] = (uint64_t)written;
+		b[i].st[WB_B_RECLAIMABLE] = (uint64_t)(sec[j].rec * 256);
+		b[i].st[WB_B_WRITEBACK] = (uint64_t)(sec[j].wb * 256);
+		b[i].st[WB_B_THRESH] = (uint64_t)(sec[j].thr * 256);
+		b[i].st[WB_B_WB_BW] = (uint64_t)(sec[j].kbw * 256);
+	}
+	wb_forecast_inputs(hist, (size_t)n, &o);
+	return bw / 256;
+}
+
+static void forecast_bandwidth_unseen(void **st)
+{
+	(void)st;
+	/*
+	 * Queued (the global dirty + writeback over the background threshold)
+	 * but not flushed flat out (the global dirty count under it, little
+	 * in flight): the window completed 24 MiB/s, its last three seconds
+	 * 29.3; the estimate 33.2. Taken at 24, its writer went 20 % under.
+	 */
+	static const struct unseen_sec queued[7] = {
+		{ 23, 25, 96.6, 50.1, 31, 24 }, { 51, 0, 108.9, 48.2, 28, 25 }, { 47, 9, 112.5, 44.4, 20, 15 },
+		{ 42, 17, 119.1, 39.1, 19, 16 }, { 48, 13, 127.6, 36.2, 26, 24 }, { 44, 20, 129.7, 33.9, 36, 33 },
+		{ 59, 9, 135.9, 33.2, 35, 31 },
+	};
+	double bw = unseen_bw(queued, 7, 72 * 256, 120 * 256);
+	assert_true(bw > 28.5 && bw <= 33.2);
+	/*
+	 * Its first second (24 MiB after none) and 24 after a second of none,
+	 * about 20 MiB/s between, are not lumps: taken for them, it went at
+	 * their "cycle", 19.4 MiB/s.
+	 */
+	static const struct unseen_sec starts[11] = {
+		{ 0, 0, 25, 100, 0, 0 },         { 9, 0, 4.8, 99.2, 9, 0 },       { 21, 17, 57.7, 81.3, 53, 24 }, { 20, 21, 82.7, 64.6, 27, 24 },
+		{ 22, 17, 110.3, 55.6, 30, 32 }, { 46, 0, 111.9, 49.0, 24, 17 }, { 31, 24, 105.2, 40.9, 9, 0 },
+		{ 38, 20, 113.1, 35.8, 27, 24 }, { 41, 17, 122.2, 32.3, 23, 23 }, { 49, 9, 121.6, 30.5, 24, 24 },
+		{ 51, 16, 129.8, 28.6, 34, 25 },
+	};
+	bw = unseen_bw(starts, 11, 71 * 256, 126 * 256);
+	assert_true(bw > 22);
+	/*
+	 * Short of its threshold, nothing queued (the global level under the
+	 * background threshold), the estimate still falling: no faster than
+	 * its best three seconds, 32 (at the estimate, 34.2, its writer was
+	 * forecast 14 % fast).
+	 */
+	static const struct unseen_sec free_run[7] = {
+		{ 34, 22, 86.7, 51.6, 44, 24 }, { 39, 18, 105.5, 49.5, 33, 32 }, { 44, 14, 117.8, 45.8, 33, 32 },
+		{ 50, 6, 127.0, 40.4, 30, 32 },  { 54, 0, 132.6, 36.8, 24, 26 }, { 53, 18, 129.3, 35.3, 39, 22 },
+		{ 68, 6, 136.4, 34.2, 35, 32 },
+	};
+	bw = unseen_bw(free_run, 7, 20 * 256, 60 * 256);
+	assert_true(bw >= 29 && bw <= 33);
+}
+
+/*
  * A throttled device completes in bursts of up to a writeback chunk (1024
  * pages through its queue): 5 MiB/s (1280 pages/s) shows as 6144 pages in
  * the last 5 s (1228.8/s), 10240 in 8. Backlogged at every sample, the
@@ -2521,6 +2599,7 @@ int main(void)
 		cmocka_unit_test(forecast_bandwidth_from_backlog),
 		cmocka_unit_test(forecast_bandwidth_stalled),
 		cmocka_unit_test(forecast_bandwidth_lumps),
+		cmocka_unit_test(forecast_bandwidth_unseen),
 		cmocka_unit_test(forecast_bandwidth_over_backlog),
 		cmocka_unit_test(forecast_write_quantum),
 		cmocka_unit_test(forecast_write_quantum_outlier),
