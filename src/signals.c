@@ -80,8 +80,10 @@ void wb_sleep_until(struct timespec *next, double delay)
 	/*
 	 * Woken half a tick late or more (the tick before was late too, and
 	 * its next fell due at once): from now on, so that the next sample is
-	 * not a fraction of a millisecond after this one (a 0.05 s recording
-	 * on a loaded machine held two samples of the same millisecond)
+	 * not a fraction of a millisecond after this one, in the same
+	 * millisecond of a recording's or JSON's time (the likely cause of
+	 * one replay of a 0.05 s recording made on a loaded machine whose
+	 * times did not rise)
 	 */
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if ((double)(now.tv_sec - next->tv_sec) + (now.tv_nsec - next->tv_nsec) / 1e9 >= delay / 2)

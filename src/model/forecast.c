@@ -961,7 +961,7 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			 * MiB/s device completed 24 MiB/s over the window, 29
 			 * over its last three seconds, with the estimate at 33:
 			 * its writer was forecast at 24 and went at 30 once the
-			 * other device's writeback drained, -20 %; now +7 %).
+			 * other device's writeback drained, -20 %; now -2 %).
 			 */
 			if (unflushed && queued && WB_HAS(b->st_valid, WB_B_WB_BW) &&
 			    (bz = fmin((double)b->st[WB_B_WB_BW], best_run(hist, k, b->name))) > (1 + NEUTRAL) * w)
@@ -977,8 +977,8 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			 * seconds (a 30 MiB/s device completed 32 at best with the
 			 * estimate at 35: its writer was forecast 14 % fast)
 			 */
-			if (!full && estimate_falling(prev, cur, b->name))
-				o->bw[i] = fmax(w, fmin(o->bw[i], best_run(hist, k, b->name)));
+			if (!full && estimate_falling(prev, cur, b->name) && (bz = best_run(hist, k, b->name)) > 0)
+				o->bw[i] = fmax(w, fmin(o->bw[i], bz));
 		}
 		/*
 		 * A backlog in flight all along while the kernel's estimate fell:
