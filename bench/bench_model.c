@@ -73,7 +73,7 @@ static unsigned members; /* "band": the ensemble wbtop runs */
 __attribute__((noinline)) void one_forecast(const struct wb_settings *k)
 {
 	struct wb_forecast f;
-	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, members, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	struct wb_forecast_in in = { 60, 1, bw, rate, NULL, NULL, members, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	wb_forecast_run(&s, &base, k, &in, &f);
 	wb_forecast_finish(&f);
 }

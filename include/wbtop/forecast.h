@@ -62,6 +62,8 @@ struct wb_forecast_in {
 	const double *level_sd;         /* how far each BDI's dirty + writeback strayed from its
 					 * course over the last WB_FORECAST_LEVEL_S seconds, pages
 					 * (NULL or 0: not seen): the band's sawtooth */
+	const double *wset;             /* the pages each BDI's writer rewrites, which it never
+					 * holds more of dirty (NULL or 0: it writes fresh pages) */
 };
 
 /*
@@ -115,6 +117,7 @@ struct wb_forecast_inputs_out {
 	double *inflight;               /* NULL: not wanted */
 	double *hold_s;                 /* NULL: not wanted */
 	double *level_sd;               /* NULL: not wanted */
+	double *wset;                   /* NULL: not wanted */
 };
 void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			const struct wb_forecast_inputs_out *out);

@@ -46,6 +46,7 @@ struct sim_bdi {
 	double fill;             /* pages/s of the free-running gap this step lets it dirty */
 	double cap;              /* the most it holds under writeback (0: not bounded) */
 	double hold;             /* seconds of its writer's pages it keeps dirty (hold_time()) */
+	double wset;             /* the pages its writer rewrites (rewrite_set(); 0: fresh pages) */
 	bool strict, flushing;
 	bool whole;              /* a flush takes every dirty page at once (btrfs) */
 	/*
@@ -779,6 +780,66 @@ static double level_sd(const struct wb_sample *const *hist, size_t nhist, const 
 	return res > 0 ? sqrt(res / (n - 2)) : 0;
 }
 
+/*
+ * The set of pages a writer rewrites (seed 4's read-1M, rewrite-1M, sleep
+ * loop), pages; 0 for a writer of fresh pages. Dirtying a page that is
+ * already dirty counts nowhere, so such a device's dirtied counter moves
+ * only once a flush has cleaned its pages, and its dirty pages never pile
+ * up past the set. Seen as a span of REWRITE_FLAT_S or more in which the
+ * device held dirty pages with nothing dirtied or completed, a flush after
+ * it, and dirtying again within REWRITE_AFTER_S of that flush, neither its
+ * level nor what it dirtied in one interval ever past REWRITE_X times what
+ * it held then: the set is the most the device held (the root disk, which
+ * held 1.2 MiB for 5 s, then dirtied 10 MiB in a second, is not one). A fresh writer at a pace dirties
+ * whatever it writes, flushed or not (scenario-gen's paced writers leave
+ * 2.5 s at most between two writes). In tests/scenarios/cache_thrash.sh
+ * the flash device held its 1 MiB for 5-10 s at a time, each flush
+ * followed by 1 MiB dirtied in the next second or two; taken for a fresh
+ * 0.2-0.6 MiB/s writer, after min_ratio=5 its pages were forecast to pile
+ * up past its background threshold, be flushed and keep its share (its
+ * threshold 14 MiB), where they stayed at 1 MiB unflushed and its share
+ * faded (10.3 MiB).
+ */
+#define REWRITE_FLAT_S 4.0
+#define REWRITE_AFTER_S 2.5
+#define REWRITE_X 1.25
+static double rewrite_set(const struct wb_sample *const *hist, size_t nhist, const char *name, size_t at)
+{
+	double slack = (double)wb_counter_slack(hist[0]), most = 0, lump = 0, flat = 0, held = 0, flush_at = -1;
+	const uint64_t need = WB_BIT(WB_B_RECLAIMABLE) | WB_BIT(WB_B_WRITEBACK);
+	bool found = false;
+
+	/* oldest first: a flat span, then its flush, then dirtying again */
+	for (size_t j = nhist - 1; j >= 1; j--) {
+		const struct wb_sample *a = hist[j], *s = hist[j - 1];
+		const struct wb_bdi *b = wb_sample_bdi_at(s, name, at);
+		double d, w, dt = s->mono - a->mono;
+
+		if (!b || (b->st_valid & need) != need || b->stats_skipped || dt <= 0 ||
+		    !wb_rate_bdi(a, s, name, WB_B_DIRTIED, &d) || !wb_rate_bdi(a, s, name, WB_B_WRITTEN, &w))
+			return 0;
+		d *= dt;
+		w *= dt;
+		double rec = (double)b->st[WB_B_RECLAIMABLE], lv = rec + (double)b->st[WB_B_WRITEBACK];
+
+		most = fmax(most, lv);
+		lump = fmax(lump, d);
+		if (d <= slack && w <= slack && rec > slack) {
+			flat += dt;
+			held = fmax(held, rec);
+			continue;
+		}
+		if (flat >= REWRITE_FLAT_S - 0.5 && w >= held / 2)
+			flush_at = s->mono;
+		flat = 0;
+		if (flush_at >= 0 && s->mono - flush_at <= REWRITE_AFTER_S + 0.5 && d >= held / 2 && d > slack)
+			found = true;
+		else if (flush_at >= 0 && s->mono - flush_at > REWRITE_AFTER_S + 0.5)
+			flush_at = -1;
+	}
+	return found && most <= REWRITE_X * held && lump <= REWRITE_X * held ? most : 0;
+}
+
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
 {
 	while (b) {
@@ -1112,6 +1173,8 @@ void wb_forecast_inputs(const struct wb_sample *const *hist, size_t nhist,
 			o->hold_s[i] = hold;
 		if (o->level_sd)
 			o->level_sd[i] = level_sd(hist, nhist, b->name, i);
+		if (o->wset)
+			o->wset[i] = rewrite_set(hist, nhist, b->name, i);
 		if (hold > 0)
 			o->bw[i] = fmax(o->bw[i], o->rate[i]);
 		any = fmax(any, o->chunk[i]);
@@ -1239,9 +1302,10 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 			    double horizon_s, double step_s, struct wb_forecast_in *in)
 {
 	size_t n = cur->nbdis ? cur->nbdis : 1, nh = 0;
-	double *buf = calloc(11 * n, sizeof(double));
+	double *buf = calloc(12 * n, sizeof(double));
 	struct wb_forecast_inputs_out io = { buf, buf + n, buf + 2 * n, buf + 3 * n, buf + 4 * n, buf + 5 * n,
-					     buf + 6 * n, buf + 7 * n, buf + 8 * n, buf + 9 * n, buf + 10 * n };
+					     buf + 6 * n, buf + 7 * n, buf + 8 * n, buf + 9 * n, buf + 10 * n,
+					     buf + 11 * n };
 	const struct wb_sample *h[WB_FORECAST_HIST], *x;
 
 	if (!buf)
@@ -1275,7 +1339,7 @@ double *wb_forecast_prepare(const struct wb_sample *cur, const struct wb_ring *h
 	}
 	*in = (struct wb_forecast_in){ horizon_s, step_s, io.bw, io.rate, io.chunk, io.tasks, band_members(),
 				       io.seen_s, io.age, io.completed, io.free_rate, io.inflight, io.hold_s,
-				       io.level_sd };
+				       io.level_sd, io.wset };
 	return buf;
 }
 
@@ -1574,6 +1638,7 @@ static void init_sim(struct sim_bdi *sb, const struct wb_sample *s, const struct
 		x->age = in->age && x->r > 0 ? in->age[i] : 0;
 		x->cap = in->inflight && in->inflight[i] > 0 ? in->inflight[i] : 0;
 		x->hold = in->hold_s && in->hold_s[i] > 0 ? in->hold_s[i] : 0;
+		x->wset = in->wset && in->wset[i] > 0 ? in->wset[i] : 0;
 		/*
 		 * A writer held back wrote as fast as it was let: its demand is
 		 * open. Held back: asleep in balance_dirty_pages half the time or
@@ -1749,6 +1814,9 @@ int wb_forecast_sim(const struct wb_sample *s, const struct wb_limits *l,
 			double room = (b->strict ? fmax(0, wth - b->r - b->w) : fmax(0, T - dirty) / fmax(held, 1)) / DT +
 				      b->bw + b->chunk / DT;
 			double rate = pos < 0 ? fmin(b->demand, gap) : fmin(fmin(b->demand, throttled_rate(b, pos)), room);
+			/* a rewriter dirties only what a flush cleaned of its set */
+			if (b->wset > 0)
+				rate = fmin(rate, fmax(0, b->wset - b->r) / DT);
 			double done, submit, add, nd = ndirty + rate * DT, over;
 			bool expired;
 

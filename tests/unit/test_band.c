@@ -49,7 +49,7 @@ static void one_init(struct one *o)
 	o->rate = 800;
 	o->seen = 30;
 	o->in = (struct wb_forecast_in){ 30, 1, &o->bw, &o->rate, NULL, NULL, WB_FORECAST_MEMBERS, &o->seen,
-					 NULL, NULL, NULL, NULL, NULL, NULL };
+					 NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 }
 
 /* The level band's width at step t relative to the point forecast there. */

@@ -2392,6 +2392,79 @@ static void forecast_paced_hold(void **st)
 }
 
 /*
+ * A writer that rewrites the same 256 pages (seed 4's loop): the device
+ * held them 5 s with nothing dirtied or completed, a flush wrote them, and
+ * they were dirtied again the second after - its set is 256 pages (the
+ * kernel counts no page dirtied while it is still dirty). Not so for a
+ * writer of fresh pages every 2 s, flushed in between, nor for one whose
+ * pages piled up past its lumps.
+ */
+static void forecast_rewrite_set(void **st)
+{
+	/* oldest first: 256 held for 5 s, flushed, dirtied again, held */
+	static const uint64_t rec[12] = { 256, 256, 256, 256, 256, 256, 0, 256, 256, 256, 256, 256 };
+	static const uint64_t dirtied[12] = { 0, 0, 0, 0, 0, 0, 0, 256, 256, 256, 256, 256 };
+	static const uint64_t written[12] = { 0, 0, 0, 0, 0, 0, 256, 256, 256, 256, 256, 256 };
+	static struct wb_sample h[12];
+	static struct wb_bdi b[12];
+	const struct wb_sample *hist[12];
+	double bw, rate, chunk, tasks, wset;
+	struct wb_forecast_inputs_out o = inputs_out(&bw, &rate, &chunk, &tasks);
+	(void)st;
+	o.wset = &wset;
+	bdi_history(h, b, hist, 12, "7:201", 1, H_PAGES_COUNTS | WB_BIT(WB_B_THRESH));
+	for (int i = 0; i < 12; i++) { /* hist is newest first */
+		b[i].st[WB_B_RECLAIMABLE] = rec[11 - i];
+		b[i].st[WB_B_THRESH] = 1000;
+		b[i].st[WB_B_DIRTIED] = 5000 + dirtied[11 - i];
+		b[i].st[WB_B_WRITTEN] = 4744 + written[11 - i];
+	}
+	wb_forecast_inputs(hist, 12, &o);
+	assert_true(wset == 256);
+	/* its pages piled up past the lump: a writer of fresh pages */
+	b[0].st[WB_B_RECLAIMABLE] = 512;
+	b[0].st[WB_B_DIRTIED] += 256;
+	wb_forecast_inputs(hist, 12, &o);
+	assert_true(wset == 0);
+	b[0].st[WB_B_RECLAIMABLE] = 256;
+	b[0].st[WB_B_DIRTIED] -= 256;
+	/* held only 3 s before the flush: a writer between two writes */
+	b[10].st[WB_B_DIRTIED] = b[9].st[WB_B_DIRTIED] = 4744;
+	wb_forecast_inputs(hist, 12, &o);
+	assert_true(wset == 0);
+	/* 256 pages every 2 s, flushed between: fresh pages */
+	for (int i = 0; i < 12; i++) {
+		int t = 11 - i;
+		b[i].st[WB_B_RECLAIMABLE] = t % 2 ? 0 : 256;
+		b[i].st[WB_B_DIRTIED] = 5000 + 256 * (uint64_t)(t / 2);
+		b[i].st[WB_B_WRITTEN] = 5000 + 256 * (uint64_t)((t + 1) / 2) - 256;
+	}
+	wb_forecast_inputs(hist, 12, &o);
+	assert_true(wset == 0);
+
+	/*
+	 * In the simulation: under its background threshold, its 256 pages
+	 * stay 256 and its writer dirties nothing more; taken for a fresh
+	 * writer (100 pages/s), they pile up.
+	 */
+	struct fc_case c;
+	struct wb_forecast f;
+	double set = 256;
+	fc_case_init(&c, &(struct fc_spec){ .thresh = 20000, .bg = 10000, .dirty = 2000, .valid = FC_VALID_KBW,
+					    .horizon = 20, .dev = { { .name = "7:201", .num = 1, .den = 1, .bw = 8000,
+								      .rate = 100, .dirty = 256, .max_ppm = 1000000 } } });
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, &c.k, &c.in, &f), 0);
+	assert_true(f.bdis[0].dirty[19] > 2000);
+	wb_forecast_finish(&f);
+	c.in.wset = &set;
+	assert_int_equal(wb_forecast_run(&c.s, &c.l, &c.k, &c.in, &f), 0);
+	for (size_t i = 0; i < f.nsteps; i++)
+		assert_true(f.bdis[0].dirty[i] + f.bdis[0].writeback[i] <= 256 + 1e-6 &&
+			    f.bdis[0].write_rate[i] < 1e-6);
+	wb_forecast_finish(&f);
+}
+
+/*
  * Under a megabyte dirtied in one interval of the window is a write, not a
  * writer (examples/usb-stick: the root disk's one 64 KiB write was a
  * 64 KiB/s writer for the next 20 s, blocked under a what-if's limit and
@@ -2609,6 +2682,7 @@ int main(void)
 		cmocka_unit_test(forecast_busy_seconds),
 		cmocka_unit_test(forecast_flusher_woken),
 		cmocka_unit_test(forecast_paced_hold),
+		cmocka_unit_test(forecast_rewrite_set),
 		cmocka_unit_test(forecast_one_write),
 		cmocka_unit_test(forecast_rate_from_start),
 		cmocka_unit_test(forecast_floor_pause_after_write),
