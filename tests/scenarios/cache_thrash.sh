@@ -24,31 +24,27 @@ dd if=/dev/zero of="$FM/small" bs=1M count=1 status=none; sync -f "$FM"
 writer_loop "$HM/big" 800
 bg_job bash -c "while :; do dd if='$FM/small' of=/dev/null bs=1M status=none; dd if=/dev/zero of='$FM/small' bs=1M count=1 conv=notrunc status=none; sleep 2; done"
 sleep 5
-# 80 samples, of which the first 23 after the change are judged: in a whole
+# 90 samples, of which the first 23 after the change are judged: in a whole
 # CI run the prediction below came 10-16 s late (its samples late under the
 # sanitizers), and a fixed 65 left 7-11 samples after the change
-observe_start cache-thrash 80 --no-procs
+observe_start cache-thrash 90 --no-procs
 sleep 25
 # predicted over ten samples, as the change is observed over medians, and
 # over the same seconds: the flash device's threshold swings with its writes
 # (its share just after one of them, the idle floor (limit - dirty) / 8
-# otherwise), and under min_ratio=5 its share fades (its few pages wait for
-# the periodic run). The threshold the change gives at once was +9.8 MiB in a
-# CI run whose medians moved +6.3; the forecast under it is what the window
-# after the change is judged against. The first six samples fill the model's
-# window of history (WB_FORECAST_WINDOW_S, 5 s), as the Tune pane has it: a
-# forecast from one or two seconds took the flash's 1 MiB rewrite, dirtied in
-# the last second, for a writer of 0.5-1 MiB/s, and its flushes' completions
-# drew the threshold 2-3 MiB further up than from a full window (+9.4 MiB
-# predicted against +6.5 observed in a CI run, +8.3 from the same seconds
-# with the window; the kernel's rewrite dirties no page that is still dirty,
-# which no forecast from the BDI counters can tell from fresh writes).
+# otherwise), and under min_ratio=5 its share fades: its 1 MiB stays under
+# its background threshold (2.5 MiB) and waits for the periodic run. The
+# writer rewrites the same 1 MiB, which the model must see (rewrite_set() in
+# src/model/forecast.c): taken for a fresh 0.2-0.6 MiB/s writer its pages
+# were forecast to pile up past that threshold, be flushed and keep its
+# share (+9.4 and +10.3 MiB predicted against +6.5 observed in two CI runs,
+# at 30 % a miss). The first twelve samples give the model the history to
+# see it in (a span of 4 s or more holding the 1 MiB with nothing dirtied,
+# its flush, and 1 MiB dirtied again right after); the Tune pane has 32.
 # The point forecast only (WBTOP_FORECAST_MEMBERS=0; the band does not move
-# it): in two whole CI runs these 16 samples took 26-30 s, and the change
-# came so late that 7-9 of the recording's 65 samples were left after it
-# (21-23 here), judged while the flash's share of its last flush was still
-# fading.
-WBTOP_FORECAST_MEMBERS=0 "$WBTOP" --batch --json -n 16 -d 1 --no-procs --forecast 40 --set "bdi.$FL.min_ratio=5" |
+# it): in two whole CI runs 16 samples took 26-30 s, and the change came so
+# late that 7-9 of a 65-sample recording were left after it.
+WBTOP_FORECAST_MEMBERS=0 "$WBTOP" --batch --json -n 22 -d 1 --no-procs --forecast 40 --set "bdi.$FL.min_ratio=5" |
 	tail -10 > "$TMP/predict.json" ||
 	fail "prediction"
 T0=$(mono)
