@@ -790,9 +790,11 @@ static double level_sd(const struct wb_sample *const *hist, size_t nhist, const 
  * it, and dirtying again within REWRITE_AFTER_S of that flush, neither its
  * level nor what it dirtied in one interval ever past REWRITE_X times what
  * it held then: the set is the most the device held (the root disk, which
- * held 1.2 MiB for 5 s, then dirtied 10 MiB in a second, is not one). A fresh writer at a pace dirties
- * whatever it writes, flushed or not (scenario-gen's paced writers leave
- * 2.5 s at most between two writes). In tests/scenarios/cache_thrash.sh
+ * held 1.2 MiB for 5 s, then dirtied 10 MiB in a second, is not one). A
+ * fresh writer at a pace dirties whatever it writes, flushed or not
+ * (scenario-gen's paced writers leave 2.5 s at most between two writes;
+ * one that pauses longer, its pages held, is taken for a rewriter: the
+ * counters cannot tell them apart). In tests/scenarios/cache_thrash.sh
  * the flash device held its 1 MiB for 5-10 s at a time, each flush
  * followed by 1 MiB dirtied in the next second or two; taken for a fresh
  * 0.2-0.6 MiB/s writer, after min_ratio=5 its pages were forecast to pile
