@@ -52,7 +52,8 @@ run() {
 # (not a setting), nor a device's drain time (the column before its state): from
 # the kernel's estimate until a few seconds of history show none completed, so
 # after the first samples on an idle machine and later on a loaded one
-body() { head -n -2 "$1" | sed -E 's/^>/ /; s/ (-|[0-9.]+(ms|s|m|h)) ([a-z][a-z-]*)$/ ~ \3/'; }
+# (right-aligned: the spaces before it go with it, their number is the value's width)
+body() { head -n -2 "$1" | sed -E 's/^>/ /; s/ +(-|[0-9.]+(ms|s|m|h)) ([a-z][a-z-]*)$/ ~ \3/'; }
 
 run written l s s W
 grep -q "settings written to $T/wbtop/wbtoprc" "$T/written" || { not_ok "W does not say where"; tail -1 "$T/written"; }
