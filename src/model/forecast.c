@@ -336,10 +336,14 @@ static double best_run(const struct wb_sample *const *hist, size_t k, const char
 }
 
 /*
- * What b completed over the intervals it never ran dry: more in flight at the
- * start than it completed in the interval (and a megabyte), still a megabyte
- * at the end - busy all through, so its speed (pages/s; 0: no such interval
- * in the history). Summed over them, the ones that completed nothing
+ * What b completed over the intervals it never ran dry: a megabyte more in
+ * flight at the start than it completed in the interval, and a megabyte
+ * still at the end - what was in flight at the start was not all done by
+ * the end, so it was busy all through, and what it completed is its speed
+ * (pages/s; 0: no such interval in the history). Not as much in flight as
+ * it completed: 9 MiB in flight, 9 completed and 12 in flight at the end is
+ * a device that ran dry and was given more (seen at 10 Hz: idle 7 of 10
+ * ticks in such seconds). Summed over them, the ones that completed nothing
  * included, not the best one: a throttled loop device completes in 8 MiB
  * lumps, 24 or 32 MiB in a second at 30 MiB/s, and xfs a whole extent at
  * once (16 MiB in one second of eight on a 2 MiB/s device).
@@ -357,8 +361,7 @@ static double saturated_rate(const struct wb_sample *const *hist, size_t nhist, 
 		    !WB_HAS(b->st_valid, WB_B_WRITTEN) || b->st[WB_B_WRITTEN] < a->st[WB_B_WRITTEN])
 			continue;
 		done = (double)(b->st[WB_B_WRITTEN] - a->st[WB_B_WRITTEN]);
-		if ((double)a->st[WB_B_WRITEBACK] + slack < done || (double)a->st[WB_B_WRITEBACK] < mb ||
-		    (double)b->st[WB_B_WRITEBACK] < mb)
+		if ((double)a->st[WB_B_WRITEBACK] < done + mb || (double)b->st[WB_B_WRITEBACK] < mb)
 			continue;
 		pages += done;
 		span += hist[j]->mono - hist[j + 1]->mono;
