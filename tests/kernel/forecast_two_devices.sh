@@ -36,9 +36,10 @@
 # every outcome, is within 25 % of more than 12 of 18 recorded runs
 # (bench/forecast-runs/README.md, eval --bound).
 # A run whose fast device never showed its speed before t=10 (completing
-# under 80 % of it) is judged too, its fast writer at 45 % (no forecast
-# from these inputs can know that speed: such runs at 5 MiB/s were 24-43 %
-# off, bench/forecast-runs/README.md), its other figures as any run's.
+# under 80 % of it, or its flusher stopped on it with pages waiting) is
+# judged too, its fast writer at 45 % and inside its band (no forecast from
+# these inputs can know that speed: such runs at 5 MiB/s were 24-43 % off,
+# bench/forecast-runs/README.md), its other figures as any run's.
 . "$(dirname "$0")/lib.sh"
 SLOW_MBS=${SLOW_MBS:-10}
 case $SLOW_MBS in 5|10) ;; *) fail "SLOW_MBS=$SLOW_MBS: 5 or 10 (MiB/s)" ;; esac
@@ -113,12 +114,25 @@ for path, when in ((sys.argv[1], "t=35..45"), (sys.argv[2], "means over t=11..40
             # bench/forecast-runs/s10/run12..16), its flusher stopping and starting (the global
             # reclaimable level just under the background threshold, the
             # device's own just under its share: 20-35 background wakeups a
-            # second, 0-24 MiB in flight) and going flat out only later. It
-            # never showed its speed, and no forecast from these inputs can
-            # know it: its writer is judged at the bound measured for such runs
-            starved = starved or float(re.search(r"completing ([\d.]+)", line).group(1)) < 0.8 * 30
-            if starved:
+            # second, 0-24 MiB in flight) and going flat out only later. A
+            # 10 Hz probe of three such runs (2026-12-07) saw nothing in flight
+            # at 1-8 of each second's 10 ticks, pages waiting; busy, it went
+            # at 22-27 MiB/s then (the kernel's own estimate, worked back, 22),
+            # at 30 only once flushed flat out. It never showed its speed, and
+            # no forecast from these inputs can know it. So where it completed
+            # under 80 % of it, or ran dry with 4 MiB waiting at a sample of
+            # the window (none of the ten runs of 2026-12-01 did; every run
+            # since whose writer was off by more than 10 % did), its writer is
+            # judged at the bound measured for such runs, and must lie inside
+            # the forecast's band, which draws that speed upward
+            m = re.search(r"completing ([\d.]+) MiB/s, dry at (\d+)", line)
+            unseen_speed = float(m.group(1)) < 0.8 * 30 or int(m.group(2)) > 0
+            starved = starved or unseen_speed
+            if unseen_speed:
                 bounds[1] = STARVED_WRITER
+                if abs(errs[1]) > BOUND and not re.search(r"writer band [\d.]+\.\.[\d.]+ in", line):
+                    print(f"the fast writer's speed unseen, {errs[1]:+d} % off and outside its band ({when})")
+                    bad += 1
         elif slow_mbs == "5":
             errs = []  # printed (above), not judged: see the head of this file
         bad += sum(abs(e) > b for e, b in zip(errs, bounds))
@@ -130,7 +144,8 @@ if judged != 4:
     print(f"FAIL: forecast-eval gave {judged} of the 4 figure lines expected")
     sys.exit(1)
 if starved:
-    print(f"note: the fast device completed under 24 MiB/s in t=5..10 (throttled at 30): its writer judged at {STARVED_WRITER} %")
+    print(f"note: the fast device completed under 24 MiB/s in t=5..10 (throttled at 30), or ran dry there: "
+          f"its writer judged at {STARVED_WRITER} % and by its band")
 print(f"band: {inband} of {bands} observed figures inside the forecast's p10..p90")
 rows = [x for x in json.load(open(sys.argv[6])) if x["bdi"] in (S, F) and x["in"] is not None]
 for fig in ("thresh", "level", "writer"):
