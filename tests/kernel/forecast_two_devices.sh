@@ -126,6 +126,8 @@ for path, when in ((sys.argv[1], "t=35..45"), (sys.argv[2], "means over t=11..40
             # judged at the bound measured for such runs, and must lie inside
             # the forecast's band, which draws that speed upward
             m = re.search(r"completing ([\d.]+) MiB/s, dry at (\d+)", line)
+            if not m:
+                sys.exit(f"FAIL: forecast-eval's line without 'completing ... dry at': {line.strip()}")
             unseen_speed = float(m.group(1)) < 0.8 * 30 or int(m.group(2)) > 0
             starved = starved or unseen_speed
             if unseen_speed:
